@@ -1,0 +1,112 @@
+// activate(): construct the services, wire them, register commands and views. No logic of its own.
+import * as vscode from 'vscode';
+import { readSettings, SECTION, type Settings } from './config/settings';
+import { KeyStore } from './secrets/keyStore';
+import { GatewayService } from './gateway/gatewayService';
+import { CatalogueService } from './models/catalogueService';
+import { UsageLedger } from './models/usageLedger';
+import { ModelStatusBar } from './models/statusBar';
+import { pickChannel, pickModel, pickModelOrChannel } from './models/pickers';
+import { createLog } from './log';
+import { registerChat, type ChatApi } from './chat';
+import { registerImageCommands } from './images';
+import type { Services } from './services';
+
+/** What activate() returns: used by other extensions and by the integration tests. */
+export interface ModelgateApi {
+  readonly version: 1;
+  statusBarText(): string;
+  settings(): Settings;
+  chat: ChatApi;
+}
+
+export function activate(context: vscode.ExtensionContext): ModelgateApi {
+  const log = createLog();
+  let settings = readSettings();
+  const settingsChanged = new vscode.EventEmitter<Settings>();
+  const keys = new KeyStore(context.secrets, () => settings.baseUrlOrigin);
+  const gateway = new GatewayService(() => settings, keys);
+  const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
+  const usage = new UsageLedger();
+  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage);
+
+  const services: Services = {
+    context,
+    settings: () => settings,
+    onDidChangeSettings: settingsChanged.event,
+    keys,
+    catalogue: () => catalogue.current(),
+    onDidChangeCatalogue: catalogue.onDidChange,
+    refreshCatalogue: () => catalogue.refresh(),
+    gateway,
+    usage,
+    log,
+  };
+
+  const warnSettings = (s: Settings) => {
+    for (const p of s.problems) {
+      log.warn(p);
+      void vscode.window.showWarningMessage(`Modelgate: ${p}`);
+    }
+  };
+  warnSettings(settings);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      settings = readSettings();
+      warnSettings(settings);
+      catalogue.settingsChanged();
+      settingsChanged.fire(settings);
+    }),
+    keys.onDidChange(() => void catalogue.refresh()),
+  );
+
+  const statusBar = new ModelStatusBar(services);
+  context.subscriptions.push(statusBar);
+
+  const command = (id: string, run: (...args: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+
+  command('modelgate.setApiKey', async (arg?: unknown) => {
+    if (typeof arg === 'string') {
+      await keys.set(arg); // programmatic: throws a readable error on a bad key or base URL
+      return true;
+    }
+    try {
+      const key = await keys.prompt();
+      if (key) void vscode.window.showInformationMessage(`Modelgate: API key saved for ${settings.baseUrlOrigin}.`);
+      return !!key;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+  });
+  command('modelgate.clearApiKey', async () => {
+    await keys.clear();
+    void vscode.window.showInformationMessage('Modelgate: API key removed from secret storage.');
+  });
+  const reportPickerError = (err: unknown) => {
+    void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  };
+  command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));
+  command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
+  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
+  command('modelgate.showLog', () => log.show());
+
+  const chat = registerChat(services);
+  context.subscriptions.push(...chat.disposables);
+  context.subscriptions.push(...registerImageCommands(services));
+
+  // The gateway's model list is fetched after activation, off the critical path.
+  setTimeout(() => void catalogue.refresh(), 0);
+
+  return {
+    version: 1,
+    statusBarText: () => statusBar.text,
+    settings: () => settings,
+    chat: chat.api,
+  };
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,41 @@
+// The one place the extension host makes a GatewayClient. The client is recreated when the
+// base URL or timeout changes; the key is read from SecretStorage per request (so a key set in
+// another window is used at once) and only ever goes to the configured base URL.
+import { createGatewayClient, GatewayError, type GatewayClient } from '../core';
+import type { Settings } from '../config/settings';
+import type { KeyStore } from '../secrets/keyStore';
+import type { Gateway } from '../services';
+
+export class GatewayService implements Gateway {
+  private cached: { key: string; client: GatewayClient } | undefined;
+
+  constructor(
+    private readonly settings: () => Settings,
+    private readonly keys: KeyStore,
+    private readonly fetchImpl?: typeof globalThis.fetch,
+  ) {}
+
+  client(): GatewayClient {
+    const s = this.settings();
+    if (!s.baseUrl) {
+      throw new GatewayError('bad_request', s.baseUrlProblem ?? 'The gateway base URL is not configured.', { retryable: false, code: 'invalid_base_url' });
+    }
+    const cacheKey = `${s.baseUrl}|${s.requestTimeoutMs}`;
+    if (this.cached?.key !== cacheKey) {
+      this.cached = {
+        key: cacheKey,
+        client: createGatewayClient({
+          baseUrl: s.baseUrl,
+          apiKey: () => this.keys.get(),
+          timeoutMs: s.requestTimeoutMs,
+          fetch: this.fetchImpl,
+        }),
+      };
+    }
+    return this.cached.client;
+  }
+
+  async ensureKey(): Promise<string | undefined> {
+    return (await this.keys.get()) ?? (await this.keys.prompt('Modelgate needs an API key to reach the gateway.'));
+  }
+}

@@ -1,0 +1,72 @@
+// The status-bar item: current model and channel, and what the last request cost.
+// Clicking it opens the combined model/channel picker.
+import * as vscode from 'vscode';
+import { CHANNEL_INFO } from '../core/catalogue';
+import { formatUsd } from '../core/cost';
+import type { Services } from '../services';
+import { describeChatModel, formatPrice } from './pickers';
+
+export class ModelStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+  private hasKey = true;
+
+  constructor(private readonly services: Services) {
+    this.item = vscode.window.createStatusBarItem('modelgate.status', vscode.StatusBarAlignment.Right, 100);
+    this.item.name = 'Modelgate Model and Channel';
+    this.item.command = 'modelgate.pickModelOrChannel';
+    this.subs.push(
+      services.onDidChangeSettings(() => this.update()),
+      services.onDidChangeCatalogue(() => this.update()),
+      services.usage.onDidRecord(() => this.update()),
+      services.keys.onDidChange(() => void this.refreshKey()),
+    );
+    this.update();
+    this.item.show();
+    void this.refreshKey();
+  }
+
+  private async refreshKey(): Promise<void> {
+    this.hasKey = !!(await this.services.keys.get());
+    this.update();
+  }
+
+  /** Text shown, exposed for tests. */
+  get text(): string {
+    return this.item.text;
+  }
+
+  update(): void {
+    const s = this.services.settings();
+    const cat = this.services.catalogue();
+    const channel = CHANNEL_INFO[s.channel];
+    const last = this.services.usage.last();
+    const lastCost = last?.cost !== undefined ? ` · ${formatUsd(last.cost)}` : '';
+    const icon = !s.baseUrl || !this.hasKey ? '$(warning)' : '$(sparkle)';
+    this.item.text = `${icon} ${s.chatModel} · ${s.channel === 'default' ? 'default' : s.channel}${lastCost}`;
+    this.item.backgroundColor = !s.baseUrl || !this.hasKey ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const model = cat.chatModel(s.chatModel);
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**Modelgate** — click to switch model or channel\n\n`);
+    md.appendMarkdown(`**Model:** ${s.chatModel}${model ? ` — ${describeChatModel(model)}` : ' — not in the catalogue'}\n\n`);
+    md.appendMarkdown(`**Channel:** ${channel.label} — ${channel.detail}\n\n`);
+    md.appendMarkdown(`**Price:** ${formatPrice(cat.price(s.chatModel, s.channel))}\n\n`);
+    if (last) {
+      const u = last.usage;
+      md.appendMarkdown(
+        `**Last request:** ${last.model} · ${last.channel}${u ? ` · ${u.promptTokens} prompt (${u.cachedTokens} cached) · ${u.completionTokens} completion` : ''}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : ' · no price configured'}\n\n`,
+      );
+      const t = this.services.usage.total();
+      md.appendMarkdown(`**This session:** ${t.requests} requests · ${formatUsd(t.cost)}${t.unpriced ? ` (+${t.unpriced} without a price)` : ''}\n\n`);
+    }
+    if (!s.baseUrl) md.appendMarkdown(`$(warning) ${s.baseUrlProblem}\n\n`);
+    else if (!this.hasKey) md.appendMarkdown(`$(warning) No API key for ${s.baseUrlOrigin}: run **Modelgate: Set API Key**.\n\n`);
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: `Modelgate: model ${s.chatModel}, channel ${channel.label}. Click to switch.` };
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,157 @@
+// Messages between the extension host and the chat webview: discriminated unions keyed by a
+// literal `type`. Webview -> host messages are validated with zod on arrival (the webview
+// renders model output, so it is treated as untrusted). Host -> webview messages are typed only.
+// The webview imports this file with `import type` so zod stays out of its bundle.
+import { z } from 'zod';
+
+// ---------- shared view model (host-owned transcript, as the webview sees it) ----------
+
+export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'error' | 'interrupted';
+export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog';
+
+export interface AttachmentView {
+  id: string;
+  kind: 'file' | 'selection' | 'image';
+  /** chip label, e.g. "src/a.ts" or "src/a.ts:10-20" or "diagram.png" */
+  label: string;
+  /** for images: a data: URL thumbnail (local data only, never remote) */
+  thumbnail?: string;
+}
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** JSON text of the arguments */
+  arguments: string;
+  status: 'running' | 'done' | 'error' | 'denied';
+  /** result text (shown collapsed); truncated by the host for display */
+  result?: string;
+}
+
+export type AssistantPart = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
+
+export interface UsageView {
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  /** USD; undefined when the catalogue has no price for this model and channel */
+  cost?: number;
+}
+
+export interface ErrorView {
+  message: string;
+  actions: ErrorAction[];
+}
+
+export type MessageView =
+  | { id: string; role: 'user'; text: string; attachments: AttachmentView[]; createdAt: number }
+  | {
+      id: string;
+      role: 'assistant';
+      parts: AssistantPart[];
+      status: MessageStatus;
+      model: string;
+      channel: string;
+      usage?: UsageView;
+      error?: ErrorView;
+      createdAt: number;
+    };
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+}
+
+export interface ComposerState {
+  model: string;
+  channel: string;
+  /** the model accepts image input */
+  imageInput: boolean;
+  /** why tools are off, if they are (untrusted workspace, model without tools) */
+  toolsDisabledReason?: string;
+  attachments: AttachmentView[];
+  /** estimated tokens of the next request vs the model's window */
+  contextTokens: number;
+  contextWindow: number;
+  hasKey: boolean;
+}
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  messages: MessageView[];
+  totalCost?: number;
+  /** text the user typed but did not send (restored on reload) */
+  draft: string;
+}
+
+// ---------- host -> webview ----------
+
+export type HostMessage =
+  | { type: 'snapshot'; conversation: ConversationView; conversations: ConversationSummary[]; composer: ComposerState; busy: boolean }
+  | { type: 'messageAdded'; message: MessageView }
+  | { type: 'textDelta'; messageId: string; text: string }
+  | { type: 'toolCall'; messageId: string; call: ToolCallView }
+  | {
+      type: 'messageFinished';
+      messageId: string;
+      status: MessageStatus;
+      usage?: UsageView;
+      error?: ErrorView;
+      totalCost?: number;
+    }
+  /** messages from this id on were removed (regenerate / edit and resend) */
+  | { type: 'truncated'; fromMessageId: string }
+  | { type: 'composer'; composer: ComposerState }
+  | { type: 'conversations'; conversations: ConversationSummary[]; activeId: string }
+  | { type: 'busy'; busy: boolean }
+  /** put text back into the input (a message that could not be sent, or one being edited) */
+  | { type: 'setDraft'; text: string }
+  /** a notice that belongs to no message (e.g. "image input is not supported by flagship-text") */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; actions?: ErrorAction[] }
+  | { type: 'focusInput' };
+
+// ---------- webview -> host (validated) ----------
+
+const id = z.string().min(1).max(200);
+const text = z.string().max(2_000_000);
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('regenerate') }),
+  z.object({ type: z.literal('editAndResend'), messageId: id, text }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('switchConversation'), conversationId: id }),
+  z.object({ type: z.literal('deleteConversation'), conversationId: id }),
+  z.object({ type: z.literal('attachSelection') }),
+  z.object({ type: z.literal('attachFile') }),
+  z.object({ type: z.literal('attachImage') }),
+  z.object({
+    type: z.literal('pasteImage'),
+    mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+    /** base64 without the data: prefix; capped at ~20 MB of base64 */
+    base64: z.string().max(28_000_000).regex(/^[A-Za-z0-9+/=]*$/),
+    name: z.string().max(200).optional(),
+  }),
+  z.object({ type: z.literal('removeAttachment'), attachmentId: id }),
+  z.object({ type: z.literal('copyCode'), code: text }),
+  z.object({ type: z.literal('insertCode'), code: text }),
+  z.object({ type: z.literal('applyCode'), code: text, language: z.string().max(50).optional() }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.object({
+    type: z.literal('action'),
+    action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']),
+  }),
+  z.object({ type: z.literal('draft'), text }),
+]);
+
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** Parses a message from the webview; undefined (and nothing happens) when it is not valid. */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
+  const r = webviewMessageSchema.safeParse(raw);
+  return r.success ? r.data : undefined;
+}

