@@ -11,12 +11,18 @@ import { createLog } from './log';
 import { registerChat, type ChatApi } from './chat';
 import { registerImageCommands } from './images';
 import type { Services } from './services';
+import type { ModelCatalogue } from './core/catalogue';
 
 /** What activate() returns: used by other extensions and by the integration tests. */
 export interface ModelgateApi {
   readonly version: 1;
   statusBarText(): string;
   settings(): Settings;
+  catalogue(): ModelCatalogue;
+  /** refetches GET /models (no-op without a key or base URL) */
+  refreshCatalogue(): Promise<void>;
+  /** whether a key is stored for the configured gateway (never the key itself) */
+  hasKey(): Promise<boolean>;
   chat: ChatApi;
 }
 
@@ -105,6 +111,9 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     version: 1,
     statusBarText: () => statusBar.text,
     settings: () => settings,
+    catalogue: () => catalogue.current(),
+    refreshCatalogue: () => catalogue.refresh(),
+    hasKey: async () => !!(await keys.get()),
     chat: chat.api,
   };
 }
