@@ -1,0 +1,113 @@
+// POST /v1/chat/completions: validate, charge, then answer as a stream or one JSON object.
+import { ApiError } from './api-error';
+import { decideReply, type Reply } from './chat-reply';
+import { textOf, validateChatRequest } from './chat-request';
+import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
+import { CHANNEL_PROFILES, chatPacing, drawFailure, type Pacing } from './channel-profiles';
+import { applyUpfrontFault, sendJsonWithFault, streamErrorBody } from './fault-responses';
+import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
+import { sleep } from './http-io';
+import { chatCost } from './prices';
+import type { RequestContext } from './request-context';
+import { ResponseSender } from './response-sender';
+import { tokensOf } from './tokens';
+
+export function upstreamFailure(status: 502 | 503): ApiError {
+  return status === 502
+    ? new ApiError(502, 'Bad gateway: the upstream connection failed. Please retry.', 'server_error', null, 'upstream_error')
+    : new ApiError(503, 'The channel is overloaded. Please retry later.', 'server_error', null, 'channel_unavailable');
+}
+
+function completionTokens(reply: Reply): number {
+  if (reply.kind === 'text') return tokensOf(reply.text);
+  return reply.calls.reduce((n, c) => n + tokensOf(c.name) + tokensOf(c.arguments) + 3, 0);
+}
+
+export async function handleChat(ctx: RequestContext): Promise<void> {
+  const { state, res, signal, key } = ctx;
+  const request = validateChatRequest(ctx.body, { rejectStreamOptions: state.options.rejectStreamOptions });
+
+  let fault = ctx.fault;
+  const last = request.messages[request.messages.length - 1];
+  if (ctx.markersApply && last?.role === 'user') {
+    const marked = parseFaultMarker(textOf(last.content));
+    if (marked && isUpfront(marked)) {
+      if (!(await applyUpfrontFault(marked, res, signal))) return;
+    } else if (marked) fault = marked;
+  }
+
+  state.requireBalance(key);
+  const failure = drawFailure(state.options.failures, request.channel, state.rng);
+  if (failure) throw upstreamFailure(failure.status);
+
+  const reply = decideReply(request);
+  const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
+  const cached = request.model.caching ? state.cache.lookupAndStore(bucket, request.prompt.text) : 0;
+  const completion = completionTokens(reply);
+  const usage: WireUsage = {
+    prompt_tokens: request.promptTokens,
+    completion_tokens: completion,
+    total_tokens: request.promptTokens + completion,
+    prompt_tokens_details: { cached_tokens: cached },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+  state.charge(key, chatCost(request.model.id, request.channel, usage));
+
+  const meta = { id: `chatcmpl-${state.nextId()}`, created: Math.floor(Date.now() / 1000), model: request.model.id };
+  const pacing = chatPacing(state.realistic, request.channel, request.promptTokens - cached, state.rng);
+  const headers = { 'x-request-id': `req_${meta.id}`, 'x-modelgate-channel': request.channel };
+
+  if (!request.stream) {
+    const events = buildStreamEvents(meta, reply, undefined).filter((e) => e.content).length;
+    let wait = pacing.firstByteMs;
+    for (let i = 0; i < events; i++) wait += pacing.chunkMs();
+    await sleep(wait, signal);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return sendJsonWithFault(res, signal, buildCompletion(meta, reply, usage), fault);
+  }
+
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  res.flushHeaders();
+  const events = buildStreamEvents(meta, reply, request.includeUsage ? usage : undefined);
+  await sendStream(new ResponseSender(res, signal, fault?.kind === 'drip' ? fault.delayMs : undefined), events, {
+    eol: CHANNEL_PROFILES[request.channel].lineEnding,
+    pacing,
+    fault,
+  });
+}
+
+async function sendStream(sender: ResponseSender, events: SseEvent[], how: { eol: string; pacing: Pacing; fault: ResponseFault | undefined }): Promise<void> {
+  const { eol, pacing, fault } = how;
+  const end = eol + eol;
+  await sender.stall(pacing.firstByteMs);
+  let contentSent = 0;
+  let faulted = false;
+  for (const event of events) {
+    if (sender.gone) return;
+    // Chunk-counting faults fire before the first chunk past N (or before the finish chunk
+    // when the answer has fewer than N chunks).
+    if (fault && 'afterChunks' in fault && !faulted && (event.content || event.finish) && contentSent >= fault.afterChunks) {
+      faulted = true;
+      switch (fault.kind) {
+        case 'drop':
+          return sender.drop();
+        case 'stallAfter':
+          await sender.stall(fault.ms);
+          break;
+        case 'malformed':
+          await sender.write(`data: {not json${end}`);
+          break;
+        case 'streamError':
+          await sender.write(`data: ${JSON.stringify(streamErrorBody(fault.message))}${end}`);
+          sender.end();
+          return;
+      }
+    }
+    await sender.write(event.text + end);
+    if (event.content) {
+      contentSent++;
+      await sender.stall(pacing.chunkMs());
+    }
+  }
+  sender.end();
+}

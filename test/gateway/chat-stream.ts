@@ -1,0 +1,139 @@
+// The wire form of a chat answer: SSE chunks in the shape OpenAI-compatible services stream
+// (spec 2.2 plus what the field notes list: a role-only first chunk, chunks without content,
+// keep-alive comments, tool-call fragments interleaved by index, a usage chunk with empty
+// `choices`, then [DONE]); or one chat.completion object when streaming is off.
+import type { Reply } from './chat-reply';
+import type { SimUsage } from './prices';
+
+export interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+export interface WireUsage extends SimUsage {
+  total_tokens: number;
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+/** One SSE event as text without its terminating blank line. `content` = counts as a content chunk for faults. */
+export interface SseEvent {
+  text: string;
+  content: boolean;
+  finish?: boolean;
+}
+
+/** Words per content chunk, cycled, so chunk boundaries fall in varied places. */
+const WORDS_PER_CHUNK = [2, 3, 1, 4, 3] as const;
+/** Characters per tool-argument fragment, cycled. */
+const ARG_PIECES = [4, 7, 3, 6, 5] as const;
+
+/** Splits text into chunks of a few words; concatenating them gives the text back exactly. */
+export function splitIntoChunks(text: string): string[] {
+  const words = text.match(/\s*\S+/g) ?? [];
+  const trailing = text.slice(words.join('').length);
+  const chunks: string[] = [];
+  let i = 0;
+  let k = 0;
+  while (i < words.length) {
+    const n = WORDS_PER_CHUNK[k++ % WORDS_PER_CHUNK.length] as number;
+    chunks.push(words.slice(i, i + n).join(''));
+    i += n;
+  }
+  if (trailing) {
+    if (chunks.length) chunks[chunks.length - 1] += trailing;
+    else chunks.push(trailing);
+  }
+  return chunks;
+}
+
+function splitArguments(args: string): string[] {
+  const pieces: string[] = [];
+  let i = 0;
+  let k = 0;
+  while (i < args.length) {
+    const n = ARG_PIECES[k++ % ARG_PIECES.length] as number;
+    pieces.push(args.slice(i, i + n));
+    i += n;
+  }
+  return pieces;
+}
+
+export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: WireUsage | undefined): SseEvent[] {
+  const chunk = (delta: object, finishReason: string | null = null): string =>
+    'data: ' +
+    JSON.stringify({
+      id: meta.id,
+      object: 'chat.completion.chunk',
+      created: meta.created,
+      model: meta.model,
+      system_fingerprint: 'fp_modelgate_sim',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(usage ? { usage: null } : {}),
+    });
+
+  const contentDeltas: object[] = [];
+  if (reply.kind === 'text') {
+    for (const piece of splitIntoChunks(reply.text)) contentDeltas.push({ content: piece });
+  } else {
+    // Headers of every call first (id and name arrive once), then argument fragments
+    // interleaved by index, as parallel calls can arrive.
+    reply.calls.forEach((c, index) =>
+      contentDeltas.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }),
+    );
+    const fragments = reply.calls.map((c) => splitArguments(c.arguments));
+    for (let round = 0; fragments.some((f) => round < f.length); round++) {
+      fragments.forEach((f, index) => {
+        const piece = f[round];
+        if (piece !== undefined) contentDeltas.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+      });
+    }
+  }
+
+  const events: SseEvent[] = [{ text: chunk({ role: 'assistant' }), content: false }];
+  contentDeltas.forEach((delta, i) => {
+    events.push({ text: chunk(delta), content: true });
+    if (i === 1 || i % 16 === 9) events.push({ text: chunk({}), content: false }); // a chunk without delta.content
+    if (i % 8 === 3) events.push({ text: ': keep-alive', content: false });
+  });
+  events.push({ text: chunk({}, reply.finishReason), content: false, finish: true });
+  if (usage) {
+    events.push({
+      text:
+        'data: ' +
+        JSON.stringify({
+          id: meta.id,
+          object: 'chat.completion.chunk',
+          created: meta.created,
+          model: meta.model,
+          system_fingerprint: 'fp_modelgate_sim',
+          choices: [],
+          usage,
+        }),
+      content: false,
+    });
+  }
+  events.push({ text: 'data: [DONE]', content: false });
+  return events;
+}
+
+export function buildCompletion(meta: CompletionMeta, reply: Reply, usage: WireUsage): object {
+  const message =
+    reply.kind === 'text'
+      ? { role: 'assistant', content: reply.text, refusal: null }
+      : {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+        };
+  return {
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: 'fp_modelgate_sim',
+    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
+    usage,
+  };
+}

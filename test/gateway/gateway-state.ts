@@ -1,0 +1,92 @@
+// Everything one running simulator remembers: keys and balances, the prompt cache, queued
+// faults, recorded requests and published images. `reset()` puts it back to how it started.
+import type { IncomingHttpHeaders } from 'node:http';
+import { insufficientBalance, invalidApiKey } from './api-error';
+import { FaultQueue } from './faults';
+import { ImageStore } from './image-store';
+import { PromptCache } from './prompt-cache';
+import { seededRng, type Rng } from './rng';
+
+export interface RecordedRequest {
+  server: 'api' | 'images';
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  at: number;
+}
+
+export interface ResolvedOptions {
+  keys: Record<string, { balance: number }>;
+  latency: 'none' | 'realistic';
+  failures: boolean;
+  imageUrlTtlMs: number;
+  rejectStreamOptions: boolean;
+  seed: number;
+}
+
+export class GatewayState {
+  readonly balances = new Map<string, number>();
+  readonly cache = new PromptCache();
+  readonly faults = new FaultQueue();
+  /** the same array for the simulator's whole life: tests may hold on to it */
+  readonly requests: RecordedRequest[] = [];
+  readonly images: ImageStore;
+  /** aborted when the simulator closes, so stalled responses end */
+  readonly live = new Set<AbortController>();
+  rng: Rng;
+  imageHostUrl = '';
+  private sequence = 0;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.images = new ImageStore(options.imageUrlTtlMs);
+    this.rng = seededRng(options.seed);
+    this.reset();
+  }
+
+  get realistic(): boolean {
+    return this.options.latency === 'realistic';
+  }
+
+  reset(): void {
+    this.balances.clear();
+    for (const [key, { balance }] of Object.entries(this.options.keys)) this.balances.set(key, balance);
+    this.cache.clear();
+    this.faults.clear();
+    this.requests.length = 0;
+    this.images.clear();
+    this.rng = seededRng(this.options.seed);
+    this.sequence = 0;
+  }
+
+  nextId(): string {
+    return `sim${(++this.sequence).toString(36).padStart(6, '0')}`;
+  }
+
+  /** The key of a request, or a 401. The key itself never appears in an error or a log. */
+  authenticate(headers: IncomingHttpHeaders): string {
+    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? '');
+    const key = m?.[1];
+    if (key === undefined || !this.balances.has(key)) throw invalidApiKey();
+    return key;
+  }
+
+  /** Prepaid: a key with nothing left gets a 402 before any work is done. */
+  requireBalance(key: string): void {
+    if ((this.balances.get(key) ?? 0) <= 0) throw insufficientBalance();
+  }
+
+  /** The last request may take a balance below zero, as with real prepaid gateways. */
+  charge(key: string, usd: number): void {
+    this.balances.set(key, (this.balances.get(key) ?? 0) - usd);
+  }
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key']);
+
+/** Copy of a recorded request fit to leave the process: credentials replaced. */
+export function redacted(request: RecordedRequest): RecordedRequest {
+  const headers: RecordedRequest['headers'] = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) && value !== undefined ? '<redacted>' : value;
+  return { ...request, headers };
+}

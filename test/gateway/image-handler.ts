@@ -1,0 +1,52 @@
+// POST /v1/images/generations: validate, charge, render real PNGs, answer with URLs on the
+// separate image host (default) or with base64 data (spec 2.3, 4.2).
+import { upstreamFailure } from './chat-handler';
+import { drawFailure, imageDelayMs } from './channel-profiles';
+import { applyUpfrontFault, sendJsonWithFault } from './fault-responses';
+import { isUpfront, parseFaultMarker, stripFaultMarkers } from './faults';
+import { sleep } from './http-io';
+import { validateImageRequest } from './image-request';
+import { imageCost } from './prices';
+import type { RequestContext } from './request-context';
+
+export async function handleImages(ctx: RequestContext): Promise<void> {
+  const { state, res, signal, key } = ctx;
+  const request = validateImageRequest(ctx.body);
+
+  let fault = ctx.fault;
+  if (ctx.markersApply) {
+    const marked = parseFaultMarker(request.prompt);
+    if (marked && isUpfront(marked)) {
+      if (!(await applyUpfrontFault(marked, res, signal))) return;
+    } else if (marked) fault = marked;
+  }
+  const prompt = stripFaultMarkers(request.prompt);
+
+  state.requireBalance(key);
+  const failure = drawFailure(state.options.failures, request.channel, state.rng);
+  if (failure) throw upstreamFailure(failure.status);
+
+  state.charge(key, imageCost(request.model.id, request.quality, request.size, request.n) ?? 0);
+  await sleep(imageDelayMs(state.realistic, request.channel, request.n, state.rng), signal);
+
+  const data: { url?: string; b64_json?: string; revised_prompt?: string }[] = [];
+  for (let i = 0; i < request.n && !signal.aborted; i++) {
+    const png = await state.images.render(`${request.quality}:${request.style}:${prompt}`, request.width, request.height, i);
+    if (request.responseFormat === 'b64_json') {
+      data.push({ b64_json: png.toString('base64') });
+    } else {
+      const url = `${state.imageHostUrl}/img/${state.images.publish(png)}.png`;
+      data.push(
+        request.model.revisesPrompt
+          ? {
+              url,
+              revised_prompt: `A detailed ${request.style === 'vivid' ? 'vivid, dramatic' : 'natural, true-to-life'} illustration of ${prompt.trim()}, with a balanced composition and soft, even lighting.`,
+            }
+          : { url },
+      );
+    }
+  }
+  if (signal.aborted) return;
+  res.setHeader('x-request-id', `req_img-${state.nextId()}`);
+  await sendJsonWithFault(res, signal, { created: Math.floor(Date.now() / 1000), data }, fault);
+}

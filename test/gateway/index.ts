@@ -1,0 +1,105 @@
+// The gateway simulator: a real HTTP server on 127.0.0.1 that implements the service interface
+// (/work/shared/spec/service-interface.md) plus the OpenAI-compatible details the spec leaves
+// "not shown", with faults on demand. Used in-process by unit and integration tests and as a
+// separate process (cli.ts) by end-to-end tests and the demo. Only Node built-ins and zod.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleApi } from './api-server';
+import type { Fault } from './faults';
+import { GatewayState, type RecordedRequest } from './gateway-state';
+import { handleImageHost } from './image-host';
+
+export type { Fault } from './faults';
+export type { RecordedRequest } from './gateway-state';
+export { PRICE_CARD, chatCost, imageCost } from './prices';
+export { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS } from './models';
+
+export interface GatewayOptions {
+  port?: number; // default 0 (ephemeral); host is always 127.0.0.1
+  imagePort?: number; // default 0
+  keys?: Record<string, { balance: number }>; // USD; default { 'sk-test': { balance: 100 } }
+  latency?: 'none' | 'realistic'; // default 'none' for tests; 'realistic' for the demo (per-channel profiles)
+  failures?: boolean; // per-channel random failure profile on/off; default false
+  imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
+  rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
+  seed?: number;
+}
+
+export interface RunningGateway {
+  baseUrl: string; // 'http://127.0.0.1:PORT/v1'
+  imageHostUrl: string; // 'http://127.0.0.1:PORT2' — a SEPARATE origin that serves image URLs
+  requests: RecordedRequest[]; // every request to both servers, in order (headers as received)
+  injectFault(fault: Fault, times?: number): void; // applies to the next `times` (default 1) generation requests
+  clearFaults(): void;
+  setBalance(key: string, usd: number): void;
+  balance(key: string): number;
+  close(): Promise<void>;
+}
+
+/** The only address the simulator ever listens on. */
+const HOST = '127.0.0.1';
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  const state = new GatewayState({
+    keys: options.keys ?? { 'sk-test': { balance: 100 } },
+    latency: options.latency ?? 'none',
+    failures: options.failures ?? false,
+    imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
+    rejectStreamOptions: options.rejectStreamOptions ?? false,
+    seed: options.seed ?? 1,
+  });
+
+  let baseUrl = '';
+  const api = createServer((req, res) => void handleApi(state, baseUrl, req, res));
+  const images = createServer((req, res) => handleImageHost(state, req, res));
+  const apiPort = await listen(api, options.port ?? 0);
+  let imagePort: number;
+  try {
+    imagePort = await listen(images, options.imagePort ?? 0);
+  } catch (e) {
+    await closeServer(api);
+    throw e;
+  }
+  baseUrl = `http://${HOST}:${apiPort}/v1`;
+  state.imageHostUrl = `http://${HOST}:${imagePort}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    imageHostUrl: state.imageHostUrl,
+    requests: state.requests,
+    injectFault: (fault, times) => state.faults.push(fault, times),
+    clearFaults: () => state.faults.clear(),
+    setBalance: (key, usd) => void state.balances.set(key, usd),
+    balance: (key) => {
+      const value = state.balances.get(key);
+      if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message
+      return value;
+    },
+    close: () => {
+      closing ??= (async () => {
+        for (const c of state.live) c.abort();
+        await Promise.all([closeServer(api), closeServer(images)]);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The simulator's price card: the one place tests read to compute what a request should cost.
+// Chat prices are USD per 1M tokens, per model and per channel. As in the spec's model table,
+// only `long-context-tools` lists a cache-read price; `flagship-text` caches prompts but its
+// card has input and output only, so its cached tokens are billed at the input price (the
+// same rule as src/core/cost.ts applies to an absent `cacheRead`).
+// Image prices are USD per image, by model, quality and size (channel-independent).
+import type { Channel } from '../../src/core/types';
+import type { SimImageSize } from './models';
+
+export interface ChatPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+}
+
+export const PRICE_CARD = {
+  chat: {
+    'flagship-text': {
+      direct: { input: 2.5, output: 10 },
+      stable: { input: 2, output: 8 },
+      economical: { input: 1.2, output: 4.8 },
+    },
+    'long-context-tools': {
+      direct: { input: 1.25, output: 10, cacheRead: 0.3125 },
+      stable: { input: 1, output: 8, cacheRead: 0.25 },
+      economical: { input: 0.6, output: 4.8, cacheRead: 0.15 },
+    },
+  } as Record<string, Record<Channel, ChatPrice>>,
+  image: {
+    'image-restricted': {
+      standard: { '1024x1024': 0.04, '1792x1024': 0.08, '1024x1792': 0.08 },
+      hd: { '1024x1024': 0.08, '1792x1024': 0.12, '1024x1792': 0.12 },
+    },
+    'image-small': {
+      standard: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 },
+    },
+  } as Record<string, Partial<Record<'standard' | 'hd', Partial<Record<SimImageSize, number>>>>>,
+} as const;
+
+export interface SimUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+}
+
+/** USD for one chat answer; cached tokens are part of prompt_tokens and billed once. */
+export function chatCost(model: string, channel: Channel, usage: SimUsage): number {
+  const price = PRICE_CARD.chat[model]?.[channel];
+  if (!price) throw new Error(`no chat price for ${model} on ${channel}`);
+  const cached = usage.prompt_tokens_details.cached_tokens;
+  const uncached = usage.prompt_tokens - cached;
+  return (uncached * price.input + cached * (price.cacheRead ?? price.input) + usage.completion_tokens * price.output) / 1_000_000;
+}
+
+/** USD for `n` images; undefined when the card has no entry (the request is invalid). */
+export function imageCost(model: string, quality: 'standard' | 'hd', size: SimImageSize, n: number): number | undefined {
+  const each = PRICE_CARD.image[model]?.[quality]?.[size];
+  return each === undefined ? undefined : each * n;
+}
