@@ -1,0 +1,130 @@
+// Read-only workspace tools the chat model may call: read_file, list_files, search_text,
+// get_selection, get_diagnostics. None of them writes anything. They run only in a trusted
+// workspace, never outside the workspace folders (see src/core/pathGuard.ts), and every result is
+// plain text for the model, capped in size. Errors never throw: they become isError results that
+// say what was wrong, so the model can correct its call.
+import * as vscode from 'vscode';
+import type { ToolCall, ToolDefinition } from '../../core/types';
+import { throwIfCancelled } from './cancellation';
+import { ToolCancelled, ToolError } from './errors';
+import { getDiagnosticsTool } from './getDiagnostics';
+import { getSelectionTool } from './getSelection';
+import { listFilesTool } from './listFiles';
+import { readFileTool } from './readFile';
+import { isToolName, parseToolArgs, TOOL_DEFINITIONS, TOOL_NAMES, type ToolName } from './schemas';
+import { searchTextTool } from './searchText';
+import { capResult } from './text';
+
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+export interface WorkspaceTools extends vscode.Disposable {
+  /** tool definitions to offer; [] in an untrusted workspace or when no folder is open */
+  definitions(): ToolDefinition[];
+  /** runs one call; never throws (errors become isError results the model can read); respects the token */
+  run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult>;
+  /** runs several calls concurrently (parallel tool calls), results in the same order */
+  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+}
+
+export const UNTRUSTED_MESSAGE =
+  'Workspace tools are disabled because this workspace is not trusted (Restricted Mode). Nothing was read. Answer without workspace access, or ask the user to trust the workspace.';
+export const CANCELLED_MESSAGE = 'Cancelled: the user stopped the request.';
+
+const error = (content: string): ToolResult => ({ content: capResult(content), isError: true });
+
+class WorkspaceToolsImpl implements WorkspaceTools {
+  /** set when VS Code reports that trust was granted, in case `isTrusted` is read before it updates */
+  private trustGranted = false;
+  private disposed = false;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor() {
+    this.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.trustGranted = true;
+      }),
+    );
+  }
+
+  private get trusted(): boolean {
+    return vscode.workspace.isTrusted || this.trustGranted;
+  }
+
+  private get hasFolder(): boolean {
+    return (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+  }
+
+  definitions(): ToolDefinition[] {
+    if (this.disposed || !this.trusted || !this.hasFolder) return [];
+    return structuredClone(TOOL_DEFINITIONS) as ToolDefinition[];
+  }
+
+  async run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult> {
+    // Trust first: in Restricted Mode nothing below (path resolution, stat, search) may run.
+    if (!this.trusted) return error(UNTRUSTED_MESSAGE);
+    if (this.disposed) return error('Workspace tools are no longer available.');
+    if (!this.hasFolder) return error('No folder is open in VS Code, so there are no workspace files to read.');
+    if (!isToolName(call.name)) {
+      return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.join(', ')}.`);
+    }
+    if (token.isCancellationRequested) return error(CANCELLED_MESSAGE);
+    const parsed = parseToolArgs(call.name, typeof call.arguments === 'string' ? call.arguments : '');
+    if (!parsed.ok) return error(parsed.message);
+    try {
+      const content = await this.dispatch(call.name, parsed.args, token);
+      throwIfCancelled(token);
+      return { content: capResult(content), isError: false };
+    } catch (e) {
+      if (e instanceof ToolCancelled || token.isCancellationRequested) return error(CANCELLED_MESSAGE);
+      if (e instanceof ToolError) return error(e.message);
+      if (e instanceof vscode.FileSystemError) return error(`${call.name} failed: ${fsMessage(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      return error(`${call.name} failed unexpectedly: ${message.slice(0, 300)}`);
+    }
+  }
+
+  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]> {
+    return Promise.all(calls.map((c) => this.run(c, token)));
+  }
+
+  private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken): Promise<string> {
+    // args were validated against the schema of `name` by parseToolArgs.
+    switch (name) {
+      case 'read_file':
+        return readFileTool(args as Parameters<typeof readFileTool>[0], token);
+      case 'list_files':
+        return listFilesTool(args as Parameters<typeof listFilesTool>[0], token);
+      case 'search_text':
+        return searchTextTool(args as Parameters<typeof searchTextTool>[0], token);
+      case 'get_selection':
+        return getSelectionTool(token);
+      case 'get_diagnostics':
+        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], token);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
+}
+
+function fsMessage(e: vscode.FileSystemError): string {
+  switch (e.code) {
+    case 'FileNotFound':
+      return 'the file does not exist.';
+    case 'NoPermissions':
+      return 'permission denied.';
+    case 'Unavailable':
+      return 'the file system is unavailable.';
+    default:
+      return e.code || 'file system error.';
+  }
+}
+
+export function createWorkspaceTools(): WorkspaceTools {
+  return new WorkspaceToolsImpl();
+}

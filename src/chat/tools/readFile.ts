@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { ToolError } from './errors';
+import type { ReadFileArgs } from './schemas';
+import { formatFileSlice, hasBinaryExtension, sliceLines, splitLines } from './text';
+import { LIMITS } from './limits';
+import { assertNotExcluded, binaryError, readText, resolvePath, statTarget, tooLarge } from './workspaceAccess';
+
+export async function readFileTool(args: ReadFileArgs, token: vscode.CancellationToken): Promise<string> {
+  const t = await resolvePath(args.path);
+  const stat = await statTarget(t, token);
+  if (stat.type & vscode.FileType.Directory) {
+    throw new ToolError(`"${t.display}" is a folder. Call list_files with path "${t.display}" to see its files.`);
+  }
+  if (!(stat.type & vscode.FileType.File)) throw new ToolError(`"${t.display}" is not a regular file.`);
+  await assertNotExcluded(t, token);
+  if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) throw binaryError(t);
+  if (stat.size > LIMITS.readMaxFileBytes) throw tooLarge(t, stat.size);
+
+  const { text, unsaved } = await readText(t, token);
+  const slice = sliceLines(splitLines(text), args.startLine, args.endLine);
+  if (!slice.ok) throw new ToolError(`${t.display}: ${slice.message}`);
+  return formatFileSlice(t.display, slice, unsaved ? '(unsaved editor contents)' : undefined);
+}

@@ -1,0 +1,118 @@
+// Arguments of the workspace tools: one zod schema per tool is the single source of truth for both
+// validation (the model's JSON is untrusted input) and the JSON schema offered on the wire.
+// No `vscode` import: unit-tested in plain Node.
+import { z } from 'zod';
+import type { ToolDefinition } from '../../core/types';
+import { LIMITS } from './limits';
+
+const pathText = z.string().min(1).max(LIMITS.maxPathChars);
+const globText = z.string().min(1).max(LIMITS.maxGlobChars);
+
+export const readFileArgs = z.strictObject({
+  path: pathText.describe('File path relative to the workspace folder, e.g. "src/index.ts". In a multi-root workspace prefix the folder name: "folderName/src/index.ts".'),
+  startLine: z.number().int().min(1).max(1e9).optional().describe('First line to read, 1-based (default 1).'),
+  endLine: z.number().int().min(1).max(1e9).optional().describe(`Last line to read, 1-based and inclusive (default: the end of the file). At most ${LIMITS.readMaxLines} lines or ${LIMITS.readMaxBytes / 1024} KB are returned per call.`),
+});
+
+export const listFilesArgs = z.strictObject({
+  path: pathText.optional().describe('Folder to list, relative to the workspace folder (default: the whole workspace).'),
+  glob: globText.optional().describe('Glob relative to that folder that file paths must match, e.g. "**/*.ts" (default "**/*"; recursive).'),
+  maxResults: z.number().int().min(1).max(LIMITS.listMaxResultsCap).optional().describe(`Maximum number of paths to return (default ${LIMITS.listDefaultResults}).`),
+});
+
+export const searchTextArgs = z.strictObject({
+  query: z.string().min(1).max(LIMITS.maxQueryChars).describe('Text to find. Case-insensitive unless it contains an upper-case letter (smart case).'),
+  isRegex: z.boolean().optional().describe('Treat query as a JavaScript regular expression, matched against single lines (default false).'),
+  glob: globText.optional().describe('Only search files whose workspace-relative path matches this glob, e.g. "src/**/*.ts".'),
+  maxResults: z.number().int().min(1).max(LIMITS.searchMaxResultsCap).optional().describe(`Maximum number of matching lines to return (default ${LIMITS.searchDefaultResults}).`),
+});
+
+export const getSelectionArgs = z.strictObject({});
+
+export const getDiagnosticsArgs = z.strictObject({
+  path: pathText.optional().describe('File to report on, relative to the workspace folder (default: every file in the workspace).'),
+});
+
+export type ReadFileArgs = z.infer<typeof readFileArgs>;
+export type ListFilesArgs = z.infer<typeof listFilesArgs>;
+export type SearchTextArgs = z.infer<typeof searchTextArgs>;
+export type GetDiagnosticsArgs = z.infer<typeof getDiagnosticsArgs>;
+
+export const TOOL_SCHEMAS = {
+  read_file: {
+    schema: readFileArgs,
+    description:
+      'Read a text file of the workspace. Returns a header "path (lines a-b of N)" and the text of those lines. Large files are returned in parts: the result says which startLine to ask for next.',
+  },
+  list_files: {
+    schema: listFilesArgs,
+    description:
+      'List files of the workspace (recursive), optionally below a folder and filtered by a glob. Files hidden by files.exclude, .git and node_modules are skipped.',
+  },
+  search_text: {
+    schema: searchTextArgs,
+    description:
+      'Search the text of workspace files. Returns matching lines as "path:line: text". Skips binary files, files hidden by files.exclude or search.exclude, .git and node_modules.',
+  },
+  get_selection: {
+    schema: getSelectionArgs,
+    description:
+      "Get the text the user has selected in the active editor, with the file path and line numbers. If nothing is selected, returns the lines visible in the editor.",
+  },
+  get_diagnostics: {
+    schema: getDiagnosticsArgs,
+    description: 'Get the errors and warnings VS Code reports (compiler, linter) for one file or for the whole workspace.',
+  },
+} as const;
+
+export type ToolName = keyof typeof TOOL_SCHEMAS;
+export const TOOL_NAMES = Object.keys(TOOL_SCHEMAS) as ToolName[];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(TOOL_SCHEMAS, name);
+}
+
+function parametersOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema; // noise for the model; OpenAI-style endpoints expect a bare object schema
+  return json;
+}
+
+/** The wire definitions, built once (they are byte-stable, which keeps the prompt cache warm). */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOL_NAMES.map((name) => ({
+  type: 'function' as const,
+  function: { name, description: TOOL_SCHEMAS[name].description, parameters: parametersOf(TOOL_SCHEMAS[name].schema) },
+}));
+
+export type ParsedArgs<N extends ToolName> = z.infer<(typeof TOOL_SCHEMAS)[N]['schema']>;
+
+/**
+ * Parses the model's argument text. Errors are written for the model to read and fix its call.
+ * `null` values are treated as absent: several models send `"startLine": null` for "not given".
+ */
+export function parseToolArgs<N extends ToolName>(name: N, argumentText: string): { ok: true; args: ParsedArgs<N> } | { ok: false; message: string } {
+  let raw: unknown;
+  const text = argumentText.trim();
+  if (text === '') {
+    raw = {};
+  } else {
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      return { ok: false, message: `Invalid arguments for ${name}: not valid JSON (${(e as Error).message}). Send a JSON object.` };
+    }
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, message: `Invalid arguments for ${name}: expected a JSON object.` };
+  }
+  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+  const parsed = TOOL_SCHEMAS[name].schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const allowed = Object.keys(TOOL_SCHEMAS[name].schema.shape).join(', ') || '(none)';
+    return {
+      ok: false,
+      message: `Invalid arguments for ${name}:\n${z.prettifyError(parsed.error)}\nAllowed parameters: ${allowed}.`,
+    };
+  }
+  return { ok: true, args: parsed.data as ParsedArgs<N> };
+}

@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import { mapLimited, raceCancellation, throwIfCancelled } from './cancellation';
+import { ToolError } from './errors';
+import { findWorkspaceFiles } from './fileSearch';
+import { checkRelativeGlob, excludeGlob } from './globs';
+import { LIMITS } from './limits';
+import type { SearchTextArgs } from './schemas';
+import { decodeText, hasBinaryExtension, looksBinary } from './text';
+import { compileRegex, literalTester, regexTester, runWithTimeout, scanText, ScanTimeout, type LineMatch, type LineTester } from './textScan';
+import { workspaceFolders, type Target } from './workspaceAccess';
+
+interface FileText {
+  target: Target;
+  text: string;
+}
+
+export async function searchTextTool(args: SearchTextArgs, token: vscode.CancellationToken): Promise<string> {
+  const max = args.maxResults ?? LIMITS.searchDefaultResults;
+  let test: LineTester;
+  if (args.isRegex) {
+    try {
+      test = regexTester(compileRegex(args.query));
+    } catch (e) {
+      throw new ToolError(`Invalid regular expression: ${(e as Error).message}`);
+    }
+  } else {
+    test = literalTester(args.query);
+  }
+
+  // Which folders, and the glob inside each. In a multi-root workspace `folderName/...` picks one.
+  const folders = workspaceFolders();
+  let scopes = folders.map((folder) => ({ folder, glob: args.glob ?? '**/*' }));
+  if (args.glob !== undefined) {
+    const problem = checkRelativeGlob(args.glob);
+    if (problem) throw new ToolError(problem);
+    const first = args.glob.split('/')[0];
+    const named = folders.length > 1 ? folders.find((f) => f.name === first) : undefined;
+    if (named) scopes = [{ folder: named, glob: args.glob.slice(first!.length + 1) || '**/*' }];
+  }
+
+  const candidates: Target[] = [];
+  let fileLimitHit = false;
+  for (const { folder, glob } of scopes) {
+    const searchExclude = vscode.workspace.getConfiguration('search', folder.uri).get<Record<string, unknown>>('exclude');
+    const room = LIMITS.searchMaxFiles - candidates.length;
+    if (room <= 0) {
+      fileLimitHit = true;
+      break;
+    }
+    const found = await findWorkspaceFiles(folder, glob, excludeGlob(searchExclude), room, token);
+    fileLimitHit ||= found.limitHit;
+    candidates.push(...found.files);
+  }
+
+  const matches: { target: Target; hits: LineMatch[] }[] = [];
+  let total = 0;
+  let searched = 0;
+  let skippedBinary = 0;
+  let skippedLarge = 0;
+  const batchSize = LIMITS.searchReadConcurrency * 4;
+  for (let i = 0; i < candidates.length && total < max; i += batchSize) {
+    throwIfCancelled(token);
+    const batch = candidates.slice(i, i + batchSize);
+    const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | undefined> => {
+      if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
+      try {
+        const stat = await raceCancellation(vscode.workspace.fs.stat(t.uri), token);
+        if (!(stat.type & vscode.FileType.File)) return undefined;
+        if (stat.size > LIMITS.searchMaxFileBytes) return 'large';
+        const bytes = await raceCancellation(vscode.workspace.fs.readFile(t.uri), token);
+        if (looksBinary(bytes)) return 'binary';
+        return { target: t, text: decodeText(bytes) };
+      } catch (e) {
+        if (e instanceof vscode.FileSystemError) return undefined; // vanished or unreadable: skip
+        throw e;
+      }
+    });
+    throwIfCancelled(token);
+    const readable: FileText[] = [];
+    for (const r of texts) {
+      if (r === 'binary') skippedBinary++;
+      else if (r === 'large') skippedLarge++;
+      else if (r) readable.push(r);
+    }
+    const scan = () => {
+      const found: { target: Target; hits: LineMatch[] }[] = [];
+      let n = total;
+      for (const f of readable) {
+        if (n >= max) break;
+        searched++;
+        const hits = scanText(f.text, test, max - n);
+        if (hits.length) {
+          found.push({ target: f.target, hits });
+          n += hits.length;
+        }
+      }
+      return found;
+    };
+    let found: { target: Target; hits: LineMatch[] }[];
+    try {
+      found = args.isRegex ? runWithTimeout(scan, LIMITS.searchRegexBatchTimeoutMs) : scan();
+    } catch (e) {
+      if (e instanceof ScanTimeout) {
+        throw new ToolError('The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.');
+      }
+      throw e;
+    }
+    for (const f of found) {
+      matches.push(f);
+      total += f.hits.length;
+    }
+  }
+
+  const label = args.isRegex ? `/${args.query}/` : `"${args.query}"`;
+  const notes: string[] = [];
+  if (total >= max) notes.push(`Stopped at ${max} matches; there may be more. Narrow with glob, or raise maxResults (up to ${LIMITS.searchMaxResultsCap}).`);
+  if (fileLimitHit) notes.push(`Only the first ${LIMITS.searchMaxFiles} files were considered; narrow with glob.`);
+  const skipped = [skippedBinary ? `${skippedBinary} binary` : '', skippedLarge ? `${skippedLarge} larger than ${LIMITS.searchMaxFileBytes / 1024 / 1024} MB` : ''].filter(Boolean);
+  if (skipped.length) notes.push(`Skipped files: ${skipped.join(', ')}.`);
+  const noteText = notes.map((n) => `\n[${n}]`).join('');
+
+  if (total === 0) {
+    return `No matches for ${label} in ${searched} file${searched === 1 ? '' : 's'}${args.glob ? ` matching "${args.glob}"` : ''}.${noteText}`;
+  }
+  const body = matches.flatMap((m) => m.hits.map((h) => `${m.target.display}:${h.line}: ${h.preview}`));
+  return `${total} match${total === 1 ? '' : 'es'} for ${label} in ${matches.length} file${matches.length === 1 ? '' : 's'}:\n${body.join('\n')}${noteText}`;
+}
