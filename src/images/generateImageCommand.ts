@@ -1,0 +1,175 @@
+// `modelgate.generateImage`: the three ways it starts, told apart by its argument.
+//  - a Uri: the Explorer (folder or file) or an editor's context menu / title bar (the document);
+//  - nothing: the command palette;
+//  - an argument object: a programmatic call, which asks no questions, validates against the
+//    catalogue before any request, and resolves with the Uris written (or rejects; errors are
+//    also shown as a non-modal notification, never a modal dialog that would block the caller).
+// The active text editor is read once, when the command starts: its selection prefills the
+// prompt and, for Markdown and HTML, it receives the link.
+import * as vscode from 'vscode';
+import { GatewayError } from '../core';
+import type { ImageModelInfo } from '../core/catalogue';
+import type { Services } from '../services';
+import { showError } from '../userErrors';
+import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
+import { ImageArgumentsError } from './imageErrors';
+import { insertImageLinks, linkSpotFor, openImages, showRevisedPrompts, type LinkSpot } from './imageFollowUp';
+import { runImageJob, type ImageJob } from './imageJob';
+import { validateChoices } from './imageOptions';
+import { askModel, askOptions, askPrompt } from './imageQuestions';
+import { checkImageFolder, configuredTarget, requireWorkspace, targetForPath, targetForResource, workspaceFolderOf, type ImageTarget } from './imageTarget';
+import { LastImageChoices } from './lastChoices';
+
+export const GENERATE_IMAGE_COMMAND = 'modelgate.generateImage';
+
+const MAX_PREFILL = 2000;
+
+interface FollowUp {
+  link?: LinkSpot;
+  open: boolean;
+}
+
+export function registerGenerateImageCommand(services: Services): vscode.Disposable {
+  const last = new LastImageChoices(services.context.globalState);
+  return vscode.commands.registerCommand(GENERATE_IMAGE_COMMAND, (arg?: unknown) => {
+    const editor = vscode.window.activeTextEditor;
+    if (arg === undefined || isResourceArgument(arg)) return generateInteractively(services, last, arg, editor);
+    return generateProgrammatically(services, arg, editor);
+  });
+}
+
+// ---------- interactive ----------
+
+async function generateInteractively(
+  services: Services,
+  last: LastImageChoices,
+  resource: vscode.Uri | undefined,
+  editor: vscode.TextEditor | undefined,
+): Promise<vscode.Uri[] | undefined> {
+  let job: ImageJob;
+  let followUp: FollowUp;
+  try {
+    requireWorkspace();
+    // Started from the editor: the palette while it is active, or its own menus (which pass its Uri).
+    const fromEditor = !!editor && (!resource || resource.toString() === editor.document.uri.toString());
+    const target =
+      resource && resource.scheme !== 'untitled'
+        ? await targetForResource(resource)
+        : await configuredTarget(editor, services.settings().imageFolder, true);
+    if (!target) return undefined;
+    services.gateway.client(); // an invalid base URL is reported now, not after five questions
+    if (!(await services.gateway.ensureKey())) return undefined;
+
+    const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
+    if (!prompt) return undefined;
+    const catalogue = services.catalogue();
+    if (!catalogue.imageModels().length) throw new ImageArgumentsError(['the model catalogue has no image model (add one under “modelgate.models” with kind "image")']);
+    const model = await askModel(catalogue, services.settings().imageModel);
+    if (!model) return undefined;
+    const choices = await askOptions(model, last);
+    if (!choices) return undefined;
+    await last.remember(model.id, choices);
+
+    job = { prompt, model, choices, target };
+    followUp = { link: fromEditor ? linkSpotFor(editor) : undefined, open: true };
+  } catch (err) {
+    void showError(err, services);
+    return undefined;
+  }
+
+  const attempt = async (): Promise<vscode.Uri[] | undefined> => {
+    try {
+      return await execute(services, job, followUp);
+    } catch (err) {
+      if (err instanceof vscode.CancellationError) return undefined;
+      void showError(err, services, () => attempt());
+      return undefined;
+    }
+  };
+  return attempt();
+}
+
+function selectionText(editor: vscode.TextEditor): string {
+  const text = editor.document.getText(editor.selection).trim();
+  return text.length > MAX_PREFILL ? text.slice(0, MAX_PREFILL) : text;
+}
+
+// ---------- programmatic ----------
+
+async function generateProgrammatically(services: Services, arg: unknown, editor: vscode.TextEditor | undefined): Promise<vscode.Uri[]> {
+  try {
+    const parsed = parseImageArgs(arg);
+    if (!parsed.ok) throw new ImageArgumentsError(parsed.problems);
+    const args = parsed.args;
+    requireWorkspace();
+    const model = imageModelFor(services, args);
+    const valid = validateChoices(model, args);
+    if (!valid.ok) throw new ImageArgumentsError(valid.problems);
+    const target = await programmaticTarget(services, args, editor);
+    services.gateway.client();
+    if (!(await services.gateway.ensureKey())) {
+      throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
+    }
+    const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, target };
+    return await execute(services, job, {
+      link: args.insertLink === false ? undefined : linkSpotFor(editor),
+      open: args.open !== false,
+    });
+  } catch (err) {
+    if (!(err instanceof vscode.CancellationError)) void showError(err, services);
+    throw err;
+  }
+}
+
+function imageModelFor(services: Services, args: ImageArgs): ImageModelInfo {
+  const catalogue = services.catalogue();
+  const id = args.model ?? services.settings().imageModel;
+  const model = catalogue.imageModel(id);
+  if (model) return model;
+  const known = catalogue.imageModels().map((m) => m.id);
+  throw new ImageArgumentsError([
+    `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,
+  ]);
+}
+
+async function programmaticTarget(services: Services, args: ImageArgs, editor: vscode.TextEditor | undefined): Promise<ImageTarget> {
+  if (args.folder instanceof vscode.Uri) return checkImageFolder(args.folder);
+  if (typeof args.folder === 'string') {
+    const base = workspaceFolderOf(editor) ?? vscode.workspace.workspaceFolders![0];
+    return targetForPath(args.folder, base);
+  }
+  return (await configuredTarget(editor, services.settings().imageFolder, false))!;
+}
+
+// ---------- both ----------
+
+async function execute(services: Services, job: ImageJob, followUp: FollowUp): Promise<vscode.Uri[]> {
+  const client = services.gateway.client();
+  const { choices, model } = job;
+  services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Modelgate', cancellable: true },
+    (progress, token) =>
+      runImageJob(
+        {
+          client,
+          onProgress: (message) => progress.report({ message }),
+          // No provider field is sent for images, so the gateway's default channel served it.
+          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length }),
+        },
+        job,
+        token,
+      ),
+  );
+  services.log.info(`images: saved ${result.uris.map((u) => vscode.workspace.asRelativePath(u, true)).join(', ')}`);
+  if (followUp.link) {
+    try {
+      await insertImageLinks(followUp.link, result.uris, job.prompt, job.target.workspaceFolder.uri);
+    } catch (err) {
+      services.log.warn(`images: could not insert the link: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (followUp.open) await openImages(result.uris, !!followUp.link, services.log);
+  showRevisedPrompts(result.revisedPrompts);
+  return result.uris;
+}

@@ -1,0 +1,110 @@
+// The questions of the interactive command: the prompt, then only what the chosen model
+// supports (read from the catalogue through optionSpace): the model when there is more than
+// one, the size when there is a choice, the number of images when maxN > 1, quality and style
+// where the model has them. Each list starts on the last choice made with that model.
+// Escape at any step returns undefined: the caller stops silently.
+import * as vscode from 'vscode';
+import type { ImageModelInfo, ModelCatalogue } from '../core/catalogue';
+import { defaultChoices, optionSpace, SIZE_NOTES, type ImageChoices, type ImageQuality, type ImageStyle } from './imageOptions';
+import type { LastImageChoices } from './lastChoices';
+
+export interface ImageAnswers {
+  prompt: string;
+  model: ImageModelInfo;
+  choices: ImageChoices;
+}
+
+interface Choice<T> {
+  label: string;
+  description?: string;
+  detail?: string;
+  value: T;
+}
+
+const TITLE = 'Generate Image';
+
+/** A single-choice quick pick that starts on `active`; undefined on Escape. */
+function pickOne<T>(title: string, placeholder: string, choices: Choice<T>[], active: T): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: T }>();
+    qp.title = title;
+    qp.placeholder = placeholder;
+    qp.items = choices.map((c) => ({ label: c.label, description: c.description, detail: c.detail, value: c.value }));
+    const start = qp.items.find((i) => i.value === active);
+    if (start) qp.activeItems = [start];
+    let done = false;
+    const finish = (value: T | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      qp.dispose();
+    };
+    qp.onDidAccept(() => finish(qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value));
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
+}
+
+export async function askPrompt(initial: string): Promise<string | undefined> {
+  const prompt = await vscode.window.showInputBox({
+    title: TITLE,
+    prompt: 'Describe the picture',
+    placeHolder: 'e.g. a watercolor banner of a lighthouse at dawn',
+    value: initial,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Describe the picture to generate.'),
+  });
+  return prompt?.trim() || undefined;
+}
+
+export async function askModel(catalogue: ModelCatalogue, preferred: string): Promise<ImageModelInfo | undefined> {
+  const models = catalogue.imageModels();
+  if (models.length === 0) return undefined;
+  if (models.length === 1) return models[0];
+  const start = models.find((m) => m.id === preferred) ?? models[0];
+  return pickOne(
+    `${TITLE}: Model`,
+    'Which image model?',
+    models.map((m) => ({
+      label: m.label,
+      description: m.id === m.label ? undefined : m.id,
+      detail: [`sizes ${optionSpace(m).sizes.join(', ')}`, m.maxN > 1 ? `up to ${m.maxN} images` : '1 image per request', m.quality ? 'quality' : '', m.style ? 'style' : '']
+        .filter(Boolean)
+        .join(' · '),
+      value: m,
+    })),
+    start,
+  );
+}
+
+/** Asks each option the model has; options with a single possible value are not asked. */
+export async function askOptions(model: ImageModelInfo, last: LastImageChoices): Promise<ImageChoices | undefined> {
+  const space = optionSpace(model);
+  const start = defaultChoices(model, last.get(model.id));
+  const choices: ImageChoices = { ...start };
+  const title = (what: string) => `${TITLE}: ${what} (${model.label})`;
+
+  if (space.sizes.length > 1) {
+    const size = await pickOne(title('Size'), 'Image size', space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })), start.size);
+    if (!size) return undefined;
+    choices.size = size;
+  }
+  if (space.counts.length > 1) {
+    const n = await pickOne(title('Number of images'), 'How many images?', space.counts.map((c) => ({ label: String(c), value: c })), start.n);
+    if (!n) return undefined;
+    choices.n = n;
+  }
+  if (space.qualities) {
+    const notes: Record<ImageQuality, string> = { standard: 'faster, cheaper', hd: 'finer detail' };
+    const quality = await pickOne(title('Quality'), 'Quality', space.qualities.map((q) => ({ label: q, description: notes[q], value: q })), start.quality);
+    if (!quality) return undefined;
+    choices.quality = quality;
+  }
+  if (space.styles) {
+    const notes: Record<ImageStyle, string> = { vivid: 'dramatic, hyper-real', natural: 'more natural, less saturated' };
+    const style = await pickOne(title('Style'), 'Style', space.styles.map((s) => ({ label: s, description: notes[s], value: s })), start.style);
+    if (!style) return undefined;
+    choices.style = style;
+  }
+  return choices;
+}

@@ -1,0 +1,88 @@
+// Writes the images of one request, all of them or none. The bytes are complete and verified
+// before the first write (the caller downloads everything first); each file goes to its final
+// name in one workspace.fs.writeFile (works in remote and virtual workspaces); an existing file
+// is never overwritten (a free name is picked with stat); and if a write fails or the user
+// cancels half-way, every file this run wrote (and every folder it created) is removed again.
+import * as vscode from 'vscode';
+import { pickFreeName } from './fileNames';
+
+export interface PreparedImage {
+  /** file name without extension, e.g. sunset-20261122-101530-1 */
+  baseName: string;
+  /** png | jpg | webp, from the real bytes */
+  ext: string;
+  bytes: Uint8Array;
+}
+
+/** The part of vscode.workspace.fs the saver uses; tests wrap the real one to inject a failure. */
+export type SaverFileSystem = Pick<vscode.FileSystem, 'stat' | 'writeFile' | 'delete' | 'createDirectory'>;
+
+export interface SaveOptions {
+  fs?: SaverFileSystem;
+  /** checked before every write; true stops the run and rolls back */
+  isCancelled?: () => boolean;
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof vscode.FileSystemError ? err.code === 'FileNotFound' : (err as { code?: string })?.code === 'FileNotFound' || (err as { code?: string })?.code === 'ENOENT';
+}
+
+async function exists(fs: SaverFileSystem, uri: vscode.Uri): Promise<boolean> {
+  try {
+    await fs.stat(uri);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/** Folders between the nearest existing ancestor and `folder`, outermost first. */
+async function missingFolders(fs: SaverFileSystem, folder: vscode.Uri): Promise<vscode.Uri[]> {
+  const missing: vscode.Uri[] = [];
+  let current = folder;
+  while (!(await exists(fs, current))) {
+    missing.unshift(current);
+    const parent = vscode.Uri.joinPath(current, '..');
+    if (parent.path === current.path) break;
+    current = parent;
+  }
+  return missing;
+}
+
+export async function saveAllOrNothing(folder: vscode.Uri, images: readonly PreparedImage[], options: SaveOptions = {}): Promise<vscode.Uri[]> {
+  const fs = options.fs ?? vscode.workspace.fs;
+  const written: vscode.Uri[] = [];
+  let created: vscode.Uri[] = [];
+  const checkCancelled = () => {
+    if (options.isCancelled?.()) throw new vscode.CancellationError();
+  };
+  try {
+    checkCancelled();
+    created = await missingFolders(fs, folder);
+    if (created.length) await fs.createDirectory(folder);
+    const reserved = new Set<string>();
+    for (const image of images) {
+      const name = await pickFreeName(image.baseName, image.ext, (n) => exists(fs, vscode.Uri.joinPath(folder, n)), reserved);
+      const uri = vscode.Uri.joinPath(folder, name);
+      checkCancelled();
+      await fs.writeFile(uri, image.bytes);
+      written.push(uri);
+    }
+    checkCancelled();
+    return written;
+  } catch (err) {
+    await rollBack(fs, written, created);
+    throw err;
+  }
+}
+
+/** Best effort: files first, then the folders this run created, innermost first, only if empty. */
+async function rollBack(fs: SaverFileSystem, written: readonly vscode.Uri[], created: readonly vscode.Uri[]): Promise<void> {
+  for (const uri of written) {
+    await Promise.resolve(fs.delete(uri, { useTrash: false })).catch(() => undefined);
+  }
+  for (const dir of [...created].reverse()) {
+    await Promise.resolve(fs.delete(dir, { recursive: false, useTrash: false })).catch(() => undefined);
+  }
+}
