@@ -1,0 +1,217 @@
+// Starts a real VS Code 1.139 (code-server's build of the VS Code server) on loopback, in a
+// throw-away profile: fresh user data, extensions and workspace folders under one temp folder.
+// See /work/shared/docs/vscode-test-harness.md for why it is code-server and not
+// `--extensionDevelopmentPath`: the server ignores that option, so extensions are installed
+// from .vsix files instead.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { toolPaths, type ToolPaths } from './paths';
+import { freePort, runLogged, spawnGroup, tailOf, waitFor, type GroupProcess } from './processes';
+
+/** Settings every test profile gets: nothing that reaches out, nothing that pops up. */
+export const BASE_USER_SETTINGS: Readonly<Record<string, unknown>> = {
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'workbench.startupEditor': 'none',
+  'workbench.enableExperiments': false,
+  'workbench.tips.enabled': false,
+  // VS Code's own chat opens in the secondary side bar on a fresh profile; keep it closed.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // Only matters when trust is enabled (the untrusted run): no modal over the workbench.
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
+
+/** Files of the default test workspace (workspace-relative path -> content). */
+export const DEFAULT_WORKSPACE_FILES: Readonly<Record<string, string>> = {
+  'README.md': '# Sample workspace\n\nA small project that the Modelgate tests run against.\n',
+  'src/a.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  'src/b.ts': "import { add } from './a';\n\nexport const three = add(1, 2);\n",
+  'notes/todo.md': '- [ ] write more tests\n',
+};
+
+export interface ProfileOptions {
+  /** Parent folder; a fresh temp folder by default. */
+  baseDir?: string;
+  /** User settings merged over BASE_USER_SETTINGS and written before the server starts. */
+  settings?: Record<string, unknown>;
+  /** Workspace files (relative path -> content); DEFAULT_WORKSPACE_FILES when omitted. */
+  workspaceFiles?: Record<string, string>;
+  /** .vsix files to install (the extension under test, the test runner, ...). */
+  vsixes: string[];
+  /** A prepared extensions folder to copy instead of installing `vsixes` again. */
+  extensionsTemplate?: string;
+}
+
+export interface Profile {
+  baseDir: string;
+  userDataDir: string;
+  extensionsDir: string;
+  workspace: string;
+  configFile: string;
+  /** Temp dirs for XDG_* so code-server never writes into the real home folder. */
+  xdgDir: string;
+  /** TMPDIR of the server and its extension host (short path: unix sockets live there). */
+  tmpDir: string;
+  serverLog: string;
+  installLog: string;
+}
+
+export function writeWorkspace(dir: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = join(dir, rel);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+}
+
+function serverEnv(profile: Profile, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(profile.xdgDir, 'config'),
+    XDG_DATA_HOME: join(profile.xdgDir, 'data'),
+    XDG_CACHE_HOME: join(profile.xdgDir, 'cache'),
+    // The extension host puts IPC sockets (vscode-ipc-*.sock, vscode-git-*.sock) in the temp
+    // folder; a private one keeps /tmp clean and goes away with the profile.
+    TMPDIR: profile.tmpDir,
+    ...extra,
+  };
+  // npm's variables (we may run under `npm test`) would confuse code-server's own npm logic,
+  // and a password in the environment would turn authentication back on.
+  for (const key of Object.keys(env)) if (key.startsWith('npm_') || key === 'PASSWORD' || key === 'HASHED_PASSWORD') delete env[key];
+  return env;
+}
+
+/** Creates the folders, writes settings and the workspace, installs the extensions. */
+export async function createProfile(opts: ProfileOptions, tools: ToolPaths = toolPaths()): Promise<Profile> {
+  const baseDir = opts.baseDir ?? mkdtempSync(join(tmpdir(), 'modelgate-vscode-'));
+  const profile: Profile = {
+    baseDir,
+    userDataDir: join(baseDir, 'user-data'),
+    extensionsDir: join(baseDir, 'extensions'),
+    workspace: join(baseDir, 'workspace'),
+    configFile: join(baseDir, 'code-server.yaml'),
+    xdgDir: join(baseDir, 'xdg'),
+    tmpDir: join(baseDir, 't'),
+    serverLog: join(baseDir, 'server.log'),
+    installLog: join(baseDir, 'install-extensions.log'),
+  };
+  for (const dir of [profile.userDataDir, join(profile.userDataDir, 'User'), profile.workspace, profile.xdgDir, profile.tmpDir]) mkdirSync(dir, { recursive: true });
+  writeFileSync(profile.configFile, 'auth: none\ncert: false\n');
+  writeFileSync(join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_USER_SETTINGS, ...opts.settings }, null, 2));
+  writeWorkspace(profile.workspace, opts.workspaceFiles ?? DEFAULT_WORKSPACE_FILES);
+
+  if (opts.extensionsTemplate) {
+    cpSync(opts.extensionsTemplate, profile.extensionsDir, { recursive: true });
+  } else {
+    await installExtensions(profile, opts.vsixes, tools);
+  }
+  return profile;
+}
+
+/** Installs .vsix files into the profile's extensions folder with code-server's own CLI. */
+export async function installExtensions(profile: Profile, vsixes: string[], tools: ToolPaths = toolPaths()): Promise<void> {
+  mkdirSync(profile.extensionsDir, { recursive: true });
+  for (const vsix of vsixes) if (!existsSync(vsix)) throw new Error(`extension package ${vsix} does not exist`);
+  const args = [tools.codeServerEntry, '--config', profile.configFile, '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir, '--force'];
+  for (const vsix of vsixes) args.push('--install-extension', vsix);
+  try {
+    await runLogged(tools.node24, args, { env: serverEnv(profile), logFile: profile.installLog, timeoutMs: 120_000, what: `installing ${vsixes.join(', ')}` });
+  } catch (err) {
+    const scanning = existsSync(profile.installLog) && readFileSync(profile.installLog, 'utf8').includes('ScanningExtension');
+    // VS Code rejects a manifest it cannot validate with nothing more than "Cannot read the
+    // extension"; name the usual culprits so nobody has to bisect package.json.
+    const hint = scanning
+      ? '\nHint: VS Code could not validate the extension manifest. Known causes: a field of the wrong type in package.json (for example "browser": null; omit it instead), a missing "main" file, an invalid "engines.vscode".'
+      : '';
+    throw new Error(`${(err as Error).message}${hint}`);
+  }
+  const installed = readdirSync(profile.extensionsDir).filter((name) => !name.startsWith('.') && name !== 'extensions.json');
+  if (installed.length < vsixes.length) {
+    throw new Error(`installing ${vsixes.length} extension(s) left only [${installed.join(', ')}] in ${profile.extensionsDir}\n${tailOf(profile.installLog)}`);
+  }
+}
+
+export interface ServerOptions {
+  /** false leaves Workspace Trust on: the folder opens in Restricted Mode. Default true. */
+  trustWorkspace?: boolean;
+  /** Extra environment for the server; it reaches the extension host's process.env. */
+  env?: Record<string, string | undefined>;
+  /** How long to wait for the HTTP endpoint to answer. Default 60 s. */
+  startTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  /** Origin of the server, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** URL that opens the workbench on the profile's workspace folder. */
+  workbenchUrl: string;
+  process: GroupProcess;
+  profile: Profile;
+  /** Non-undefined once the server has died: its exit code, for error messages. */
+  deathReason(): string | undefined;
+  stop(): Promise<void>;
+}
+
+function httpStatus(url: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.setTimeout(2000, () => req.destroy());
+    req.once('error', () => resolve(undefined));
+  });
+}
+
+/** Starts code-server on a free loopback port and waits until it answers HTTP. */
+export async function startServer(profile: Profile, opts: ServerOptions = {}, tools: ToolPaths = toolPaths()): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const args = [
+    tools.codeServerEntry,
+    '--config', profile.configFile,
+    '--auth', 'none',
+    '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--user-data-dir', profile.userDataDir,
+    '--extensions-dir', profile.extensionsDir,
+  ];
+  if (opts.trustWorkspace !== false) args.push('--disable-workspace-trust');
+  args.push(profile.workspace);
+  const proc = spawnGroup(tools.node24, args, { cwd: profile.baseDir, env: serverEnv(profile, opts.env), logFile: profile.serverLog });
+  const deathReason = () => (proc.hasExited() ? `the server exited early (see ${profile.serverLog})` : undefined);
+  try {
+    await waitFor('code-server to answer on ' + origin, async () => ((await httpStatus(`${origin}/healthz`)) === 200 ? true : undefined), {
+      timeoutMs: opts.startTimeoutMs ?? 60_000,
+      intervalMs: 300,
+      abort: deathReason,
+    });
+  } catch (err) {
+    await proc.stop();
+    throw new Error(`${(err as Error).message}\n${tailOf(profile.serverLog)}`);
+  }
+  return {
+    port,
+    origin,
+    workbenchUrl: `${origin}/?folder=${encodeURIComponent(profile.workspace)}`,
+    process: proc,
+    profile,
+    deathReason,
+    stop: () => proc.stop(),
+  };
+}
+
+/** Removes a profile folder unless MODELGATE_KEEP_TMP=1 asks to keep it for a post-mortem. */
+export function removeProfile(profile: Profile): void {
+  if (process.env.MODELGATE_KEEP_TMP === '1') return;
+  rmSync(profile.baseDir, { recursive: true, force: true });
+}

@@ -1,0 +1,228 @@
+// Launcher of the integration layer: `node out/harness/integration.js`.
+//
+// Default route (this project's machines, no desktop VS Code): install the packaged extension
+// (dist-vsix/modelgate.vsix) and the test-runner extension into a fresh profile of code-server
+// 4.139.1 (VS Code 1.139.1), start it on loopback, open the workbench in headless Chromium so
+// that the extension host starts, and wait for the runner extension to write the results of
+// out/test/integration/index.js. Suites named *.untrusted.test.ts run in a second session
+// without --disable-workspace-trust, so the folder is in Restricted Mode.
+//
+// MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
+//
+// Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
+// MODELGATE_INTEGRATION_TIMEOUT_S (default 600), MODELGATE_KEEP_TMP=1 (keep profiles),
+// MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { launchBrowser, type BrowserSession } from './browser';
+import { createProfile, startServer, type RunningServer } from './code-server';
+import { runWithElectron } from './electron';
+import { extensionVsix, repoRoot, toolPaths } from './paths';
+import { tailOf, waitFor } from './processes';
+import { ENV, type IntegrationResults, type SuiteFilter } from './results';
+import { buildRunnerVsix } from './runner-vsix';
+
+interface Session {
+  name: 'trusted' | 'untrusted';
+  filter: SuiteFilter;
+  trust: boolean;
+}
+
+interface SessionOutcome {
+  session: Session;
+  results?: IntegrationResults;
+  error?: string;
+}
+
+const log = (line: string) => console.log(`[integration] ${line}`);
+
+function listSuites(dir: string): string[] {
+  const out: string[] = [];
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listSuites(p));
+    else if (name.endsWith('.test.js')) out.push(p);
+  }
+  return out;
+}
+
+function findFiles(dir: string, test: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...findFiles(p, test));
+    else if (test(name)) out.push(p);
+  }
+  return out;
+}
+
+/** Prints the progress lines the runner extension appended since the last call. */
+function progressPrinter(file: string): () => void {
+  let offset = 0;
+  let partial = '';
+  return () => {
+    if (!existsSync(file)) return;
+    const text = readFileSync(file, 'utf8');
+    if (text.length <= offset) return;
+    partial += text.slice(offset);
+    offset = text.length;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      try {
+        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; vscodeVersion?: string; trusted?: boolean };
+        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted})`);
+        else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
+      } catch {
+        // A torn line: ignore it, the results file has the truth.
+      }
+    }
+  };
+}
+
+async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
+  const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 600) * 1000;
+  const started = Date.now();
+  log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
+  const profile = await createProfile({ baseDir: join(workDir, session.name), vsixes, extensionsTemplate });
+  const resultsFile = join(profile.baseDir, 'results.json');
+  const progressFile = `${resultsFile}.progress`;
+  const consoleLog = join(profile.baseDir, 'browser-console.log');
+  let server: RunningServer | undefined;
+  let browser: BrowserSession | undefined;
+  let pageCrashed = false;
+  const outcome: SessionOutcome & { extensionsDir?: string } = { session, extensionsDir: profile.extensionsDir };
+  try {
+    server = await startServer(profile, {
+      trustWorkspace: session.trust,
+      env: {
+        [ENV.entry]: entry,
+        [ENV.results]: resultsFile,
+        [ENV.filter]: session.filter,
+        [ENV.grep]: process.env.MODELGATE_TEST_GREP ?? '',
+      },
+    });
+    log(`server up at ${server.origin} after ${((Date.now() - started) / 1000).toFixed(1)} s; opening the workbench in headless Chromium`);
+    browser = await launchBrowser(join(profile.baseDir, 'chromium-profile'), consoleLog);
+    browser.page.on('crash', () => (pageCrashed = true));
+    await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+
+    const printProgress = progressPrinter(progressFile);
+    const running = server;
+    const abort = () => {
+      printProgress();
+      return running.deathReason() ?? (pageCrashed ? 'the workbench page crashed' : undefined);
+    };
+    // The runner announces itself as soon as the extension host activates it; if that never
+    // happens the extension host did not start, and waiting the full timeout would be pointless.
+    await waitFor('the test-runner extension to start in the extension host', () => (existsSync(progressFile) ? true : undefined), {
+      timeoutMs: Math.min(180_000, timeoutMs),
+      intervalMs: 500,
+      abort,
+    });
+    await waitFor(`the integration results (${resultsFile})`, () => (existsSync(resultsFile) ? true : undefined), { timeoutMs, intervalMs: 500, abort });
+    printProgress();
+    outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+    log(`session '${session.name}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    outcome.error = (err as Error).message;
+  } finally {
+    await browser?.close();
+    await server?.stop();
+  }
+
+  // A session that ran in the wrong trust state tests nothing it claims to test.
+  const r = outcome.results;
+  if (r && r.workspaceTrusted !== session.trust) {
+    outcome.error = `session '${session.name}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
+  }
+  if (outcome.error || (r && r.failed > 0)) {
+    console.log(`[integration] logs of session '${session.name}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
+    if (outcome.error) {
+      console.log(tailOf(profile.serverLog, 60));
+      for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) console.log(tailOf(f, 30));
+      console.log(tailOf(consoleLog, 20));
+    }
+  }
+  return outcome;
+}
+
+async function main(): Promise<number> {
+  const root = repoRoot();
+  const entry = join(root, 'out/test/integration/index.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`node esbuild.mjs --tests\` first`);
+  const suites = listSuites(join(root, 'out/test/integration'));
+  const untrustedSuites = suites.filter((s) => s.endsWith('.untrusted.test.js'));
+  const trustedSuites = suites.filter((s) => !s.endsWith('.untrusted.test.js'));
+  const wanted = new Set((process.env.MODELGATE_INTEGRATION_RUNS ?? 'trusted,untrusted').split(',').map((s) => s.trim()));
+  const sessions: Session[] = [];
+  if (wanted.has('trusted') && trustedSuites.length) sessions.push({ name: 'trusted', filter: 'trusted', trust: true });
+  if (wanted.has('untrusted') && untrustedSuites.length) sessions.push({ name: 'untrusted', filter: 'untrusted', trust: false });
+  log(`suites: ${suites.map((s) => relative(join(root, 'out/test/integration'), s)).join(', ') || '(none)'}`);
+  if (!untrustedSuites.length) log('no *.untrusted.test.ts suites: the Restricted Mode session is skipped');
+
+  let outcomes: SessionOutcome[];
+  if (process.env.MODELGATE_VSCODE === 'electron') {
+    outcomes = await runWithElectron(root, entry, sessions);
+  } else {
+    toolPaths(); // Fails fast, with the fix, when Node 24, code-server or Chromium is missing.
+    const vsix = extensionVsix(root);
+    const workDir = mkdtempSync(join(tmpdir(), 'modelgate-integration-'));
+    log(`work folder ${workDir}; extension under test ${vsix}`);
+    const runnerVsix = await buildRunnerVsix(workDir, root);
+    outcomes = [];
+    let template: string | undefined;
+    let allGood = true;
+    for (const session of sessions) {
+      const outcome = await runSession(session, workDir, [vsix, runnerVsix], entry, template);
+      template ??= outcome.extensionsDir;
+      outcomes.push(outcome);
+      if (outcome.error || (outcome.results?.failed ?? 0) > 0) allGood = false;
+    }
+    if (allGood && process.env.MODELGATE_KEEP_TMP !== '1') rmSync(workDir, { recursive: true, force: true });
+  }
+  return report(outcomes);
+}
+
+function report(outcomes: SessionOutcome[]): number {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const versions = new Set<string>();
+  for (const { session, results, error } of outcomes) {
+    if (results) {
+      passed += results.passed;
+      failed += results.failed;
+      skipped += results.skipped;
+      versions.add(`${results.vscodeVersion} (${results.appName}, uiKind ${results.uiKind})`);
+      log(`session '${session.name}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      for (const f of results.failures) console.log(`\n  FAILED: ${f.title}\n    ${f.error.split('\n').join('\n    ')}`);
+    }
+    if (error) {
+      failed += 1;
+      console.log(`\n  ERROR in session '${session.name}': ${error}`);
+    }
+  }
+  log(`ran in VS Code ${[...versions].join(', ') || '(unknown: no session reported)'}`);
+  const counts = { passed, failed, skipped, vscodeVersion: [...versions].join(', ') };
+  log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+  if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify(counts));
+  if (passed + failed === 0) {
+    log('no integration tests ran');
+    return 1;
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`[integration] ${err.message}`);
+    if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify({ passed: 0, failed: 1, skipped: 0, error: err.message }));
+    process.exit(1);
+  },
+);

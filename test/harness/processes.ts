@@ -1,0 +1,137 @@
+// Child processes that must never outlive the test run. Each server is started in its own
+// process group (detached) so that stopping it also ends everything it forked (the extension
+// host, file watchers, pty hosts), and every live group is killed when this process exits for
+// any reason, a crash or Ctrl-C included.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+const liveGroups = new Set<number>();
+let hooksInstalled = false;
+
+function killGroupNow(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function installExitHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  // 'exit' handlers must be synchronous: a SIGKILL to each group is the only thing that fits.
+  process.on('exit', () => {
+    for (const pid of liveGroups) killGroupNow(pid, 'SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      for (const pid of liveGroups) killGroupNow(pid, 'SIGKILL');
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    });
+  }
+}
+
+export interface GroupProcess {
+  child: ChildProcess;
+  pid: number;
+  /** Resolves with the exit code (or the signal name) when the process ends. */
+  exited: Promise<number | string>;
+  hasExited(): boolean;
+  /** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns `command` as the leader of a new process group with stdout and stderr appended to
+ * `logFile`. The child is unref'd: an open server never keeps the test process alive.
+ */
+export function spawnGroup(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string }): GroupProcess {
+  installExitHooks();
+  const fd = openSync(opts.logFile, 'a');
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
+  const pid = child.pid;
+  liveGroups.add(pid);
+  let done = false;
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      done = true;
+      resolve(code ?? signal ?? 'unknown');
+    });
+    child.once('error', (err) => {
+      done = true;
+      resolve(`spawn error: ${err.message}`);
+    });
+  });
+  child.unref();
+  return {
+    child,
+    pid,
+    exited,
+    hasExited: () => done,
+    async stop(graceMs = 5000) {
+      killGroupNow(pid, 'SIGTERM');
+      const timer = setTimeout(() => killGroupNow(pid, 'SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+      // The leader is gone; make sure nothing it forked lingers in the group.
+      killGroupNow(pid, 'SIGKILL');
+      liveGroups.delete(pid);
+    },
+  };
+}
+
+/** Runs a command to completion with output appended to `logFile`; rejects on a non-zero exit or timeout. */
+export async function runLogged(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; timeoutMs: number; what: string }): Promise<void> {
+  const proc = spawnGroup(command, args, opts);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void proc.stop(2000);
+  }, opts.timeoutMs);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  await proc.stop(0);
+  if (timedOut) throw new Error(`${opts.what} did not finish within ${opts.timeoutMs / 1000} s\n${tailOf(opts.logFile)}`);
+  if (code !== 0) throw new Error(`${opts.what} failed (exit ${code})\n${tailOf(opts.logFile)}`);
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The last `lines` lines of a log file, framed for printing. */
+export function tailOf(file: string, lines = 40): string {
+  if (!existsSync(file)) return `(no log at ${file})`;
+  const text = readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
+  return `---- last ${lines} lines of ${file} ----\n${text}\n---- end of ${file} ----`;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `probe` until it returns a value other than undefined. Fails with `what` after
+ * `timeoutMs`, or at once when `abort` returns a reason (for example: the server died).
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, opts: { timeoutMs: number; intervalMs?: number; abort?: () => string | undefined }): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    const reason = opts.abort?.();
+    if (reason) throw new Error(`gave up waiting for ${what}: ${reason}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for ${what}`);
+    await sleep(opts.intervalMs ?? 250);
+  }
+}
