@@ -1,0 +1,93 @@
+// The webview view `modelgate.chat`. It holds no state of its own: the controller owns the
+// transcript, and a webview that was hidden (and so destroyed: no retainContextWhenHidden) or
+// reloaded sends `ready` and gets a fresh snapshot. Until then, nothing is posted to it.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { parseWebviewMessage, type HostMessage } from '../protocol';
+import type { Log } from '../log';
+import type { ChatController } from './chatController';
+import { buildChatHtml } from './webviewHtml';
+
+export const CHAT_VIEW_ID = 'modelgate.chat';
+
+/** A fresh CSP nonce per render: 128 random bits, base64 (the CSP nonce alphabet). */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  /** the webview has said `ready` since it was last (re)created */
+  private ready = false;
+  private controller: ChatController;
+  private controllerSubscription: vscode.Disposable;
+  private readonly viewSubscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    controller: ChatController,
+    private readonly log: Log,
+  ) {
+    this.controller = controller;
+    this.controllerSubscription = controller.onDidPost((m) => this.deliver(m));
+  }
+
+  /** Switches to another controller (after ChatApi.reload) and refreshes the view from it. */
+  setController(controller: ChatController): void {
+    this.controllerSubscription.dispose();
+    this.controller = controller;
+    this.controllerSubscription = controller.onDidPost((m) => this.deliver(m));
+    if (this.view && this.ready) void controller.postSnapshot();
+  }
+
+  get isVisible(): boolean {
+    return !!this.view?.visible;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+    this.view = view;
+    this.ready = false;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    view.webview.html = buildChatHtml({
+      cspSource: view.webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+    });
+    this.viewSubscriptions.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => {
+        const msg = parseWebviewMessage(raw);
+        if (!msg) {
+          // Never log the content: it can hold code or pasted secrets.
+          const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+          this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
+          return;
+        }
+        if (msg.type === 'ready') this.ready = true;
+        void this.controller.handle(msg);
+      }),
+      // Hidden = destroyed: wait for its next `ready` before posting again.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.ready = false;
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+        this.ready = false;
+        for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+      }),
+    );
+  }
+
+  private deliver(message: HostMessage): void {
+    if (!this.view || !this.ready) return;
+    void this.view.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.controllerSubscription.dispose();
+    for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,269 @@
+// Keeps the conversations and writes them to storage: one JSON file per conversation plus a
+// small index (titles, order, the active one). Pure apart from the injected backend, so its
+// logic is unit-tested in Node; the extension uses `FileBackend` (workspace.fs under the
+// extension's global storage).
+//
+// Writes during streaming are debounced (a long answer would otherwise rewrite the file per
+// token) and flushed when an answer finishes. Each write serializes the conversation at once,
+// so what reaches the disk is the state at the moment of the write, never a later one.
+// Nothing here ever holds the API key: conversations hold text, context and usage only.
+import { z } from 'zod';
+import type { ConversationSummary } from '../protocol';
+import {
+  isEmpty,
+  isValidId,
+  markInterrupted,
+  newConversation,
+  parseConversation,
+  serializeConversation,
+  summaryOf,
+  type Conversation,
+} from './transcript';
+
+export interface StorageBackend {
+  read(name: string): Promise<string | undefined>;
+  /** replaces the file as a whole (atomically where the platform allows) */
+  write(name: string, text: string): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+const INDEX = 'index.json';
+const fileOf = (id: string) => `conversation-${id}.json`;
+
+const indexSchema = z.object({
+  version: z.literal(1),
+  activeId: z.string().optional(),
+  conversations: z.array(z.object({ id: z.string().refine(isValidId), title: z.string(), updatedAt: z.number() })),
+});
+
+export interface StoreOptions {
+  debounceMs?: number;
+  now?: () => number;
+  /** told about damaged files and failed writes; never about contents */
+  warn?: (message: string) => void;
+}
+
+export class ConversationStore {
+  private readonly loaded = new Map<string, Conversation>();
+  private summaries: ConversationSummary[];
+  private activeId: string;
+  private readonly dirty = new Set<string>();
+  private indexDirty = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** writes run one after another, in order */
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly debounceMs: number;
+  private readonly now: () => number;
+  private readonly warn: (message: string) => void;
+
+  private constructor(
+    private readonly backend: StorageBackend,
+    summaries: ConversationSummary[],
+    active: Conversation,
+    options: StoreOptions,
+  ) {
+    this.summaries = summaries;
+    this.activeId = active.id;
+    this.loaded.set(active.id, active);
+    this.debounceMs = options.debounceMs ?? 400;
+    this.now = options.now ?? Date.now;
+    this.warn = options.warn ?? (() => undefined);
+  }
+
+  /** Reads the index and the active conversation (marking an answer cut off by a reload). */
+  static async open(backend: StorageBackend, options: StoreOptions = {}): Promise<ConversationStore> {
+    const warn = options.warn ?? (() => undefined);
+    const now = options.now ?? Date.now;
+    let summaries: ConversationSummary[] = [];
+    let activeId: string | undefined;
+    const rawIndex = await backend.read(INDEX).catch(() => undefined);
+    if (rawIndex !== undefined) {
+      const parsed = safeJson(rawIndex, indexSchema);
+      if (parsed) {
+        summaries = parsed.conversations;
+        activeId = parsed.activeId;
+      } else warn('The chat history index was damaged and has been reset; conversation files were kept.');
+    }
+    let active: Conversation | undefined;
+    const interrupted: Conversation[] = [];
+    if (activeId && summaries.some((s) => s.id === activeId)) {
+      active = await loadConversation(backend, activeId, warn);
+      if (active && markInterrupted(active)) interrupted.push(active);
+      if (!active) summaries = summaries.filter((s) => s.id !== activeId);
+    }
+    const store = new ConversationStore(backend, summaries, active ?? newConversation(now()), options);
+    for (const c of interrupted) store.changed(c);
+    return store;
+  }
+
+  get active(): Conversation {
+    return this.loaded.get(this.activeId) as Conversation;
+  }
+
+  /** Conversations, most recently updated first; the active one is listed even when empty. */
+  list(): ConversationSummary[] {
+    const list = [...this.summaries];
+    const a = this.active;
+    if (!list.some((s) => s.id === a.id)) list.push(summaryOf(a));
+    return list.sort((x, y) => y.updatedAt - x.updatedAt);
+  }
+
+  has(id: string): boolean {
+    return this.loaded.has(id) || this.summaries.some((s) => s.id === id);
+  }
+
+  /** A loaded conversation, from memory or storage; undefined when unknown or unreadable. */
+  async get(id: string): Promise<Conversation | undefined> {
+    const inMemory = this.loaded.get(id);
+    if (inMemory) return inMemory;
+    if (!isValidId(id) || !this.summaries.some((s) => s.id === id)) return undefined;
+    const c = await loadConversation(this.backend, id, this.warn);
+    if (!c) {
+      this.summaries = this.summaries.filter((s) => s.id !== id);
+      this.indexDirty = true;
+      this.schedule();
+      return undefined;
+    }
+    // Another call may have loaded it meanwhile: keep one object per conversation.
+    const raced = this.loaded.get(id);
+    if (raced) return raced;
+    this.loaded.set(id, c);
+    if (markInterrupted(c)) this.changed(c);
+    return c;
+  }
+
+  async activate(id: string): Promise<Conversation | undefined> {
+    const c = await this.get(id);
+    if (!c) return undefined;
+    this.setActive(c);
+    return c;
+  }
+
+  /** Starts a new empty conversation (reusing the active one when it is still empty). */
+  create(): Conversation {
+    if (isEmpty(this.active)) return this.active;
+    const c = newConversation(this.now());
+    this.loaded.set(c.id, c);
+    this.setActive(c);
+    return c;
+  }
+
+  private setActive(c: Conversation): void {
+    const previous = this.active;
+    this.activeId = c.id;
+    this.indexDirty = true;
+    // An empty conversation that is left is forgotten rather than listed as "New chat".
+    if (previous && previous.id !== c.id && isEmpty(previous)) this.loaded.delete(previous.id);
+    this.schedule();
+  }
+
+  /** Marks a conversation changed (updating its time and title in the index); written soon. */
+  changed(c: Conversation, options: { touch?: boolean } = {}): void {
+    if (this.closed) return;
+    if (options.touch) c.updatedAt = this.now();
+    const i = this.summaries.findIndex((x) => x.id === c.id);
+    if (i < 0 && isEmpty(c)) return; // nothing worth a file yet
+    const s = summaryOf(c);
+    if (i < 0) this.summaries.push(s);
+    else this.summaries[i] = s;
+    this.dirty.add(c.id);
+    this.indexDirty = true;
+    this.schedule();
+  }
+
+  async delete(id: string): Promise<void> {
+    this.loaded.delete(id);
+    this.dirty.delete(id);
+    this.summaries = this.summaries.filter((s) => s.id !== id);
+    this.indexDirty = true;
+    if (this.activeId === id) {
+      const next = this.summaries.slice().sort((x, y) => y.updatedAt - x.updatedAt)[0];
+      const c = (next && (await this.get(next.id))) || newConversation(this.now());
+      this.loaded.set(c.id, c);
+      this.activeId = c.id;
+    }
+    this.enqueue(() => this.backend.delete(fileOf(id)));
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.debounceMs);
+  }
+
+  /** Writes everything that changed; resolves when it is on disk. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    for (const id of this.dirty) {
+      const c = this.loaded.get(id);
+      if (!c) continue;
+      const text = serializeConversation(c); // now, not when the queue gets to it
+      this.enqueue(() => this.backend.write(fileOf(id), text));
+    }
+    this.dirty.clear();
+    if (this.indexDirty) {
+      this.indexDirty = false;
+      const activeId = this.summaries.some((s) => s.id === this.activeId) ? this.activeId : undefined;
+      const index = JSON.stringify({ version: 1, activeId, conversations: this.summaries });
+      this.enqueue(() => this.backend.write(INDEX, index));
+    }
+    return this.queue;
+  }
+
+  private enqueue(write: () => Promise<void>): void {
+    this.queue = this.queue.then(write).catch((err: unknown) => {
+      this.warn(`Could not save the chat history: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  /** Final flush; nothing is written after this. */
+  close(): Promise<void> {
+    const written = this.flush(); // serializes everything now
+    this.closed = true;
+    return written;
+  }
+}
+
+async function loadConversation(backend: StorageBackend, id: string, warn: (m: string) => void): Promise<Conversation | undefined> {
+  const text = await backend.read(fileOf(id)).catch(() => undefined);
+  if (text === undefined) {
+    warn(`A conversation of the chat history is missing (${id}); it was removed from the list.`);
+    return undefined;
+  }
+  const c = parseConversation(text);
+  if (!c || c.id !== id) {
+    warn(`A conversation of the chat history could not be read (${id}); it was removed from the list.`);
+    return undefined;
+  }
+  return c;
+}
+
+function safeJson<T>(text: string, schema: z.ZodType<T>): T | undefined {
+  try {
+    const r = schema.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** In-memory backend (tests, and a fallback when no storage folder is available). */
+export class MemoryBackend implements StorageBackend {
+  readonly files = new Map<string, string>();
+  async read(name: string): Promise<string | undefined> {
+    return this.files.get(name);
+  }
+  async write(name: string, text: string): Promise<void> {
+    this.files.set(name, text);
+  }
+  async delete(name: string): Promise<void> {
+    this.files.delete(name);
+  }
+}

@@ -1,0 +1,44 @@
+// Chat history on disk: JSON files in a folder under the extension's global storage (shared by
+// all windows of this user, independent of the workspace). Written through workspace.fs; a
+// file is replaced by writing a temporary file and renaming it over the old one, so a window
+// closed in the middle of a write leaves the previous version, not half a file.
+import * as vscode from 'vscode';
+import type { StorageBackend } from './conversationStore';
+
+export class FileBackend implements StorageBackend {
+  private ensured: Promise<void> | undefined;
+
+  constructor(readonly folder: vscode.Uri) {}
+
+  private ensureFolder(): Promise<void> {
+    this.ensured ??= Promise.resolve(vscode.workspace.fs.createDirectory(this.folder));
+    return this.ensured;
+  }
+
+  async read(name: string): Promise<string | undefined> {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, name));
+      return new TextDecoder().decode(bytes);
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return undefined;
+      throw err;
+    }
+  }
+
+  async write(name: string, text: string): Promise<void> {
+    await this.ensureFolder();
+    const target = vscode.Uri.joinPath(this.folder, name);
+    const temp = vscode.Uri.joinPath(this.folder, `${name}.tmp`);
+    await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
+    await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+  }
+
+  async delete(name: string): Promise<void> {
+    try {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.folder, name));
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return;
+      throw err;
+    }
+  }
+}

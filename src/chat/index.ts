@@ -1,0 +1,69 @@
+// The chat feature: the webview view, its commands and the public chat API. activate() calls
+// registerChat once and pushes the disposables; `api` goes into the extension's exports.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { ChatController } from './chatController';
+import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
+import { ProposalDocuments } from './codeActions';
+import { FileBackend } from './fileBackend';
+import { createWorkspaceTools } from './tools';
+
+export { ChatController } from './chatController';
+export { CHAT_VIEW_ID } from './chatViewProvider';
+
+export interface ChatApi {
+  /** The controller behind the chat view (replaced by `reload`). */
+  readonly controller: ChatController;
+  /**
+   * Closes the controller the way a window reload does (an answer still streaming stays as it
+   * was last written) and opens a new one from the stored history; the view switches to it.
+   */
+  reload(): Promise<ChatController>;
+  /** Folder of the stored chat history (JSON files). */
+  readonly storageUri: vscode.Uri;
+}
+
+export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
+  const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
+  const tools = createWorkspaceTools();
+  const proposals = new ProposalDocuments();
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, proposals });
+  let controller = open();
+  const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
+
+  const focus = () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  const api: ChatApi = {
+    get controller() {
+      return controller;
+    },
+    async reload() {
+      await controller.close();
+      controller = open();
+      provider.setController(controller);
+      await controller.ready;
+      return controller;
+    },
+    storageUri,
+  };
+
+  const disposables: vscode.Disposable[] = [
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+    vscode.commands.registerCommand('modelgate.openChat', () => focus()),
+    vscode.commands.registerCommand('modelgate.newChat', async () => {
+      await controller.newChat();
+      await focus();
+    }),
+    vscode.commands.registerCommand('modelgate.askAboutSelection', async () => {
+      const editor = vscode.window.activeTextEditor; // before the panel takes focus
+      await focus();
+      await controller.attachSelection(editor);
+      controller.focusInput();
+    }),
+    provider,
+    proposals,
+    tools,
+    { dispose: () => controller.dispose() },
+  ];
+  return { disposables, api };
+}
+
