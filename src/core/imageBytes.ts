@@ -7,12 +7,13 @@ import { bodyChunks, type Attempt } from './transport';
 
 export const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 
-function megabytes(bytes: number): string {
+function sizeLabel(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 export function tooLargeError(maxBytes: number): GatewayError {
-  return new GatewayError('protocol', `The image is larger than the ${megabytes(maxBytes)} limit, so it was not downloaded.`, { retryable: false });
+  return new GatewayError('protocol', `The image is larger than the ${sizeLabel(maxBytes)} limit, so it was not downloaded.`, { retryable: false });
 }
 
 export function imageExpiredError(status: number): GatewayError {

@@ -1,0 +1,215 @@
+// Idle timeout, caller abort, consumer break: each ends the request promptly and cleans up.
+// No timing assertions: a test that hangs is caught by mocha's own timeout.
+import * as assert from 'node:assert/strict';
+import { GatewayError, createGatewayClient } from '../../../src/core';
+import {
+  client,
+  collect,
+  collectUntilError,
+  expectGatewayError,
+  finishChunk,
+  KEY,
+  sseEvent,
+  sseHead,
+  sseStream,
+  startServer,
+  textChunk,
+  textOf,
+} from './helpers';
+
+const chat = { model: 'm', messages: [] };
+
+/** Live setTimeout timers of this process (Node 20: process.getActiveResourcesInfo). */
+function liveTimeouts(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+describe('core/timeout: no byte for timeoutMs', () => {
+  it('a server that never sends headers -> timeout, retried like a network error', async () => {
+    const server = await startServer(() => undefined); // never answers
+    const error = await expectGatewayError(collect(client(server.baseUrl, { timeoutMs: 150, maxRetries: 1 }).streamChat(chat)), 'timeout');
+    assert.equal(server.requests.length, 2);
+    assert.equal(error.retryable, true);
+    assert.match(error.message, /Nothing arrived from the gateway/);
+  });
+
+  it('a stream that stalls between chunks before any content -> timeout, retried', async () => {
+    const server = await startServer((_req, res, _r, index) => {
+      sseHead(res);
+      res.write(': keep-alive\n\n');
+      if (index > 0) res.end(sseStream([textChunk('second try'), finishChunk()]));
+    });
+    const events = await collect(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat));
+    assert.equal(textOf(events), 'second try');
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('a stream that stalls after content -> timeout error, text kept, not retried', async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write(sseEvent(textChunk('so far')));
+    });
+    const { events, error } = await collectUntilError(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat));
+    assert.equal(textOf(events), 'so far');
+    assert.ok(error instanceof GatewayError);
+    assert.equal(error.kind, 'timeout');
+    assert.equal(error.afterContent, true);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('keep-alive comments count as bytes: a slow but alive stream is not timed out', async () => {
+    const server = await startServer(async (_req, res) => {
+      sseHead(res);
+      for (let i = 0; i < 6; i++) {
+        res.write(': keep-alive\n\n');
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      res.end(sseStream([textChunk('patient'), finishChunk()]));
+    });
+    assert.equal(textOf(await collect(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat))), 'patient');
+  });
+
+  it('a slow consumer is not the server’s silence: the timer runs only while waiting for bytes', async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.end(sseStream([textChunk('a'), textChunk('b'), finishChunk()]));
+    });
+    const seen: string[] = [];
+    for await (const event of client(server.baseUrl, { timeoutMs: 100 }).streamChat(chat)) {
+      seen.push(event.type);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    assert.deepEqual(seen, ['text', 'text', 'done']);
+  });
+
+  it('leaves no timer behind after success or failure', async () => {
+    const server = await startServer((_req, res, _r, index) => {
+      if (index === 1) {
+        res.writeHead(400);
+        return void res.end('no');
+      }
+      sseHead(res);
+      res.end(sseStream([textChunk('x'), finishChunk()]));
+    });
+    const before = liveTimeouts();
+    const c = createGatewayClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 60_000 });
+    await collect(c.streamChat(chat));
+    await collectUntilError(c.streamChat(chat));
+    assert.equal(liveTimeouts(), before);
+  });
+});
+
+describe('core/abort: options.signal and breaking out of the loop', () => {
+  it('an already-aborted signal fails at once with aborted, nothing sent', async () => {
+    const server = await startServer(() => undefined);
+    const c = client(server.baseUrl);
+    const signal = AbortSignal.abort();
+    const error = await expectGatewayError(collect(c.streamChat(chat, { signal })), 'aborted');
+    assert.equal(error.retryable, false);
+    await expectGatewayError(c.completeChat(chat, { signal }), 'aborted');
+    await expectGatewayError(c.imageBytes({ url: `${server.origin}/x.png` }, { signal }), 'aborted');
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('abort while waiting for headers ends the request (server sees the socket close)', async () => {
+    const server = await startServer(() => undefined);
+    const controller = new AbortController();
+    const pending = collect(client(server.baseUrl).streamChat(chat, { signal: controller.signal }));
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    await expectGatewayError(pending, 'aborted');
+    await server.requests[0]!.socketClosed;
+  });
+
+  it('abort mid-stream: text so far was yielded, then aborted', async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write(sseEvent(textChunk('one')));
+    });
+    const controller = new AbortController();
+    const events: string[] = [];
+    const error = await expectGatewayError(async () => {
+      for await (const event of client(server.baseUrl).streamChat(chat, { signal: controller.signal })) {
+        if (event.type === 'text') events.push(event.text);
+        controller.abort();
+      }
+    }, 'aborted');
+    assert.deepEqual(events, ['one']);
+    assert.equal(error.afterContent, true, 'marks that the text above was partial');
+    await server.requests[0]!.socketClosed;
+  });
+
+  it('abort during a back-off wait ends it promptly (real sleep of a minute)', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(503);
+      res.end();
+    });
+    const controller = new AbortController();
+    const c = createGatewayClient({ baseUrl: server.baseUrl, apiKey: KEY, retryBaseDelayMs: 60_000 });
+    const pending = collect(c.streamChat(chat, { signal: controller.signal }));
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await expectGatewayError(pending, 'aborted');
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('abort works even when an injected sleep ignores the signal', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    const controller = new AbortController();
+    const neverSleep = () => new Promise<void>(() => undefined);
+    const pending = client(server.baseUrl, { sleep: neverSleep }).completeChat(chat, { signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await expectGatewayError(pending, 'aborted');
+  });
+
+  it('abort works even when the injected fetch ignores its signal', async () => {
+    const hangingFetch = (() => new Promise<Response>(() => undefined)) as typeof fetch;
+    const controller = new AbortController();
+    const pending = client('http://127.0.0.1:9/v1', { fetch: hangingFetch }).listModels({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    await expectGatewayError(pending, 'aborted');
+  });
+
+  it('breaking out of for-await cancels the response body: the server sees the socket close', async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write(sseEvent(textChunk('first')));
+      // keeps the stream open forever
+    });
+    for await (const event of client(server.baseUrl).streamChat(chat)) {
+      assert.equal(event.type, 'text');
+      break;
+    }
+    await server.requests[0]!.socketClosed;
+  });
+
+  it('an abort listener is not left on a long-lived signal', async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.end(sseStream([textChunk('x'), finishChunk()]));
+    });
+    const controller = new AbortController();
+    let added = 0;
+    let removed = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      added++;
+      return add(...args);
+    }) as typeof add;
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      removed++;
+      return remove(...args);
+    }) as typeof remove;
+    const c = client(server.baseUrl);
+    for (let i = 0; i < 3; i++) await collect(c.streamChat(chat, { signal: controller.signal }));
+    assert.ok(added > 0);
+    assert.equal(removed, added);
+  });
+});
