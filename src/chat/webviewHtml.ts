@@ -1,0 +1,53 @@
+// The chat panel's HTML. Pure (no `vscode` import) so it is unit-tested in Node; the host passes
+// the webview's cspSource, a fresh nonce per render and the asWebviewUri() of the bundle/CSS.
+// A nonce does nothing without a CSP meta tag (field notes): this page has one, with no
+// 'unsafe-eval', no inline script or style, no remote hosts, and images only from the
+// extension or data: URLs (attachment thumbnails). Initial data goes in a data- attribute.
+import type { HostMessage } from '../protocol';
+
+export interface ChatInitialState {
+  /** a snapshot to show before the first round trip (the host may still post a fresh one) */
+  snapshot?: Extract<HostMessage, { type: 'snapshot' }>;
+}
+
+export interface ChatHtmlOptions {
+  /** webview.cspSource */
+  cspSource: string;
+  /** fresh per render: base64 or hex characters only */
+  nonce: string;
+  /** webview.asWebviewUri(dist/webview.js) as a string */
+  scriptUri: string;
+  /** webview.asWebviewUri(media/chat.css) as a string */
+  styleUri: string;
+  initialState?: ChatInitialState;
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function chatContentSecurityPolicy(cspSource: string, nonce: string): string {
+  return `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonce}'; font-src ${cspSource};`;
+}
+
+export function buildChatHtml({ cspSource, nonce, scriptUri, styleUri, initialState }: ChatHtmlOptions): string {
+  // A nonce with quotes or spaces could rewrite the policy; refuse rather than escape.
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('buildChatHtml: the nonce must be at least 16 base64/hex characters');
+  if (/[;'"\r\n\t<>]/.test(cspSource)) throw new Error('buildChatHtml: unexpected characters in cspSource');
+  const csp = chatContentSecurityPolicy(cspSource, nonce);
+  const data = initialState ? ` data-initial-state="${escapeAttr(JSON.stringify(initialState))}"` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttr(styleUri)}">
+<title>Modelgate Chat</title>
+</head>
+<body${data}>
+<script nonce="${escapeAttr(nonce)}" src="${escapeAttr(scriptUri)}"></script>
+</body>
+</html>
+`;
+}

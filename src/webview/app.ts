@@ -1,0 +1,191 @@
+// The chat panel: lays out header, transcript, notices and composer, and applies the host's
+// messages to them. Handshake: post `ready` once running; show nothing of a conversation until
+// a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
+import type { ErrorAction, HostMessage, WebviewMessage } from '../protocol';
+import type { ChatInitialState } from '../chat/webviewHtml';
+import { Composer } from './composer';
+import { h } from './dom';
+import type { FrameHost } from './frameScheduler';
+import { Header } from './header';
+import { asHostMessage } from './hostMessages';
+import { ACTION_LABELS } from './messageViews';
+import { Notices } from './notices';
+import type { StreamingMarkdownOptions } from './streamingMarkdown';
+import { Transcript } from './transcript';
+import { HostChannel, type VsCodeApi } from './vscodeApi';
+
+export interface ChatAppOptions {
+  window: Window;
+  api: VsCodeApi;
+  /** element to render into (default: document.body) */
+  root?: HTMLElement;
+  /** animation frames and timers (default: the window) */
+  frameHost?: FrameHost;
+  draftDebounceMs?: number;
+  markdown?: StreamingMarkdownOptions;
+}
+
+export class ChatApp {
+  readonly header: Header;
+  readonly transcript: Transcript;
+  readonly composer: Composer;
+  readonly notices: Notices;
+  private readonly host: HostChannel;
+  private readonly emptyState: HTMLElement;
+  private readonly loading: HTMLElement;
+  private conversationId: string | undefined;
+  private ready = false;
+  private busy = false;
+
+  constructor(options: ChatAppOptions) {
+    const win = options.window;
+    const doc = win.document;
+    this.host = new HostChannel(options.api);
+    const post = (m: WebviewMessage) => this.host.post(m);
+
+    this.header = new Header(doc, { post, beforeLeave: () => this.composer.flushDraft() });
+    this.transcript = new Transcript(doc, { post, edit: (id, text) => this.composer.startEdit(id, text) }, options.frameHost ?? (win as unknown as FrameHost), options.markdown);
+    this.notices = new Notices(doc, (action) => post({ type: 'action', action }));
+    this.composer = new Composer(doc, {
+      post,
+      saveDraft: (draft) => this.host.writeState({ draft, conversationId: this.conversationId }),
+      notice: (level, message, actions) => this.notices.show(level, message, actions),
+    }, options.draftDebounceMs);
+    this.composer.onEditChanged = (id) => this.transcript.markEditing(id);
+
+    this.emptyState = h(doc, 'div', { className: 'empty-state' }, [
+      h(doc, 'div', { className: 'empty-title', text: 'Ask about your code' }),
+      h(doc, 'div', { className: 'empty-hint', text: 'Attach the selection or a file for context. Enter sends, Shift+Enter starts a new line, Escape stops an answer.' }),
+    ]);
+    this.emptyState.hidden = true;
+    this.loading = h(doc, 'div', { className: 'loading', text: 'Loading conversation…', attrs: { role: 'status' } });
+
+    const root = options.root ?? doc.body;
+    root.appendChild(
+      h(doc, 'div', { className: 'chat' }, [
+        this.header.element,
+        h(doc, 'div', { className: 'chat-main' }, [this.transcript.element, this.emptyState, this.loading]),
+        this.notices.element,
+        this.composer.element,
+      ]),
+    );
+
+    // Whatever was typed before a reload is back at once, before the host answers.
+    const saved = this.host.readState();
+    if (saved.draft) this.composer.setDraft(saved.draft);
+
+    doc.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      if (this.busy) {
+        e.preventDefault();
+        this.host.post({ type: 'stop' });
+      } else if (this.composer.isEditing) {
+        e.preventDefault();
+        this.composer.cancelEdit();
+      }
+    });
+  }
+
+  /** Applies one message from the host; malformed or unknown messages are ignored. */
+  handle(data: unknown): void {
+    const msg = asHostMessage(data);
+    if (!msg) return;
+    if (!this.ready && msg.type !== 'snapshot') {
+      // Before the first snapshot only messages that do not describe the conversation apply.
+      if (msg.type === 'notice') this.notices.show(msg.level, msg.message, validActions(msg.actions));
+      else if (msg.type === 'focusInput') this.composer.focus();
+      return;
+    }
+    switch (msg.type) {
+      case 'snapshot':
+        return this.applySnapshot(msg);
+      case 'messageAdded':
+        this.transcript.addMessage(msg.message);
+        return this.refreshEmpty();
+      case 'textDelta':
+        return this.transcript.textDelta(msg.messageId, msg.text);
+      case 'toolCall':
+        return this.transcript.toolCall(msg.messageId, msg.call);
+      case 'messageFinished':
+        this.transcript.finish(msg.messageId, msg.status, msg.usage, msg.error);
+        if (msg.totalCost !== undefined) this.header.setTotalCost(msg.totalCost);
+        return;
+      case 'truncated':
+        this.transcript.truncate(msg.fromMessageId);
+        return this.refreshEmpty();
+      case 'composer':
+        this.composer.setState(msg.composer);
+        return this.notices.setHasKey(msg.composer.hasKey);
+      case 'conversations':
+        return this.header.setConversations(msg.conversations, msg.activeId);
+      case 'busy':
+        return this.setBusy(msg.busy);
+      case 'setDraft':
+        this.composer.setDraft(msg.text, { notifyHost: true });
+        return this.composer.focus();
+      case 'notice':
+        return this.notices.show(msg.level, msg.message, validActions(msg.actions));
+      case 'focusInput':
+        return this.composer.focus();
+    }
+  }
+
+  private applySnapshot(msg: Extract<HostMessage, { type: 'snapshot' }>): void {
+    const { conversation } = msg;
+    const saved = this.host.readState();
+    this.conversationId = conversation.id;
+    this.ready = true;
+    this.loading.hidden = true;
+    if (this.composer.isEditing) this.composer.cancelEdit();
+    this.transcript.reset(conversation.messages);
+    this.header.setActive(conversation.id, conversation.title);
+    this.header.setConversations(msg.conversations, conversation.id);
+    this.header.setTotalCost(conversation.totalCost);
+    this.header.setReady(true);
+    this.composer.setState(msg.composer);
+    this.notices.setHasKey(msg.composer.hasKey);
+    this.setBusy(msg.busy);
+    this.composer.setReady(true);
+    // After a reload the webview's own state is the freshest copy of the draft (the debounced
+    // post may not have reached the host); for any other conversation its own draft applies.
+    const local = saved.conversationId === conversation.id && saved.draft !== conversation.draft;
+    this.composer.setDraft(local ? saved.draft : conversation.draft ?? '', { notifyHost: local });
+    this.refreshEmpty();
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.composer.setBusy(busy);
+    this.transcript.setBusy(busy);
+  }
+
+  private refreshEmpty(): void {
+    this.emptyState.hidden = !this.ready || this.transcript.messageCount > 0;
+  }
+}
+
+function validActions(actions: unknown): ErrorAction[] {
+  return Array.isArray(actions) ? actions.filter((a): a is ErrorAction => typeof a === 'string' && a in ACTION_LABELS) : [];
+}
+
+/** Reads the optional initial state the host put into `data-initial-state` (never a script). */
+export function readInitialState(doc: Document): ChatInitialState | undefined {
+  const raw = doc.body?.getAttribute('data-initial-state');
+  if (!raw) return undefined;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return typeof v === 'object' && v !== null ? (v as ChatInitialState) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the panel in `win`: builds it, listens to the host, and says `ready`. */
+export function startChatApp(win: Window, api: VsCodeApi, options: Partial<ChatAppOptions> = {}): ChatApp {
+  const app = new ChatApp({ window: win, api, ...options });
+  win.addEventListener('message', (e: MessageEvent) => app.handle(e.data));
+  const initial = readInitialState(win.document);
+  if (initial?.snapshot) app.handle(initial.snapshot);
+  api.postMessage({ type: 'ready' } satisfies WebviewMessage);
+  return app;
+}

@@ -1,0 +1,334 @@
+// The input area: the Message box, attachment chips and buttons, the model/channel button, the
+// context meter, Send and Stop. The draft is saved to webview state at once and to the host
+// (debounced) so nothing typed is lost when the view is hidden, reloaded or restarted.
+import type { ComposerState, WebviewMessage } from '../protocol';
+import { clear, h, isElement } from './dom';
+import { formatContextUse } from './format';
+import { icon } from './icons';
+import { attachmentChip } from './messageViews';
+
+export interface ComposerCallbacks {
+  post(message: WebviewMessage): void;
+  saveDraft(draft: string): void;
+  /** a notice that comes from the panel itself (e.g. why an image cannot be attached) */
+  notice(level: 'info' | 'warning' | 'error', message: string, actions?: ('pickModel')[]): void;
+}
+
+const PASTE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+type PasteMime = (typeof PASTE_MIMES)[number];
+/** the protocol caps pasted images at ~20 MB of base64 */
+const MAX_PASTE_BYTES = 20 * 1024 * 1024;
+const CONTEXT_WARN_PERCENT = 90;
+
+export class Composer {
+  readonly element: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  readonly sendButton: HTMLButtonElement;
+  readonly stopButton: HTMLButtonElement;
+  private readonly attachImageButton: HTMLButtonElement;
+  private readonly attachSelectionButton: HTMLButtonElement;
+  private readonly attachFileButton: HTMLButtonElement;
+  private readonly chips: HTMLElement;
+  private readonly modelButton: HTMLButtonElement;
+  private readonly meter: HTMLElement;
+  private readonly meterFill: HTMLElement;
+  private readonly meterText: HTMLElement;
+  private readonly hint: HTMLElement;
+  private readonly editBanner: HTMLElement;
+  private state: ComposerState | undefined;
+  private busy = false;
+  private ready = false;
+  private draftTimer: number | undefined;
+  private lastPostedDraft: string | undefined;
+  /** set while the user edits an earlier message; the normal draft is kept aside meanwhile */
+  private editing: { messageId: string; stashedDraft: string } | undefined;
+  private readonly win: Window;
+
+  constructor(
+    private readonly doc: Document,
+    private readonly callbacks: ComposerCallbacks,
+    private readonly draftDebounceMs = 300,
+  ) {
+    this.win = doc.defaultView!;
+    const button = (cls: string, label: string, title: string, iconName: Parameters<typeof icon>[1], onClick: () => void, text?: string) =>
+      h(doc, 'button', { className: cls, attrs: { type: 'button', 'aria-label': label, title }, on: { click: onClick } }, [
+        icon(doc, iconName),
+        text !== undefined && h(doc, 'span', { text }),
+      ]);
+
+    this.input = h(doc, 'textarea', {
+      className: 'message-input',
+      attrs: {
+        'aria-label': 'Message',
+        rows: 2,
+        placeholder: 'Ask about your code (Enter to send, Shift+Enter for a new line)',
+        spellcheck: 'true',
+      },
+      on: {
+        keydown: (e) => this.onKeyDown(e),
+        input: () => this.onInput(),
+        paste: (e) => this.onPaste(e),
+      },
+    });
+    this.sendButton = button('send-button primary', 'Send', 'Send (Enter)', 'send', () => this.send(), 'Send');
+    this.stopButton = button('stop-button', 'Stop', 'Stop the answer (Escape)', 'stop', () => this.stop(), 'Stop');
+    this.stopButton.hidden = true;
+    this.attachSelectionButton = button('icon-button', 'Attach selection', 'Attach the editor selection', 'selection', () => this.post({ type: 'attachSelection' }));
+    this.attachFileButton = button('icon-button', 'Attach file', 'Attach a file', 'file', () => this.post({ type: 'attachFile' }));
+    this.attachImageButton = button('icon-button', 'Attach image', 'Attach an image', 'image', () => this.attachImage());
+    this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': 'Attachments' } });
+    this.modelButton = h(doc, 'button', {
+      className: 'model-button',
+      attrs: { type: 'button', title: 'Pick the model or channel' },
+      on: { click: () => this.post({ type: 'action', action: 'pickModel' }) },
+    });
+    this.meterFill = h(doc, 'span', { className: 'meter-fill' });
+    this.meterText = h(doc, 'span', { className: 'meter-text' });
+    this.meter = h(doc, 'div', {
+      className: 'context-meter',
+      attrs: { role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+    }, [h(doc, 'span', { className: 'meter-bar' }, [this.meterFill]), this.meterText]);
+    this.meter.hidden = true;
+    this.hint = h(doc, 'div', { className: 'composer-hint' });
+    this.hint.hidden = true;
+    this.editBanner = h(doc, 'div', { className: 'edit-banner', attrs: { role: 'status' } }, [
+      h(doc, 'span', { text: 'Editing an earlier message: sending replaces it and everything after it.' }),
+      h(doc, 'button', { className: 'link-button', text: 'Cancel edit', attrs: { type: 'button' }, on: { click: () => this.cancelEdit() } }),
+    ]);
+    this.editBanner.hidden = true;
+
+    this.element = h(doc, 'div', { className: 'composer' }, [
+      this.editBanner,
+      this.chips,
+      h(doc, 'div', { className: 'input-frame' }, [this.input]),
+      h(doc, 'div', { className: 'composer-bar' }, [
+        h(doc, 'div', { className: 'attach-buttons' }, [this.attachSelectionButton, this.attachFileButton, this.attachImageButton]),
+        this.modelButton,
+        h(doc, 'div', { className: 'send-buttons' }, [this.stopButton, this.sendButton]),
+      ]),
+      h(doc, 'div', { className: 'composer-status' }, [this.meter, this.hint]),
+    ]);
+    this.chips.addEventListener('click', (e) => {
+      const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
+      if (remove) this.post({ type: 'removeAttachment', attachmentId: remove.getAttribute('data-remove-attachment')! });
+    });
+    this.refresh();
+  }
+
+  get isEditing(): boolean {
+    return this.editing !== undefined;
+  }
+
+  get editingMessageId(): string | undefined {
+    return this.editing?.messageId;
+  }
+
+  /** The snapshot arrived: the panel may send from now on. */
+  setReady(ready: boolean): void {
+    this.ready = ready;
+    this.refresh();
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.refresh();
+  }
+
+  setState(state: ComposerState): void {
+    this.state = state;
+    clear(this.chips);
+    for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
+    this.chips.hidden = state.attachments.length === 0;
+    this.modelButton.textContent = [state.model, state.channel].filter(Boolean).join(' · ');
+    this.modelButton.setAttribute('aria-label', `Model ${state.model}${state.channel ? `, channel ${state.channel}` : ''}`);
+    this.renderMeter(state);
+    const hints: string[] = [];
+    if (state.toolsDisabledReason) hints.push(`Workspace tools are off: ${state.toolsDisabledReason}`);
+    this.hint.textContent = hints.join(' ');
+    this.hint.hidden = hints.length === 0;
+    this.refresh();
+  }
+
+  /** Replaces the text (a draft restored from the host, or a message that failed to send). */
+  setDraft(text: string, options: { notifyHost?: boolean } = {}): void {
+    this.input.value = text;
+    this.callbacks.saveDraft(this.editing ? this.editing.stashedDraft : text);
+    if (options.notifyHost) this.scheduleDraftPost();
+    else this.lastPostedDraft = text;
+  }
+
+  get draft(): string {
+    return this.editing ? this.editing.stashedDraft : this.input.value;
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  /** Puts an earlier message into the box; Send then posts editAndResend for it. */
+  startEdit(messageId: string, text: string): void {
+    const stashedDraft = this.editing ? this.editing.stashedDraft : this.input.value;
+    this.flushDraft();
+    this.editing = { messageId, stashedDraft };
+    this.input.value = text;
+    this.editBanner.hidden = false;
+    this.element.classList.add('editing');
+    this.focus();
+    this.input.setSelectionRange(text.length, text.length);
+    this.onEditChanged?.(messageId);
+  }
+
+  cancelEdit(): void {
+    if (!this.editing) return;
+    const { stashedDraft } = this.editing;
+    this.editing = undefined;
+    this.input.value = stashedDraft;
+    this.editBanner.hidden = true;
+    this.element.classList.remove('editing');
+    this.onEditChanged?.(undefined);
+  }
+
+  /** the transcript highlights the message being edited */
+  onEditChanged?: (messageId: string | undefined) => void;
+
+  /** Sends any pending draft to the host now (before switching conversation). */
+  flushDraft(): void {
+    if (this.draftTimer !== undefined) {
+      this.win.clearTimeout(this.draftTimer);
+      this.draftTimer = undefined;
+      this.postDraft();
+    }
+  }
+
+  send(): void {
+    if (!this.ready || this.busy) return;
+    const text = this.input.value;
+    if (!text.trim()) return;
+    if (this.editing) {
+      this.post({ type: 'editAndResend', messageId: this.editing.messageId, text });
+      this.cancelEdit();
+      return;
+    }
+    this.post({ type: 'send', text });
+    this.input.value = '';
+    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
+    this.draftTimer = undefined;
+    this.callbacks.saveDraft('');
+    this.lastPostedDraft = '';
+    this.post({ type: 'draft', text: '' });
+  }
+
+  stop(): void {
+    if (this.busy) this.post({ type: 'stop' });
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private post(message: WebviewMessage): void {
+    this.callbacks.post(message);
+  }
+
+  private refresh(): void {
+    const busy = this.busy;
+    this.sendButton.disabled = !this.ready || busy;
+    this.stopButton.hidden = !busy;
+    this.stopButton.disabled = !busy;
+    this.element.classList.toggle('busy', busy);
+    const imageOk = this.state?.imageInput === true;
+    const why = this.imageUnsupportedReason();
+    this.attachImageButton.setAttribute('aria-disabled', String(!imageOk));
+    this.attachImageButton.title = imageOk ? 'Attach an image' : why;
+    this.attachSelectionButton.disabled = !this.ready;
+    this.attachFileButton.disabled = !this.ready;
+    this.modelButton.hidden = !this.state;
+  }
+
+  private imageUnsupportedReason(): string {
+    const model = this.state?.model;
+    return model ? `Image input is not supported by ${model}. Pick a model that accepts images.` : 'Image input is not available yet.';
+  }
+
+  private attachImage(): void {
+    if (this.state?.imageInput !== true) {
+      this.callbacks.notice('warning', this.imageUnsupportedReason(), ['pickModel']);
+      return;
+    }
+    this.post({ type: 'attachImage' });
+  }
+
+  private renderMeter(state: ComposerState): void {
+    if (!(state.contextWindow > 0)) {
+      this.meter.hidden = true;
+      return;
+    }
+    const { percent, text } = formatContextUse(state.contextTokens, state.contextWindow);
+    this.meter.hidden = false;
+    this.meterText.textContent = text;
+    this.meterFill.style.width = `${Math.min(100, Math.max(0, percent)).toFixed(1)}%`;
+    this.meter.setAttribute('aria-valuenow', String(Math.min(100, Math.round(percent))));
+    this.meter.setAttribute('aria-valuetext', text);
+    this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
+    this.meter.classList.toggle('over', percent >= 100);
+    this.meter.title = percent >= 100
+      ? 'The conversation no longer fits the model\'s context window: start a new chat or remove attachments.'
+      : percent >= CONTEXT_WARN_PERCENT
+        ? 'The conversation is close to the model\'s context window.'
+        : 'Estimated share of the model\'s context window the next request uses.';
+  }
+
+  private onKeyDown(e: KeyboardEvent): void {
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.isComposing && e.keyCode !== 229) {
+      e.preventDefault();
+      this.send();
+    }
+  }
+
+  private onInput(): void {
+    if (this.editing) return;
+    this.callbacks.saveDraft(this.input.value);
+    this.scheduleDraftPost();
+  }
+
+  private scheduleDraftPost(): void {
+    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
+    this.draftTimer = this.win.setTimeout(() => {
+      this.draftTimer = undefined;
+      this.postDraft();
+    }, this.draftDebounceMs);
+  }
+
+  private postDraft(): void {
+    const text = this.draft;
+    if (text === this.lastPostedDraft) return;
+    this.lastPostedDraft = text;
+    this.post({ type: 'draft', text });
+  }
+
+  private onPaste(e: ClipboardEvent): void {
+    const items = e.clipboardData ? Array.from(e.clipboardData.items) : [];
+    const image = items.find((i) => i.kind === 'file' && i.type.startsWith('image/'));
+    if (!image) return;
+    e.preventDefault();
+    if (this.state?.imageInput !== true) {
+      this.callbacks.notice('warning', this.imageUnsupportedReason(), ['pickModel']);
+      return;
+    }
+    if (!(PASTE_MIMES as readonly string[]).includes(image.type)) {
+      this.callbacks.notice('warning', `Images of type ${image.type} cannot be attached; use PNG, JPEG, WebP or GIF.`);
+      return;
+    }
+    const file = image.getAsFile();
+    if (!file) return;
+    if (file.size > MAX_PASTE_BYTES) {
+      this.callbacks.notice('warning', 'The pasted image is larger than 20 MB.');
+      return;
+    }
+    const reader = new (this.win as unknown as { FileReader: typeof FileReader }).FileReader();
+    reader.onload = () => {
+      const url = typeof reader.result === 'string' ? reader.result : '';
+      const base64 = url.slice(url.indexOf(',') + 1);
+      if (base64) this.post({ type: 'pasteImage', mime: image.type as PasteMime, base64, ...(file.name ? { name: file.name.slice(0, 200) } : {}) });
+    };
+    reader.readAsDataURL(file);
+  }
+}

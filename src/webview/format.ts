@@ -1,0 +1,45 @@
+// Number and cost formatting for the panel. Prices and cost arithmetic live in src/core; this
+// only formats what the host computed.
+import { formatUsd } from '../core/cost';
+import type { UsageView } from '../protocol';
+
+const int = new Intl.NumberFormat('en-US');
+
+export function formatInt(n: number): string {
+  return int.format(Math.round(n));
+}
+
+export { formatUsd };
+
+/** 1_000_000 -> "1M", 200_000 -> "200k", 8192 -> "8k", 512 -> "512". */
+export function formatTokenCount(n: number): string {
+  if (n >= 1_000_000) return `${trimZero((n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 1))}M`;
+  if (n >= 1_000) return `${trimZero((n / 1_000).toFixed(n >= 10_000 || n % 1_000 === 0 ? 0 : 1))}k`;
+  return String(Math.round(n));
+}
+
+function trimZero(s: string): string {
+  return s.replace(/\.0$/, '');
+}
+
+/** "1,234 prompt (1,024 cached) · 321 completion · $0.0012 · flagship-text · stable" */
+export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string): string {
+  const parts: string[] = [];
+  if (usage) {
+    const cached = usage.cachedTokens > 0 ? ` (${formatInt(usage.cachedTokens)} cached)` : '';
+    parts.push(`${formatInt(usage.promptTokens)} prompt${cached}`);
+    parts.push(`${formatInt(usage.completionTokens)} completion`);
+    if (usage.cost !== undefined && Number.isFinite(usage.cost)) parts.push(formatUsd(usage.cost));
+  }
+  if (model) parts.push(model);
+  if (channel) parts.push(channel);
+  return parts.join(' · ');
+}
+
+/** "12% of 1M tokens"; "<1%" for a sliver so an almost empty window does not read as 0. */
+export function formatContextUse(tokens: number, window: number): { percent: number; text: string } {
+  if (!(window > 0)) return { percent: 0, text: `${formatInt(tokens)} tokens` };
+  const percent = (tokens / window) * 100;
+  const shown = tokens > 0 && percent < 1 ? '<1' : String(Math.round(percent));
+  return { percent, text: `${shown}% of ${formatTokenCount(window)} tokens` };
+}

@@ -1,0 +1,44 @@
+// Light validation of what the host posts: the host is trusted, but a malformed message must
+// not throw half-way through an update, and unknown types (a newer host) are ignored.
+import type { HostMessage, MessageView } from '../protocol';
+
+type Guard = (m: Record<string, unknown>) => boolean;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const isArr = Array.isArray;
+
+function isMessageView(v: unknown): v is MessageView {
+  if (!isObj(v) || !isStr(v.id)) return false;
+  if (v.role === 'user') return isStr(v.text) && isArr(v.attachments);
+  if (v.role === 'assistant') return isArr(v.parts) && isStr(v.status);
+  return false;
+}
+
+function isComposer(v: unknown): boolean {
+  return isObj(v) && isStr(v.model) && isArr(v.attachments);
+}
+
+const GUARDS: Record<HostMessage['type'], Guard> = {
+  snapshot: (m) =>
+    isObj(m.conversation) && isStr(m.conversation.id) && isArr(m.conversation.messages) &&
+    m.conversation.messages.every(isMessageView) && isArr(m.conversations) && isComposer(m.composer),
+  messageAdded: (m) => isMessageView(m.message),
+  textDelta: (m) => isStr(m.messageId) && isStr(m.text),
+  toolCall: (m) => isStr(m.messageId) && isObj(m.call) && isStr(m.call.id) && isStr(m.call.name),
+  messageFinished: (m) => isStr(m.messageId) && isStr(m.status),
+  truncated: (m) => isStr(m.fromMessageId),
+  composer: (m) => isComposer(m.composer),
+  conversations: (m) => isArr(m.conversations),
+  busy: (m) => isBool(m.busy),
+  setDraft: (m) => isStr(m.text),
+  notice: (m) => isStr(m.message) && isStr(m.level),
+  focusInput: () => true,
+};
+
+export function asHostMessage(data: unknown): HostMessage | undefined {
+  if (!isObj(data) || !isStr(data.type)) return undefined;
+  const guard = (GUARDS as Record<string, Guard | undefined>)[data.type];
+  return guard && guard(data) ? (data as unknown as HostMessage) : undefined;
+}

@@ -1,0 +1,217 @@
+// The two kinds of transcript entries. Each is an <article> named "You" or "Assistant" (tests
+// and screen readers find messages by that name). Buttons carry data-* attributes and are
+// handled by the transcript's delegated listener.
+import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../protocol';
+import { clear, h } from './dom';
+import { formatUsageLine } from './format';
+import { icon } from './icons';
+import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
+import { ToolCallElement } from './toolCallView';
+
+type UserMessage = Extract<MessageView, { role: 'user' }>;
+type AssistantMessage = Extract<MessageView, { role: 'assistant' }>;
+
+export const ACTION_LABELS: Record<ErrorAction, string> = {
+  setKey: 'Set API key',
+  topUp: 'Top up balance',
+  switchChannel: 'Switch channel',
+  pickModel: 'Pick model',
+  retry: 'Retry',
+  openSettings: 'Open settings',
+  showLog: 'Show log',
+};
+
+export function actionButton(doc: Document, action: ErrorAction): HTMLButtonElement {
+  return h(doc, 'button', { className: 'action-button', text: ACTION_LABELS[action] ?? action, attrs: { type: 'button', 'data-action': action } });
+}
+
+export function attachmentChip(doc: Document, a: AttachmentView, removable: boolean): HTMLElement {
+  const thumb =
+    a.kind === 'image' && typeof a.thumbnail === 'string' && /^data:image\/(png|jpeg|webp|gif);base64,/i.test(a.thumbnail)
+      ? h(doc, 'img', { className: 'chip-thumb', attrs: { src: a.thumbnail, alt: '' } })
+      : icon(doc, a.kind === 'image' ? 'image' : a.kind === 'selection' ? 'selection' : 'file');
+  return h(doc, 'span', { className: `chip chip-${a.kind}`, attrs: { role: 'listitem', title: a.label } }, [
+    thumb,
+    h(doc, 'span', { className: 'chip-label', text: a.label }),
+    removable &&
+      h(doc, 'button', {
+        className: 'chip-remove icon-button',
+        attrs: { type: 'button', 'aria-label': `Remove attachment ${a.label}`, title: 'Remove', 'data-remove-attachment': a.id },
+      }, [icon(doc, 'close')]),
+  ]);
+}
+
+export class UserMessageElement {
+  readonly element: HTMLElement;
+  readonly editButton: HTMLButtonElement;
+
+  constructor(doc: Document, readonly message: UserMessage) {
+    this.editButton = h(doc, 'button', {
+      className: 'icon-button message-edit',
+      attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit and resend from here', 'data-edit-message': message.id },
+    }, [icon(doc, 'edit')]);
+    this.element = h(doc, 'article', { className: 'message message-user', attrs: { 'aria-label': 'You', 'data-message-id': message.id } }, [
+      h(doc, 'div', { className: 'message-header' }, [h(doc, 'span', { className: 'message-author', text: 'You' }), this.editButton]),
+      message.attachments.length > 0 &&
+        h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': 'Attached context' } },
+          message.attachments.map((a) => attachmentChip(doc, a, false))),
+      h(doc, 'div', { className: 'message-text', text: message.text }),
+    ]);
+  }
+
+  setBusy(busy: boolean): void {
+    this.editButton.disabled = busy;
+  }
+}
+
+export class AssistantMessageElement {
+  readonly element: HTMLElement;
+  status: MessageStatus;
+  private readonly body: HTMLElement;
+  private readonly footer: HTMLElement;
+  private readonly thinking: HTMLElement;
+  private readonly regenerate: HTMLButtonElement;
+  private text: StreamingMarkdown | null = null;
+  private readonly tools = new Map<string, ToolCallElement>();
+  private usage?: UsageView;
+  private error?: ErrorView;
+  private canRegenerate = false;
+
+  constructor(
+    private readonly doc: Document,
+    private readonly message: AssistantMessage,
+    private readonly markdownOptions: StreamingMarkdownOptions = {},
+  ) {
+    this.status = message.status;
+    this.usage = message.usage;
+    this.error = message.error;
+    this.body = h(doc, 'div', { className: 'message-body' });
+    this.footer = h(doc, 'div', { className: 'message-footer' });
+    this.thinking = h(doc, 'div', { className: 'thinking', attrs: { 'aria-hidden': 'true' } }, [h(doc, 'span'), h(doc, 'span'), h(doc, 'span')]);
+    this.regenerate = h(doc, 'button', {
+      className: 'message-regenerate',
+      attrs: { type: 'button', 'aria-label': 'Regenerate', title: 'Answer again', 'data-regenerate': message.id },
+    }, [icon(doc, 'regenerate'), h(doc, 'span', { text: 'Regenerate' })]);
+    const meta = [message.model, message.channel].filter(Boolean).join(' · ');
+    this.element = h(doc, 'article', { className: 'message message-assistant', attrs: { 'aria-label': 'Assistant', 'data-message-id': message.id } }, [
+      h(doc, 'div', { className: 'message-header' }, [
+        h(doc, 'span', { className: 'message-author', text: 'Assistant' }),
+        meta && h(doc, 'span', { className: 'message-meta', text: meta }),
+      ]),
+      this.body,
+      this.thinking,
+      this.footer,
+    ]);
+    const parts = message.parts;
+    parts.forEach((p, i) => this.addPart(p, message.status === 'streaming' && i === parts.length - 1));
+    this.render();
+  }
+
+  get id(): string {
+    return this.message.id;
+  }
+
+  get isStreaming(): boolean {
+    return this.status === 'streaming';
+  }
+
+  /** Buffers streamed text; returns the renderer that needs a flush. */
+  appendText(text: string): StreamingMarkdown | null {
+    if (!this.isStreaming) return null;
+    if (!this.text) this.text = this.newTextPart();
+    this.text.append(text);
+    this.thinking.hidden = true;
+    return this.text;
+  }
+
+  upsertToolCall(call: ToolCallView): void {
+    const existing = this.tools.get(call.id);
+    if (existing) {
+      existing.update(call);
+      return;
+    }
+    this.closeText();
+    const el = new ToolCallElement(this.doc, call);
+    this.tools.set(call.id, el);
+    this.body.appendChild(el.element);
+    this.thinking.hidden = true;
+  }
+
+  flush(): boolean {
+    return this.text ? this.text.flush() : false;
+  }
+
+  finish(status: MessageStatus, usage?: UsageView, error?: ErrorView): void {
+    this.closeText();
+    this.status = status;
+    if (usage) this.usage = usage;
+    if (error) this.error = error;
+    this.render();
+  }
+
+  setCanRegenerate(can: boolean): void {
+    this.canRegenerate = can;
+    this.regenerate.hidden = !can || this.isStreaming;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private addPart(part: AssistantPart, streaming: boolean): void {
+    if (part.kind === 'tool') {
+      this.upsertToolCall(part.call);
+      return;
+    }
+    if (streaming) {
+      this.text = this.newTextPart();
+      this.text.append(part.text);
+      this.text.flush();
+    } else {
+      this.closeText();
+      this.body.appendChild(StreamingMarkdown.render(this.doc, part.text, this.markdownOptions).element);
+    }
+  }
+
+  private newTextPart(): StreamingMarkdown {
+    const r = new StreamingMarkdown(this.doc, this.markdownOptions);
+    this.body.appendChild(r.element);
+    return r;
+  }
+
+  private closeText(): void {
+    this.text?.finish();
+    this.text = null;
+  }
+
+  private render(): void {
+    const doc = this.doc;
+    const streaming = this.isStreaming;
+    this.element.setAttribute('aria-busy', String(streaming));
+    this.element.classList.toggle('streaming', streaming);
+    this.thinking.hidden = !streaming || this.body.childNodes.length > 0;
+    clear(this.footer);
+    if (streaming) return;
+    if (this.status === 'stopped') {
+      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: 'Stopped' }));
+    } else if (this.status === 'interrupted') {
+      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: 'Interrupted: the answer was cut off (the window was reloaded or closed).' }));
+    } else if (this.status === 'error') {
+      const err = this.error ?? { message: 'The request failed.', actions: ['retry'] as ErrorAction[] };
+      this.footer.appendChild(
+        h(doc, 'div', { className: 'message-error', attrs: { role: 'alert' } }, [
+          icon(doc, 'alert'),
+          h(doc, 'div', { className: 'message-error-body' }, [
+            h(doc, 'div', { className: 'message-error-text', text: err.message }),
+            err.actions.length > 0 && h(doc, 'div', { className: 'action-row' }, err.actions.map((a) => actionButton(doc, a))),
+          ]),
+        ]),
+      );
+    }
+    const usageLine = formatUsageLine(this.usage, this.message.model, this.message.channel);
+    const row = h(doc, 'div', { className: 'message-usage-row' }, [
+      usageLine && h(doc, 'div', { className: 'message-usage', text: usageLine }),
+      this.regenerate,
+    ]);
+    this.regenerate.hidden = !this.canRegenerate;
+    this.footer.appendChild(row);
+  }
+}

@@ -1,0 +1,408 @@
+// Renders one streaming markdown text into a container element, in time linear in its length.
+//
+// Re-parsing the whole message per token is quadratic and froze Continue's panel on long
+// answers (continuedev/continue#5972). Here:
+// - append() only buffers; flush() (called at most once per animation frame by the caller)
+//   applies the buffered text.
+// - The text is split into top-level blocks. A block is "committed" once it can no longer
+//   change (the next block has started on a complete line, or it is a closed code fence): it
+//   is rendered, sanitized and highlighted once, and its DOM is never touched again. Only the
+//   unfinished last block (the "tail") is re-rendered per flush.
+// - An open top-level code fence is not re-lexed at all: new lines are appended to its <code>
+//   as text nodes (in blocks of lines, so the browser re-lays out only the last one).
+// - A tail that is itself huge (a 2,000-item list, an enormous paragraph) is re-rendered only
+//   when it has grown by a fixed fraction since its last render; in between, the new text is
+//   shown raw. Total work stays linear (a geometric series) in every case.
+// CommonMark decides block structure line by line, and a complete line never changes how an
+// earlier, already-closed block is read; decisions are therefore taken on complete lines only
+// (a partial line such as "--" may still become "--x", a paragraph continuation).
+import { codeElementOf, createCodeBlock, highlightCodeBlock } from './codeBlock';
+import { h, isElement } from './dom';
+import { isClosingFence, langFromInfo, md, renderTokens, topLevelBlocks, type MdToken, type TopBlock } from './markdown';
+import { isOpenableHref, sanitizeMarkdownHtml } from './sanitize';
+
+export interface StreamingMarkdownOptions {
+  /** highlight closed code blocks (default true) */
+  highlight?: boolean;
+  /** tails longer than this are re-rendered only after growing by `tailGrowth` (default 12,000) */
+  largeTailChars?: number;
+  /** fraction of its size a large tail must grow before it is re-rendered (default 0.25) */
+  tailGrowth?: number;
+  /** lines per streaming segment of an open code fence (default 200) */
+  fenceSegmentLines?: number;
+}
+
+/** Counters of the work done, for tests and the benchmark (not timings). */
+export interface StreamingStats {
+  /** markdown-it parses */
+  parses: number;
+  /** characters handed to markdown-it, summed over all parses */
+  parsedChars: number;
+  /** blocks committed (rendered for good) */
+  committedBlocks: number;
+  /** flushes that only appended raw text to a large tail */
+  rawAppends: number;
+  /** flushes that appended to an open code fence without parsing */
+  fenceAppends: number;
+}
+
+interface OpenFence {
+  block: HTMLElement;
+  code: HTMLElement;
+  marker: string;
+  indent: number;
+  /** raw source of the fence (opening line included), re-parsed once when it closes */
+  raw: string[];
+  /** the incomplete last line, raw */
+  partialLine: string;
+  /** text nodes showing the partial line (one per flush, so no node is ever rewritten) */
+  partialNodes: Text[];
+  segment: HTMLElement;
+  segmentLines: number;
+}
+
+export class StreamingMarkdown {
+  readonly element: HTMLElement;
+  readonly stats: StreamingStats = { parses: 0, parsedChars: 0, committedBlocks: 0, rawAppends: 0, fenceAppends: 0 };
+  private readonly doc: Document;
+  private readonly highlight: boolean;
+  private readonly largeTailChars: number;
+  private readonly tailGrowth: number;
+  private readonly fenceSegmentLines: number;
+
+  private pending: string[] = [];
+  /** a '\r' that ended the last chunk: held back until we know whether '\n' follows */
+  private heldCarriageReturn = false;
+  /** source of the uncommitted part, in normal mode */
+  private tail = '';
+  private tailNodes: Node[] = [];
+  private tailRenderedLength = 0;
+  /** length of the tail's complete-lines prefix that the last commit decision looked at */
+  private decidedCompleteEnd = -1;
+  private rawPreview: HTMLElement | null = null;
+  private fence: OpenFence | null = null;
+  private finished = false;
+
+  constructor(doc: Document, options: StreamingMarkdownOptions = {}, element?: HTMLElement) {
+    this.doc = doc;
+    this.element = element ?? h(doc, 'div');
+    this.element.classList.add('markdown');
+    this.highlight = options.highlight ?? true;
+    this.largeTailChars = options.largeTailChars ?? 12_000;
+    this.tailGrowth = options.tailGrowth ?? 0.25;
+    this.fenceSegmentLines = options.fenceSegmentLines ?? 200;
+  }
+
+  /** Renders a complete text at once (used for finished messages in a snapshot). */
+  static render(doc: Document, text: string, options: StreamingMarkdownOptions = {}): StreamingMarkdown {
+    const r = new StreamingMarkdown(doc, options);
+    r.append(text);
+    r.finish();
+    return r;
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Buffers text; nothing reaches the DOM until flush() or finish(). */
+  append(text: string): void {
+    if (this.finished || !text) return;
+    this.pending.push(text);
+  }
+
+  /** Applies the buffered text. Returns true when the DOM changed. */
+  flush(): boolean {
+    if (this.finished || this.pending.length === 0) return false;
+    const added = this.takePending(false);
+    if (!added) return false;
+    this.consume(added, false);
+    return true;
+  }
+
+  /** Applies everything and renders the rest as final (closes an open fence, highlights). */
+  finish(): void {
+    if (this.finished) return;
+    const added = this.takePending(true);
+    this.consume(added, true);
+    this.finished = true;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private takePending(final: boolean): string {
+    let s = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+    this.pending = [];
+    if (this.heldCarriageReturn) s = `\r${s}`;
+    this.heldCarriageReturn = !final && s.endsWith('\r');
+    if (this.heldCarriageReturn) s = s.slice(0, -1);
+    // markdown-it normalizes line endings and NUL the same way; doing it here keeps line
+    // arithmetic (fence lines, complete lines) identical to what the parser sees.
+    return s.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  }
+
+  private consume(added: string, final: boolean): void {
+    if (this.fence) {
+      const rest = this.feedFence(added, final);
+      if (rest === null) return;
+      added = rest;
+    }
+    this.tail += added;
+    this.updateTail(added, final);
+  }
+
+  private parse(src: string): MdToken[] {
+    this.stats.parses++;
+    this.stats.parsedChars += src.length;
+    return md.parse(src, {});
+  }
+
+  private updateTail(added: string, final: boolean): void {
+    const tail = this.tail;
+    if (
+      !final &&
+      tail.length > this.largeTailChars &&
+      tail.length - this.tailRenderedLength < this.tailRenderedLength * this.tailGrowth
+    ) {
+      this.appendRawPreview(added);
+      return;
+    }
+    this.removeTail();
+
+    if (final) {
+      this.tail = '';
+      this.tailRenderedLength = 0;
+      if (tail.trim()) {
+        const tokens = this.parse(tail);
+        this.commit(tokens, 0, tokens.length);
+      }
+      return;
+    }
+
+    // Decide what is final on the complete lines only. When no line was completed since the
+    // last decision, nothing can have become final: skip straight to re-rendering the tail.
+    const completeEnd = tail.lastIndexOf('\n') + 1;
+    let cut = 0;
+    let reusable: MdToken[] | null = null;
+    if (completeEnd > 0 && completeEnd !== this.decidedCompleteEnd) {
+      const complete = tail.slice(0, completeEnd);
+      const tokens = this.parse(complete);
+      const blocks = topLevelBlocks(tokens);
+      const lineStarts = lineStartOffsets(complete);
+      const completeLines = lineStarts.length - 1;
+      let k = 0;
+      while (k < blocks.length && this.isFinalBlock(tokens, blocks, k, complete, lineStarts)) k++;
+      if (k > 0) {
+        this.commit(tokens, blocks[0].from, blocks[k - 1].to);
+        cut = k < blocks.length ? lineStarts[blocks[k].startLine] : lineStarts[Math.min(blocks[k - 1].endLine, completeLines)];
+      }
+      // The last block is an open top-level fence: from here on, lines are appended as text.
+      if (k === blocks.length - 1 && blocks[k].type === 'fence' && tokens[blocks[k].from].level === 0) {
+        this.openFence(tokens[blocks[k].from], tail.slice(lineStarts[blocks[k].startLine]));
+        this.tail = '';
+        this.tailRenderedLength = 0;
+        this.decidedCompleteEnd = -1;
+        return;
+      }
+      if (completeEnd === tail.length && k < blocks.length) reusable = tokens.slice(blocks[k].from);
+    }
+    this.tail = tail.slice(cut);
+    this.decidedCompleteEnd = completeEnd - cut;
+    this.tailRenderedLength = this.tail.length;
+    if (!this.tail.trim()) return;
+    const tokens = reusable ?? this.parse(this.tail);
+    this.tailNodes = this.insertRendered(renderTokens(tokens, 0, tokens.length), false);
+  }
+
+  /** Block k is final when the next block has started, or when it is a closed fence. */
+  private isFinalBlock(tokens: MdToken[], blocks: TopBlock[], k: number, src: string, lineStarts: number[]): boolean {
+    if (k + 1 < blocks.length) return true;
+    const b = blocks[k];
+    const t = tokens[b.from];
+    if (b.type !== 'fence' || t.level !== 0 || b.endLine - b.startLine < 2) return false;
+    const last = b.endLine - 1;
+    const line = src.slice(lineStarts[last], lineStarts[last + 1] - 1);
+    return isClosingFence(line, t.markup);
+  }
+
+  private commit(tokens: MdToken[], from: number, to: number): void {
+    if (from >= to) return;
+    for (let i = from; i < to; i++) if (tokens[i].level === 0 && tokens[i].nesting >= 0) this.stats.committedBlocks++;
+    this.insertRendered(renderTokens(tokens, from, to), true);
+  }
+
+  /** Sanitizes, decorates and appends rendered HTML; returns the nodes inserted. */
+  private insertRendered(html: string, complete: boolean): Node[] {
+    const frag = sanitizeMarkdownHtml(this.doc, html);
+    decorate(this.doc, frag, complete && this.highlight);
+    const nodes = Array.from(frag.childNodes);
+    this.element.appendChild(frag);
+    return nodes;
+  }
+
+  private removeTail(): void {
+    for (const n of this.tailNodes) n.parentNode?.removeChild(n);
+    this.tailNodes = [];
+    if (this.rawPreview) {
+      this.rawPreview.remove();
+      this.rawPreview = null;
+    }
+  }
+
+  private appendRawPreview(added: string): void {
+    this.stats.rawAppends++;
+    if (!this.rawPreview) {
+      this.rawPreview = h(this.doc, 'div', { className: 'md-raw' });
+      this.element.appendChild(this.rawPreview);
+    }
+    this.rawPreview.appendChild(this.doc.createTextNode(added));
+  }
+
+  // ---------------------------------------------------------------- open code fences
+
+  private openFence(token: MdToken, raw: string): void {
+    const lang = langFromInfo(token.info);
+    const block = createCodeBlock(this.doc, lang, '');
+    block.classList.add('streaming');
+    const code = codeElementOf(block)!;
+    const firstNl = raw.indexOf('\n');
+    const opening = raw.slice(0, firstNl);
+    const segment = h(this.doc, 'span', { className: 'code-segment' });
+    code.appendChild(segment);
+    this.fence = {
+      block,
+      code,
+      marker: token.markup,
+      indent: /^ */.exec(opening)![0].length,
+      raw: [opening, '\n'],
+      partialLine: '',
+      partialNodes: [],
+      segment,
+      segmentLines: 0,
+    };
+    this.element.appendChild(block);
+    this.tailNodes = [block];
+    this.feedFence(raw.slice(firstNl + 1), false);
+  }
+
+  /**
+   * Appends text to the open fence. Returns the text after its closing line (the fence is then
+   * committed), or null while it stays open. With `final`, the fence ends with the text.
+   */
+  private feedFence(added: string, final: boolean): string | null {
+    const f = this.fence!;
+    this.stats.fenceAppends++;
+    let start = 0;
+    const lines: string[] = [];
+    let closedAt = -1;
+    for (let nl = added.indexOf('\n'); nl >= 0; nl = added.indexOf('\n', start)) {
+      // Only the newly arrived text is scanned; a partial line is joined once, when it ends.
+      const line = f.partialLine ? f.partialLine + added.slice(start, nl) : added.slice(start, nl);
+      f.partialLine = '';
+      if (isClosingFence(line, f.marker)) {
+        f.raw.push(line, '\n');
+        closedAt = nl + 1;
+        break;
+      }
+      f.raw.push(line, '\n');
+      lines.push(stripIndent(line, f.indent));
+      start = nl + 1;
+    }
+    if (lines.length) this.appendFenceLines(lines);
+    if (closedAt >= 0) {
+      this.closeFence();
+      return added.slice(closedAt);
+    }
+    const rest = added.slice(start);
+    if (rest) {
+      f.partialLine += rest;
+      const node = this.doc.createTextNode(f.partialNodes.length === 0 ? stripIndent(rest, f.indent) : rest);
+      f.partialNodes.push(node);
+      f.segment.appendChild(node);
+    }
+    if (final) {
+      if (f.partialLine) f.raw.push(f.partialLine);
+      this.closeFence();
+      return '';
+    }
+    return null;
+  }
+
+  private appendFenceLines(lines: string[]): void {
+    const f = this.fence!;
+    for (const n of f.partialNodes) n.remove();
+    f.partialNodes = [];
+    let i = 0;
+    while (i < lines.length) {
+      if (f.segmentLines >= this.fenceSegmentLines) {
+        f.segment = h(this.doc, 'span', { className: 'code-segment' });
+        f.code.appendChild(f.segment);
+        f.segmentLines = 0;
+      }
+      const take = Math.min(lines.length - i, this.fenceSegmentLines - f.segmentLines);
+      f.segment.appendChild(this.doc.createTextNode(`${lines.slice(i, i + take).join('\n')}\n`));
+      f.segmentLines += take;
+      i += take;
+    }
+  }
+
+  /** The fence is final: one parse of its source gives exactly the content a full render would. */
+  private closeFence(): void {
+    const f = this.fence!;
+    this.fence = null;
+    const tokens = this.parse(f.raw.join(''));
+    const token = tokens.find((t) => t.type === 'fence');
+    f.code.textContent = token ? token.content : '';
+    f.block.classList.remove('streaming');
+    if (this.highlight) highlightCodeBlock(f.block);
+    this.stats.committedBlocks++;
+    this.tailNodes = [];
+  }
+}
+
+function stripIndent(line: string, indent: number): string {
+  if (indent === 0) return line;
+  let i = 0;
+  while (i < indent && line.charCodeAt(i) === 0x20) i++;
+  return line.slice(i);
+}
+
+/** Offsets where each line starts, plus one past the end: lines = result.length - 1. */
+function lineStartOffsets(src: string): number[] {
+  const starts = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (starts[starts.length - 1] !== src.length) starts.push(src.length);
+  return starts;
+}
+
+/**
+ * Turns sanitized markdown DOM into the panel's: drops whitespace between blocks, replaces
+ * links that are not http(s) by plain text, wraps <pre><code> in code blocks with buttons.
+ */
+export function decorate(doc: Document, root: DocumentFragment | Element, highlight: boolean): void {
+  for (const n of Array.from(root.childNodes)) {
+    if (n.nodeType === 3 && !(n.textContent ?? '').trim()) root.removeChild(n);
+  }
+  for (const a of Array.from(root.querySelectorAll('a'))) {
+    const href = a.getAttribute('href');
+    if (isOpenableHref(href)) {
+      if (!a.hasAttribute('title')) a.setAttribute('title', href);
+      continue;
+    }
+    const span = h(doc, 'span', { className: a.classList.contains('md-image-link') ? 'md-link-disabled md-image-link' : 'md-link-disabled' });
+    while (a.firstChild) span.appendChild(a.firstChild);
+    a.replaceWith(span);
+  }
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const code = pre.firstElementChild;
+    if (!isElement(code) || code.tagName !== 'CODE') continue;
+    const m = /(?:^|\s)language-(\S+)/.exec(code.getAttribute('class') ?? '');
+    const block = createCodeBlock(doc, m ? m[1] : '', code.textContent ?? '');
+    pre.replaceWith(block);
+    if (highlight) highlightCodeBlock(block);
+  }
+}
