@@ -29,7 +29,11 @@ export const wordsMarker = (text: string): number | undefined => numberMarker(te
 export const longMarker = (text: string): number | undefined => numberMarker(text, 'long');
 export const roundsMarker = (text: string): number | undefined => numberMarker(text, 'rounds');
 
-/** Finds every `[[call:NAME ARGS]]`; ARGS is a balanced `{...}` (strings may hold `]]`) or empty. */
+/**
+ * Finds every `[[call:NAME ARGS]]`. ARGS is a balanced `{...}` (its strings may hold `]]`), else
+ * anything up to the next `]]` taken verbatim (tests use that to send arguments that are not JSON),
+ * or empty (`{}`).
+ */
 export function callMarkers(text: string): CallMarker[] {
   const calls: CallMarker[] = [];
   const start = /\[\[call:([A-Za-z0-9_-]{1,64})/g;
@@ -38,14 +42,12 @@ export function callMarkers(text: string): CallMarker[] {
     let i = m.index + m[0].length;
     while (i < text.length && /\s/.test(text[i] as string)) i++;
     let args = '{}';
-    if (text[i] === '{') {
-      const end = balancedEnd(text, i);
-      if (end < 0) continue;
+    const end = text[i] === '{' ? balancedEnd(text, i) : -1;
+    if (end >= 0) {
       args = text.slice(i, end);
       i = end;
       while (i < text.length && /\s/.test(text[i] as string)) i++;
     } else if (!text.startsWith(']]', i)) {
-      // Anything else up to `]]` is taken verbatim: lets a test send arguments that are not JSON.
       const close = text.indexOf(']]', i);
       if (close < 0) continue;
       args = text.slice(i, close).trimEnd();
