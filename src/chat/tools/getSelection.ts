@@ -21,6 +21,8 @@ export async function getSelectionTool(token: vscode.CancellationToken): Promise
 
   const selections = editor.selections.filter((s) => !s.isEmpty);
   const lang = doc.languageId;
+  // Count lines as read_file does: a final line break does not start another line.
+  const lineCount = doc.lineCount > 1 && doc.lineAt(doc.lineCount - 1).text === '' ? doc.lineCount - 1 : doc.lineCount;
   const parts: string[] = [];
   let budgetLines: number = LIMITS.selectionMaxLines;
   let budgetBytes: number = LIMITS.selectionMaxBytes;
@@ -37,7 +39,8 @@ export async function getSelectionTool(token: vscode.CancellationToken): Promise
     }
     // A selection that ends at column 0 of a line does not include that line. Visible ranges are
     // taken as whole lines; selections exactly as selected.
-    const endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
+    let endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
+    if (!selections.length) endLine = Math.max(range.start.line, Math.min(endLine, lineCount - 1));
     const text = selections.length
       ? doc.getText(range)
       : doc.getText(new vscode.Range(range.start.line, 0, endLine, doc.lineAt(endLine).text.length));
@@ -48,7 +51,7 @@ export async function getSelectionTool(token: vscode.CancellationToken): Promise
     cut ||= slice.truncated;
     const first = range.start.line + 1;
     const last = slice.truncated ? range.start.line + slice.last : endLine + 1;
-    parts.push(`${t.display} (${label}: lines ${first}-${last} of ${doc.lineCount}, ${lang})\n${slice.text}`);
+    parts.push(`${t.display} (${label}: lines ${first}-${last} of ${lineCount}, ${lang})\n${slice.text}`);
   }
   const note = cut ? `\n[Truncated at ${LIMITS.selectionMaxLines} lines / ${LIMITS.selectionMaxBytes / 1024} KB. Call read_file on "${t.display}" with startLine/endLine for more.]` : '';
   const dirty = doc.isDirty ? '\n[The file has unsaved changes; this is the editor contents.]' : '';
