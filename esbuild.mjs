@@ -56,7 +56,8 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
 
 const builds = [];
-if (!args.has('--tests-only')) {
+// --sim and --bench build only what they run, so a half-finished extension never blocks them.
+if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench')) {
   builds.push({ ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
   builds.push({
     ...common,
