@@ -60,7 +60,7 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
 }
 
 /** Prints the progress lines the runner extension appended since the last call. */
-function progressPrinter(file: string): () => void {
+function progressPrinter(file: string, since: number): () => void {
   let offset = 0;
   let partial = '';
   return () => {
@@ -75,7 +75,7 @@ function progressPrinter(file: string): () => void {
       if (!line.trim()) continue;
       try {
         const ev = JSON.parse(line) as { event: string; title?: string; state?: string; vscodeVersion?: string; trusted?: boolean };
-        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted})`);
+        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
         else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
       } catch {
         // A torn line: ignore it, the results file has the truth.
@@ -111,7 +111,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     browser.page.on('crash', () => (pageCrashed = true));
     await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
-    const printProgress = progressPrinter(progressFile);
+    const printProgress = progressPrinter(progressFile, started);
     const running = server;
     const abort = () => {
       printProgress();
@@ -145,7 +145,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     if (outcome.error) {
       console.log(tailOf(profile.serverLog, 60));
       for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) console.log(tailOf(f, 30));
-      console.log(tailOf(consoleLog, 20));
+      console.log(tailOf(consoleLog, 20, (line) => !/\[console\.(log|debug|info)\]/.test(line)));
     }
   }
   return outcome;

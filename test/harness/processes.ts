@@ -111,11 +111,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The last `lines` lines of a log file, framed for printing. */
-export function tailOf(file: string, lines = 40): string {
+/** The last `lines` lines of a log file (only those `keep` accepts, if given), framed for printing. */
+export function tailOf(file: string, lines = 40, keep?: (line: string) => boolean): string {
   if (!existsSync(file)) return `(no log at ${file})`;
-  const text = readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
-  return `---- last ${lines} lines of ${file} ----\n${text}\n---- end of ${file} ----`;
+  const all = readFileSync(file, 'utf8').split('\n');
+  const text = (keep ? all.filter(keep) : all).slice(-lines - 1).join('\n');
+  return `---- last ${lines}${keep ? ' matching' : ''} lines of ${file} ----\n${text}\n---- end of ${file} ----`;
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
