@@ -1,0 +1,518 @@
+// "Generate Image Here" inside a real VS Code extension host, against the gateway simulator
+// started in this process. The command is driven the way other extensions drive it
+// (executeCommand with an argument object); the interactive entry points are checked up to
+// their first question (then cancelled, as Escape would); cancellation, name collisions and a
+// failing write go through the job runner directly with a real CancellationTokenSource.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startGateway, type RunningGateway } from '../gateway';
+import type { ModelgateApi } from '../../src/extension';
+import { createGatewayClient, GatewayError } from '../../src/core';
+import type { ImageModelInfo } from '../../src/core/catalogue';
+import { runImageJob, type ImageJob } from '../../src/images/imageJob';
+import type { SaverFileSystem } from '../../src/images/imageSaver';
+import { configuredTarget, targetForResource } from '../../src/images/imageTarget';
+import { readPngChunks, readPngText } from '../../src/images/pngText';
+
+const EXT_ID = 'modelgate.modelgate';
+const CMD = 'modelgate.generateImage';
+const TEST_DIR = 'mg-images-it';
+const cfg = () => vscode.workspace.getConfiguration('modelgate');
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`timed out waiting for: ${what}`);
+}
+
+const generate = (arg?: unknown): Promise<vscode.Uri[] | undefined> => Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>(CMD, arg));
+
+function generations(gw: RunningGateway) {
+  return gw.requests.filter((r) => r.server === 'api' && r.path === '/v1/images/generations');
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+function ihdrSize(png: Uint8Array): string {
+  const ihdr = readPngChunks(png)[0];
+  const view = new DataView(ihdr.data.buffer, ihdr.data.byteOffset, ihdr.data.byteLength);
+  return `${view.getUint32(0)}x${view.getUint32(4)}`;
+}
+
+/** Runs the command while a question is expected to open, closing it the way Escape does. */
+async function runAndDismissQuestions(arg?: unknown): Promise<vscode.Uri[] | undefined> {
+  let settled = false;
+  const run = generate(arg).finally(() => (settled = true));
+  await until(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    return settled;
+  }, 'the command to end after its question was dismissed');
+  return run;
+}
+
+describe('images: Generate Image Here (real VS Code)', function () {
+  this.timeout(60_000);
+  let api: ModelgateApi;
+  let gw: RunningGateway;
+  let ws: vscode.WorkspaceFolder;
+  let base: string; // <workspace>/mg-images-it
+  let outside: string; // a folder outside the workspace that must stay empty
+  const sub = (...p: string[]) => path.join(base, ...p);
+  const rel = (...p: string[]) => [TEST_DIR, ...p].join('/');
+
+  before(async function () {
+    gw = await startGateway();
+    const ext = vscode.extensions.getExtension<ModelgateApi>(EXT_ID);
+    assert.ok(ext, `${EXT_ID} is installed`);
+    api = await ext.activate();
+    ws = vscode.workspace.workspaceFolders![0];
+    base = path.join(ws.uri.fsPath, TEST_DIR);
+    await fs.rm(base, { recursive: true, force: true });
+    await fs.mkdir(base, { recursive: true });
+    outside = await fs.mkdtemp(path.join(os.tmpdir(), 'mg-images-outside-'));
+    await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL setting applied');
+    await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+    assert.equal(await api.hasKey(), true);
+  });
+
+  afterEach(async () => {
+    gw.clearFaults();
+    // A dirty document would make "close all" ask to save (a modal dialog): revert them first.
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('modelgate.clearApiKey');
+    await gw?.close();
+    if (base) await fs.rm(base, { recursive: true, force: true });
+    if (outside) await fs.rm(outside, { recursive: true, force: true });
+  });
+
+  describe('programmatic calls', () => {
+    it('returns the Uris of valid PNGs in a workspace-relative folder, with the provenance in PNG text chunks', async () => {
+      const uris = await generate({ prompt: 'A sunset over mountains', folder: rel('relative'), open: false });
+      assert.ok(Array.isArray(uris) && uris.length === 1, 'one Uri returned');
+      assert.ok(uris[0] instanceof vscode.Uri);
+      assert.equal(path.dirname(uris[0].fsPath), sub('relative'));
+      assert.match(path.basename(uris[0].fsPath), /^a-sunset-over-mountains-\d{8}-\d{6}-1\.png$/);
+      const bytes = await fs.readFile(uris[0].fsPath);
+      readPngChunks(bytes); // throws on a broken PNG (signature, CRCs, IHDR..IEND)
+      assert.equal(ihdrSize(bytes), '1024x1024');
+      const text = Object.fromEntries(readPngText(bytes));
+      assert.equal(text['Description'], 'A sunset over mountains');
+      assert.equal(text['Model'], 'image-restricted');
+      assert.equal(text['Size'], '1024x1024');
+      assert.match(text['Revised Prompt'] ?? '', /illustration of A sunset over mountains/, 'the restricted model revises prompts');
+      assert.ok(!Number.isNaN(Date.parse(text['Creation Time'] ?? '')));
+      // what went over the wire: only the options the model has, n and size explicit
+      const body = generations(gw).at(-1)!.body as Record<string, unknown>;
+      assert.deepEqual(body, { model: 'image-restricted', prompt: 'A sunset over mountains', n: 1, size: '1024x1024' });
+    });
+
+    it('downloads url answers without the Authorization header at the image host', async () => {
+      const before = gw.requests.filter((r) => r.server === 'images').length;
+      await generate({ prompt: 'key check', folder: rel('keycheck'), model: 'image-small', size: '256x256', n: 2, format: 'url', open: false });
+      const hits = gw.requests.filter((r) => r.server === 'images').slice(before);
+      assert.equal(hits.length, 2, 'both images were downloaded from the image host');
+      for (const h of hits) {
+        assert.equal(h.headers['authorization'], undefined);
+        assert.ok(!JSON.stringify(h.headers).includes('sk-test'));
+      }
+      assert.equal(generations(gw).at(-1)!.headers['authorization'], 'Bearer sk-test', 'the key went to the base URL only');
+    });
+
+    it('takes the folder as a Uri and writes n files for n > 1', async () => {
+      const folder = vscode.Uri.file(sub('as-uri', 'nested'));
+      const uris = await generate({ prompt: 'Three small icons', folder, model: 'image-small', size: '256x256', n: 3, open: false });
+      assert.equal(uris?.length, 3);
+      assert.deepEqual(await filesIn(sub('as-uri', 'nested')), uris!.map((u) => path.basename(u.fsPath)).sort());
+      for (const [i, u] of uris!.entries()) {
+        assert.match(path.basename(u.fsPath), new RegExp(`^three-small-icons-\\d{8}-\\d{6}-${i + 1}\\.png$`));
+        const bytes = await fs.readFile(u.fsPath);
+        assert.equal(ihdrSize(bytes), '256x256');
+        assert.equal(Object.fromEntries(readPngText(bytes))['Model'], 'image-small');
+      }
+    });
+
+    it('decodes b64_json answers (no download from the image host)', async () => {
+      const hostBefore = gw.requests.filter((r) => r.server === 'images').length;
+      const uris = await generate({ prompt: 'base64 please', folder: rel('b64'), model: 'image-small', size: '512x512', format: 'b64_json', open: false });
+      assert.equal(uris?.length, 1);
+      assert.equal((generations(gw).at(-1)!.body as { response_format?: string }).response_format, 'b64_json');
+      assert.equal(gw.requests.filter((r) => r.server === 'images').length, hostBefore);
+      const bytes = await fs.readFile(uris![0].fsPath);
+      assert.equal(ihdrSize(bytes), '512x512');
+      assert.equal(Object.fromEntries(readPngText(bytes))['Description'], 'base64 please');
+    });
+
+    it('sends quality and style to the restricted model', async () => {
+      const uris = await generate({ prompt: 'wide banner', folder: rel('wide'), size: '1792x1024', quality: 'hd', style: 'natural', open: false });
+      assert.equal(ihdrSize(await fs.readFile(uris![0].fsPath)), '1792x1024');
+      assert.deepEqual(generations(gw).at(-1)!.body, { model: 'image-restricted', prompt: 'wide banner', n: 1, size: '1792x1024', quality: 'hd', style: 'natural' });
+    });
+
+    it('saves into modelgate.image.folder when no folder is given', async () => {
+      await cfg().update('image.folder', rel('configured'), vscode.ConfigurationTarget.Global);
+      await until(() => api.settings().imageFolder === rel('configured'), 'image.folder applied');
+      try {
+        const uris = await generate({ prompt: 'configured place', model: 'image-small', size: '256x256', open: false });
+        assert.equal(path.dirname(uris![0].fsPath), sub('configured'));
+      } finally {
+        await cfg().update('image.folder', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it('opens the image when asked to (the default)', async () => {
+      const uris = await generate({ prompt: 'open me', folder: rel('open'), model: 'image-small', size: '256x256' });
+      const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString());
+      assert.ok(open.includes(uris![0].toString()), `an editor shows ${uris![0].fsPath}; open: ${open.join(', ')}`);
+    });
+  });
+
+  describe('size and model rules, checked against the catalogue before any request', () => {
+    const rejected = async (args: Record<string, unknown>, message: RegExp) => {
+      const before = generations(gw).length;
+      const folder = sub('rules');
+      await assert.rejects(generate({ folder: rel('rules'), open: false, ...args }), message);
+      assert.equal(generations(gw).length, before, 'no request was sent');
+      assert.deepEqual(await filesIn(folder), []);
+    };
+
+    it('restricted model: n = 2 is refused', () => rejected({ prompt: 'two', model: 'image-restricted', n: 2 }, /n = 2 is not available for image-restricted \(allowed: only 1\)/));
+    it('restricted model: 256x256 and 512x512 are refused', async () => {
+      await rejected({ prompt: 'x', model: 'image-restricted', size: '256x256' }, /size “256x256”.*allowed: 1024x1024, 1792x1024, 1024x1792/);
+      await rejected({ prompt: 'x', model: 'image-restricted', size: '512x512' }, /size “512x512”/);
+    });
+    it('small model: 1792x1024 is refused', () => rejected({ prompt: 'x', model: 'image-small', size: '1792x1024' }, /size “1792x1024” is not available for image-small \(allowed: 256x256, 512x512, 1024x1024\)/));
+    it('small model: quality and style are refused', async () => {
+      await rejected({ prompt: 'x', model: 'image-small', quality: 'hd' }, /quality is not supported by image-small/);
+      await rejected({ prompt: 'x', model: 'image-small', style: 'vivid' }, /style is not supported by image-small/);
+    });
+    it('small model: n above 10 is refused', () => rejected({ prompt: 'x', model: 'image-small', n: 11 }, /allowed: 1 to 10/));
+    it('unknown model, bad values and unknown keys are refused with what is allowed', async () => {
+      await rejected({ prompt: 'x', model: 'flagship-text' }, /“flagship-text” is not an image model .*image-restricted, image-small/);
+      await rejected({ prompt: 'x', quality: 'ultra' }, /allowed: standard, hd/);
+      await rejected({ prompt: 'x', sizes: '256x256' }, /sizes/);
+      await rejected({ prompt: '   ' }, /prompt: must not be empty/);
+      await rejected({ prompt: 'x', format: 'jpeg' }, /format/);
+    });
+
+    it('names the option and what is allowed when the gateway still refuses one', async () => {
+      // The catalogue is wrong on purpose: it claims image-small makes 1792x1024 pictures.
+      await cfg().update('models', { 'image-small': { kind: 'image', sizes: ['256x256', '1024x1024', '1792x1024'], maxN: 10 } }, vscode.ConfigurationTarget.Global);
+      await until(() => !!api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override applied');
+      try {
+        const before = generations(gw).length;
+        await assert.rejects(
+          generate({ prompt: 'x', folder: rel('server-rules'), model: 'image-small', size: '1792x1024', open: false }),
+          /rejected size “1792x1024” for image-small\..*allows size: 256x256, 1024x1024, 1792x1024/s,
+        );
+        assert.equal(generations(gw).length, before + 1, 'the request went out and came back 400');
+        assert.deepEqual(await filesIn(sub('server-rules')), []);
+      } finally {
+        await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
+        await until(() => !api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override removed');
+      }
+    });
+  });
+
+  describe('errors leave nothing behind', () => {
+    it('an expired image URL: a clear error and no file', async () => {
+      const shortLived = await startGateway({ imageUrlTtlMs: 0 });
+      try {
+        await cfg().update('baseUrl', shortLived.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === shortLived.baseUrl, 'switched to the short-lived gateway');
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+        await assert.rejects(generate({ prompt: 'gone soon', folder: rel('expired'), model: 'image-small', size: '256x256', n: 2, open: false }), (err: Error) => {
+          assert.equal(err.name, 'ImageLinkExpiredError');
+          assert.match(err.message, /image link expired before Modelgate could download it.*Nothing was saved/);
+          return true;
+        });
+        assert.ok(shortLived.requests.some((r) => r.server === 'images'), 'the download was tried');
+        assert.equal(await exists(sub('expired')), false, 'not even the folder was created');
+      } finally {
+        await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+        await shortLived.close();
+      }
+    });
+
+    it('an empty balance: a balance error and no file', async () => {
+      gw.setBalance('sk-test', 0);
+      try {
+        await assert.rejects(generate({ prompt: 'no money', folder: rel('balance'), model: 'image-small', size: '256x256', open: false }), (err: Error) => {
+          assert.ok(err instanceof GatewayError || err.name === 'GatewayError');
+          assert.equal((err as GatewayError).kind, 'balance');
+          assert.match(err.message, /balance/i);
+          return true;
+        });
+        assert.equal(await exists(sub('balance')), false);
+      } finally {
+        gw.setBalance('sk-test', 100);
+      }
+    });
+
+    it('no API key: asks for one; dismissing it sends nothing and writes nothing', async () => {
+      await vscode.commands.executeCommand('modelgate.clearApiKey');
+      try {
+        const before = generations(gw).length;
+        let settled = false;
+        const run = generate({ prompt: 'no key', folder: rel('nokey'), model: 'image-small', open: false }).finally(() => (settled = true));
+        run.catch(() => undefined);
+        await until(async () => {
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          return settled;
+        }, 'the key prompt was dismissed');
+        await assert.rejects(run, /No Modelgate API key/);
+        assert.equal(generations(gw).length, before);
+        assert.equal(await exists(sub('nokey')), false);
+      } finally {
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+      }
+    });
+  });
+
+  describe('never outside the workspace', () => {
+    const refused = async (folder: unknown, message: RegExp) => {
+      const before = generations(gw).length;
+      await assert.rejects(generate({ prompt: 'escape', folder, model: 'image-small', size: '256x256', open: false }), message);
+      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.deepEqual(await filesIn(outside), [], 'nothing appeared outside');
+    };
+
+    it('refuses ..', async () => {
+      await refused('../outside', /contains “\.\.”/);
+      await refused(`${TEST_DIR}/../../x`, /contains “\.\.”/);
+      await refused(vscode.Uri.file(path.join(ws.uri.fsPath, '..', path.basename(outside))), /outside the workspace|contains “\.\.”/);
+    });
+
+    it('refuses absolute paths and Uris outside the workspace', async () => {
+      await refused(outside, /outside the workspace/);
+      await refused(vscode.Uri.file(outside), /outside the workspace/);
+      await refused(vscode.Uri.file(path.join(outside, 'deeper')), /outside the workspace/);
+    });
+
+    it('accepts an absolute path inside the workspace', async () => {
+      const uris = await generate({ prompt: 'absolute inside', folder: sub('absolute'), model: 'image-small', size: '256x256', open: false });
+      assert.equal(path.dirname(uris![0].fsPath), sub('absolute'));
+    });
+
+    it('refuses a symlink inside the workspace that points outside', async function () {
+      const link = sub('escape-link');
+      try {
+        await fs.symlink(outside, link, 'dir');
+      } catch (err) {
+        this.skip(); // no symlinks on this file system
+      }
+      await refused(rel('escape-link'), /symbolic link/);
+      await refused(rel('escape-link', 'new-folder'), /symbolic link/);
+      await refused(vscode.Uri.file(link), /symbolic link/);
+    });
+  });
+
+  describe('links in the document the command started from', () => {
+    async function openDoc(name: string, content: string, line: number, character: number): Promise<vscode.TextEditor> {
+      const file = sub('links', name);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, content);
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(file)));
+      editor.selection = new vscode.Selection(line, character, line, character);
+      return editor;
+    }
+
+    it('inserts a Markdown image link at the cursor, relative, encoded and escaped', async () => {
+      const editor = await openDoc('notes.md', '# Notes\n\nBefore\nAfter\n', 3, 0);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), editor.document.uri.toString());
+      const uris = await generate({ prompt: 'A [red] fox_in *snow*', folder: rel('links', 'img dir'), model: 'image-small', size: '256x256', open: false });
+      const name = path.basename(uris![0].fsPath);
+      assert.equal(editor.document.getText(), `# Notes\n\nBefore\n![A \\[red\\] fox\\_in \\*snow\\*](img%20dir/${name})After\n`);
+      await editor.document.save();
+    });
+
+    it('inserts an HTML img tag with escaped attributes, one per image', async () => {
+      const editor = await openDoc('page.html', '<body>\n\n</body>\n', 1, 0);
+      const uris = await generate({ prompt: 'Cats & "dogs"', folder: rel('links', 'pics'), model: 'image-small', size: '256x256', n: 2, open: false });
+      const [a, b] = uris!.map((u) => path.basename(u.fsPath));
+      assert.equal(editor.document.getText(), `<body>\n<img src="pics/${a}" alt="Cats &amp; &quot;dogs&quot;">\n<img src="pics/${b}" alt="Cats &amp; &quot;dogs&quot;">\n</body>\n`);
+      await editor.document.save();
+    });
+
+    it('inserts a link that climbs out of the document folder when the image is elsewhere', async () => {
+      const editor = await openDoc('deep.md', '', 0, 0);
+      const uris = await generate({ prompt: 'elsewhere', folder: rel('assets'), model: 'image-small', size: '256x256', open: false });
+      assert.equal(editor.document.getText(), `![elsewhere](../assets/${path.basename(uris![0].fsPath)})`);
+      await editor.document.save();
+    });
+
+    it('leaves other documents alone', async () => {
+      const editor = await openDoc('code.ts', 'const a = 1;\n', 0, 0);
+      await generate({ prompt: 'not here', folder: rel('assets'), model: 'image-small', size: '256x256', open: false });
+      assert.equal(editor.document.getText(), 'const a = 1;\n');
+      assert.equal(editor.document.isDirty, false);
+    });
+
+    it('does not insert when insertLink is false', async () => {
+      const editor = await openDoc('nolink.md', 'text\n', 0, 0);
+      await generate({ prompt: 'no link', folder: rel('assets'), model: 'image-small', size: '256x256', open: false, insertLink: false });
+      assert.equal(editor.document.getText(), 'text\n');
+    });
+  });
+
+  describe('interactive entry points', () => {
+    it('Explorer on a folder, Explorer on a file, editor menu and palette start with the prompt question; Escape cancels silently', async () => {
+      const folder = vscode.Uri.file(sub('explorer'));
+      await fs.mkdir(folder.fsPath, { recursive: true });
+      const file = vscode.Uri.file(sub('explorer', 'readme.md'));
+      await fs.writeFile(file.fsPath, '# hi\n');
+      const before = generations(gw).length;
+      assert.equal(await runAndDismissQuestions(folder), undefined, 'Explorer folder: Uri is not mistaken for an argument object');
+      assert.equal(await runAndDismissQuestions(file), undefined, 'Explorer file');
+      await vscode.window.showTextDocument(file);
+      assert.equal(await runAndDismissQuestions(file), undefined, 'editor title/context menu');
+      assert.equal(await runAndDismissQuestions(undefined), undefined, 'palette');
+      assert.equal(generations(gw).length, before, 'nothing was sent');
+      assert.deepEqual(await filesIn(folder.fsPath), ['readme.md'], 'nothing was written');
+    });
+
+    it('from a Markdown editor: the selection is the prompt; answering every question saves beside the document and links it', async () => {
+      await cfg().update('image.model', 'image-small', vscode.ConfigurationTarget.Global);
+      await until(() => api.settings().imageModel === 'image-small', 'image.model applied');
+      try {
+        const file = sub('interactive', 'story.md');
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(file, 'A tiny red kite\n');
+        const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+        editor.selection = new vscode.Selection(0, 0, 0, 15);
+        const before = generations(gw).length;
+        let settled = false;
+        // The editor's title bar / context menu pass the document's Uri.
+        const run = generate(editor.document.uri).finally(() => (settled = true));
+        // Accept whatever each question offers: the prefilled prompt, then the pre-selected options.
+        await until(async () => {
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+          return settled;
+        }, 'every question answered and the image saved', 40_000);
+        const uris = await run;
+        assert.equal(uris?.length, 1);
+        assert.equal(path.dirname(uris![0].fsPath), sub('interactive'), 'beside the document');
+        const name = path.basename(uris![0].fsPath);
+        assert.match(name, /^a-tiny-red-kite-\d{8}-\d{6}-1\.png$/);
+        assert.equal(generations(gw).length, before + 1);
+        const body = generations(gw).at(-1)!.body as Record<string, unknown>;
+        assert.equal(body.model, 'image-small', 'the configured image model was pre-selected');
+        assert.equal(body.prompt, 'A tiny red kite');
+        assert.equal(body.quality, undefined, 'the small model is never asked for or sent quality');
+        assert.equal(editor.document.getText(), `A tiny red kite![A tiny red kite](${name})\n`);
+        readPngChunks(await fs.readFile(uris![0].fsPath));
+        await editor.document.save();
+      } finally {
+        await cfg().update('image.model', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it('saves in the clicked folder, beside a clicked file, and in the configured folder from the palette', async () => {
+      const folder = vscode.Uri.file(sub('explorer'));
+      await fs.mkdir(folder.fsPath, { recursive: true });
+      const file = vscode.Uri.file(sub('explorer', 'readme.md'));
+      await fs.writeFile(file.fsPath, '# hi\n');
+      assert.equal((await targetForResource(folder)).folder.fsPath, folder.fsPath);
+      assert.equal((await targetForResource(file)).folder.fsPath, folder.fsPath);
+      const configured = await configuredTarget(undefined, rel('palette'), false);
+      assert.equal(configured?.folder.fsPath, sub('palette'));
+      assert.equal(configured?.workspaceFolder.uri.toString(), ws.uri.toString());
+      assert.equal((await configuredTarget(undefined, '', false))?.folder.fsPath, ws.uri.fsPath, "'' is the workspace root");
+      await assert.rejects(configuredTarget(undefined, '../elsewhere', false), /modelgate\.image\.folder.*contains “\.\.”/);
+      await assert.rejects(targetForResource(vscode.Uri.file(path.join(outside))), /outside the workspace/);
+    });
+  });
+
+  describe('the job runner (cancellation, collisions, failed writes)', () => {
+    const small = () => api.catalogue().imageModel('image-small') as ImageModelInfo;
+    const client = () => createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test' });
+    const job = (folder: string, prompt: string, n = 1): ImageJob => ({
+      prompt,
+      model: small(),
+      choices: { size: '256x256', n },
+      target: { folder: vscode.Uri.file(folder), workspaceFolder: ws },
+    });
+
+    it('cancelling mid-request aborts it and writes nothing', async () => {
+      gw.injectFault({ kind: 'stall' });
+      const cts = new vscode.CancellationTokenSource();
+      const before = generations(gw).length;
+      const run = runImageJob({ client: client() }, job(sub('cancelled'), 'stall forever'), cts.token);
+      run.catch(() => undefined);
+      await until(() => generations(gw).length > before, 'the request reached the gateway');
+      cts.cancel();
+      await assert.rejects(run, (err) => err instanceof vscode.CancellationError);
+      assert.equal(await exists(sub('cancelled')), false);
+    });
+
+    it('a timeout leaves nothing behind', async () => {
+      gw.injectFault({ kind: 'stall' });
+      const impatient = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test', timeoutMs: 300, maxRetries: 0 });
+      await assert.rejects(runImageJob({ client: impatient }, job(sub('timeout'), 'slow'), new vscode.CancellationTokenSource().token), (err) => {
+        assert.ok(err instanceof GatewayError);
+        assert.equal(err.kind, 'timeout');
+        return true;
+      });
+      assert.equal(await exists(sub('timeout')), false);
+    });
+
+    it('never overwrites: a taken name gets a suffix and the old file is untouched', async () => {
+      const dir = sub('collision');
+      await fs.mkdir(dir, { recursive: true });
+      const now = new Date(2026, 10, 22, 10, 15, 30);
+      await fs.writeFile(path.join(dir, 'a-lighthouse-20261122-101530-1.png'), 'original');
+      const result = await runImageJob({ client: client(), now: () => now }, job(dir, 'A lighthouse', 2), new vscode.CancellationTokenSource().token);
+      assert.deepEqual(
+        result.uris.map((u) => path.basename(u.fsPath)),
+        ['a-lighthouse-20261122-101530-1-2.png', 'a-lighthouse-20261122-101530-2.png'],
+      );
+      assert.equal(await fs.readFile(path.join(dir, 'a-lighthouse-20261122-101530-1.png'), 'utf8'), 'original');
+      assert.deepEqual(await filesIn(dir), ['a-lighthouse-20261122-101530-1-2.png', 'a-lighthouse-20261122-101530-1.png', 'a-lighthouse-20261122-101530-2.png']);
+    });
+
+    it('a write that fails half-way removes what this run wrote, and the folders it created', async () => {
+      let writes = 0;
+      const real = vscode.workspace.fs;
+      const failing: SaverFileSystem = {
+        stat: (u) => real.stat(u),
+        createDirectory: (u) => real.createDirectory(u),
+        delete: (u, o) => real.delete(u, o),
+        writeFile: async (u, bytes) => {
+          if (++writes === 2) throw vscode.FileSystemError.NoPermissions(u);
+          await real.writeFile(u, bytes);
+        },
+      };
+      await assert.rejects(runImageJob({ client: client(), fs: failing }, job(sub('rollback', 'new', 'deeper'), 'half written', 3), new vscode.CancellationTokenSource().token), /NoPermissions|permission/i);
+      assert.equal(writes, 2, 'the first file was written before the failure');
+      assert.equal(await exists(sub('rollback')), false, 'the written file and the created folders are gone');
+    });
+  });
+});
