@@ -113,10 +113,20 @@ function afterContent(error: GatewayError): GatewayError {
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(abortedError());
     const onAbort = () => reject(abortedError());
-    if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const cleanup = () => signal.removeEventListener('abort', onAbort);
+    promise.then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error);
+      },
+    );
   });
 }
 

@@ -88,8 +88,17 @@ export class Attempt {
   guard<T>(start: () => Promise<T>, phase: 'connect' | 'read'): Promise<T> {
     const signal = this.controller.signal;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.classify(undefined, phase));
-      if (signal.aborted) return onAbort();
+      if (signal.aborted) return reject(this.classify(undefined, phase));
+      // Whichever comes first settles the promise and clears the timer: the work itself, or
+      // an abort (caller or timeout). Work that never settles must not keep a timer alive.
+      const cleanup = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        cleanup();
+        reject(this.classify(undefined, phase));
+      };
       const timer = setTimeout(() => {
         this.timedOut = true;
         this.controller.abort();
@@ -101,12 +110,16 @@ export class Attempt {
       } catch (error) {
         work = Promise.reject(error);
       }
-      work
-        .then(resolve, (error: unknown) => reject(this.classify(error, phase)))
-        .finally(() => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-        });
+      work.then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (error: unknown) => {
+          cleanup();
+          reject(this.classify(error, phase));
+        },
+      );
     });
   }
 

@@ -151,7 +151,7 @@ describe('core/errors: the API key never appears in an error', () => {
   });
 
   it('a network error message does not contain the key either', async () => {
-    const server = await startServer((req) => req.socket.destroy());
+    const server = await startServer((req) => void req.socket.destroy());
     const error = await expectGatewayError(collect(client(server.baseUrl).streamChat({ model: 'm', messages: [] })), 'network');
     assertNoKey(error);
   });

@@ -152,7 +152,7 @@ describe('core/retry: how long to wait', () => {
 
   it('honours retry-after-ms and Retry-After seconds or HTTP date (<= 30 s)', async () => {
     const later = new Date(Date.now() + 20_000).toUTCString();
-    const headers = [{ 'retry-after-ms': '1234' }, { 'Retry-After': '7' }, { 'Retry-After': later }];
+    const headers: Record<string, string>[] = [{ 'retry-after-ms': '1234' }, { 'Retry-After': '7' }, { 'Retry-After': later }];
     const server = await startServer((_req, res, _r, index) => {
       if (index < headers.length) return status(429, headers[index])(res);
       sseHead(res);

@@ -90,21 +90,24 @@ describe('core/sse: decoding bytes into events', () => {
 
 describe('core/sse: streamChat gives the same events for any chunking', () => {
   for (const eol of ['\n', '\r\n']) {
-    it(`one chunk, byte-by-byte, 2/3/7-byte pieces (eol ${JSON.stringify(eol)})`, async () => {
+    it(`one chunk, byte-by-byte, 2/3/7-byte pieces (eol ${JSON.stringify(eol)})`, async function () {
+      this.timeout(30_000);
       const bytes = streamBytes(eol);
       assert.deepEqual(await eventsFor([bytes]), expected);
       for (const size of [1, 2, 3, 7]) assert.deepEqual(await eventsFor(pieces(bytes, size)), expected, `pieces of ${size}`);
     });
   }
 
-  it('every two-way split point of the stream', async () => {
+  it('every two-way split point of the stream', async function () {
+    this.timeout(30_000); // ~700 full client runs: a budget for a loaded machine, not a timing check
     const bytes = streamBytes('\r\n');
     for (let cut = 1; cut < bytes.length; cut += 1) {
       assert.deepEqual(await eventsFor([bytes.subarray(0, cut), bytes.subarray(cut)]), expected, `cut at ${cut}`);
     }
   });
 
-  it('over a real socket written one byte at a time with CRLF and keep-alive comments', async () => {
+  it('over a real socket written one byte at a time with CRLF and keep-alive comments', async function () {
+    this.timeout(30_000);
     const server = await startServer(async (_req, res) => {
       sseHead(res);
       await writeInPieces(res, streamBytes('\r\n'), 1);

@@ -39,7 +39,7 @@ describe('core/timeout: no byte for timeoutMs', () => {
       res.write(': keep-alive\n\n');
       if (index > 0) res.end(sseStream([textChunk('second try'), finishChunk()]));
     });
-    const events = await collect(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat));
+    const events = await collect(client(server.baseUrl, { timeoutMs: 500 }).streamChat(chat));
     assert.equal(textOf(events), 'second try');
     assert.equal(server.requests.length, 2);
   });
@@ -57,27 +57,29 @@ describe('core/timeout: no byte for timeoutMs', () => {
     assert.equal(server.requests.length, 1);
   });
 
-  it('keep-alive comments count as bytes: a slow but alive stream is not timed out', async () => {
+  it('keep-alive comments count as bytes: a stream longer than timeoutMs but never silent that long is fine', async function () {
+    this.timeout(10_000);
     const server = await startServer(async (_req, res) => {
       sseHead(res);
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 8; i++) {
         res.write(': keep-alive\n\n');
-        await new Promise((r) => setTimeout(r, 40));
+        await new Promise((r) => setTimeout(r, 75)); // 8 x 75 ms = 600 ms in all, each gap far under 300 ms
       }
       res.end(sseStream([textChunk('patient'), finishChunk()]));
     });
-    assert.equal(textOf(await collect(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat))), 'patient');
+    assert.equal(textOf(await collect(client(server.baseUrl, { timeoutMs: 300 }).streamChat(chat))), 'patient');
   });
 
-  it('a slow consumer is not the server’s silence: the timer runs only while waiting for bytes', async () => {
+  it('a slow consumer is not the server’s silence: the timer runs only while waiting for bytes', async function () {
+    this.timeout(10_000);
     const server = await startServer((_req, res) => {
       sseHead(res);
       res.end(sseStream([textChunk('a'), textChunk('b'), finishChunk()]));
     });
     const seen: string[] = [];
-    for await (const event of client(server.baseUrl, { timeoutMs: 100 }).streamChat(chat)) {
+    for await (const event of client(server.baseUrl, { timeoutMs: 300 }).streamChat(chat)) {
       seen.push(event.type);
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 400));
     }
     assert.deepEqual(seen, ['text', 'text', 'done']);
   });
