@@ -72,6 +72,7 @@ export class ChatApp {
 
     // Whatever was typed before a reload is back at once, before the host answers.
     const saved = this.host.readState();
+    this.conversationId = saved.conversationId;
     if (saved.draft) this.composer.setDraft(saved.draft);
 
     doc.addEventListener('keydown', (e) => {
@@ -149,6 +150,7 @@ export class ChatApp {
     // After a reload the webview's own state is the freshest copy of the draft (the debounced
     // post may not have reached the host); for any other conversation its own draft applies.
     const local = saved.conversationId === conversation.id && saved.draft !== conversation.draft;
+    this.composer.noteHostDraft(conversation.draft ?? '');
     this.composer.setDraft(local ? saved.draft : conversation.draft ?? '', { notifyHost: local });
     this.refreshEmpty();
   }

@@ -55,7 +55,9 @@ export function highlightCodeBlock(block: Element): void {
   } catch {
     return;
   }
-  const frag = sanitizeHighlightHtml(code.ownerDocument, html);
-  code.replaceChildren(frag);
-  code.classList.add('hljs');
+  const highlighted = sanitizeHighlightHtml(code.ownerDocument, html);
+  if (!highlighted) return;
+  highlighted.className = code.className;
+  highlighted.classList.add('hljs');
+  code.replaceWith(highlighted);
 }

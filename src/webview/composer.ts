@@ -149,12 +149,16 @@ export class Composer {
     this.refresh();
   }
 
-  /** Replaces the text (a draft restored from the host, or a message that failed to send). */
+  /** Replaces the text (a restored draft, or a message that failed to send). */
   setDraft(text: string, options: { notifyHost?: boolean } = {}): void {
     this.input.value = text;
     this.callbacks.saveDraft(this.editing ? this.editing.stashedDraft : text);
     if (options.notifyHost) this.scheduleDraftPost();
-    else this.lastPostedDraft = text;
+  }
+
+  /** What the host has stored as the draft, so an unchanged draft is not posted back. */
+  noteHostDraft(text: string): void {
+    this.lastPostedDraft = text;
   }
 
   get draft(): string {

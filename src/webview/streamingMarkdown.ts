@@ -46,6 +46,8 @@ export interface StreamingStats {
   fenceAppends: number;
 }
 
+const COMMIT_BATCH_BLOCKS = 32;
+
 interface OpenFence {
   block: HTMLElement;
   code: HTMLElement;
@@ -230,9 +232,20 @@ export class StreamingMarkdown {
   }
 
   private commit(tokens: MdToken[], from: number, to: number): void {
-    if (from >= to) return;
-    for (let i = from; i < to; i++) if (tokens[i].level === 0 && tokens[i].nesting >= 0) this.stats.committedBlocks++;
-    this.insertRendered(renderTokens(tokens, from, to), true);
+    // Rendered in batches of blocks: one sanitizer pass over thousands of top-level nodes is
+    // quadratic in jsdom (tests, benchmark), and the batches produce the same nodes.
+    let start = from;
+    let blocks = 0;
+    for (let i = from; i < to; i++) {
+      const t = tokens[i];
+      if (t.level !== 0 || t.nesting > 0) continue;
+      this.stats.committedBlocks++;
+      if (++blocks % COMMIT_BATCH_BLOCKS === 0) {
+        this.insertRendered(renderTokens(tokens, start, i + 1), true);
+        start = i + 1;
+      }
+    }
+    if (start < to) this.insertRendered(renderTokens(tokens, start, to), true);
   }
 
   /** Sanitizes, decorates and appends rendered HTML; returns the nodes inserted. */

@@ -1,0 +1,58 @@
+// Shared helpers of the webview tests: a jsdom window, accessible-name lookups (the names the
+// e2e tests and screen readers use), a seeded random source and a reference renderer.
+import { JSDOM } from 'jsdom';
+import { md } from '../../../src/webview/markdown';
+import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
+import { decorate } from '../../../src/webview/streamingMarkdown';
+
+export type TestWindow = Window & typeof globalThis;
+
+export function newWindow(html = '<!DOCTYPE html><html><body></body></html>'): TestWindow {
+  return new JSDOM(html, { pretendToBeVisual: false }).window as unknown as TestWindow;
+}
+
+/** aria-label wins, else the text (what Playwright's getByRole name matching sees here). */
+export function accessibleName(el: Element): string {
+  return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ');
+}
+
+export function byRole(root: ParentNode, selector: string, name: string): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(selector)).filter((el) => accessibleName(el) === name);
+}
+
+export function isShown(el: Element): boolean {
+  for (let e: Element | null = el; e; e = e.parentElement) if (e.hasAttribute('hidden')) return false;
+  return true;
+}
+
+/** mulberry32: deterministic chunkings, so a failure can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Splits text into random pieces of 1..maxLen characters. */
+export function randomChunks(text: string, rnd: () => number, maxLen: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const n = 1 + Math.floor(rnd() * maxLen);
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+/** Independent reference: one markdown-it render of the whole text, sanitized and decorated. */
+export function referenceHtml(doc: Document, text: string): string {
+  const div = doc.createElement('div');
+  const frag = sanitizeMarkdownHtml(doc, md.render(text));
+  decorate(doc, frag, true);
+  div.appendChild(frag);
+  return div.innerHTML;
+}
