@@ -23,12 +23,12 @@ export async function findWorkspaceFiles(
   limit: number,
   token: vscode.CancellationToken,
 ): Promise<FileSearchResult> {
-  const uris = await raceCancellation(vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, limit + 1, token), token);
-  const limitHit = uris.length > limit;
+  // Ask for some more than needed: hits the guard drops must not make a full page look short.
+  const ask = limit + 1 + Math.min(limit, 100);
+  const uris = await raceCancellation(vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, ask, token), token);
   const candidates = uris
     .map((uri) => ({ uri, rel: path.posix.relative(folder.uri.path, uri.path) }))
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    .slice(0, limit);
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const resolved = await mapLimited(candidates, 16, token, async (c) => {
     const t = await resolveUri(c.uri);
     if (!t || !t.exists) return undefined;
@@ -42,6 +42,10 @@ export async function findWorkspaceFiles(
       throw e;
     }
   });
-  const files = resolved.filter((t): t is Target => t !== undefined);
-  return { files, limitHit, escaped: candidates.length - files.length };
+  const allowed = resolved.filter((t): t is Target => t !== undefined);
+  return {
+    files: allowed.slice(0, limit),
+    limitHit: allowed.length > limit || uris.length >= ask,
+    escaped: candidates.length - allowed.length,
+  };
 }

@@ -38,7 +38,7 @@ export async function getDiagnosticsTool(args: GetDiagnosticsArgs, token: vscode
   if (args.path !== undefined) {
     const t = await resolvePath(args.path);
     const stat = await statTarget(t, token);
-    if (stat.type & vscode.FileType.Directory) {
+    if (stat.kind === 'directory') {
       throw new ToolError(`"${t.display}" is a folder; give a file, or omit path for the whole workspace.`);
     }
     await assertNotExcluded(t, token);

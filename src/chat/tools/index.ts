@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ToolCall, ToolDefinition } from '../../core/types';
 import { throwIfCancelled } from './cancellation';
 import { ToolCancelled, ToolError } from './errors';
+import { fileErrorReason } from './fileAccess';
 import { getDiagnosticsTool } from './getDiagnostics';
 import { getSelectionTool } from './getSelection';
 import { listFilesTool } from './listFiles';
@@ -80,7 +81,9 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     } catch (e) {
       if (e instanceof ToolCancelled || token.isCancellationRequested) return error(CANCELLED_MESSAGE);
       if (e instanceof ToolError) return error(e.message);
-      if (e instanceof vscode.FileSystemError) return error(`${call.name} failed: ${fsMessage(e)}`);
+      // Node and VS Code file-system errors carry absolute paths in their message: report the code only.
+      const reason = fileErrorReason(e);
+      if (reason) return error(`${call.name} failed: ${reason}.`);
       const message = e instanceof Error ? e.message : String(e);
       return error(`${call.name} failed unexpectedly: ${message.slice(0, 300)}`);
     }
@@ -109,19 +112,6 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   dispose(): void {
     this.disposed = true;
     for (const s of this.subscriptions.splice(0)) s.dispose();
-  }
-}
-
-function fsMessage(e: vscode.FileSystemError): string {
-  switch (e.code) {
-    case 'FileNotFound':
-      return 'the file does not exist.';
-    case 'NoPermissions':
-      return 'permission denied.';
-    case 'Unavailable':
-      return 'the file system is unavailable.';
-    default:
-      return e.code || 'file system error.';
   }
 }
 

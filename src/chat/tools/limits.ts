@@ -8,7 +8,7 @@ export const LIMITS = {
   /** read_file: per call */
   readMaxLines: 2000,
   readMaxBytes: 256 * 1024,
-  /** files larger than this are not read at all (no streaming read in vscode.workspace.fs) */
+  /** files larger than this are not read at all (the whole file is read to find line N) */
   readMaxFileBytes: 16 * 1024 * 1024,
 
   /** binary sniffing: NUL bytes in the first 8 KB (what git and VS Code do) */

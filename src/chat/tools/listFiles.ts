@@ -18,7 +18,7 @@ export async function listFilesTool(args: ListFilesArgs, token: vscode.Cancellat
   if (args.path !== undefined) {
     const t = await resolvePath(args.path);
     const stat = await statTarget(t, token);
-    if (!(stat.type & vscode.FileType.Directory)) {
+    if (stat.kind !== 'directory') {
       throw new ToolError(`"${t.display}" is a file, not a folder. Call read_file to read it.`);
     }
     if (t.relative.split('/').some((s) => s === '.git')) throw new ToolError(`"${t.display}" is inside .git, which the workspace tools never list.`);

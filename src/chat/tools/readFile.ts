@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ToolError } from './errors';
 import type { ReadFileArgs } from './schemas';
 import { formatFileSlice, hasBinaryExtension, sliceLines, splitLines } from './text';
@@ -8,10 +8,10 @@ import { assertNotExcluded, binaryError, readText, resolvePath, statTarget, tooL
 export async function readFileTool(args: ReadFileArgs, token: vscode.CancellationToken): Promise<string> {
   const t = await resolvePath(args.path);
   const stat = await statTarget(t, token);
-  if (stat.type & vscode.FileType.Directory) {
+  if (stat.kind === 'directory') {
     throw new ToolError(`"${t.display}" is a folder. Call list_files with path "${t.display}" to see its files.`);
   }
-  if (!(stat.type & vscode.FileType.File)) throw new ToolError(`"${t.display}" is not a regular file.`);
+  if (stat.kind !== 'file') throw new ToolError(`"${t.display}" is not a regular file.`);
   await assertNotExcluded(t, token);
   if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) throw binaryError(t);
   if (stat.size > LIMITS.readMaxFileBytes) throw tooLarge(t, stat.size);

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import { mapLimited, raceCancellation, throwIfCancelled } from './cancellation';
+import { mapLimited, throwIfCancelled } from './cancellation';
+import { fileErrorReason, FileMissing, readUri, statUri } from './fileAccess';
 import { ToolError } from './errors';
 import { findWorkspaceFiles } from './fileSearch';
 import { checkRelativeGlob, excludeGlob } from './globs';
 import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
-import { compileRegex, literalTester, regexTester, runWithTimeout, scanText, ScanTimeout, type LineMatch, type LineTester } from './textScan';
+import { compileRegex, literalTester, regexTester, scanText, ScanTimeout, TimedRunner, type LineMatch, type LineTester } from './textScan';
 import { workspaceFolders, type Target } from './workspaceAccess';
 
 interface FileText {
@@ -58,20 +59,21 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
   let skippedBinary = 0;
   let skippedLarge = 0;
   const batchSize = LIMITS.searchReadConcurrency * 4;
+  const runner = args.isRegex ? new TimedRunner() : undefined;
   for (let i = 0; i < candidates.length && total < max; i += batchSize) {
     throwIfCancelled(token);
     const batch = candidates.slice(i, i + batchSize);
     const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | undefined> => {
       if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
       try {
-        const stat = await raceCancellation(vscode.workspace.fs.stat(t.uri), token);
-        if (!(stat.type & vscode.FileType.File)) return undefined;
+        const stat = await statUri(t.uri, token);
+        if (stat.kind !== 'file') return undefined;
         if (stat.size > LIMITS.searchMaxFileBytes) return 'large';
-        const bytes = await raceCancellation(vscode.workspace.fs.readFile(t.uri), token);
+        const bytes = await readUri(t.uri, token);
         if (looksBinary(bytes)) return 'binary';
         return { target: t, text: decodeText(bytes) };
       } catch (e) {
-        if (e instanceof vscode.FileSystemError) return undefined; // vanished or unreadable: skip
+        if (e instanceof FileMissing || fileErrorReason(e)) return undefined; // vanished or unreadable: skip
         throw e;
       }
     });
@@ -98,7 +100,7 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
     };
     let found: { target: Target; hits: LineMatch[] }[];
     try {
-      found = args.isRegex ? runWithTimeout(scan, LIMITS.searchRegexBatchTimeoutMs) : scan();
+      found = runner ? runner.run(scan, LIMITS.searchRegexBatchTimeoutMs) : scan();
     } catch (e) {
       if (e instanceof ScanTimeout) {
         throw new ToolError('The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.');

@@ -1,10 +1,11 @@
 // The one place where workspace tools turn a model-supplied path into something readable.
 // Every read goes: guardPath (lexical + realpath containment) -> .git / files.exclude check -> read
-// through vscode.workspace.fs (works for remote and virtual workspaces).
+// (fileAccess.ts: Node's fs for `file` URIs, vscode.workspace.fs for virtual file systems).
 import * as vscode from 'vscode';
 import { guardPath, type GuardRoot, type GuardedPath } from '../../core/pathGuard';
 import { raceCancellation } from './cancellation';
 import { ToolError } from './errors';
+import { FileMissing, readUri, statUri, type FileInfo } from './fileAccess';
 import { escapeGlob } from './globs';
 import { LIMITS } from './limits';
 import { decodeText, looksBinary } from './text';
@@ -116,12 +117,12 @@ export async function assertNotExcluded(t: Target, token: vscode.CancellationTok
   }
 }
 
-export async function statTarget(t: Target, token: vscode.CancellationToken): Promise<vscode.FileStat> {
+export async function statTarget(t: Target, token: vscode.CancellationToken): Promise<FileInfo> {
   if (!t.exists) throw notFound(t);
   try {
-    return await raceCancellation(vscode.workspace.fs.stat(t.uri), token);
+    return await statUri(t.uri, token);
   } catch (e) {
-    if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') throw notFound(t);
+    if (e instanceof FileMissing) throw notFound(t);
     throw e;
   }
 }
@@ -142,7 +143,13 @@ export async function readText(t: Target, token: vscode.CancellationToken): Prom
   const keys = new Set([t.uri.toString(), t.lexicalUri.toString()]);
   const doc = vscode.workspace.textDocuments.find((d) => keys.has(d.uri.toString()));
   if (doc?.isDirty) return { text: doc.getText(), unsaved: true };
-  const bytes = await raceCancellation(vscode.workspace.fs.readFile(t.uri), token);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readUri(t.uri, token);
+  } catch (e) {
+    if (e instanceof FileMissing) throw notFound(t);
+    throw e;
+  }
   if (looksBinary(bytes)) throw binaryError(t);
   return { text: decodeText(bytes), unsaved: false };
 }

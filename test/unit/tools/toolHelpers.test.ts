@@ -5,7 +5,7 @@ import { parseToolArgs, TOOL_DEFINITIONS } from '../../../src/chat/tools/schemas
 import { LIMITS } from '../../../src/chat/tools/limits';
 import { capResult, clipToBytes, decodeText, formatFileSlice, hasBinaryExtension, looksBinary, previewLine, sliceLines, splitLines } from '../../../src/chat/tools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../src/chat/tools/globs';
-import { compileRegex, literalTester, regexTester, runWithTimeout, scanText, ScanTimeout } from '../../../src/chat/tools/textScan';
+import { compileRegex, literalTester, regexTester, runWithTimeout, scanText, ScanTimeout, TimedRunner } from '../../../src/chat/tools/textScan';
 
 describe('tool schemas', () => {
   it('offers the five read-only tools with closed JSON schemas and descriptions', () => {
@@ -180,7 +180,11 @@ describe('tool text scan', () => {
     const test = regexTester(compileRegex('(a+)+$'));
     const text = `${'a'.repeat(40)}!\n`;
     assert.throws(() => runWithTimeout(() => scanText(text, test, 10), 200), ScanTimeout);
-    // the same guard lets a normal scan through
+    // the same guard lets a normal scan through, also in a runner that just timed out
     assert.deepEqual(runWithTimeout(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line), [1]);
+    const runner = new TimedRunner();
+    assert.throws(() => runner.run(() => scanText(text, test, 10), 200), ScanTimeout);
+    assert.deepEqual(runner.run(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line), [1]);
+    assert.throws(() => runner.run(() => { throw new RangeError('boom'); }, 1000), RangeError);
   });
 });
