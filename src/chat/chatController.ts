@@ -263,7 +263,7 @@ export class ChatController implements vscode.Disposable {
     }
     if (!text.trim() && contexts.length === 0 && images.length === 0) return;
     const user = await this.#prepareTurn(c, text, contexts, images, attachments, c.messages.length);
-    if (!user) return;
+    if (!user || this.#closing) return;
     c.pending = [];
     c.draft = '';
     this.#addUser(c, user);
@@ -286,6 +286,7 @@ export class ChatController implements vscode.Disposable {
     if (!last && c.messages[c.messages.length - 1]?.role !== 'user') return;
     const refusal = await this.#checkSendable(c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length));
     if (refusal) return this.#refuse(refusal);
+    if (this.#closing || this.#runs.has(c.id)) return;
     if (last) {
       truncateFrom(c, last.id);
       this.#postFor(c, { type: 'truncated', fromMessageId: last.id });
@@ -303,7 +304,7 @@ export class ChatController implements vscode.Disposable {
     if (!old || old.role !== 'user') return;
     if (!text.trim()) return this.#notice('info', 'The edited message is empty.');
     const user = await this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index);
-    if (!user) return;
+    if (!user || this.#closing || this.#runs.has(c.id) || c.messages[index] !== old) return;
     truncateFrom(c, messageId);
     this.#postFor(c, { type: 'truncated', fromMessageId: messageId });
     this.#addUser(c, user);
@@ -368,6 +369,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Streams the answer to the end of the conversation's transcript. */
   async #answer(c: Conversation): Promise<void> {
+    if (this.#closing) return;
     const s = this.#services.settings();
     const model = s.chatModel;
     const channel = s.channel;

@@ -170,7 +170,20 @@ export function markInterrupted(c: Conversation): boolean {
   for (const m of c.messages) {
     if (m.role === 'assistant' && m.status === 'streaming') {
       m.status = 'interrupted';
-      for (const p of m.parts) if (p.kind === 'tool' && p.call.status === 'running') p.call.status = 'error';
+      // The round that was streaming never reached the wire form: its text (after the last
+      // completed tool call) goes back as it stands, like a stopped answer's. A round cut off
+      // while its tools ran is left out: its calls have no results.
+      let lastTool = -1;
+      m.parts.forEach((p, i) => (lastTool = p.kind === 'tool' ? i : lastTool));
+      const running = m.parts.some((p) => p.kind === 'tool' && p.call.status === 'running');
+      const trailing = m.parts.slice(lastTool + 1).map((p) => (p.kind === 'text' ? p.text : '')).join('');
+      if (trailing && !running) m.wire.push({ role: 'assistant', content: trailing });
+      for (const p of m.parts) {
+        if (p.kind === 'tool' && p.call.status === 'running') {
+          p.call.status = 'error';
+          p.call.result = 'Interrupted.';
+        }
+      }
       changed = true;
     }
   }

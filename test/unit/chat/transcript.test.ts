@@ -71,13 +71,31 @@ describe('chat: transcript', () => {
   it('marks an answer that was streaming at load as interrupted and keeps its text', () => {
     const c = sample();
     const cut = assistant('a3', 'partial ans', 'streaming');
+    cut.wire = []; // streaming: nothing committed yet
     cut.parts.push({ kind: 'tool', call: { id: 't', name: 'read_file', arguments: '{}', status: 'running' } });
     c.messages.push(user('u3', 'third'), cut);
     assert.equal(markInterrupted(c), true);
     assert.equal(cut.status, 'interrupted');
     assert.deepEqual(cut.parts[0], { kind: 'text', text: 'partial ans' });
     assert.equal((cut.parts[1] as { call: { status: string } }).call.status, 'error');
+    assert.deepEqual(cut.wire, [], 'a round cut off while its tools ran is not replayed');
     assert.equal(markInterrupted(c), false);
+  });
+
+  it('replays the text an interrupted answer had, after its completed tool rounds', () => {
+    const c = sample();
+    const cut = assistant('a3', '', 'streaming');
+    cut.parts.push(
+      { kind: 'text', text: 'Let me look. ' },
+      { kind: 'tool', call: { id: 't', name: 'read_file', arguments: '{}', status: 'done', result: 'x' } },
+      { kind: 'text', text: 'It says x, and' },
+    );
+    const round = { role: 'assistant' as const, content: 'Let me look. ', tool_calls: [{ id: 't', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }] };
+    cut.wire.push(round, { role: 'tool', tool_call_id: 't', content: 'x' });
+    c.messages.push(user('u3', 'third'), cut);
+    markInterrupted(c);
+    assert.deepEqual(cut.wire.slice(2), [{ role: 'assistant', content: 'It says x, and' }]);
+    assert.deepEqual(wireHistory(c).slice(-4).map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
   });
 
   it('appends streamed text to the last text part, or a new part after a tool call', () => {
