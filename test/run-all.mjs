@@ -102,6 +102,7 @@ async function runLayer(id, command, args, timeoutMs) {
   // A layer that crashed before reporting (a suite that does not load, a timeout) is a failure
   // even though no single test was counted as failed.
   if (code !== 0 && layer.failed === 0) layer.failed = 1;
+  if (code === 'timeout' && layer.running) console.error(`[test] ${id} was stopped while running: ${layer.running}`);
   counts.passed += layer.passed;
   counts.failed += layer.failed;
   counts.skipped += layer.skipped;

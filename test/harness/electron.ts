@@ -25,7 +25,8 @@ export async function runWithElectron(root: string, entry: string, sessions: Ele
     let error: string | undefined;
     try {
       await runTests({
-        version: process.env.MODELGATE_VSCODE_VERSION ?? 'stable',
+        // The same VS Code as the code-server route, unless asked for another.
+        version: process.env.MODELGATE_VSCODE_VERSION ?? '1.139.1',
         extensionDevelopmentPath: root,
         extensionTestsPath: entry,
         launchArgs: [workspace, '--disable-extensions', ...(session.trust ? ['--disable-workspace-trust'] : [])],

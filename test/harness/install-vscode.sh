@@ -6,7 +6,7 @@
 # git-ignored .vscode-test/ folder so it never leaks into the extension's own node_modules.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-dest="$root/.vscode-test"
+dest="${MODELGATE_VSCODE_TEST_DIR:-$root/.vscode-test}"
 NODE_PKG_VERSION="${NODE_PKG_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 mkdir -p "$dest"
@@ -35,12 +35,35 @@ if [ ! -x "$node24/bin/node" ]; then
 fi
 
 cs="$dest/code-server/node_modules/code-server"
-if [ ! -f "$cs/lib/vscode/out/server-main.js" ] || [ ! -f "$dest/code-server/.ok-$CODE_SERVER_VERSION" ]; then
+# code-server's postinstall builds VS Code's native modules; an install whose postinstall did
+# not run (or failed quietly) has no lib/vscode/node_modules and cannot start a server.
+code_server_complete() {
+  [ -f "$cs/lib/vscode/out/server-main.js" ] && [ -f "$cs/out/node/entry.js" ] &&
+    [ -d "$cs/lib/vscode/node_modules" ] && [ -f "$cs/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ]
+}
+if ! code_server_complete || [ ! -f "$dest/code-server/.ok-$CODE_SERVER_VERSION" ]; then
   echo "[harness] installing code-server@$CODE_SERVER_VERSION (native modules build for ~2 min)"
+  rm -rf "$dest/code-server"
   mkdir -p "$dest/code-server"
-  (cd "$dest/code-server" && echo '{"private":true}' > package.json && \
+  log="$dest/code-server-install.log"
+  if ! (cd "$dest/code-server" && echo '{"private":true}' > package.json && \
     PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
-    npm install --no-save --no-audit --no-fund --unsafe-perm "code-server@$CODE_SERVER_VERSION" >/dev/null)
+    npm install --no-save --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" >"$log" 2>&1); then
+    tail -40 "$log" >&2
+    echo "[harness] npm install code-server@$CODE_SERVER_VERSION failed; full log: $log" >&2
+    exit 1
+  fi
+  if ! code_server_complete; then
+    tail -40 "$log" >&2
+    echo "[harness] code-server installed but its VS Code native modules were not built (postinstall did not run?); log: $log" >&2
+    exit 1
+  fi
   touch "$dest/code-server/.ok-$CODE_SERVER_VERSION"
 fi
-echo "[harness] ready: $("$node24/bin/node" --version), code-server $CODE_SERVER_VERSION"
+
+chromium_bin="${MODELGATE_CHROMIUM:-/usr/bin/chromium}"
+if ! "$chromium_bin" --version >/dev/null 2>&1; then
+  echo "[harness] $chromium_bin does not run: $("$chromium_bin" --version 2>&1 | tail -1)" >&2
+  exit 1
+fi
+echo "[harness] ready: Node $("$node24/bin/node" --version), code-server $CODE_SERVER_VERSION, $("$chromium_bin" --version 2>/dev/null | head -1)"
