@@ -4,7 +4,7 @@ import { readSettings, SECTION, type Settings } from './config/settings';
 import { KeyStore } from './secrets/keyStore';
 import { GatewayService } from './gateway/gatewayService';
 import { CatalogueService } from './models/catalogueService';
-import { UsageLedger } from './models/usageLedger';
+import { UsageLedger, type UsageEntry } from './models/usageLedger';
 import { ModelStatusBar } from './models/statusBar';
 import { pickChannel, pickModel, pickModelOrChannel } from './models/pickers';
 import { createLog } from './log';
@@ -23,6 +23,8 @@ export interface ModelgateApi {
   refreshCatalogue(): Promise<void>;
   /** whether a key is stored for the configured gateway (never the key itself) */
   hasKey(): Promise<boolean>;
+  /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it */
+  lastUsage(): UsageEntry | undefined;
   chat: ChatApi;
 }
 
@@ -114,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     catalogue: () => catalogue.current(),
     refreshCatalogue: () => catalogue.refresh(),
     hasKey: async () => !!(await keys.get()),
+    lastUsage: () => usage.last(),
     chat: chat.api,
   };
 }
