@@ -218,3 +218,15 @@ export const PNG_1x1 = Buffer.from(
 );
 export const JPEG_HEAD = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 export const WEBP_HEAD = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
+
+/** globalThis.fetch that counts how often the client called it (attempts, independent of server timing). */
+export function countingFetch(): { fetch: typeof globalThis.fetch; count(): number } {
+  let calls = 0;
+  return {
+    fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      calls++;
+      return fetch(input, init);
+    }) as typeof globalThis.fetch,
+    count: () => calls,
+  };
+}

@@ -6,6 +6,7 @@ import {
   client,
   collect,
   collectUntilError,
+  countingFetch,
   expectGatewayError,
   finishChunk,
   KEY,
@@ -19,16 +20,43 @@ import {
 
 const chat = { model: 'm', messages: [] };
 
-/** Live setTimeout timers of this process (Node 20: process.getActiveResourcesInfo). */
-function liveTimeouts(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+/**
+ * Counts live timers armed with exactly `delay` ms (the client's idle timeout, set to an odd
+ * value no one else uses), by wrapping the global setTimeout/clearTimeout for one test.
+ */
+function trackTimers(delay: number): { live(): number; restore(): void } {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const live = new Set<unknown>();
+  globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    if (ms !== delay) return realSet(fn, ms, ...args);
+    const handle = realSet((...a: unknown[]) => {
+      live.delete(handle);
+      fn(...a);
+    }, ms, ...args);
+    live.add(handle);
+    return handle;
+  }) as typeof setTimeout;
+  globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => {
+    live.delete(handle);
+    realClear(handle);
+  }) as typeof clearTimeout;
+  return {
+    live: () => live.size,
+    restore: () => {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    },
+  };
 }
+const ODD_TIMEOUT = 59_873;
 
 describe('core/timeout: no byte for timeoutMs', () => {
   it('a server that never sends headers -> timeout, retried like a network error', async () => {
     const server = await startServer(() => undefined); // never answers
-    const error = await expectGatewayError(collect(client(server.baseUrl, { timeoutMs: 150, maxRetries: 1 }).streamChat(chat)), 'timeout');
-    assert.equal(server.requests.length, 2);
+    const counter = countingFetch();
+    const error = await expectGatewayError(collect(client(server.baseUrl, { timeoutMs: 150, maxRetries: 1, fetch: counter.fetch }).streamChat(chat)), 'timeout');
+    assert.equal(counter.count(), 2);
     assert.equal(error.retryable, true);
     assert.match(error.message, /Nothing arrived from the gateway/);
   });
@@ -49,12 +77,13 @@ describe('core/timeout: no byte for timeoutMs', () => {
       sseHead(res);
       res.write(sseEvent(textChunk('so far')));
     });
-    const { events, error } = await collectUntilError(client(server.baseUrl, { timeoutMs: 150 }).streamChat(chat));
+    const counter = countingFetch();
+    const { events, error } = await collectUntilError(client(server.baseUrl, { timeoutMs: 150, fetch: counter.fetch }).streamChat(chat));
     assert.equal(textOf(events), 'so far');
     assert.ok(error instanceof GatewayError);
     assert.equal(error.kind, 'timeout');
     assert.equal(error.afterContent, true);
-    assert.equal(server.requests.length, 1);
+    assert.equal(counter.count(), 1);
   });
 
   it('keep-alive comments count as bytes: a stream longer than timeoutMs but never silent that long is fine', async function () {
@@ -84,20 +113,34 @@ describe('core/timeout: no byte for timeoutMs', () => {
     assert.deepEqual(seen, ['text', 'text', 'done']);
   });
 
-  it('leaves no timer behind after success or failure', async () => {
+  it('leaves no timer behind after success, an HTTP error, or a timeout', async () => {
     const server = await startServer((_req, res, _r, index) => {
       if (index === 1) {
         res.writeHead(400);
         return void res.end('no');
       }
+      if (index === 2) return; // hangs: the client times out
       sseHead(res);
       res.end(sseStream([textChunk('x'), finishChunk()]));
     });
-    const before = liveTimeouts();
-    const c = createGatewayClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 60_000 });
-    await collect(c.streamChat(chat));
-    await collectUntilError(c.streamChat(chat));
-    assert.equal(liveTimeouts(), before);
+    const timers = trackTimers(ODD_TIMEOUT);
+    try {
+      const c = createGatewayClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: ODD_TIMEOUT });
+      await collect(c.streamChat(chat));
+      assert.ok(timers.live() === 0);
+      await collectUntilError(c.streamChat(chat));
+      assert.equal(timers.live(), 0);
+      const hanging = createGatewayClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: ODD_TIMEOUT, maxRetries: 0 });
+      const controller = new AbortController();
+      const pending = collectUntilError(hanging.streamChat(chat, { signal: controller.signal }));
+      while (server.requests.length < 3) await new Promise((r) => setImmediate(r));
+      assert.equal(timers.live(), 1, 'armed while waiting');
+      controller.abort();
+      await pending;
+      assert.equal(timers.live(), 0);
+    } finally {
+      timers.restore();
+    }
   });
 });
 
@@ -173,9 +216,25 @@ describe('core/abort: options.signal and breaking out of the loop', () => {
   it('abort works even when the injected fetch ignores its signal', async () => {
     const hangingFetch = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     const controller = new AbortController();
-    const pending = client('http://127.0.0.1:9/v1', { fetch: hangingFetch }).listModels({ signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
-    await expectGatewayError(pending, 'aborted');
+    let called!: () => void;
+    const fetchCalled = new Promise<void>((r) => (called = r));
+    const timers = trackTimers(ODD_TIMEOUT);
+    try {
+      const pending = client('http://127.0.0.1:9/v1', {
+        fetch: ((() => {
+          called();
+          return hangingFetch('');
+        }) as unknown) as typeof fetch,
+        timeoutMs: ODD_TIMEOUT,
+      }).listModels({ signal: controller.signal });
+      await fetchCalled;
+      assert.equal(timers.live(), 1);
+      controller.abort();
+      await expectGatewayError(pending, 'aborted');
+      assert.equal(timers.live(), 0, 'the idle timer of the abandoned fetch was cleared');
+    } finally {
+      timers.restore();
+    }
   });
 
   it('breaking out of for-await cancels the response body: the server sees the socket close', async () => {
