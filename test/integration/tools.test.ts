@@ -80,9 +80,11 @@ describe('workspace tools (real VS Code)', function () {
     ws = f.uri.fsPath;
 
     await write(`${FIX}/needle.ts`, `// fixture\nexport const found = '${NEEDLE}';\n`);
+    await write(`${FIX}/dirty.ts`, 'export const saved = 1;\n');
     await write(`${FIX}/big.txt`, Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
     await write(`${FIX}/wide.txt`, Array.from({ length: 40 }, (_, i) => `${i + 1}:${'w'.repeat(10_000)}`).join('\n'));
     await write(`${FIX}/blob.txt`, new Uint8Array([0x47, 0x49, 0x46, 0x00, 0x01, 0x02, 0x00, 0x41]));
+    await write(`${FIX}/redos.txt`, `${'a'.repeat(48)}!\n`); // (a+)+$ backtracks for ages on this
     await write(`${FIX}/image.png`, 'not really a png, but the extension says binary');
     await write(`${FIX}/hidden/secret.txt`, `${HIDDEN_MARKER} ${NEEDLE}\n`);
     await write(`${FIX}/searchskip/skipped.ts`, `// ${NEEDLE} in a folder hidden by search.exclude only\n`);
@@ -99,6 +101,8 @@ describe('workspace tools (real VS Code)', function () {
 
     const files = vscode.workspace.getConfiguration('files', folder.uri);
     await files.update('exclude', { [`**/${FIX}/hidden`]: true }, vscode.ConfigurationTarget.Workspace);
+    // An edited buffer must stay unsaved until the test reverts it (code-server may auto-save).
+    await vscode.workspace.getConfiguration('files', folder.uri).update('autoSave', 'off', vscode.ConfigurationTarget.Workspace);
     const search = vscode.workspace.getConfiguration('search', folder.uri);
     await search.update('exclude', { [`**/${FIX}/searchskip`]: true }, vscode.ConfigurationTarget.Workspace);
     // The search service picks the settings up asynchronously.
@@ -119,6 +123,7 @@ describe('workspace tools (real VS Code)', function () {
     cts?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('files', folder.uri).update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('files', folder.uri).update('autoSave', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.workspace.getConfiguration('search', folder.uri).update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
     fs.rmSync(path.join(ws, FIX), { recursive: true, force: true }); // removes the links, not their targets
     fs.rmSync(outside, { recursive: true, force: true });
@@ -183,6 +188,21 @@ describe('workspace tools (real VS Code)', function () {
       assert.match(await ok('search_text', { query: 'Zebra_Needle' }), /^No matches/);
       assert.match(await ok('search_text', { query: NEEDLE, glob: 'src/**' }), /^No matches/);
       await refused('search_text', { query: '(unclosed', isRegex: true }, /Invalid regular expression/);
+    });
+
+    it('read_file shows unsaved editor contents, which is what the user sees', async () => {
+      const uri = vscode.Uri.joinPath(folder.uri, `${FIX}/dirty.ts`);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(0, 0), '// UNSAVED_EDIT\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.equal(doc.isDirty, true);
+      const text = await ok('read_file', { path: `${FIX}/dirty.ts` });
+      assert.equal(text, `${FIX}/dirty.ts (lines 1-2 of 2) (unsaved editor contents)\n// UNSAVED_EDIT\nexport const saved = 1;`);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      assert.equal(doc.isDirty, false);
+      assert.equal(await ok('read_file', { path: `${FIX}/dirty.ts` }), `${FIX}/dirty.ts (lines 1-1 of 1)\nexport const saved = 1;`);
     });
 
     it('get_selection returns the selected text with path and line numbers, or the visible lines', async () => {
@@ -290,6 +310,12 @@ describe('workspace tools (real VS Code)', function () {
       assert.match(s, /^No matches/);
       assert.match(await ok('list_files', { path: `${FIX}/searchskip` }), /skipped\.ts/);
       assert.match(await ok('read_file', { path: `${FIX}/searchskip/skipped.ts` }), /search\.exclude only/);
+    });
+
+    it('stops a catastrophically backtracking regular expression instead of freezing the extension host', async () => {
+      await refused('search_text', { query: '(a+)+$', isRegex: true, glob: `${FIX}/redos.txt` }, /too slow/);
+      // the host is still responsive and the same search without the trap works
+      assert.match(await ok('search_text', { query: 'a+!$', isRegex: true, glob: `${FIX}/redos.txt` }), /redos\.txt:1:/);
     });
 
     it('refuses binary files (by content and by extension)', async () => {
