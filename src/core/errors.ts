@@ -75,7 +75,7 @@ const BALANCE = /insufficient[_ ]?(balance|funds|credit|quota)|balance[_ ](is[_ 
 const UNSUPPORTED = /not[_ ]supported|unsupported|does not support|doesn't support|not available (on|for|in) (this|the) channel/i;
 const AUTH = /invalid[_ ]api[_ ]key|authenticat|unauthori[sz]ed|permission[_ ]denied|forbidden|invalid[_ ](token|key)/i;
 const RATE = /rate[_ ]?limit|too many requests|throttl/i;
-const NOT_FOUND = /model[_ ]not[_ ]found|not[_ ]found|does not exist|no such model|unknown model/i;
+const MODEL_NOT_FOUND = /model[_ ]not[_ ]found|\bmodel\b[^.]{0,80}\b(does not exist|not found|unknown)|unknown model|no such model/i;
 const SERVER = /server[_ ]error|internal|overloaded|upstream|unavailable|bad gateway|timeout/i;
 
 function textOf(details: ErrorDetails): string {
@@ -92,6 +92,8 @@ export function kindForStatus(status: number, details: ErrorDetails): GatewayErr
   if (status === 404) return 'not_found';
   if (status === 409) return 'server';
   if (status >= 500) return 'server';
+  // Some gateways answer an unknown model with 400 rather than 404.
+  if (MODEL_NOT_FOUND.test(text)) return 'not_found';
   if (UNSUPPORTED.test(text)) return 'unsupported';
   return 'bad_request';
 }
@@ -104,7 +106,7 @@ export function kindForErrorObject(details: ErrorDetails): GatewayErrorKind {
   if (RATE.test(text)) return 'rate_limit';
   if (details.status) return kindForStatus(details.status, details);
   if (UNSUPPORTED.test(text)) return 'unsupported';
-  if (NOT_FOUND.test(text) && /model/i.test(text)) return 'not_found';
+  if (MODEL_NOT_FOUND.test(text)) return 'not_found';
   if (/invalid[_ ]request|bad[_ ]request|invalid[_ ]param/i.test(text)) return 'bad_request';
   if (SERVER.test(text)) return 'server';
   return 'server';

@@ -43,6 +43,7 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
     ['422 unsupported parameter', json(422, { error: { message: 'image input unsupported on text-only model' } }), 'unsupported', /unsupported on text-only model/],
     ['404 model', json(404, { error: { message: 'The model `flagship` does not exist', code: 'model_not_found' } }), 'not_found', /Model “flagship” is not available on the gateway \(404\): The model `flagship` does not exist\. Pick another model/],
     ['404 empty body', { status: 404, body: '' }, 'not_found', /Model “flagship” is not available on the gateway \(404 Not Found, no message\)/],
+    ['400 model_not_found', json(400, { error: { message: 'The model `flagship` does not exist or is not a chat model', code: 'model_not_found' } }), 'not_found', /Model “flagship” is not available on the gateway \(400\)/],
     ['404 other path', json(404, { error: { message: 'No route for POST /chat/completions' } }), 'not_found', /no such endpoint \(404\): No route.*ends in the version segment/],
     ['408', { status: 408, body: '' }, 'timeout', /timed out \(408 Request Timeout, no message\)/],
     ['500 OpenAI shape', json(500, { error: { message: 'The server had an error', type: 'server_error' } }), 'server', /had a problem \(500\): The server had an error\. Try again/],
