@@ -12,8 +12,6 @@ export interface FileSearchResult {
   files: Target[];
   /** the search returned more than `limit` files */
   limitHit: boolean;
-  /** hits dropped because they resolve outside the workspace, into .git or onto an excluded file */
-  escaped: number;
 }
 
 export async function findWorkspaceFiles(
@@ -46,6 +44,5 @@ export async function findWorkspaceFiles(
   return {
     files: allowed.slice(0, limit),
     limitHit: allowed.length > limit || uris.length >= ask,
-    escaped: candidates.length - allowed.length,
   };
 }
