@@ -17,6 +17,7 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { createSseDecoder } from './sse';
 import { Attempt, bodyChunks, readBodyText, type Peer } from './transport';
 import type {
@@ -244,9 +245,10 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   /**
    * Chat events of one 2xx response, whatever form the server chose: SSE (asked for or not),
    * a JSON answer, or an HTML page that a proxy put there instead. A missing or odd
-   * content type is decided by the first bytes.
+   * content type is decided by the first bytes. Events come in batches, one per network
+   * chunk: one async hop per chunk instead of per event keeps 100k small deltas cheap.
    */
-  async function* chatEvents(response: Response, attempt: Attempt, context: ErrorContext): AsyncGenerator<ChatStreamEvent> {
+  async function* chatEventBatches(response: Response, attempt: Attempt, context: ErrorContext): AsyncGenerator<ChatStreamEvent[]> {
     const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
     let mode: 'sse' | 'json' | 'html' | undefined = contentType.includes('text/event-stream')
       ? 'sse'
@@ -257,6 +259,24 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
           : undefined;
     const sse = createSseDecoder();
     const assembler = new ChatStreamAssembler(context);
+    /** Events of `messages`; if one of them is bad, the events before it still go out first. */
+    function* handleAll(messages: EventSourceMessage[]): Generator<ChatStreamEvent[], boolean> {
+      const batch: ChatStreamEvent[] = [];
+      try {
+        for (const message of messages) {
+          batch.push(...assembler.handle(message));
+          if (assembler.isDone) {
+            batch.push(...assembler.finish());
+            break;
+          }
+        }
+      } catch (error) {
+        if (batch.length) yield batch;
+        throw error;
+      }
+      if (batch.length) yield batch;
+      return assembler.isDone;
+    }
     const textDecoder = new TextDecoder();
     let text = '';
     let bytes = 0;
@@ -266,13 +286,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
         mode = /^[{[]/.test(start) ? 'json' : start.startsWith('<') ? 'html' : 'sse';
       }
       if (mode === 'sse') {
-        for (const message of sse.push(chunk)) {
-          for (const event of assembler.handle(message)) yield event;
-          if (assembler.isDone) {
-            yield* assembler.finish();
-            return; // leaving the loop cancels the rest of the body
-          }
-        }
+        if (yield* handleAll(sse.push(chunk))) return; // [DONE]: leaving the loop cancels the rest of the body
         continue;
       }
       bytes += chunk.byteLength;
@@ -282,7 +296,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     }
     text += textDecoder.decode();
     if (mode === 'json') {
-      yield* eventsFromCompletion(completionFromJsonText(text, context));
+      yield eventsFromCompletion(completionFromJsonText(text, context));
       return;
     }
     if (mode === 'html') {
@@ -292,11 +306,8 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
         { retryable: false },
       );
     }
-    for (const message of sse.end()) {
-      for (const event of assembler.handle(message)) yield event;
-      if (assembler.isDone) break;
-    }
-    yield* assembler.finish();
+    if (yield* handleAll(sse.end())) return;
+    yield assembler.finish();
   }
 
   const gatewayPeer = {
@@ -317,9 +328,11 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       try {
         const body = chatBody(request, { stream: true, includeUsage });
         const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, key, context);
-        for await (const event of chatEvents(response, attempt, context)) {
-          delivered = true;
-          yield event;
+        for await (const batch of chatEventBatches(response, attempt, context)) {
+          for (const event of batch) {
+            delivered = true;
+            yield event;
+          }
         }
         return;
       } catch (caught) {
@@ -354,7 +367,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       const body = chatBody(request, { stream: false, includeUsage: false });
       const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, key, context);
       const events: ChatStreamEvent[] = [];
-      for await (const event of chatEvents(response, attempt, context)) events.push(event);
+      for await (const batch of chatEventBatches(response, attempt, context)) events.push(...batch);
       return completionFromEvents(events);
     });
   }

@@ -53,12 +53,18 @@ export class Attempt {
   private readonly controller = new AbortController();
   private timedOut = false;
   private readonly unlink: () => void;
+  /** One idle timer per attempt, re-armed for each wait (a stream can have thousands of chunks). */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private waiting = false;
+  /** Rejects the wait in progress; called when the attempt's signal aborts. */
+  private abortWait: (() => void) | undefined;
 
   constructor(
     private readonly userSignal: AbortSignal | undefined,
     private readonly timeoutMs: number,
     private readonly peer: Peer,
   ) {
+    this.controller.signal.addEventListener('abort', () => this.abortWait?.(), { once: true });
     if (userSignal) {
       const onAbort = () => this.controller.abort();
       userSignal.addEventListener('abort', onAbort, { once: true });
@@ -81,29 +87,35 @@ export class Attempt {
     return networkError(error, phase, this.peer);
   }
 
+  private readonly onIdle = (): void => {
+    // Silence only counts while we are waiting for the server, not while the consumer is busy.
+    if (!this.waiting) return;
+    this.timedOut = true;
+    this.controller.abort();
+  };
+
+  private armTimer(): void {
+    if (this.timer && typeof this.timer.refresh === 'function') this.timer.refresh();
+    else this.timer = setTimeout(this.onIdle, this.timeoutMs);
+  }
+
   /**
-   * Awaits `start()`; fails with 'timeout' when it takes longer than the idle timeout and
-   * with 'aborted' the moment the caller aborts.
+   * Awaits `start()`; fails with 'timeout' when nothing happens for the idle timeout and with
+   * 'aborted' the moment the caller aborts, even if the work itself never settles.
    */
   guard<T>(start: () => Promise<T>, phase: 'connect' | 'read'): Promise<T> {
-    const signal = this.controller.signal;
+    if (this.controller.signal.aborted) return Promise.reject(this.classify(undefined, phase));
     return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) return reject(this.classify(undefined, phase));
-      // Whichever comes first settles the promise and clears the timer: the work itself, or
-      // an abort (caller or timeout). Work that never settles must not keep a timer alive.
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+      const finish = () => {
+        this.waiting = false;
+        this.abortWait = undefined;
       };
-      const onAbort = () => {
-        cleanup();
+      this.abortWait = () => {
+        finish();
         reject(this.classify(undefined, phase));
       };
-      const timer = setTimeout(() => {
-        this.timedOut = true;
-        this.controller.abort();
-      }, this.timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting = true;
+      this.armTimer();
       let work: Promise<T>;
       try {
         work = start();
@@ -112,19 +124,21 @@ export class Attempt {
       }
       work.then(
         (value) => {
-          cleanup();
+          finish();
           resolve(value);
         },
         (error: unknown) => {
-          cleanup();
+          finish();
           reject(this.classify(error, phase));
         },
       );
     });
   }
 
-  /** Ends the attempt: drops the caller's listener and aborts anything still in flight. */
+  /** Ends the attempt: clears the timer, drops the caller's listener, aborts anything in flight. */
   dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.unlink();
     if (!this.controller.signal.aborted) this.controller.abort();
   }
