@@ -1,0 +1,4 @@
+export interface BenchResult {
+  name: string;
+  figures: Record<string, number | string>;
+}
