@@ -103,7 +103,9 @@ describe('core/timeout: no byte for timeoutMs', () => {
     this.timeout(10_000);
     const server = await startServer((_req, res) => {
       sseHead(res);
-      res.end(sseStream([textChunk('a'), textChunk('b'), finishChunk()]));
+      res.write(sseEvent(textChunk('a')));
+      // the rest arrives while the consumer is still busy with 'a'
+      setTimeout(() => res.end(sseStream([textChunk('b'), finishChunk()])), 50);
     });
     const seen: string[] = [];
     for await (const event of client(server.baseUrl, { timeoutMs: 300 }).streamChat(chat)) {
