@@ -47,6 +47,7 @@ export interface StreamingStats {
 }
 
 const COMMIT_BATCH_BLOCKS = 32;
+const CHUNK_BLOCKS = 32;
 
 interface OpenFence {
   block: HTMLElement;
@@ -84,6 +85,8 @@ export class StreamingMarkdown {
   private rawPreview: HTMLElement | null = null;
   private fence: OpenFence | null = null;
   private finished = false;
+  private chunk: HTMLElement | null = null;
+  private chunkSize = 0;
 
   constructor(doc: Document, options: StreamingMarkdownOptions = {}, element?: HTMLElement) {
     this.doc = doc;
@@ -248,13 +251,32 @@ export class StreamingMarkdown {
     if (start < to) this.insertRendered(renderTokens(tokens, start, to), true);
   }
 
-  /** Sanitizes, decorates and appends rendered HTML; returns the nodes inserted. */
+  /** Sanitizes, decorates and renders HTML: committed blocks go into chunks, a tail is appended as is. */
   private insertRendered(html: string, complete: boolean): Node[] {
     const frag = sanitizeMarkdownHtml(this.doc, html);
     decorate(this.doc, frag, complete && this.highlight);
     const nodes = Array.from(frag.childNodes);
-    this.element.appendChild(frag);
+    if (complete) for (const n of nodes) this.appendCommittedNode(n);
+    else this.element.appendChild(frag);
     return nodes;
+  }
+
+  /**
+   * Committed blocks are grouped into chunks of CHUNK_BLOCKS elements. A long answer then gives
+   * its container a few hundred children instead of thousands, so the browser's per-frame
+   * layout of the container (which walks its children) stays small, and off-screen chunks can
+   * skip layout altogether (content-visibility in chat.css). Chunking depends only on the
+   * sequence of committed blocks, so a streamed and a one-go render stay identical.
+   */
+  private appendCommittedNode(node: Node): void {
+    if (!this.chunk || this.chunkSize >= CHUNK_BLOCKS) {
+      this.chunk = h(this.doc, 'div', { className: 'md-chunk' });
+      this.chunkSize = 0;
+      const firstTail = this.tailNodes.find((n) => n.parentNode === this.element) ?? this.rawPreview;
+      this.element.insertBefore(this.chunk, firstTail ?? null);
+    }
+    this.chunk.appendChild(node);
+    this.chunkSize++;
   }
 
   private removeTail(): void {
@@ -297,8 +319,10 @@ export class StreamingMarkdown {
       segment,
       segmentLines: 0,
     };
-    this.element.appendChild(block);
-    this.tailNodes = [block];
+    // The open fence is the last block, and nothing is committed while it is open: it can take
+    // its final place in a chunk now, so closing it moves nothing.
+    this.appendCommittedNode(block);
+    this.tailNodes = [];
     this.feedFence(raw.slice(firstNl + 1), false);
   }
 
@@ -373,7 +397,6 @@ export class StreamingMarkdown {
     f.block.classList.remove('streaming');
     if (this.highlight) highlightCodeBlock(f.block);
     this.stats.committedBlocks++;
-    this.tailNodes = [];
   }
 }
 

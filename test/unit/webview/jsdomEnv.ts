@@ -53,6 +53,13 @@ export function referenceHtml(doc: Document, text: string): string {
   const div = doc.createElement('div');
   const frag = sanitizeMarkdownHtml(doc, md.render(text));
   decorate(doc, frag, true);
-  div.appendChild(frag);
+  // the renderer groups blocks in chunks of 32 (a layout optimisation that must not depend on chunking)
+  const nodes = Array.from(frag.childNodes);
+  for (let i = 0; i < nodes.length; i += 32) {
+    const chunk = doc.createElement('div');
+    chunk.className = 'md-chunk';
+    for (const n of nodes.slice(i, i + 32)) chunk.appendChild(n);
+    div.appendChild(chunk);
+  }
   return div.innerHTML;
 }
