@@ -88,6 +88,25 @@ function invalidBaseUrl(baseUrl: string): GatewayError | undefined {
   });
 }
 
+/** A 3xx from the base URL: said plainly, not followed (the key must not travel on). */
+function redirectError(response: Response): GatewayError {
+  let target = 'another address';
+  const location = response.headers.get('location');
+  if (location) {
+    try {
+      const url = new URL(location, response.url || undefined);
+      target = `${url.origin}${url.pathname}`.slice(0, 120);
+    } catch {
+      // keep the neutral wording
+    }
+  }
+  return new GatewayError(
+    'bad_request',
+    `The gateway redirected the request (${response.status}) to ${target}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.`,
+    { status: response.status, retryable: false, code: 'invalid_base_url' },
+  );
+}
+
 function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const text = error instanceof Error ? error.message : String(error);
@@ -228,10 +247,15 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
           headers: headers(key, init.accept, init.body !== undefined),
           body: init.body,
           signal: attempt.signal,
-          redirect: 'error', // a redirect would re-send the key to wherever it points
+          // Never follow a redirect: it would re-send the key to wherever it points.
+          redirect: 'manual',
         }),
       'connect',
     );
+    if (response.status >= 300 && response.status < 400) {
+      response.body?.cancel().catch(() => undefined);
+      throw redirectError(response);
+    }
     if (!response.ok) throw await httpFailure(response, attempt, context);
     return response;
   }

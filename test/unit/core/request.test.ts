@@ -165,3 +165,22 @@ describe('core/request: servers that reject stream_options', () => {
     }
   });
 });
+
+describe('core/request: redirects', () => {
+  it('a redirect from the base URL is not followed (the key stays home) and says where it pointed', async () => {
+    const elsewhere = await startServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"data":[]}');
+    });
+    const server = await startServer((_req, res) => {
+      res.writeHead(307, { Location: `${elsewhere.origin}/v1/models?token=abc` });
+      res.end();
+    });
+    const error = await expectGatewayError(client(server.baseUrl).listModels(), 'bad_request');
+    assert.equal(error.code, 'invalid_base_url');
+    assert.match(error.message, new RegExp(`redirected the request \\(307\\) to ${elsewhere.origin}/v1/models\\. `));
+    assert.doesNotMatch(error.message, /token=abc/);
+    assert.equal(elsewhere.requests.length, 0);
+    assert.equal(server.requests.length, 1, 'not retried');
+  });
+});
