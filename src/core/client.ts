@@ -1,9 +1,10 @@
 // The gateway client: one small object per configuration, shared by chat, images and the
 // model pickers. Plain Node (never imports vscode); everything it talks to goes through the
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
-import { ChatStreamAssembler, completionFromEvents, completionFromJsonText, eventsFromCompletion, inBandError } from './chatStream';
-import { summarizeHtml } from './errorBody';
-import { abortedError, errorFromHttp, GatewayError, missingKeyError, protocolError, type ErrorContext } from './errors';
+import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
+import { completionFromEvents } from './chatStream';
+import { abortedError, errorFromHttp, GatewayError, markAfterContent, missingKeyError, protocolError, toGatewayError, type ErrorContext } from './errors';
+import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
 import { DEFAULT_MAX_IMAGE_BYTES, decodeBase64Image, imageDownloadError, parseImageUrl, readImageBody } from './imageBytes';
 import { redactErrorInPlace } from './redact';
 import { chatBody, imageBody, rejectsStreamOptions } from './requestBody';
@@ -15,11 +16,10 @@ import {
   DEFAULT_RETRY_MAX_DELAY_MS,
   nextRetry,
   parseRetryAfter,
+  unlessAborted,
   type RetryPolicy,
 } from './retry';
-import type { EventSourceMessage } from 'eventsource-parser';
-import { createSseDecoder } from './sse';
-import { Attempt, bodyChunks, readBodyText, type Peer } from './transport';
+import { Attempt, readBodyText, type Peer } from './transport';
 import type {
   ChatCompletion,
   ChatRequest,
@@ -50,10 +50,6 @@ export interface GatewayClientTuning {
 export type GatewayClientOptionsWithTuning = GatewayClientOptions & GatewayClientTuning;
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Error bodies are read only this far: enough for any message, not for a runaway page. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** A JSON answer (b64 images included) larger than this is refused. */
-const MAX_JSON_BODY_BYTES = 128 * 1024 * 1024;
 
 /**
  * Base URLs known to reject `stream_options`, shared by every client in the process so a
@@ -61,99 +57,10 @@ const MAX_JSON_BODY_BYTES = 128 * 1024 * 1024;
  */
 const streamOptionsRejectedBy = new Set<string>();
 
-export function normalizeBaseUrl(baseUrl: string): string {
-  return baseUrl.trim().replace(/\/+$/, '');
-}
-
-/** Same gateway, however the URL is spelled (host case, default port, trailing slashes). */
-function usageMemoryKeyOf(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return baseUrl;
-  }
-}
-
-function invalidBaseUrl(baseUrl: string): GatewayError | undefined {
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return undefined;
-  } catch {
-    // fall through
-  }
-  return new GatewayError('bad_request', `The gateway base URL “${baseUrl.slice(0, 100)}” is not an http(s) URL. Fix “modelgate.baseUrl”.`, {
-    retryable: false,
-    code: 'invalid_base_url',
-  });
-}
-
-/** A 3xx from the base URL: said plainly, not followed (the key must not travel on). */
-function redirectError(response: Response): GatewayError {
-  let target = 'another address';
-  const location = response.headers.get('location');
-  if (location) {
-    try {
-      const url = new URL(location, response.url || undefined);
-      target = `${url.origin}${url.pathname}`.slice(0, 120);
-    } catch {
-      // keep the neutral wording
-    }
-  }
-  return new GatewayError(
-    'bad_request',
-    `The gateway redirected the request (${response.status}) to ${target}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.`,
-    { status: response.status, retryable: false, code: 'invalid_base_url' },
-  );
-}
-
-function toGatewayError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const text = error instanceof Error ? error.message : String(error);
-  return new GatewayError('protocol', `Unexpected failure while talking to the gateway (${text.slice(0, 160)}).`, { retryable: false });
-}
-
-/** After content was delivered nothing is retried; the error says the answer is incomplete. */
-function afterContent(error: GatewayError): GatewayError {
-  if (error.kind !== 'network' && error.kind !== 'timeout' && error.kind !== 'protocol') {
-    error.afterContent = true;
-    return error;
-  }
-  const wrapped = new GatewayError(error.kind, `${error.message.replace(/\.$/, '')}. The answer above is incomplete.`, {
-    status: error.status,
-    retryable: error.retryable,
-    code: error.code,
-    serverMessage: error.serverMessage,
-    afterContent: true,
-  });
-  return wrapped;
-}
-
-/** Resolves when `promise` does, rejects with 'aborted' the moment `signal` fires. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(abortedError());
-    const onAbort = () => reject(abortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    const cleanup = () => signal.removeEventListener('abort', onAbort);
-    promise.then(
-      (value) => {
-        cleanup();
-        resolve(value);
-      },
-      (error: unknown) => {
-        cleanup();
-        reject(error);
-      },
-    );
-  });
-}
-
 export function createGatewayClient(options: GatewayClientOptionsWithTuning): GatewayClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
-  const baseUrlProblem = invalidBaseUrl(baseUrl);
-  const usageMemoryKey = usageMemoryKeyOf(baseUrl);
+  const baseUrlProblem = invalidBaseUrlError(baseUrl);
+  const gateway = gatewayIdentity(baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
@@ -260,80 +167,6 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     return response;
   }
 
-  async function readJsonText(response: Response, attempt: Attempt): Promise<string> {
-    const { text, truncated } = await readBodyText(response, attempt, MAX_JSON_BODY_BYTES);
-    if (truncated) throw protocolError('the answer is larger than 128 MB');
-    return text;
-  }
-
-  /**
-   * Chat events of one 2xx response, whatever form the server chose: SSE (asked for or not),
-   * a JSON answer, or an HTML page that a proxy put there instead. A missing or odd
-   * content type is decided by the first bytes. Events come in batches, one per network
-   * chunk: one async hop per chunk instead of per event keeps 100k small deltas cheap.
-   */
-  async function* chatEventBatches(response: Response, attempt: Attempt, context: ErrorContext): AsyncGenerator<ChatStreamEvent[]> {
-    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
-    let mode: 'sse' | 'json' | 'html' | undefined = contentType.includes('text/event-stream')
-      ? 'sse'
-      : contentType.includes('json')
-        ? 'json'
-        : contentType.includes('html')
-          ? 'html'
-          : undefined;
-    const sse = createSseDecoder();
-    const assembler = new ChatStreamAssembler(context);
-    /** Events of `messages`; if one of them is bad, the events before it still go out first. */
-    function* handleAll(messages: EventSourceMessage[]): Generator<ChatStreamEvent[], boolean> {
-      const batch: ChatStreamEvent[] = [];
-      try {
-        for (const message of messages) {
-          batch.push(...assembler.handle(message));
-          if (assembler.isDone) {
-            batch.push(...assembler.finish());
-            break;
-          }
-        }
-      } catch (error) {
-        if (batch.length) yield batch;
-        throw error;
-      }
-      if (batch.length) yield batch;
-      return assembler.isDone;
-    }
-    const textDecoder = new TextDecoder();
-    let text = '';
-    let bytes = 0;
-    for await (const chunk of bodyChunks(response, attempt)) {
-      if (mode === undefined) {
-        const start = new TextDecoder().decode(chunk.subarray(0, 32)).trimStart();
-        mode = /^[{[]/.test(start) ? 'json' : start.startsWith('<') ? 'html' : 'sse';
-      }
-      if (mode === 'sse') {
-        if (yield* handleAll(sse.push(chunk))) return; // [DONE]: leaving the loop cancels the rest of the body
-        continue;
-      }
-      bytes += chunk.byteLength;
-      if (mode === 'html' && bytes > MAX_ERROR_BODY_BYTES) break;
-      if (bytes > MAX_JSON_BODY_BYTES) throw protocolError('the answer is larger than 128 MB');
-      text += textDecoder.decode(chunk, { stream: true });
-    }
-    text += textDecoder.decode();
-    if (mode === 'json') {
-      yield eventsFromCompletion(completionFromJsonText(text, context));
-      return;
-    }
-    if (mode === 'html') {
-      throw new GatewayError(
-        'protocol',
-        `The gateway (or a proxy in front of it) returned an HTML page instead of an answer (${summarizeHtml(text) || 'no title'}). Check “modelgate.baseUrl”.`,
-        { retryable: false },
-      );
-    }
-    if (yield* handleAll(sse.end())) return;
-    yield assembler.finish();
-  }
-
   const gatewayPeer = {
     name: 'the gateway',
     where: baseUrl,
@@ -345,7 +178,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (signal?.aborted) throw abortedError();
     const key = await resolveKey();
     const context: ErrorContext = { model: request.model, operation: 'chat' };
-    let includeUsage = !streamOptionsRejectedBy.has(usageMemoryKey);
+    let includeUsage = !streamOptionsRejectedBy.has(gateway);
     for (let retries = 0; ; ) {
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer);
       let delivered = false;
@@ -362,17 +195,17 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       } catch (caught) {
         const error = redactErrorInPlace(toGatewayError(caught), key);
         // Once text is on the user's screen a retry would repeat or contradict it.
-        if (delivered) throw redactErrorInPlace(afterContent(error), key);
+        if (delivered) throw redactErrorInPlace(markAfterContent(error), key);
         const said = `${error.serverMessage ?? ''} ${error.param ?? ''} ${error.code ?? ''}`;
         if (includeUsage && rejectsStreamOptions(error.status, said)) {
           includeUsage = false;
-          streamOptionsRejectedBy.add(usageMemoryKey);
+          streamOptionsRejectedBy.add(gateway);
           continue;
         }
         const next = nextRetry(error, retries, policy);
         if ('error' in next) throw redactErrorInPlace(next.error, key);
         retries++;
-        attempt.dispose();
+        attempt.dispose(); // close the failed attempt now, not after the wait
         await unlessAborted(policy.sleep(next.delayMs, signal), signal);
       } finally {
         attempt.dispose();
@@ -396,26 +229,6 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     });
   }
 
-  function parseJsonAnswer(text: string, context: ErrorContext): unknown {
-    const trimmed = text.trimStart();
-    if (trimmed.startsWith('<')) {
-      throw new GatewayError(
-        'protocol',
-        `The gateway (or a proxy in front of it) returned an HTML page instead of an answer (${summarizeHtml(trimmed) || 'no title'}). Check “modelgate.baseUrl”.`,
-        { retryable: false },
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw protocolError(`the answer is not JSON: ${text.slice(0, 60)}`);
-    }
-    const error = inBandError(json, context);
-    if (error) throw error;
-    return json;
-  }
-
   async function generateImages(request: ImageRequest, requestOptions: RequestOptions = {}): Promise<ImageResponse> {
     const signal = requestOptions.signal;
     if (signal?.aborted) throw abortedError();
@@ -423,7 +236,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const context: ErrorContext = { model: request.model, operation: 'image generation' };
     return withRetries(signal, key, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, key, context);
-      const json = parseJsonAnswer(await readJsonText(response, attempt), context);
+      const json = await readJsonAnswer(response, attempt, context);
       const parsed = imageResponseSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the image answer has the wrong shape, ${describeZodError(parsed.error)}`);
       return {
@@ -443,7 +256,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const key = await resolveKey();
     return withRetries(signal, key, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, key, {});
-      const json = parseJsonAnswer(await readJsonText(response, attempt), {});
+      const json = await readJsonAnswer(response, attempt, {});
       const parsed = modelListSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
       const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;

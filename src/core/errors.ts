@@ -56,6 +56,39 @@ export function timeoutError(timeoutMs: number, peerName = 'the gateway'): Gatew
   return new GatewayError('timeout', `Nothing arrived from ${peerName} for ${seconds} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.`);
 }
 
+/** Anything thrown that is not a GatewayError yet (a bug, or an odd injected fetch). */
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const text = error instanceof Error ? error.message : String(error);
+  return new GatewayError('protocol', `Unexpected failure while talking to the gateway (${text.slice(0, 160)}).`, { retryable: false });
+}
+
+/**
+ * For a failure after the stream had delivered content (nothing is retried then): marks it,
+ * and for a cut connection says that the answer is incomplete.
+ */
+export function markAfterContent(error: GatewayError): GatewayError {
+  if (error.kind !== 'network' && error.kind !== 'timeout' && error.kind !== 'protocol') {
+    error.afterContent = true;
+    return error;
+  }
+  return new GatewayError(error.kind, `${error.message.replace(/\.$/, '')}. The answer above is incomplete.`, {
+    status: error.status,
+    retryable: error.retryable,
+    code: error.code,
+    serverMessage: error.serverMessage,
+    afterContent: true,
+  });
+}
+
+export function htmlInsteadOfAnswerError(summary: string): GatewayError {
+  return new GatewayError(
+    'protocol',
+    `The gateway (or a proxy in front of it) returned an HTML page instead of an answer (${summary || 'no title'}). Check “modelgate.baseUrl”.`,
+    { retryable: false },
+  );
+}
+
 export function protocolError(detail: string): GatewayError {
   return new GatewayError('protocol', `The gateway sent a response Modelgate cannot read (${truncate(detail, 200)}).`, { retryable: false });
 }

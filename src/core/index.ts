@@ -1,6 +1,7 @@
 // The shared gateway client: plain Node, never imports vscode. Everything the extension and
 // outside tests need comes from here.
-export { createGatewayClient, normalizeBaseUrl, DEFAULT_TIMEOUT_MS } from './client';
+export { createGatewayClient, DEFAULT_TIMEOUT_MS } from './client';
+export { normalizeBaseUrl } from './gatewayUrl';
 export type { GatewayClientTuning, GatewayClientOptionsWithTuning } from './client';
 export { GatewayError, describeWait } from './errors';
 export type { GatewayErrorInit } from './errors';

@@ -35,6 +35,30 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 /**
+ * Resolves when `promise` does, rejects with 'aborted' the moment `signal` fires: an injected
+ * sleep that ignores the signal still cannot hold an aborted request.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(abortedError());
+    const onAbort = () => reject(abortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    const cleanup = () => signal.removeEventListener('abort', onAbort);
+    promise.then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * Milliseconds the server asked us to wait, from `retry-after-ms` or `Retry-After`
  * (delta-seconds or an HTTP date); undefined when absent or unreadable.
  */
