@@ -288,6 +288,8 @@ class WorkbenchSession implements Workbench {
     this.closed = true;
     await this.browser.close();
     await this.server.stop();
+    // The browser profile is most of the folder's size and says nothing about a failure.
+    rmSync(join(this.profile.baseDir, 'chromium-profile'), { recursive: true, force: true });
     if (this.failed || process.env.MODELGATE_KEEP_TMP === '1') {
       console.log(`[e2e] workbench profile kept in ${this.profile.baseDir} (server log ${this.profile.serverLog})`);
     } else {

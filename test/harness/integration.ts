@@ -133,6 +133,8 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   } finally {
     await browser?.close();
     await server?.stop();
+    // The browser profile is most of the folder's size and says nothing about a failure.
+    rmSync(join(profile.baseDir, 'chromium-profile'), { recursive: true, force: true });
   }
 
   // A session that ran in the wrong trust state tests nothing it claims to test.
