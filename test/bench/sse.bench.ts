@@ -147,8 +147,3 @@ export async function benchSse(): Promise<BenchResult[]> {
   });
   return results;
 }
-
-// `node out/bench/sse.js` prints the figures on its own.
-if (typeof require !== 'undefined' && require.main === module) {
-  void benchSse().then((r) => console.log(JSON.stringify(r, null, 2)));
-}
