@@ -67,7 +67,8 @@ describe('core/timeout: no byte for timeoutMs', () => {
       res.write(': keep-alive\n\n');
       if (index > 0) res.end(sseStream([textChunk('second try'), finishChunk()]));
     });
-    const events = await collect(client(server.baseUrl, { timeoutMs: 500 }).streamChat(chat));
+    // wide margin: the retry must finish inside the timeout even on a loaded CI machine
+    const events = await collect(client(server.baseUrl, { timeoutMs: 2_000 }).streamChat(chat));
     assert.equal(textOf(events), 'second try');
     assert.equal(server.requests.length, 2);
   });
@@ -90,13 +91,13 @@ describe('core/timeout: no byte for timeoutMs', () => {
     this.timeout(10_000);
     const server = await startServer(async (_req, res) => {
       sseHead(res);
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         res.write(': keep-alive\n\n');
-        await new Promise((r) => setTimeout(r, 75)); // 8 x 75 ms = 600 ms in all, each gap far under 300 ms
+        await new Promise((r) => setTimeout(r, 150)); // 12 x 150 ms = 1.8 s in all, each gap far under 1 s
       }
       res.end(sseStream([textChunk('patient'), finishChunk()]));
     });
-    assert.equal(textOf(await collect(client(server.baseUrl, { timeoutMs: 300 }).streamChat(chat))), 'patient');
+    assert.equal(textOf(await collect(client(server.baseUrl, { timeoutMs: 1_000 }).streamChat(chat))), 'patient');
   });
 
   it('a slow consumer is not the server’s silence: the timer runs only while waiting for bytes', async function () {
@@ -108,9 +109,9 @@ describe('core/timeout: no byte for timeoutMs', () => {
       setTimeout(() => res.end(sseStream([textChunk('b'), finishChunk()])), 50);
     });
     const seen: string[] = [];
-    for await (const event of client(server.baseUrl, { timeoutMs: 300 }).streamChat(chat)) {
+    for await (const event of client(server.baseUrl, { timeoutMs: 600 }).streamChat(chat)) {
       seen.push(event.type);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 800));
     }
     assert.deepEqual(seen, ['text', 'text', 'done']);
   });
