@@ -3,7 +3,7 @@
 import type { ErrorAction } from '../protocol';
 import { h } from './dom';
 import { icon } from './icons';
-import { actionButton } from './messageViews';
+import { ACTION_LABELS, actionButton } from './messageViews';
 
 const MAX_NOTICES = 3;
 
@@ -23,8 +23,8 @@ export class Notices {
     this.element = h(doc, 'div', { className: 'notices' }, [this.keyBanner]);
     this.element.addEventListener('click', (e) => {
       const t = e.target as Element | null;
-      const action = t?.closest?.('[data-action]');
-      if (action) onAction(action.getAttribute('data-action') as ErrorAction);
+      const action = t?.closest?.('[data-action]')?.getAttribute('data-action');
+      if (action && action in ACTION_LABELS) onAction(action as ErrorAction);
       const dismiss = t?.closest?.('[data-dismiss]');
       if (dismiss) dismiss.closest('.notice')?.remove();
     });

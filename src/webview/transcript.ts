@@ -6,7 +6,7 @@ import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, 
 import { codeTextOf } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, type FrameHost } from './frameScheduler';
-import { AssistantMessageElement, UserMessageElement } from './messageViews';
+import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
 import { isOpenableHref } from './sanitize';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 
@@ -215,8 +215,8 @@ export class Transcript {
       if (!this.busy) this.callbacks.post({ type: 'regenerate' });
       return;
     }
-    const action = target.closest('[data-action]');
-    if (action) this.callbacks.post({ type: 'action', action: action.getAttribute('data-action') as ErrorAction });
+    const action = target.closest('[data-action]')?.getAttribute('data-action');
+    if (action && action in ACTION_LABELS) this.callbacks.post({ type: 'action', action: action as ErrorAction });
   }
 
   private showCopied(block: Element, button: Element): void {

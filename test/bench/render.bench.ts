@@ -6,7 +6,7 @@
 // code blocks; one giant code block that stays open until the end; and, for comparison, the
 // naive approach (re-render the whole markdown every frame), which is quadratic.
 // jsdom is slower than a browser and has no layout, so absolute numbers are pessimistic and
-// layout is not measured; the ratios are what the benchmark is for. Code blocks over 200k
+// layout is not measured; the ratios are what the benchmark is for. Code blocks over 100k
 // characters are not highlighted (see codeBlock.ts), so the 400k open block finishes cheaply.
 import { JSDOM } from 'jsdom';
 import { StreamingMarkdown } from '../../src/webview/streamingMarkdown';
@@ -71,8 +71,14 @@ export function giantOpenCodeBlock(length: number): string {
   return (head + lines.join('')).slice(0, length);
 }
 
+/**
+ * CPU time of this process in ms. The machines that run the benchmark are shared (tests in
+ * parallel), and wall-clock time there measures the neighbours; CPU time (plus the minimum of a
+ * few repeats) is what stays comparable across sizes.
+ */
 function now(): number {
-  return performance.now();
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 /** Streams `text` the way the panel receives it; the final flush + highlighting is timed apart. */
@@ -91,6 +97,20 @@ function streamIncremental(doc: Document, text: string): { streamMs: number; fin
   const end = now();
   container.remove();
   return { streamMs: streamed - start, finishMs: end - streamed, renderer: r };
+}
+
+function repeatsFor(size: number): number {
+  return size <= 20_000 ? 3 : size <= 100_000 ? 2 : 1;
+}
+
+/** The run with the least total time out of a few (the others were disturbed by something else). */
+function bestOf<T extends { streamMs: number; finishMs: number }>(times: number, run: () => T): T {
+  let best: T | undefined;
+  for (let i = 0; i < times; i++) {
+    const r = run();
+    if (!best || r.streamMs + r.finishMs < best.streamMs + best.finishMs) best = r;
+  }
+  return best!;
 }
 
 /** What froze other panels: every frame, render all the text received so far from scratch. */
@@ -135,7 +155,7 @@ export async function benchRender(options: { sizes?: number[]; naiveSizes?: numb
     const streamPerK: number[] = [];
     for (const size of sizes) {
       const text = c.make(size);
-      const { streamMs, finishMs, renderer } = streamIncremental(doc, text);
+      const { streamMs, finishMs, renderer } = bestOf(repeatsFor(size), () => streamIncremental(doc, text));
       const k = perK(streamMs + finishMs, size);
       msPerK.push(k);
       streamPerK.push(perK(streamMs, size));
@@ -154,7 +174,8 @@ export async function benchRender(options: { sizes?: number[]; naiveSizes?: numb
   const naive: Record<string, number | string> = { deltaChars: DELTA_CHARS, deltasPerFrame: DELTAS_PER_FRAME };
   const naivePerK: number[] = [];
   for (const size of naiveSizes) {
-    const ms = streamNaive(doc, mixedMarkdown(size));
+    const text = mixedMarkdown(size);
+    const { streamMs: ms } = bestOf(repeatsFor(size), () => ({ streamMs: streamNaive(doc, text), finishMs: 0 }));
     const k = perK(ms, size);
     naivePerK.push(k);
     naive[`ms/1k chars @${label(size)}`] = k;
