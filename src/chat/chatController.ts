@@ -109,6 +109,7 @@ export class ChatController implements vscode.Disposable {
     const s = options.services;
     this.ready = (async () => {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m) });
+      s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
       await this.#refreshKey();
     })();
     this.ready.catch((err: unknown) => s.log.error(`Chat history could not be loaded: ${errorText(err)}`));

@@ -21,6 +21,9 @@ import {
 } from './transcript';
 
 export interface StorageBackend {
+  /** names of the files there are (empty when the folder does not exist yet) */
+  list(): Promise<string[]>;
+  /** the file's text, or undefined when it does not exist (other failures throw) */
   read(name: string): Promise<string | undefined>;
   /** replaces the file as a whole (atomically where the platform allows) */
   write(name: string, text: string): Promise<void>;
@@ -29,6 +32,7 @@ export interface StorageBackend {
 
 const INDEX = 'index.json';
 const fileOf = (id: string) => `conversation-${id}.json`;
+const FILE_PATTERN = /^conversation-([A-Za-z0-9_-]{1,64})\.json$/;
 
 const indexSchema = z.object({
   version: z.literal(1),
@@ -77,23 +81,44 @@ export class ConversationStore {
     const now = options.now ?? Date.now;
     let summaries: ConversationSummary[] = [];
     let activeId: string | undefined;
-    const rawIndex = await backend.read(INDEX).catch(() => undefined);
+    let rawIndex: string | undefined;
+    try {
+      rawIndex = await backend.read(INDEX);
+    } catch (err) {
+      warn(`The chat history index could not be read (${err instanceof Error ? err.message : String(err)}); it is rebuilt from the conversation files.`);
+    }
     if (rawIndex !== undefined) {
       const parsed = safeJson(rawIndex, indexSchema);
       if (parsed) {
         summaries = parsed.conversations;
         activeId = parsed.activeId;
-      } else warn('The chat history index was damaged and has been reset; conversation files were kept.');
+      } else warn('The chat history index was damaged; it is rebuilt from the conversation files.');
+    }
+    // Conversation files the index does not list (its last write was cut off, or it is gone)
+    // are listed again: a conversation is never lost because of the index.
+    const loaded: Conversation[] = [];
+    const names = await backend.list().catch(() => [] as string[]);
+    for (const name of names) {
+      const id = FILE_PATTERN.exec(name)?.[1];
+      if (!id || summaries.some((s) => s.id === id)) continue;
+      const c = await loadConversation(backend, id, () => undefined);
+      if (!c || isEmpty(c)) continue;
+      loaded.push(c);
+      summaries.push(summaryOf(c));
+    }
+    if (loaded.length && !(activeId && summaries.some((s) => s.id === activeId))) {
+      activeId = [...summaries].sort((x, y) => y.updatedAt - x.updatedAt)[0]?.id;
     }
     let active: Conversation | undefined;
-    const interrupted: Conversation[] = [];
     if (activeId && summaries.some((s) => s.id === activeId)) {
-      active = await loadConversation(backend, activeId, warn);
-      if (active && markInterrupted(active)) interrupted.push(active);
+      active = loaded.find((c) => c.id === activeId) ?? (await loadConversation(backend, activeId, warn));
       if (!active) summaries = summaries.filter((s) => s.id !== activeId);
     }
     const store = new ConversationStore(backend, summaries, active ?? newConversation(now()), options);
-    for (const c of interrupted) store.changed(c);
+    for (const c of loaded) if (c !== active) store.loaded.set(c.id, c);
+    if (loaded.length) store.indexDirty = true;
+    for (const c of store.loaded.values()) if (markInterrupted(c)) store.changed(c);
+    if (store.indexDirty) store.schedule();
     return store;
   }
 
@@ -232,7 +257,13 @@ export class ConversationStore {
 }
 
 async function loadConversation(backend: StorageBackend, id: string, warn: (m: string) => void): Promise<Conversation | undefined> {
-  const text = await backend.read(fileOf(id)).catch(() => undefined);
+  let text: string | undefined;
+  try {
+    text = await backend.read(fileOf(id));
+  } catch (err) {
+    warn(`A conversation of the chat history could not be read (${id}): ${err instanceof Error ? err.message : String(err)}.`);
+    return undefined;
+  }
   if (text === undefined) {
     warn(`A conversation of the chat history is missing (${id}); it was removed from the list.`);
     return undefined;
@@ -257,6 +288,9 @@ function safeJson<T>(text: string, schema: z.ZodType<T>): T | undefined {
 /** In-memory backend (tests, and a fallback when no storage folder is available). */
 export class MemoryBackend implements StorageBackend {
   readonly files = new Map<string, string>();
+  async list(): Promise<string[]> {
+    return [...this.files.keys()];
+  }
   async read(name: string): Promise<string | undefined> {
     return this.files.get(name);
   }

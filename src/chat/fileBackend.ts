@@ -15,6 +15,16 @@ export class FileBackend implements StorageBackend {
     return this.ensured;
   }
 
+  async list(): Promise<string[]> {
+    try {
+      const entries = await vscode.workspace.fs.readDirectory(this.folder);
+      return entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name);
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return [];
+      throw err;
+    }
+  }
+
   async read(name: string): Promise<string | undefined> {
     try {
       const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, name));

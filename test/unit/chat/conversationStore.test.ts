@@ -130,6 +130,50 @@ describe('chat: conversation store', () => {
     assert.equal(warnings.length, 2);
   });
 
+  it('lists conversation files the index does not know (a cut-off index write), or all of them when it is gone', async () => {
+    const backend = new MemoryBackend();
+    const s = await ConversationStore.open(backend, { now });
+    const a = s.active;
+    addTurn(a, 'older', 'x');
+    s.changed(a, { touch: true });
+    await s.flush();
+    const oldIndex = backend.files.get('index.json')!;
+    const b = s.create();
+    addTurn(b, 'newer', 'y');
+    s.changed(b, { touch: true });
+    await s.flush();
+    backend.files.set('index.json', oldIndex); // the last index write never landed
+    const s2 = await ConversationStore.open(backend, { now });
+    assert.deepEqual(s2.list().map((x) => x.title), ['newer', 'older']);
+    assert.equal(s2.active.id, a.id, 'the index still names the active one');
+    assert.equal((await s2.get(b.id))?.messages.length, 2);
+    await s2.flush();
+    assert.ok(backend.files.get('index.json')!.includes(b.id), 'the index is repaired');
+
+    backend.files.delete('index.json');
+    const s3 = await ConversationStore.open(backend, { now });
+    assert.deepEqual(s3.list().map((x) => x.title), ['newer', 'older']);
+    assert.equal(s3.active.id, b.id, 'the most recent one is active');
+  });
+
+  it('does not treat a failed read of the index as "no history"', async () => {
+    const backend = new MemoryBackend();
+    const s = await ConversationStore.open(backend, { now });
+    addTurn(s.active, 'kept', 'x');
+    s.changed(s.active, { touch: true });
+    await s.flush();
+    const read = backend.read.bind(backend);
+    backend.read = async (name) => {
+      if (name === 'index.json') throw new Error('EIO');
+      return read(name);
+    };
+    const warnings: string[] = [];
+    const s2 = await ConversationStore.open(backend, { now, warn: (m) => warnings.push(m) });
+    assert.deepEqual(s2.list().map((x) => x.title), ['kept']);
+    assert.equal(s2.active.messages.length, 2);
+    assert.match(warnings[0]!, /could not be read \(EIO\)/);
+  });
+
   it('never writes anything the conversation does not hold (no key)', async () => {
     const backend = new MemoryBackend();
     const s = await ConversationStore.open(backend, { now });

