@@ -102,7 +102,10 @@ function setup(initialState?: unknown) {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('chat panel (main.ts in jsdom)', () => {
+describe('chat panel (main.ts in jsdom)', function () {
+  // jsdom is slow and the test machines are shared: a generous limit (no timing is asserted)
+  this.timeout(60_000);
+
   it('says ready and renders no conversation before the snapshot', () => {
     const t = setup();
     assert.deepEqual(t.posted, [{ type: 'ready' }]);

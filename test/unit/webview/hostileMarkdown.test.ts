@@ -59,7 +59,10 @@ function assertInert(root: Element, label: string): void {
   }
 }
 
-describe('hostile markdown', () => {
+describe('hostile markdown', function () {
+  // jsdom is slow and the test machines are shared: a generous limit (no timing is asserted)
+  this.timeout(60_000);
+
   for (const input of HOSTILE) {
     it(`renders inert: ${JSON.stringify(input).slice(0, 70)}`, () => {
       const once = StreamingMarkdown.render(doc, input).element;

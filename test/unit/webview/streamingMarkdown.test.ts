@@ -124,7 +124,10 @@ function stream(text: string, seed: number, maxChunk: number, flushEvery: number
   return r;
 }
 
-describe('StreamingMarkdown', () => {
+describe('StreamingMarkdown', function () {
+  // jsdom is slow and the test machines are shared: a generous limit (no timing is asserted)
+  this.timeout(60_000);
+
   describe('streams to the same DOM as a single render', () => {
     for (const [name, text] of Object.entries(SAMPLES)) {
       it(`${name}: any chunking gives the reference DOM`, () => {
