@@ -314,6 +314,29 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.deepEqual(t.sent('attachImage'), [{ type: 'attachImage' }]);
   });
 
+  it('pasting an image: a notice on a text-only model, pasteImage (base64) on a vision model', async () => {
+    const t = setup();
+    t.host(snapshot([]));
+    const paste = (type: string) => {
+      const file = new t.win.File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type });
+      const e = new t.win.Event('paste', { bubbles: true, cancelable: true });
+      Object.defineProperty(e, 'clipboardData', { value: { items: [{ kind: 'file', type, getAsFile: () => file }] } });
+      t.input().dispatchEvent(e);
+      return e;
+    };
+    assert.equal(paste('image/png').defaultPrevented, true);
+    await wait(20);
+    assert.equal(t.sent('pasteImage').length, 0);
+    assert.match(t.doc.querySelector('.notices [role="alert"]')!.textContent!, /not supported by flagship-text/);
+    t.host({ type: 'composer', composer: composer({ model: 'vision-model', imageInput: true }) });
+    paste('image/png');
+    for (let i = 0; i < 50 && t.sent('pasteImage').length === 0; i++) await wait(10);
+    assert.deepEqual(t.sent('pasteImage'), [{ type: 'pasteImage', mime: 'image/png', base64: 'iVBORw==', name: 'shot.png' }]);
+    paste('image/bmp');
+    await wait(20);
+    assert.equal(t.sent('pasteImage').length, 1, 'unsupported image types are refused');
+  });
+
   it('shows attachment chips with remove buttons and a context warning', () => {
     const t = setup();
     t.host(snapshot([], { composer: composer({ attachments: [{ id: 'f1', kind: 'file', label: 'src/a.ts' }], contextTokens: 950_000 }) }));
