@@ -14,7 +14,9 @@ export function costOf(usage: Usage, price: Price): number {
 /** "$0.0123" with enough digits that a small request does not read as free. */
 export function formatUsd(amount: number): string {
   if (amount === 0) return '$0.00';
-  if (amount < 0.01) return `$${amount.toFixed(5).replace(/0+$/, '')}`;
-  if (amount < 1) return `$${amount.toFixed(4)}`;
+  // trailing zeros beyond the cents carry no information: $0.5000 -> $0.50, $0.01230 -> $0.0123
+  const trim = (s: string) => s.replace(/(\.\d\d\d*?)0+$/, '$1');
+  if (amount < 0.01) return `$${trim(amount.toFixed(5))}`;
+  if (amount < 1) return `$${trim(amount.toFixed(4))}`;
   return `$${amount.toFixed(2)}`;
 }

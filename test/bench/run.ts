@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const suites: [string, () => Promise<BenchResult[]> | BenchResult[]][] = [
     ['sse', benchSse],
     ['client', benchClient],
-    ['render', () => benchRender()],
+    // the naive (quadratic) comparison is capped at 20k characters: beyond that it takes minutes
+    ['render', () => benchRender({ naiveSizes: [10_000, 20_000] })],
     ['bundle', bundleSizes],
   ];
   console.log(`Modelgate benchmarks — node ${process.version}, ${new Date().toISOString()}`);

@@ -61,6 +61,9 @@ describe('costOf', () => {
     assert.equal(formatUsd(0), '$0.00');
     assert.equal(formatUsd(0.000123), '$0.00012');
     assert.equal(formatUsd(0.1234), '$0.1234');
+    assert.equal(formatUsd(0.5), '$0.50');
+    assert.equal(formatUsd(0.0123), '$0.0123');
+    assert.equal(formatUsd(0.001), '$0.001');
     assert.equal(formatUsd(12.345), '$12.35');
   });
 });
