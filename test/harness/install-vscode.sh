@@ -11,6 +11,11 @@ NODE_PKG_VERSION="${NODE_PKG_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 mkdir -p "$dest"
 
+# Under `npm test` the outer npm exports npm_config_* variables, which the nested installs below
+# would take as their own configuration: npm_config_user_agent names Node 20, and code-server's
+# postinstall then refuses to build ("requires node v24"). Start from a clean npm environment.
+while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -i '^npm_')
+
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 for p in libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev; do

@@ -32,21 +32,12 @@ interface Session {
 interface SessionOutcome {
   session: Session;
   results?: IntegrationResults;
+  /** What the progress file showed when a session broke off before writing its results. */
+  partial?: { passed: number; failed: number; skipped: number };
   error?: string;
 }
 
 const log = (line: string) => console.log(`[integration] ${line}`);
-
-function listSuites(dir: string): string[] {
-  const out: string[] = [];
-  if (!existsSync(dir)) return out;
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...listSuites(p));
-    else if (name.endsWith('.test.js')) out.push(p);
-  }
-  return out;
-}
 
 function findFiles(dir: string, test: (name: string) => boolean): string[] {
   const out: string[] = [];
@@ -59,11 +50,16 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
   return out;
 }
 
-/** Prints the progress lines the runner extension appended since the last call. */
-function progressPrinter(file: string, since: number): () => void {
+/**
+ * Prints the progress lines the runner extension appended since the last call, and keeps the
+ * title of the test that is running (`running`), for the error message when a session hangs.
+ */
+function progressPrinter(file: string, since: number): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number } } {
   let offset = 0;
   let partial = '';
-  return () => {
+  let current: string | undefined;
+  const tally = { passed: 0, failed: 0, skipped: 0 };
+  const print = () => {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
     if (text.length <= offset) return;
@@ -75,6 +71,11 @@ function progressPrinter(file: string, since: number): () => void {
       if (!line.trim()) continue;
       try {
         const ev = JSON.parse(line) as { event: string; title?: string; state?: string; vscodeVersion?: string; trusted?: boolean };
+        if (ev.event === 'begin') current = ev.title;
+        else if (ev.event === 'test') {
+          current = undefined;
+          if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') tally[ev.state] += 1;
+        }
         if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
         else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
       } catch {
@@ -82,6 +83,7 @@ function progressPrinter(file: string, since: number): () => void {
       }
     }
   };
+  return { print, running: () => current, tally };
 }
 
 async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
@@ -111,10 +113,10 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     browser.page.on('crash', () => (pageCrashed = true));
     await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
-    const printProgress = progressPrinter(progressFile, started);
+    const progress = progressPrinter(progressFile, started);
     const running = server;
     const abort = () => {
-      printProgress();
+      progress.print();
       return running.deathReason() ?? (pageCrashed ? 'the workbench page crashed' : undefined);
     };
     // The runner announces itself as soon as the extension host activates it; if that never
@@ -124,8 +126,14 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
       intervalMs: 500,
       abort,
     });
-    await waitFor(`the integration results (${resultsFile})`, () => (existsSync(resultsFile) ? true : undefined), { timeoutMs, intervalMs: 500, abort });
-    printProgress();
+    try {
+      await waitFor(`the integration results (${resultsFile})`, () => (existsSync(resultsFile) ? true : undefined), { timeoutMs, intervalMs: 500, abort });
+    } catch (err) {
+      const test = progress.running();
+      outcome.partial = progress.tally;
+      throw new Error(`${(err as Error).message}${test ? `; the test running then: '${test}'` : ''}`);
+    }
+    progress.print();
     outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
     log(`session '${session.name}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
@@ -157,7 +165,7 @@ async function main(): Promise<number> {
   const root = repoRoot();
   const entry = join(root, 'out/test/integration/index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`node esbuild.mjs --tests\` first`);
-  const suites = listSuites(join(root, 'out/test/integration'));
+  const suites = findFiles(join(root, 'out/test/integration'), (name) => name.endsWith('.test.js')).sort();
   const untrustedSuites = suites.filter((s) => s.endsWith('.untrusted.test.js'));
   const trustedSuites = suites.filter((s) => !s.endsWith('.untrusted.test.js'));
   const wanted = new Set((process.env.MODELGATE_INTEGRATION_RUNS ?? 'trusted,untrusted').split(',').map((s) => s.trim()));
@@ -195,7 +203,7 @@ function report(outcomes: SessionOutcome[]): number {
   let failed = 0;
   let skipped = 0;
   const versions = new Set<string>();
-  for (const { session, results, error } of outcomes) {
+  for (const { session, results, partial, error } of outcomes) {
     if (results) {
       passed += results.passed;
       failed += results.failed;
@@ -203,6 +211,12 @@ function report(outcomes: SessionOutcome[]): number {
       versions.add(`${results.vscodeVersion} (${results.appName}, uiKind ${results.uiKind})`);
       log(`session '${session.name}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
       for (const f of results.failures) console.log(`\n  FAILED: ${f.title}\n    ${f.error.split('\n').join('\n    ')}`);
+    }
+    if (!results && partial) {
+      passed += partial.passed;
+      failed += partial.failed;
+      skipped += partial.skipped;
+      log(`session '${session.name}' broke off after ${partial.passed} passed, ${partial.failed} failed, ${partial.skipped} skipped`);
     }
     if (error) {
       failed += 1;

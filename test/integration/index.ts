@@ -18,6 +18,8 @@ export interface RunOptions {
   grep?: string;
   /** Called after each test (and failed hook) finishes. */
   onTest?: (outcome: TestOutcome) => void;
+  /** Called when a test starts, so that a launcher can name the test that hangs. */
+  onTestBegin?: (title: string) => void;
 }
 
 function suiteFiles(dir: string, filter: SuiteFilter): string[] {
@@ -55,6 +57,7 @@ export async function runWithResults(options: RunOptions = {}): Promise<Integrat
   await new Promise<void>((resolve, reject) => {
     try {
       const runner = mocha.run(() => resolve());
+      runner.on('test', (t) => options.onTestBegin?.(t.fullTitle()));
       runner.on('pass', (t) => record({ title: t.fullTitle(), state: 'passed' }));
       runner.on('pending', (t) => record({ title: t.fullTitle(), state: 'skipped' }));
       // 'fail' is emitted for failed tests and failed hooks; a failed hook counts as a failure.

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ENV, type IntegrationResults, type SuiteFilter, type TestOutcome } from '../results';
 
 interface IntegrationEntry {
-  runWithResults(options: { filter?: SuiteFilter; grep?: string; onTest?: (t: TestOutcome) => void }): Promise<IntegrationResults>;
+  runWithResults(options: { filter?: SuiteFilter; grep?: string; onTest?: (t: TestOutcome) => void; onTestBegin?: (title: string) => void }): Promise<IntegrationResults>;
 }
 
 let started = false;
@@ -40,6 +40,7 @@ async function runSuite(entry: string, resultsFile: string): Promise<void> {
       filter: (process.env[ENV.filter] as SuiteFilter | undefined) ?? 'trusted',
       grep: process.env[ENV.grep] || undefined,
       onTest: (t) => note({ event: 'test', ...t }),
+      onTestBegin: (title) => note({ event: 'begin', title }),
     });
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
