@@ -26,11 +26,12 @@ import { runAnswer, type ToolResult } from './answerRunner';
 import { applyCode, copyCode, insertCode, openLink, type ProposalDocuments } from './codeActions';
 import { ConversationStore, type StorageBackend } from './conversationStore';
 import { DeltaCoalescer } from './deltaCoalescer';
-import { documentAttachment, fileAttachment, isProblem, selectionAttachment } from './editorContext';
-import { decodePastedImage, prepareImage } from './imageInput';
+import { imageAttachment, pickFiles, pickImageFile, pickSelection } from './attachmentPicker';
+import { isProblem } from './editorContext';
+import { decodePastedImage } from './imageInput';
 import { SYSTEM_PROMPT } from './systemPrompt';
+import { addPending, chatModelInfo, composerState, nextMessageContext, pinFile, removeAttachment, toolOffer, type ToolOffer } from './turnContext';
 import {
-  composerAttachments,
   conversationView,
   lastAssistant,
   messageView,
@@ -74,23 +75,14 @@ class Refusal {
   ) {}
 }
 
-const FALLBACK_MODEL: Omit<ChatModelInfo, 'id' | 'label'> = {
-  kind: 'chat',
-  contextWindow: 128_000,
-  maxOutput: 16_000,
-  imageInput: false,
-  tools: true,
-  caching: false,
-  prices: {},
-  source: 'gateway',
-};
-
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
   readonly #proposals: ProposalDocuments;
   #store: ConversationStore | undefined;
   readonly #runs = new Map<string, Run>();
+  /** conversations whose next turn is being checked (key prompt, ...): a second send waits its turn */
+  readonly #preparing = new Set<string>();
   readonly #posted = new vscode.EventEmitter<HostMessage>();
   readonly #coalescer = new DeltaCoalescer((m) => this.#posted.fire(m));
   readonly #subscriptions: vscode.Disposable[] = [];
@@ -250,20 +242,13 @@ export class ChatController implements vscode.Disposable {
   async send(text: string): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#runs.has(c.id)) {
+    if (this.#isBusy(c)) {
       this.#post({ type: 'setDraft', text });
       return this.#notice('info', 'An answer is still being written: stop it (Escape) or wait for it, then send.');
     }
-    const contexts: VolatileContext[] = [];
-    const images: ImageInput[] = [];
-    const attachments: AttachmentView[] = [];
-    for (const a of c.pending) {
-      if (a.kind === 'selection') contexts.push(...a.contexts);
-      else images.push({ dataUrl: a.dataUrl });
-      attachments.push(a.kind === 'image' && a.thumbnail ? { id: a.id, kind: a.kind, label: a.label, thumbnail: a.thumbnail } : { id: a.id, kind: a.kind, label: a.label });
-    }
+    const { contexts, images, attachments } = nextMessageContext(c);
     if (!text.trim() && contexts.length === 0 && images.length === 0) return;
-    const user = await this.#prepareTurn(c, text, contexts, images, attachments, c.messages.length);
+    const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, contexts, images, attachments, c.messages.length));
     if (!user || this.#closing) return;
     c.pending = [];
     c.draft = '';
@@ -282,12 +267,12 @@ export class ChatController implements vscode.Disposable {
   async regenerate(): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#runs.has(c.id)) return;
+    if (this.#isBusy(c)) return;
     const last = lastAssistant(c);
     if (!last && c.messages[c.messages.length - 1]?.role !== 'user') return;
-    const refusal = await this.#checkSendable(c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length));
+    const refusal = await this.#preparingTurn(c, () => this.#checkSendable(c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length)));
     if (refusal) return this.#refuse(refusal);
-    if (this.#closing || this.#runs.has(c.id)) return;
+    if (this.#closing || this.#isBusy(c) || (last && lastAssistant(c) !== last)) return;
     if (last) {
       truncateFrom(c, last.id);
       this.#postFor(c, { type: 'truncated', fromMessageId: last.id });
@@ -299,17 +284,31 @@ export class ChatController implements vscode.Disposable {
   async editAndResend(messageId: string, text: string): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#runs.has(c.id)) return this.#notice('info', 'Stop the current answer before editing a message.');
+    if (this.#isBusy(c)) return this.#notice('info', 'Stop the current answer before editing a message.');
     const index = c.messages.findIndex((m) => m.id === messageId);
     const old = c.messages[index];
     if (!old || old.role !== 'user') return;
     if (!text.trim()) return this.#notice('info', 'The edited message is empty.');
-    const user = await this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index);
-    if (!user || this.#closing || this.#runs.has(c.id) || c.messages[index] !== old) return;
+    const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index));
+    if (!user || this.#closing || this.#isBusy(c) || c.messages[index] !== old) return;
     truncateFrom(c, messageId);
     this.#postFor(c, { type: 'truncated', fromMessageId: messageId });
     this.#addUser(c, user);
     await this.#answer(c);
+  }
+
+  #isBusy(c: Conversation): boolean {
+    return this.#runs.has(c.id) || this.#preparing.has(c.id);
+  }
+
+  /** Runs the checks before a turn with the conversation marked busy (no second send meanwhile). */
+  async #preparingTurn<T>(c: Conversation, prepare: () => Promise<T>): Promise<T> {
+    this.#preparing.add(c.id);
+    try {
+      return await prepare();
+    } finally {
+      this.#preparing.delete(c.id);
+    }
   }
 
   /** Builds the user message and checks that the request can go out; undefined when refused. */
@@ -371,6 +370,13 @@ export class ChatController implements vscode.Disposable {
   /** Streams the answer to the end of the conversation's transcript. */
   async #answer(c: Conversation): Promise<void> {
     if (this.#closing) return;
+    let client: ReturnType<Services['gateway']['client']>;
+    try {
+      client = this.#services.gateway.client();
+    } catch (err) {
+      const e = describeError(err);
+      return this.#notice('error', e.message, e.actions);
+    }
     const s = this.#services.settings();
     const model = s.chatModel;
     const channel = s.channel;
@@ -389,7 +395,7 @@ export class ChatController implements vscode.Disposable {
     const started = Date.now();
     try {
       const outcome = await runAnswer({
-        client: this.#services.gateway.client(),
+        client,
         model,
         channel,
         messages,
@@ -519,109 +525,57 @@ export class ChatController implements vscode.Disposable {
   /** Attaches the editor's selection to the next message. */
   async attachSelection(editor = vscode.window.activeTextEditor): Promise<boolean> {
     await this.ready;
-    if (!editor) {
-      this.#notice('info', 'Open a file and select the code to ask about, then attach it.');
-      return false;
-    }
-    const a = selectionAttachment(editor);
-    if (!a) {
-      this.#notice('info', 'Nothing is selected. Select some code first, or attach the whole file.');
-      return false;
-    }
+    const a = pickSelection(editor);
     if (isProblem(a)) {
-      this.#notice('warning', a.problem);
+      this.#notice(editor ? 'warning' : 'info', a.problem);
       return false;
     }
-    const c = this.store.active;
-    c.pending = [...c.pending.filter((p) => p.label !== a.label), a];
-    this.store.changed(c);
-    this.#postComposer();
-    return true;
+    return this.#attached((c) => addPending(c, a));
   }
 
   /**
-   * Pins a file to the conversation: `uri`, else the active editor's document, else a file the
+   * Pins files to the conversation: `uri`, else the active editor's document, else files the
    * user picks. Pinning a file again replaces its content in place.
    */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
-    const uris: (vscode.Uri | vscode.TextDocument)[] = [];
-    if (uri) uris.push(uri);
-    else if (vscode.window.activeTextEditor) uris.push(vscode.window.activeTextEditor.document);
-    else {
-      const picked = await vscode.window.showOpenDialog({
-        canSelectMany: true,
-        openLabel: 'Attach',
-        title: 'Attach files to the conversation',
-        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
-      });
-      uris.push(...(picked ?? []));
-    }
-    const c = this.store.active;
-    let added = false;
-    for (const u of uris) {
-      const r = u instanceof vscode.Uri ? await fileAttachment(u) : documentAttachment(u);
-      if (isProblem(r)) {
-        this.#notice('warning', r.problem);
-        continue;
-      }
-      const i = c.pinned.findIndex((p) => p.path === r.path);
-      if (i >= 0) c.pinned[i] = { ...r, id: c.pinned[i]!.id };
-      else c.pinned.push(r);
-      added = true;
-    }
-    if (added) {
-      this.store.changed(c);
-      this.#postComposer();
-    }
-    return added;
+    const { files, problems } = await pickFiles(uri);
+    for (const p of problems) this.#notice('warning', p);
+    return files.length > 0 && this.#attached((c) => files.forEach((f) => pinFile(c, f)));
   }
 
   /** Attaches an image file (picked when `uri` is not given) to the next message. */
   async attachImage(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
     if (!this.#checkImageInput()) return false;
-    let target = uri;
-    if (!target) {
-      const picked = await vscode.window.showOpenDialog({
-        canSelectMany: false,
-        openLabel: 'Attach',
-        title: 'Attach an image',
-        filters: { Images: ['png', 'jpg', 'jpeg', 'webp', 'gif'] },
-      });
-      target = picked?.[0];
-    }
-    if (!target) return false;
-    const bytes = await vscode.workspace.fs.readFile(target);
-    return this.attachImageBytes(bytes, target.path.split('/').pop() || 'image');
+    const file = await pickImageFile(uri);
+    return !!file && this.attachImageBytes(file.bytes, file.name);
   }
 
   /** Attaches image bytes (pasted, or read from a file) to the next message. */
   async attachImageBytes(bytes: Uint8Array, name: string): Promise<boolean> {
     await this.ready;
     if (!this.#checkImageInput()) return false;
-    const img = prepareImage(bytes);
-    if ('problem' in img) {
-      this.#notice('warning', img.problem);
+    const a = imageAttachment(bytes, name);
+    if (isProblem(a)) {
+      this.#notice('warning', a.problem);
       return false;
     }
-    const c = this.store.active;
-    const label = name.replace(/[\r\n]+/g, ' ').slice(0, 100);
-    c.pending.push({ id: newId(), kind: 'image', label, mime: img.mime, dataUrl: img.dataUrl, ...(img.thumbnail ? { thumbnail: img.thumbnail } : {}) });
-    this.store.changed(c);
-    this.#postComposer();
-    return true;
+    return this.#attached((c) => addPending(c, a));
   }
 
   removeAttachment(id: string): void {
     if (!this.#store) return;
+    this.#attached((c) => removeAttachment(c, id));
+  }
+
+  /** Applies a change of the active conversation's attachments; true when it changed them. */
+  #attached(change: (c: Conversation) => boolean | void): boolean {
     const c = this.store.active;
-    const before = c.pinned.length + c.pending.length;
-    c.pinned = c.pinned.filter((p) => p.id !== id);
-    c.pending = c.pending.filter((p) => p.id !== id);
-    if (c.pinned.length + c.pending.length === before) return;
+    if (change(c) === false) return false;
     this.store.changed(c);
     this.#postComposer();
+    return true;
   }
 
   #checkImageInput(): boolean {
@@ -645,43 +599,19 @@ export class ChatController implements vscode.Disposable {
   // ---------- helpers ----------
 
   #modelInfo(id: string): ChatModelInfo {
-    return this.#services.catalogue().chatModel(id) ?? { ...FALLBACK_MODEL, id, label: id };
+    return chatModelInfo(this.#services.catalogue(), id);
   }
 
-  #toolsFor(info: ChatModelInfo): { tools?: ToolDefinition[]; reason?: string } {
-    if (!vscode.workspace.isTrusted) return { reason: 'Workspace tools are off: this workspace is not trusted (Restricted Mode), so the model cannot read its files.' };
-    if (!info.tools) return { reason: `Workspace tools are off: ${info.id} does not support tool calls.` };
-    if (this.#services.settings().maxToolRounds === 0) return { reason: 'Workspace tools are off: “modelgate.chat.maxToolRounds” is 0.' };
-    const tools = this.#tools.definitions();
-    if (tools.length === 0) return { reason: 'Workspace tools are off: open a folder to let the model read it.' };
-    return { tools };
+  #toolsFor(info: ChatModelInfo): ToolOffer {
+    return toolOffer(info, vscode.workspace.isTrusted, this.#services.settings().maxToolRounds, () => this.#tools.definitions());
   }
 
   #composerState(c: Conversation): ComposerState {
     const s = this.#services.settings();
     const info = this.#modelInfo(s.chatModel);
-    const { tools, reason } = this.#toolsFor(info);
-    const contexts: VolatileContext[] = [];
-    const images: ImageInput[] = [];
-    for (const a of c.pending) {
-      if (a.kind === 'selection') contexts.push(...a.contexts);
-      else images.push({ dataUrl: a.dataUrl });
-    }
-    const history = [...wireHistory(c)];
-    if (contexts.length || images.length) history.push(userMessage('', contexts, images));
-    const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history }), tools);
-    const state: ComposerState = {
-      model: info.id,
-      channel: s.channel,
-      imageInput: info.imageInput,
-      attachments: composerAttachments(c),
-      contextTokens,
-      contextWindow: info.contextWindow,
-      hasKey: this.#hasKey,
-    };
-    if (reason) state.toolsDisabledReason = reason;
-    return state;
+    return composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
   }
+
 
   async #refreshKey(): Promise<void> {
     try {

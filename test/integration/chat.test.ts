@@ -371,7 +371,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
         usages.push(a.usage!);
         spent.push(balance - gw.balance(KEY));
       }
-      assert.equal(usages[0]!.cachedTokens, 0);
+      // Turn 1 may read the system prompt and tool definitions from cache (earlier conversations
+      // share them), but not the newly attached file, which is most of the prompt.
+      assert.ok(usages[0]!.cachedTokens < usages[0]!.promptTokens / 2, `turn 1: ${usages[0]!.cachedTokens} cached of ${usages[0]!.promptTokens}`);
       for (const t of [1, 2]) {
         const ratio = usages[t]!.cachedTokens / usages[t - 1]!.promptTokens;
         assert.ok(ratio > 0.95, `turn ${t + 1}: ${usages[t]!.cachedTokens} cached of ${usages[t - 1]!.promptTokens} (${ratio.toFixed(3)})`);
