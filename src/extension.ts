@@ -28,6 +28,9 @@ export interface ModelgateApi {
   chat: ChatApi;
 }
 
+/** set while active, so deactivate() can finish the last transcript write before the host exits */
+let flushOnDeactivate: (() => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const log = createLog();
   let settings = readSettings();
@@ -104,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
 
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);
+  flushOnDeactivate = () => chat.api.controller.close();
   context.subscriptions.push(...registerImageCommands(services));
 
   // The gateway's model list is fetched after activation, off the critical path.
@@ -121,4 +125,6 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   };
 }
 
-export function deactivate(): void {}
+export function deactivate(): Promise<void> | undefined {
+  return flushOnDeactivate?.();
+}

@@ -33,7 +33,12 @@ export function chatContentSecurityPolicy(cspSource: string, nonce: string): str
 export function buildChatHtml({ cspSource, nonce, scriptUri, styleUri, initialState }: ChatHtmlOptions): string {
   // A nonce with quotes or spaces could rewrite the policy; refuse rather than escape.
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('buildChatHtml: the nonce must be at least 16 base64/hex characters');
-  if (/[;'"\r\n\t<>]/.test(cspSource)) throw new Error('buildChatHtml: unexpected characters in cspSource');
+  // VS Code's cspSource is a list of sources such as `'self' https://*.vscode-cdn.net`: accept
+  // exactly that shape ('self' and host sources), never another keyword like 'unsafe-eval'.
+  const sources = cspSource.trim().split(/ +/);
+  if (!cspSource.trim() || sources.some((t) => t !== "'self'" && !/^[A-Za-z0-9.*:/_%+-]+$/.test(t))) {
+    throw new Error('buildChatHtml: unexpected characters in cspSource');
+  }
   const csp = chatContentSecurityPolicy(cspSource, nonce);
   const data = initialState ? ` data-initial-state="${escapeAttr(JSON.stringify(initialState))}"` : '';
   return `<!DOCTYPE html>

@@ -3,7 +3,8 @@ import { JSDOM } from 'jsdom';
 import { buildChatHtml } from '../../../src/chat/webviewHtml';
 
 const base = {
-  cspSource: 'https://*.vscode-cdn.net',
+  // the real shape of webview.cspSource in VS Code 1.139
+  cspSource: "'self' https://*.vscode-cdn.net",
   nonce: 'r4nd0mN0nceVALUE1234567890abcdef',
   scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
   styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/chat.css',
@@ -60,6 +61,11 @@ describe('buildChatHtml', () => {
     assert.throws(() => buildChatHtml({ ...base, nonce: "abc' 'unsafe-inline" }));
     assert.throws(() => buildChatHtml({ ...base, nonce: 'short' }));
     assert.throws(() => buildChatHtml({ ...base, cspSource: "x; script-src 'unsafe-eval'" }));
+    assert.throws(() => buildChatHtml({ ...base, cspSource: "'self' 'unsafe-eval'" }));
+    assert.throws(() => buildChatHtml({ ...base, cspSource: "'unsafe-inline'" }));
+    assert.throws(() => buildChatHtml({ ...base, cspSource: "'self'\nscript-src *" }));
+    assert.throws(() => buildChatHtml({ ...base, cspSource: '' }));
+    assert.doesNotThrow(() => buildChatHtml({ ...base, cspSource: 'https://*.vscode-cdn.net' }));
   });
 
   it('uses the nonce it is given (a fresh one per render is the host\'s job)', () => {
