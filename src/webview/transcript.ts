@@ -116,11 +116,14 @@ export class Transcript {
       e.element.remove();
     }
     this.refreshControls();
+    this.afterChange();
   }
 
   setBusy(busy: boolean): void {
     this.busy = busy;
     this.refreshControls();
+    // showing Regenerate (and the usage line above it) grows the last message: keep it in view
+    this.afterChange();
   }
 
   /** Applies buffered text now (tests, and before anything reads the DOM). */
