@@ -4,6 +4,7 @@ import { ToolError } from './errors';
 import { ALWAYS_SKIPPED_DIRS } from './globs';
 import { LIMITS } from './limits';
 import type { GetDiagnosticsArgs } from './schemas';
+import { targetIsSensitive, type SensitiveReadGate } from './sensitiveAccess';
 import { assertNotExcluded, resolvePath, resolveUri, statTarget, type Target } from './workspaceAccess';
 
 const MAX_FILES_CHECKED = 200;
@@ -32,9 +33,11 @@ function formatOne(d: vscode.Diagnostic): string {
   return `  ${d.range.start.line + 1}:${d.range.start.character + 1} ${sev}${codeOf(d)}: ${msg}`;
 }
 
-export async function getDiagnosticsTool(args: GetDiagnosticsArgs, token: vscode.CancellationToken): Promise<string> {
+export async function getDiagnosticsTool(args: GetDiagnosticsArgs, gate: SensitiveReadGate, token: vscode.CancellationToken): Promise<string> {
   let files: FileDiagnostics[];
   let scope: string;
+  /** files left out because they may hold secrets (a message can quote a line of the file) */
+  let secretFiles = 0;
   if (args.path !== undefined) {
     const t = await resolvePath(args.path);
     const stat = await statTarget(t, token);
@@ -47,6 +50,8 @@ export async function getDiagnosticsTool(args: GetDiagnosticsArgs, token: vscode
     const ds = [...vscode.languages.getDiagnostics(t.lexicalUri), ...vscode.languages.getDiagnostics(t.uri)].filter((d) => !seen.has(d) && seen.add(d));
     files = [{ target: t, diagnostics: relevant(ds) }];
     scope = t.display;
+    // Only when there is something to show: "no problems" tells nothing about the contents.
+    if (files[0]!.diagnostics.length > 0) await gate.allow(t, 'get_diagnostics', token);
   } else {
     const withProblems = vscode.languages
       .getDiagnostics()
@@ -65,16 +70,22 @@ export async function getDiagnosticsTool(args: GetDiagnosticsArgs, token: vscode
         if (err instanceof ToolError) return undefined;
         throw err;
       }
+      if (targetIsSensitive(t)) return 'secret';
       return { target: t, diagnostics: e.ds };
     });
-    files = checked.filter((f): f is FileDiagnostics => f !== undefined);
+    secretFiles = checked.filter((f) => f === 'secret').length;
+    files = checked.filter((f): f is FileDiagnostics => f !== undefined && f !== 'secret');
     scope = 'the workspace';
   }
 
   files = files.filter((f) => f.diagnostics.length > 0).sort((a, b) => (a.target.display < b.target.display ? -1 : 1));
   const errors = files.reduce((n, f) => n + f.diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, 0);
   const warnings = files.reduce((n, f) => n + f.diagnostics.length, 0) - errors;
-  if (files.length === 0) return `No errors or warnings in ${scope}.`;
+  const secretNote =
+    secretFiles > 0
+      ? `\n[Not shown: problems in ${secretFiles} file${secretFiles === 1 ? '' : 's'} that may contain secrets. Call get_diagnostics with the file's path to ask the user.]`
+      : '';
+  if (files.length === 0) return secretFiles > 0 ? `No errors or warnings in ${scope} outside files that may contain secrets.${secretNote}` : `No errors or warnings in ${scope}.`;
 
   const lines: string[] = [];
   let shown = 0;
@@ -90,5 +101,5 @@ export async function getDiagnosticsTool(args: GetDiagnosticsArgs, token: vscode
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const head = `${plural(errors, 'error')} and ${plural(warnings, 'warning')} in ${plural(files.length, 'file')} (${scope}):`;
   const tail = shown < errors + warnings ? `\n[Showing the first ${shown}. Call get_diagnostics with a path for one file.]` : '';
-  return `${head}\n${lines.join('\n')}${tail}`;
+  return `${head}\n${lines.join('\n')}${tail}${secretNote}`;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ToolError } from './errors';
 import { LIMITS } from './limits';
+import type { SensitiveReadGate } from './sensitiveAccess';
 import { sliceLines, splitLines } from './text';
 import { assertNotExcluded, resolveUri } from './workspaceAccess';
 
@@ -9,7 +10,7 @@ import { assertNotExcluded, resolveUri } from './workspaceAccess';
  * show a file from outside the workspace (opened from disk, an untitled buffer, an output pane):
  * the same containment rules apply as for read_file.
  */
-export async function getSelectionTool(token: vscode.CancellationToken): Promise<string> {
+export async function getSelectionTool(gate: SensitiveReadGate, token: vscode.CancellationToken): Promise<string> {
   // When the chat panel has focus, the last active editor is still `activeTextEditor`.
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) throw new ToolError('No text editor is open, so there is no selection.');
@@ -18,6 +19,7 @@ export async function getSelectionTool(token: vscode.CancellationToken): Promise
   const t = await resolveUri(doc.uri);
   if (!t) throw new ToolError('The active editor shows a file outside the workspace; the workspace tools do not read it.');
   await assertNotExcluded(t, token);
+  await gate.allow(t, 'get_selection', token);
 
   const selections = editor.selections.filter((s) => !s.isEmpty);
   const lang = doc.languageId;

@@ -2,7 +2,9 @@
 // get_selection, get_diagnostics. None of them writes anything. They run only in a trusted
 // workspace, never outside the workspace folders (see src/core/pathGuard.ts), and every result is
 // plain text for the model, capped in size. Errors never throw: they become isError results that
-// say what was wrong, so the model can correct its call.
+// say what was wrong, so the model can correct its call. Files that may hold secrets (.env, private
+// keys, credentials: src/core/sensitiveFiles.ts) are returned only after the user allows it, one
+// question per read; search_text skips them (see sensitiveAccess.ts).
 import * as vscode from 'vscode';
 import type { ToolCall, ToolDefinition } from '../../core/types';
 import { throwIfCancelled } from './cancellation';
@@ -14,7 +16,20 @@ import { listFilesTool } from './listFiles';
 import { readFileTool } from './readFile';
 import { isToolName, parseToolArgs, TOOL_DEFINITIONS, TOOL_NAMES, type ToolName } from './schemas';
 import { searchTextTool } from './searchText';
+import type { ApproveSensitiveRead } from './approvalQueue';
+import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
 import { capResult } from './text';
+
+export type { ApproveSensitiveRead } from './approvalQueue';
+export type { SensitiveReadRequest, SensitiveReadTool } from './sensitivePrompt';
+
+export interface WorkspaceToolsOptions {
+  /**
+   * Asked before a file that may hold secrets reaches the model (read_file, get_selection, and
+   * get_diagnostics for one file). Default: a modal warning with "Allow Once". Tests pass their own.
+   */
+  approveSensitiveRead?: ApproveSensitiveRead;
+}
 
 export interface ToolResult {
   content: string;
@@ -41,8 +56,10 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   private trustGranted = false;
   private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly sensitiveGate: SensitiveReadGate;
 
-  constructor() {
+  constructor(options: WorkspaceToolsOptions) {
+    this.sensitiveGate = new SensitiveReadGate(options.approveSensitiveRead ?? promptSensitiveRead);
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.trustGranted = true;
@@ -97,15 +114,15 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     // args were validated against the schema of `name` by parseToolArgs.
     switch (name) {
       case 'read_file':
-        return readFileTool(args as Parameters<typeof readFileTool>[0], token);
+        return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token);
       case 'list_files':
         return listFilesTool(args as Parameters<typeof listFilesTool>[0], token);
       case 'search_text':
         return searchTextTool(args as Parameters<typeof searchTextTool>[0], token);
       case 'get_selection':
-        return getSelectionTool(token);
+        return getSelectionTool(this.sensitiveGate, token);
       case 'get_diagnostics':
-        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], token);
+        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], this.sensitiveGate, token);
     }
   }
 
@@ -115,6 +132,6 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   }
 }
 
-export function createWorkspaceTools(): WorkspaceTools {
-  return new WorkspaceToolsImpl();
+export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): WorkspaceTools {
+  return new WorkspaceToolsImpl(options);
 }

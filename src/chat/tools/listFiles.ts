@@ -6,6 +6,11 @@ import { LIMITS } from './limits';
 import type { ListFilesArgs } from './schemas';
 import { resolvePath, statTarget, workspaceFolders } from './workspaceAccess';
 
+/**
+ * Lists paths only, never contents. Files that may hold secrets (`.env`, keys: src/core/sensitiveFiles.ts)
+ * are listed like any other: a name is not a secret, the user sees the same names in the Explorer,
+ * and the model needs the path to ask for such a file, which read_file then puts to the user.
+ */
 export async function listFilesTool(args: ListFilesArgs, token: vscode.CancellationToken): Promise<string> {
   const max = args.maxResults ?? LIMITS.listDefaultResults;
   const glob = args.glob ?? '**/*';

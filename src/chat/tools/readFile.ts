@@ -3,9 +3,10 @@ import { ToolError } from './errors';
 import type { ReadFileArgs } from './schemas';
 import { formatFileSlice, hasBinaryExtension, sliceLines, splitLines } from './text';
 import { LIMITS } from './limits';
+import type { SensitiveReadGate } from './sensitiveAccess';
 import { assertNotExcluded, binaryError, readText, resolvePath, statTarget, tooLarge } from './workspaceAccess';
 
-export async function readFileTool(args: ReadFileArgs, token: vscode.CancellationToken): Promise<string> {
+export async function readFileTool(args: ReadFileArgs, gate: SensitiveReadGate, token: vscode.CancellationToken): Promise<string> {
   const t = await resolvePath(args.path);
   const stat = await statTarget(t, token);
   if (stat.kind === 'directory') {
@@ -17,6 +18,9 @@ export async function readFileTool(args: ReadFileArgs, token: vscode.Cancellatio
   if (stat.size > LIMITS.readMaxFileBytes) throw tooLarge(t, stat.size);
 
   const { text, unsaved } = await readText(t, token);
+  // Asked after reading, before anything of the text is returned: a file the tool refuses anyway
+  // (binary key stores, a folder, too large) costs the user no question. The bytes stay here.
+  await gate.allow(t, 'read_file', token);
   const slice = sliceLines(splitLines(text), args.startLine, args.endLine);
   if (!slice.ok) throw new ToolError(`${t.display}: ${slice.message}`);
   return formatFileSlice(t.display, slice, unsaved ? '(unsaved editor contents)' : undefined);

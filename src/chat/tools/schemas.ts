@@ -42,7 +42,7 @@ export const TOOL_SCHEMAS = {
   read_file: {
     schema: readFileArgs,
     description:
-      'Read a text file of the workspace. Returns a header "path (lines a-b of N)" and the text of those lines. Large files are returned in parts: the result says which startLine to ask for next.',
+      'Read a text file of the workspace. Returns a header "path (lines a-b of N)" and the text of those lines. Large files are returned in parts: the result says which startLine to ask for next. Files that may contain secrets (.env, private keys, credentials) are returned only if the user allows it when asked; read them only when the task needs them.',
   },
   list_files: {
     schema: listFilesArgs,
@@ -52,7 +52,7 @@ export const TOOL_SCHEMAS = {
   search_text: {
     schema: searchTextArgs,
     description:
-      'Search the text of workspace files. Returns matching lines as "path:line: text". Skips binary files, files hidden by files.exclude or search.exclude, .git and node_modules.',
+      'Search the text of workspace files. Returns matching lines as "path:line: text". Skips binary files, files that may contain secrets (.env, private keys, credentials), files hidden by files.exclude or search.exclude, .git and node_modules.',
   },
   get_selection: {
     schema: getSelectionArgs,

@@ -6,6 +6,7 @@ import { findWorkspaceFiles } from './fileSearch';
 import { checkRelativeGlob, excludeGlob } from './globs';
 import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
+import { targetIsSensitive } from './sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
 import { compileRegex, literalTester, regexTester, scanText, ScanTimeout, TimedRunner, type LineMatch, type LineTester } from './textScan';
 import { workspaceFolders, type Target } from './workspaceAccess';
@@ -41,6 +42,7 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
 
   const candidates: Target[] = [];
   let fileLimitHit = false;
+  let skippedSecret = 0;
   for (const { folder, glob } of scopes) {
     const searchExclude = vscode.workspace.getConfiguration('search', folder.uri).get<Record<string, unknown>>('exclude');
     const room = LIMITS.searchMaxFiles - candidates.length;
@@ -50,7 +52,12 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
     }
     const found = await findWorkspaceFiles(folder, glob, excludeGlob(searchExclude), room, token);
     fileLimitHit ||= found.limitHit;
-    candidates.push(...found.files);
+    for (const t of found.files) {
+      // Never read, never asked about: a search would otherwise put lines of `.env` in the result
+      // without the user knowing. read_file on the file asks the user instead.
+      if (targetIsSensitive(t)) skippedSecret++;
+      else candidates.push(t);
+    }
   }
 
   const matches: { target: Target; hits: LineMatch[] }[] = [];
@@ -117,7 +124,11 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
   const notes: string[] = [];
   if (total >= max) notes.push(`Stopped at ${max} matches; there may be more. Narrow with glob, or raise maxResults (up to ${LIMITS.searchMaxResultsCap}).`);
   if (fileLimitHit) notes.push(`Only the first ${LIMITS.searchMaxFiles} files were considered; narrow with glob.`);
-  const skipped = [skippedBinary ? `${skippedBinary} binary` : '', skippedLarge ? `${skippedLarge} larger than ${LIMITS.searchMaxFileBytes / 1024 / 1024} MB` : ''].filter(Boolean);
+  const skipped = [
+    skippedBinary ? `${skippedBinary} binary` : '',
+    skippedLarge ? `${skippedLarge} larger than ${LIMITS.searchMaxFileBytes / 1024 / 1024} MB` : '',
+    skippedSecret ? `${skippedSecret} that may contain secrets (not searched; read_file asks the user before reading one)` : '',
+  ].filter(Boolean);
   if (skipped.length) notes.push(`Skipped files: ${skipped.join(', ')}.`);
   const noteText = notes.map((n) => `\n[${n}]`).join('');
 
