@@ -18,6 +18,9 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--password-store=basic',
+  // Tests never reach past the loopback: every host name but 127.0.0.1/localhost fails to
+  // resolve inside the browser, so nothing leaks out even if the workbench tries.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
 
 export interface BrowserSession {

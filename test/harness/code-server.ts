@@ -58,6 +58,8 @@ export interface Profile {
   xdgDir: string;
   /** TMPDIR of the server and its extension host (short path: unix sockets live there). */
   tmpDir: string;
+  /** A loopback port left closed, where the extension gallery points. */
+  closedPort: number;
   serverLog: string;
   installLog: string;
 }
@@ -70,9 +72,27 @@ export function writeWorkspace(dir: string, files: Record<string, string>): void
   }
 }
 
+/**
+ * An extension gallery on a loopback port nobody listens on. code-server's default gallery is
+ * open-vsx.org, which the workbench queries on its own (update checks of built-in extensions);
+ * tests must not reach past 127.0.0.1, and a refused loopback connection fails at once.
+ */
+function loopbackGallery(port: number): string {
+  const base = `http://127.0.0.1:${port}`;
+  return JSON.stringify({
+    serviceUrl: `${base}/gallery`,
+    itemUrl: `${base}/item`,
+    extensionUrlTemplate: `${base}/gallery/{publisher}/{name}/latest`,
+    resourceUrlTemplate: `${base}/asset/{publisher}/{name}/{version}/{path}`,
+    controlUrl: '',
+    recommendationsUrl: '',
+  });
+}
+
 function serverEnv(profile: Profile, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    EXTENSIONS_GALLERY: loopbackGallery(profile.closedPort),
     XDG_CONFIG_HOME: join(profile.xdgDir, 'config'),
     XDG_DATA_HOME: join(profile.xdgDir, 'data'),
     XDG_CACHE_HOME: join(profile.xdgDir, 'cache'),
@@ -98,6 +118,7 @@ export async function createProfile(opts: ProfileOptions, tools: ToolPaths = too
     configFile: join(baseDir, 'code-server.yaml'),
     xdgDir: join(baseDir, 'xdg'),
     tmpDir: join(baseDir, 't'),
+    closedPort: await freePort(),
     serverLog: join(baseDir, 'server.log'),
     installLog: join(baseDir, 'install-extensions.log'),
   };
