@@ -1,0 +1,52 @@
+// What VS Code's chat and vscode.lm consumers are told about each Modelgate chat model. Pure:
+// the result has the shape of vscode.LanguageModelChatInformation, built from the catalogue.
+import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue';
+import { outputReserve } from '../core/tokens';
+
+export interface LmModelInformation {
+  id: string;
+  name: string;
+  family: string;
+  version: string;
+  detail: string;
+  tooltip: string;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  capabilities: { imageInput: boolean; toolCalling: boolean };
+}
+
+/**
+ * Token limits. VS Code computes a model's context window as maxInputTokens + maxOutputTokens
+ * (model picker and context widget of 1.139), so the two add up to the catalogue's window: the
+ * output gets the same reserve the chat panel keeps free (the model's max output, at most 8K and
+ * at most a quarter of the window, see outputReserve), and the prompt gets the rest. Without
+ * the cap, a model whose max output equals its window would leave no room for any prompt.
+ */
+export function tokenLimits(model: Pick<ChatModelInfo, 'contextWindow' | 'maxOutput'>): { maxInputTokens: number; maxOutputTokens: number } {
+  const reserve = Math.max(1, outputReserve(model.contextWindow, model.maxOutput));
+  return { maxInputTokens: Math.max(1, model.contextWindow - reserve), maxOutputTokens: reserve };
+}
+
+function compact(tokens: number): string {
+  if (tokens >= 1_000_000) return `${+(tokens / 1_000_000).toFixed(1)}M`;
+  if (tokens >= 1_000) return `${+(tokens / 1_000).toFixed(1)}K`;
+  return String(tokens);
+}
+
+export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): LmModelInformation {
+  const ch = CHANNEL_INFO[channel];
+  const abilities = [model.imageInput ? 'text and images' : 'text only', model.tools ? 'tool calling' : 'no tool calling'];
+  return {
+    id: model.id,
+    name: model.label,
+    family: model.id,
+    version: '1',
+    detail: `Modelgate · ${ch.label} channel`,
+    tooltip:
+      `${model.label} (${model.id}) through Modelgate, ${ch.label.toLowerCase()} channel: ${ch.detail} ` +
+      `${compact(model.contextWindow)} token context, ${abilities.join(', ')}. ` +
+      'The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
+    ...tokenLimits(model),
+    capabilities: { imageInput: model.imageInput, toolCalling: model.tools },
+  };
+}

@@ -1,0 +1,152 @@
+// Modelgate's chat models as a vscode.lm provider: VS Code's own chat and other extensions
+// (vscode.lm.selectChatModels({ vendor: 'modelgate' })) send requests here, and they go to the
+// gateway through the shared client, with the key from SecretStorage and the channel setting.
+// The mapping is in the pure modules next to this file; this class wires them to vscode.
+import * as vscode from 'vscode';
+import type { ChannelChoice } from '../core/catalogue';
+import { costOf } from '../core/cost';
+import { missingKeyError } from '../core/errors';
+import { estimateTokens } from '../core/tokens';
+import type { ChatRequest, GatewayClient, Usage } from '../core/types';
+import type { Services } from '../services';
+import { toWireMessages } from './lmMessages';
+import { KeyPresence } from './keyPresence';
+import { estimateLmMessageTokens } from './lmTokens';
+import { toWireTools } from './lmTools';
+import { modelInformation, type LmModelInformation } from './modelInformation';
+import { streamLmResponse } from './responseStream';
+import { toLmMessage } from './vscodeParts';
+
+export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+  /** what VS Code was last told, so a catalogue refresh that changes nothing fires nothing */
+  private signature: string;
+  private readonly keyPresence: KeyPresence;
+
+  constructor(private readonly services: Services) {
+    this.signature = JSON.stringify(this.information());
+    // keys are stored per gateway origin, so a settings change may change the answer too
+    this.keyPresence = new KeyPresence(() => services.keys.get(), [(l) => services.keys.onDidChange(l), (l) => services.onDidChangeSettings(l)]);
+    this.subscriptions = [
+      this.changed,
+      this.keyPresence,
+      services.onDidChangeCatalogue(() => this.informationMayHaveChanged()),
+      // the channel is part of each model's detail and tooltip
+      services.onDidChangeSettings(() => this.informationMayHaveChanged()),
+    ];
+  }
+
+  private information(): LmModelInformation[] {
+    const channel = this.services.settings().channel;
+    return this.services
+      .catalogue()
+      .chatModels()
+      .map((m) => modelInformation(m, channel));
+  }
+
+  private informationMayHaveChanged(): void {
+    const next = JSON.stringify(this.information());
+    if (next === this.signature) return;
+    this.signature = next;
+    this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<LmModelInformation[]> {
+    // The models are listed with or without a key (the catalogue is known without one); a
+    // request without a key fails with a message that names "Modelgate: Set API Key". Only when
+    // VS Code says the user is there (not silent) is the key asked for.
+    if (!options.silent && !(await this.services.keys.get())) {
+      try {
+        await this.services.gateway.ensureKey();
+      } catch (err) {
+        this.services.log.warn(`Language model provider: the API key prompt failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return this.information();
+  }
+
+  provideLanguageModelChatResponse(
+    info: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    // Not async on purpose: what can be refused without I/O (an unknown model, an image for a
+    // text-only model, tools for a model without tool calling, an invalid base URL, a key known
+    // to be missing) throws before anything is returned, and VS Code then rejects the caller's
+    // sendRequest itself instead of failing its response stream later (measured in 1.139).
+    const model = this.services.catalogue().chatModel(info.id);
+    if (!model) {
+      throw new Error(`Modelgate no longer lists the chat model "${info.id}". Pick another model; "modelgate.models" in your user settings can describe it.`);
+    }
+    const channel = this.services.settings().channel;
+    const request: ChatRequest = {
+      model: model.id,
+      messages: toWireMessages(messages.map(toLmMessage), model),
+      ...toWireTools(options.tools, options.toolMode, model),
+    };
+    if (channel !== 'default') request.provider = { channel };
+    // Throws an actionable GatewayError when the base URL setting is invalid (checked first:
+    // without a valid base URL there is no key slot either, and the URL is what to fix).
+    const client = this.services.gateway.client();
+    // Never a prompt here: the request may come from another extension in the background.
+    if (this.keyPresence.knownMissing()) throw new Error(missingKeyError().message);
+    return this.stream(client, request, channel, progress, token);
+  }
+
+  private async stream(
+    client: GatewayClient,
+    request: ChatRequest,
+    channel: ChannelChoice,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    if (token.isCancellationRequested) return;
+    const abort = new AbortController();
+    const onCancel = token.onCancellationRequested(() => abort.abort());
+    const started = Date.now();
+    let usage: Usage | undefined;
+    let outcome = 'done';
+    try {
+      // The client throws a GatewayError naming "Modelgate: Set API Key" when no key is stored.
+      await streamLmResponse(client, request, abort.signal, {
+        text: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
+        toolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input)),
+        usage: (u) => (usage = u),
+      });
+    } catch (err) {
+      // Stopped by the caller: it asked for the end, so the end is not an error.
+      if (token.isCancellationRequested) {
+        outcome = 'cancelled';
+        return;
+      }
+      outcome = 'failed';
+      // The GatewayError's message is already short, actionable and free of the key.
+      throw new Error(err instanceof Error ? err.message : String(err));
+    } finally {
+      onCancel.dispose();
+      this.record(request.model, channel, usage);
+      this.services.log.info(
+        `Language model request ${outcome}: ${request.model} (${channel}), ${Date.now() - started} ms` +
+          (usage ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion` : ''),
+      );
+    }
+  }
+
+  private record(model: string, channel: ChannelChoice, usage: Usage | undefined): void {
+    if (!usage) return; // as the chat panel: only requests the gateway reported tokens for
+    const price = this.services.catalogue().price(model, channel);
+    this.services.usage.record({ source: 'chat', model, channel, usage, cost: price ? costOf(usage, price) : undefined });
+  }
+
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return typeof text === 'string' ? estimateTokens(text) : estimateLmMessageTokens(toLmMessage(text));
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

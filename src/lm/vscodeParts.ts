@@ -1,0 +1,54 @@
+// vscode.lm's message classes -> the plain shapes of lmMessages.ts. The only file of the
+// mapping that needs `vscode`: everything after it is pure and unit-tested in plain Node.
+import * as vscode from 'vscode';
+import type { LmMessage, LmPart, LmToolResultContent } from './lmMessages';
+
+// Classes newer than the @types/vscode this extension compiles against (1.104): present in
+// VS Code 1.139 at runtime, looked up defensively so an older VS Code still works.
+type AnyClass = abstract new (...args: never[]) => unknown;
+const api = vscode as unknown as Record<string, AnyClass | undefined>;
+const DataPart = api.LanguageModelDataPart;
+const ThinkingPart = api.LanguageModelThinkingPart;
+
+const isInstance = (value: unknown, cls: AnyClass | undefined): boolean => !!cls && value instanceof cls;
+
+function asData(value: unknown): { mimeType: string; data: Uint8Array } | undefined {
+  if (!isInstance(value, DataPart) && (typeof value !== 'object' || value === null)) return undefined;
+  const v = value as { mimeType?: unknown; data?: unknown };
+  if (typeof v.mimeType !== 'string' || !(v.data instanceof Uint8Array)) return undefined;
+  return { mimeType: v.mimeType, data: v.data };
+}
+
+function kindName(value: unknown): string {
+  if (value === null || typeof value !== 'object') return typeof value;
+  return (value as object).constructor?.name || 'object';
+}
+
+function toolResultContent(value: unknown): LmToolResultContent {
+  if (value instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: value.value };
+  if (typeof value === 'string') return { kind: 'text', text: value };
+  const data = asData(value);
+  if (data) return { kind: 'data', ...data };
+  if (value instanceof vscode.LanguageModelPromptTsxPart) return { kind: 'other', value: value.value };
+  return { kind: 'other', value };
+}
+
+export function toLmPart(part: unknown): LmPart {
+  if (isInstance(part, ThinkingPart)) return { kind: 'ignored', what: 'thinking' };
+  if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: part.value };
+  if (typeof part === 'string') return { kind: 'text', text: part };
+  if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
+  if (part instanceof vscode.LanguageModelToolResultPart) {
+    return { kind: 'toolResult', callId: part.callId, content: part.content.map(toolResultContent) };
+  }
+  const data = asData(part);
+  if (data) return { kind: 'data', ...data };
+  return { kind: 'ignored', what: kindName(part) };
+}
+
+export function toLmMessage(message: vscode.LanguageModelChatRequestMessage): LmMessage {
+  // System (3) exists at runtime although the stable typings name only User and Assistant.
+  const role =
+    message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'system';
+  return { role, parts: message.content.map(toLmPart) };
+}

@@ -1,0 +1,335 @@
+// Modelgate's models through vscode.lm inside a real VS Code extension host: this suite runs in
+// the test-runner extension, so it is "another extension" that finds the models with
+// selectChatModels and talks to them with sendRequest, and the requests reach the gateway
+// simulator started in-process. Covers: the model list, its limits and change events, streamed
+// text, the System role, usage and cost, the channel on the wire, a tool round, image input
+// rules, cancellation (down to the gateway socket), token counts, and the error without a key.
+import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
+import * as vscode from 'vscode';
+import { costOf } from '../../src/core/cost';
+import type { ChatMessage } from '../../src/core/types';
+import type { ModelgateApi } from '../../src/extension';
+import { wordsAnswer } from '../gateway/answers';
+import { startGateway, type RunningGateway } from '../gateway/index';
+
+const EXTENSION_ID = 'modelgate.modelgate';
+const VENDOR = 'modelgate';
+/** a real 1x1 PNG */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const LOOKUP: vscode.LanguageModelChatTool = {
+  name: 'lookup',
+  description: 'Looks a word up',
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+};
+
+async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Collected {
+  text: string;
+  parts: unknown[];
+}
+
+async function collect(response: vscode.LanguageModelChatResponse): Promise<Collected> {
+  const out: Collected = { text: '', parts: [] };
+  for await (const part of response.stream) {
+    out.parts.push(part);
+    if (part instanceof vscode.LanguageModelTextPart) out.text += part.value;
+  }
+  return out;
+}
+
+/** A loopback TCP relay to the simulator that remembers which sockets carried which bytes. */
+async function startRelay(targetPort: string): Promise<{ port: number; closedCarrying(text: string): boolean; close(): Promise<void> }> {
+  const sockets: { sent: string; closed: boolean; client: net.Socket }[] = [];
+  const server = net.createServer((client) => {
+    const entry = { sent: '', closed: false, client };
+    sockets.push(entry);
+    const upstream = net.connect(Number(targetPort), '127.0.0.1');
+    client.on('data', (d) => (entry.sent += d.toString('latin1')));
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      entry.closed = true;
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    closedCarrying: (text) => sockets.some((s) => s.closed && s.sent.includes(text)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.client.destroy(); // pooled keep-alive sockets would hold close() up
+      }),
+  };
+}
+
+describe('language model provider (vscode.lm, real VS Code)', function () {
+  this.timeout(60_000);
+  let gw: RunningGateway;
+  let api: ModelgateApi;
+  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+  const lastRequest = () =>
+    chatRequests().at(-1)!.body as { model: string; messages: ChatMessage[]; tools?: { function: { name: string; parameters: unknown } }[]; tool_choice?: unknown; provider?: unknown };
+
+  async function model(id: string): Promise<vscode.LanguageModelChat> {
+    const [m] = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
+    assert.ok(m, `vscode.lm has the Modelgate model ${id}`);
+    return m;
+  }
+
+  async function setChannel(channel: string): Promise<void> {
+    await config().update('channel', channel === 'default' ? undefined : channel, vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().channel === channel, `channel = ${channel}`);
+  }
+
+  before(async function () {
+    if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') this.skip();
+    gw = await startGateway();
+    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    api = await ext.activate();
+    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL applied');
+    await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+  });
+
+  after(async () => {
+    if (!gw) return;
+    await vscode.commands.executeCommand('modelgate.clearApiKey');
+    for (const k of ['baseUrl', 'channel', 'models']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
+    await gw.close();
+  });
+
+  it('lists the catalogue chat models with their names, limits and capabilities', async () => {
+    const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
+    const ids = models.map((m) => m.id).sort();
+    assert.deepEqual(ids, api.catalogue().chatModels().map((m) => m.id).sort());
+    assert.ok(ids.includes('flagship-text') && ids.includes('long-context-tools'), ids.join(', '));
+    assert.ok(!ids.includes('image-restricted'), 'image models are not chat models');
+    for (const m of models) {
+      const info = api.catalogue().chatModel(m.id)!;
+      assert.equal(m.vendor, VENDOR);
+      assert.equal(m.name, info.label);
+      assert.equal(m.family, m.id);
+      assert.equal(m.version, '1');
+      // window minus the output reserve: min(max output, 8192, window / 4)
+      assert.equal(m.maxInputTokens, info.contextWindow - Math.min(info.maxOutput, 8_192, Math.floor(info.contextWindow / 4)));
+    }
+    assert.equal(models.find((m) => m.id === 'flagship-text')!.maxInputTokens, 991_808);
+    assert.equal(models.find((m) => m.id === 'long-context-tools')!.maxInputTokens, 1_991_808);
+  });
+
+  it('tells VS Code when the catalogue changes (a model added in the settings appears, then goes)', async () => {
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.lm.onDidChangeChatModels(() => {
+        sub.dispose();
+        resolve();
+      });
+    });
+    await config().update('models', { 'my-model': { label: 'My model', contextWindow: 32_000, maxOutput: 4_000, imageInput: true } }, vscode.ConfigurationTarget.Global);
+    await changed;
+    const mine = await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'my-model' }))[0], 'my-model listed by vscode.lm');
+    assert.equal(mine.name, 'My model');
+    assert.equal(mine.maxInputTokens, 28_000);
+    await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+    await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'my-model' })).length === 0, 'my-model gone');
+  });
+
+  it('streams the answer as text parts, sends no provider field on the default channel, and records usage', async () => {
+    const flagship = await model('flagship-text');
+    const before = chatRequests().length;
+    const prompt = 'hello [[words:12]]';
+    const response = await flagship.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+    const got = await collect(response);
+    assert.equal(got.text, wordsAnswer(prompt, 12));
+    assert.equal(got.text.split(' ').length, 12);
+    assert.ok(got.parts.every((p) => p instanceof vscode.LanguageModelTextPart), 'text parts only');
+    assert.equal(chatRequests().length, before + 1, 'one request reached the gateway');
+    const body = lastRequest();
+    assert.equal(body.model, 'flagship-text');
+    assert.deepEqual(body.messages, [{ role: 'user', content: prompt }]);
+    assert.equal('provider' in body, false, 'no provider field on the default channel');
+    assert.equal('tools' in body, false);
+    const usage = api.lastUsage();
+    assert.equal(usage?.source, 'chat');
+    assert.equal(usage?.model, 'flagship-text');
+    assert.ok(usage?.usage && usage.usage.completionTokens > 0 && usage.usage.promptTokens > 0, JSON.stringify(usage));
+  });
+
+  it('sends a System-role message (role 3, newer than the stable typings) as a system message', async () => {
+    const flagship = await model('flagship-text');
+    const system = new vscode.LanguageModelChatMessage(3 as vscode.LanguageModelChatMessageRole, 'Be brief.');
+    const got = await collect(await flagship.sendRequest([system, vscode.LanguageModelChatMessage.User('hi [[words:3]]')], {}, new vscode.CancellationTokenSource().token));
+    assert.equal(got.text.split(' ').length, 3);
+    assert.deepEqual(lastRequest().messages, [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi [[words:3]]' },
+    ]);
+  });
+
+  it('sends the channel setting as provider.channel and records the cost at that channel\'s price', async () => {
+    const price = { input: 1.2, output: 4.8 };
+    await config().update('models', { 'flagship-text': { prices: { economical: price } } }, vscode.ConfigurationTarget.Global);
+    await until(() => !!api.catalogue().price('flagship-text', 'economical'), 'price applied');
+    await setChannel('economical');
+    try {
+      const flagship = await model('flagship-text');
+      const got = await collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('price me [[words:30]]')], {}, new vscode.CancellationTokenSource().token));
+      assert.equal(got.text.split(' ').length, 30);
+      assert.deepEqual(lastRequest().provider, { channel: 'economical' });
+      const usage = api.lastUsage()!;
+      assert.equal(usage.channel, 'economical');
+      assert.ok(usage.usage);
+      assert.equal(usage.cost, costOf(usage.usage, price));
+      assert.ok(usage.cost! > 0);
+    } finally {
+      await setChannel('default');
+      await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('runs a tool round: a tool call part with parsed input, then the result goes back and the summary comes back', async () => {
+    const lct = await model('long-context-tools');
+    const ask = vscode.LanguageModelChatMessage.User('find x [[call:lookup {"q":"x"}]]');
+    const first = await collect(await lct.sendRequest([ask], { tools: [LOOKUP] }, new vscode.CancellationTokenSource().token));
+    const calls = first.parts.filter((p): p is vscode.LanguageModelToolCallPart => p instanceof vscode.LanguageModelToolCallPart);
+    assert.equal(calls.length, 1, JSON.stringify(first.parts));
+    assert.equal(calls[0]!.name, 'lookup');
+    assert.equal(calls[0]!.callId, 'call_1');
+    assert.deepEqual(calls[0]!.input, { q: 'x' });
+    const offered = lastRequest();
+    assert.deepEqual(offered.tools, [{ type: 'function', function: { name: 'lookup', description: 'Looks a word up', parameters: LOOKUP.inputSchema } }]);
+    assert.equal(offered.tool_choice, undefined);
+
+    const result = 'x: the unknown\nsecond line';
+    const second = await collect(
+      await lct.sendRequest(
+        [
+          ask,
+          vscode.LanguageModelChatMessage.Assistant([calls[0]!]),
+          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0]!.callId, [new vscode.LanguageModelTextPart(result)])]),
+        ],
+        { tools: [LOOKUP] },
+        new vscode.CancellationTokenSource().token,
+      ),
+    );
+    assert.equal(second.text, `Tool lookup returned ${result.length} characters. First line: \`x: the unknown\``);
+    const wire = lastRequest().messages;
+    assert.deepEqual(wire.slice(1), [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: result },
+    ]);
+  });
+
+  it('forces a tool call with toolMode Required (tool_choice "required")', async () => {
+    const flagship = await model('flagship-text');
+    const got = await collect(
+      await flagship.sendRequest([vscode.LanguageModelChatMessage.User('no marker here')], { tools: [LOOKUP], toolMode: vscode.LanguageModelChatToolMode.Required }, new vscode.CancellationTokenSource().token),
+    );
+    assert.equal(lastRequest().tool_choice, 'required');
+    const calls = got.parts.filter((p) => p instanceof vscode.LanguageModelToolCallPart);
+    assert.equal(calls.length, 1);
+  });
+
+  it('reports tool arguments that are not JSON as an error', async () => {
+    const flagship = await model('flagship-text');
+    const attempt = (async () => collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('[[call:lookup {"q": ]]')], { tools: [LOOKUP] }, new vscode.CancellationTokenSource().token)))();
+    await assert.rejects(attempt, /tool "lookup" with arguments that are not valid JSON/);
+  });
+
+  it('sends an image to the model with image input and refuses it for the text-only model', async function () {
+    const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
+    if (!DataPart) this.skip(); // not in this VS Code's API
+    const message = () => new vscode.LanguageModelChatMessage(vscode.LanguageModelChatMessageRole.User, ['what is this?', new DataPart(new Uint8Array(PNG), 'image/png')] as never);
+    const lct = await model('long-context-tools');
+    const got = await collect(await lct.sendRequest([message()], {}, new vscode.CancellationTokenSource().token));
+    assert.match(got.text, new RegExp(`I received 1 image: image/png \\(${PNG.length} bytes\\)`));
+    const content = lastRequest().messages[0]!.content as { type: string; image_url?: { url: string } }[];
+    assert.equal(content[1]!.image_url!.url, `data:image/png;base64,${PNG.toString('base64')}`);
+
+    const before = chatRequests().length;
+    const flagship = await model('flagship-text');
+    // refused before the provider returns, so sendRequest itself rejects
+    await assert.rejects(Promise.resolve(flagship.sendRequest([message()], {}, new vscode.CancellationTokenSource().token)), /Flagship \(text\) \(flagship-text\) accepts text only/);
+    assert.equal(chatRequests().length, before, 'nothing was sent');
+  });
+
+  it('stops streaming when the caller cancels, and closes the connection to the gateway', async () => {
+    // Through a TCP relay that sees the sockets: VS Code stops delivering parts after a cancel
+    // whatever the provider does, so only the socket shows that the request itself was stopped.
+    const relay = await startRelay(new URL(gw.baseUrl).port);
+    const relayBase = gw.baseUrl.replace(/:\d+\//, `:${relay.port}/`);
+    await config().update('baseUrl', relayBase, vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().baseUrl === relayBase, 'base URL = relay');
+    await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test'); // keys are per origin
+    try {
+      const flagship = await model('flagship-text');
+      // drip: the answer arrives a few bytes at a time, so it is far from done when cancelled
+      const prompt = 'go on [[words:300]] [[fault:drip:5]] cancel-me-7f3a';
+      const full = wordsAnswer(prompt, 300);
+      const cts = new vscode.CancellationTokenSource();
+      const response = await flagship.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, cts.token);
+      let text = '';
+      let ended: 'done' | 'threw' = 'done';
+      try {
+        for await (const part of response.text) {
+          text += part;
+          cts.cancel();
+        }
+      } catch {
+        ended = 'threw';
+      }
+      assert.ok(text.length > 0, 'some text arrived before the cancel');
+      assert.ok(text.length < full.length, `stopped early (${text.length} of ${full.length} characters, iteration ${ended})`);
+      assert.ok(full.startsWith(text), 'what arrived is the start of the answer');
+      // the whole dripped answer would take over a minute: a closed socket means the request was aborted
+      await until(() => relay.closedCarrying('cancel-me-7f3a'), 'the socket of the cancelled request closed', 10_000);
+      console.log(`      cancelled after ${text.length} of ${full.length} characters; iteration ${ended === 'done' ? 'ended normally' : 'threw'}; gateway socket closed`);
+    } finally {
+      await vscode.commands.executeCommand('modelgate.clearApiKey');
+      await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+      await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+      await relay.close();
+    }
+  });
+
+  it('counts tokens with the extension\'s estimate', async () => {
+    const flagship = await model('flagship-text');
+    assert.equal(await flagship.countTokens('abcd'), 1);
+    assert.equal(await flagship.countTokens('f(a, b);'), 3); // symbols count half a token
+    assert.equal(await flagship.countTokens(vscode.LanguageModelChatMessage.User('abcd')), 5); // 4 framing + 1
+  });
+
+  it('without a key, rejects with a message naming "Set API Key" and sends nothing', async () => {
+    await vscode.commands.executeCommand('modelgate.clearApiKey');
+    try {
+      assert.equal(await api.hasKey(), false); // also lets the provider's own read of the key finish first
+      const before = chatRequests().length;
+      const flagship = await model('flagship-text');
+      // sendRequest itself rejects: the provider knows the key is missing before it returns
+      await assert.rejects(Promise.resolve(flagship.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, new vscode.CancellationTokenSource().token)), (e: unknown) => {
+        const message = e instanceof Error ? e.message : String(e);
+        assert.match(message, /Set API Key/);
+        assert.doesNotMatch(message, /sk-test|Bearer/);
+        return true;
+      });
+      assert.equal(chatRequests().length, before, 'no request without a key');
+    } finally {
+      await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+    }
+  });
+});
