@@ -10,6 +10,7 @@ import { pickChannel, pickModel, pickModelOrChannel } from './models/pickers';
 import { createLog } from './log';
 import { registerChat, type ChatApi } from './chat';
 import { registerImageCommands } from './images';
+import { registerLanguageModelProvider } from './lm';
 import type { Services } from './services';
 import type { ModelCatalogue } from './core/catalogue';
 
@@ -109,6 +110,9 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   context.subscriptions.push(...chat.disposables);
   flushOnDeactivate = () => chat.api.controller.close();
   context.subscriptions.push(...registerImageCommands(services));
+  // Modelgate's chat models in VS Code's own chat and for other extensions (vscode.lm);
+  // a no-op where the API is missing.
+  context.subscriptions.push(registerLanguageModelProvider(services));
 
   // The gateway's model list is fetched after activation, off the critical path.
   setTimeout(() => void catalogue.refresh(), 0);
