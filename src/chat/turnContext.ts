@@ -9,20 +9,8 @@ import type { AttachmentView, ComposerState } from '../protocol';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import { composerAttachments, wireHistory, type Conversation, type PendingAttachment, type PinnedRecord } from './transcript';
 
-/** What is assumed about a model that nothing describes (the gateway may still serve it). */
-const FALLBACK_MODEL: Omit<ChatModelInfo, 'id' | 'label'> = {
-  kind: 'chat',
-  contextWindow: 128_000,
-  maxOutput: 16_000,
-  imageInput: false,
-  tools: true,
-  caching: false,
-  prices: {},
-  source: 'gateway',
-};
-
 export function chatModelInfo(catalogue: ModelCatalogue, id: string): ChatModelInfo {
-  return catalogue.chatModel(id) ?? { ...FALLBACK_MODEL, id, label: id };
+  return catalogue.chatModelOrDefaults(id);
 }
 
 export interface ToolOffer {

@@ -142,7 +142,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
 ];
 
 /** Defaults for a chat model the gateway lists but nothing else describes. */
-const UNKNOWN_CHAT: Omit<ChatModelInfo, 'id' | 'label' | 'source'> = {
+export const UNKNOWN_CHAT: Omit<ChatModelInfo, 'id' | 'label' | 'source'> = {
   kind: 'chat',
   contextWindow: 128_000,
   maxOutput: 16_000,
@@ -227,6 +227,11 @@ export class ModelCatalogue {
   chatModel(id: string): ChatModelInfo | undefined {
     const m = this.models.get(id);
     return m?.kind === 'chat' ? m : undefined;
+  }
+
+  /** The model's entry, or conservative defaults for one nothing describes (the gateway may still serve it). */
+  chatModelOrDefaults(id: string): ChatModelInfo {
+    return this.chatModel(id) ?? { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' };
   }
 
   imageModel(id: string): ImageModelInfo | undefined {

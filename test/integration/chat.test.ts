@@ -15,6 +15,7 @@ import type { ChatMessage } from '../../src/core/types';
 import type { ModelgateApi } from '../../src/extension';
 import { parseWebviewMessage, type AssistantPart, type HostMessage, type MessageView, type ToolCallView } from '../../src/protocol';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
+import { until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';
 /** A distinctive key, so a search of the storage for it cannot hit anything by chance. */
@@ -30,15 +31,6 @@ const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable;
 
 type Assistant = Extract<MessageView, { role: 'assistant' }>;
 
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const textOf = (m: MessageView | undefined): string =>
   m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';

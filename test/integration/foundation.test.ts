@@ -7,18 +7,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../gateway';
 import type { ModelgateApi } from '../../src/extension';
+import { until } from './helpers';
 
 const EXT_ID = 'modelgate.modelgate';
 const cfg = () => vscode.workspace.getConfiguration('modelgate');
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 function authHeaders(gw: RunningGateway): string[] {
   return gw.requests.filter((r) => r.server === 'api').map((r) => String(r.headers['authorization'] ?? ''));

@@ -16,20 +16,13 @@ import { runImageJob, type ImageJob } from '../../src/images/imageJob';
 import type { SaverFileSystem } from '../../src/images/imageSaver';
 import { configuredTarget, targetForResource } from '../../src/images/imageTarget';
 import { readPngChunks, readPngText } from '../../src/images/pngText';
+import { until } from './helpers';
 
 const EXT_ID = 'modelgate.modelgate';
 const CMD = 'modelgate.generateImage';
 const TEST_DIR = 'mg-images-it';
 const cfg = () => vscode.workspace.getConfiguration('modelgate');
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 const generate = (arg?: unknown): Promise<vscode.Uri[] | undefined> => Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>(CMD, arg));
 

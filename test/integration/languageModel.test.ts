@@ -12,6 +12,7 @@ import type { ChatMessage } from '../../src/core/types';
 import type { ModelgateApi } from '../../src/extension';
 import { wordsAnswer } from '../gateway/answers';
 import { startGateway, type RunningGateway } from '../gateway/index';
+import { until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';
 const VENDOR = 'modelgate';
@@ -23,15 +24,6 @@ const LOOKUP: vscode.LanguageModelChatTool = {
   inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
 };
 
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Collected {
   text: string;

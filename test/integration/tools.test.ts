@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createWorkspaceTools, type ToolResult, type WorkspaceTools } from '../../src/chat/tools';
+import { until } from './helpers';
 
 const FIX = 'mg-tools-fixture';
 const NEEDLE = 'ZEBRA_NEEDLE_4711';
@@ -18,14 +19,6 @@ const GIT_MARKER = 'GIT_CONFIG_MARKER_55';
 let nextId = 0;
 const callOf = (name: string, args: unknown) => ({ id: `call_${++nextId}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
 
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 /** name -> size:mtime of every file under `dir` (no symlink following), to prove nothing was written. */
 function snapshot(dir: string): Map<string, string> {
