@@ -42,6 +42,9 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
     args: CHROMIUM_ARGS,
     viewport,
     timeout: 60_000,
+    // The web workbench's clipboard is the browser's: without these, writeText/readText hang
+    // and the chat's Copy button could not be tested.
+    permissions: ['clipboard-read', 'clipboard-write'],
     // Keep Chromium out of our process group's signals; playwright closes it in close().
     handleSIGINT: false,
     handleSIGTERM: false,
