@@ -2,7 +2,8 @@
 // through its accessible names only: textbox "Message", buttons "Send" / "Stop" / "New chat",
 // the transcript (role=log) with articles "You" / "Assistant", code-block buttons "Copy" /
 // "Insert". The gateway simulator runs in this process; the extension host reaches it on
-// 127.0.0.1. Screenshots of the panel in light and dark themes go to media/screenshots/.
+// 127.0.0.1. Screenshots of the panel in light and dark themes go to test-results/screenshots/
+// (media/screenshots/, used by the README, with MODELGATE_UPDATE_SCREENSHOTS=1).
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,9 +75,14 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
   }
 
+  // README screenshots are refreshed on request (MODELGATE_UPDATE_SCREENSHOTS=1 npm test);
+  // a routine run writes to test-results/ so it never dirties tracked files.
   async function screenshotPanel(file: string): Promise<void> {
-    const path = join(repoRoot(), 'media', 'screenshots', file);
-    mkdirSync(join(repoRoot(), 'media', 'screenshots'), { recursive: true });
+    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1'
+      ? join(repoRoot(), 'media', 'screenshots')
+      : join(repoRoot(), 'test-results', 'screenshots');
+    const path = join(dir, file);
+    mkdirSync(dir, { recursive: true });
     await wb.page.locator('.part.sidebar').screenshot({ path });
   }
 
