@@ -11,44 +11,29 @@ import type {
   AttachmentView,
   ConversationSummary,
   ConversationView,
-  ErrorView,
-  MessageStatus,
   MessageView,
   ToolCallView,
-  UsageView,
 } from '../protocol';
 import type { ChatMessage } from '../core/types';
 import type { PinnedFile, VolatileContext } from '../core/promptLayout';
 
-export interface UserRecord {
-  id: string;
-  role: 'user';
-  text: string;
-  attachments: AttachmentView[];
-  createdAt: number;
+/** A stored user message: what the webview shows, plus what was sent. */
+export type UserRecord = Extract<MessageView, { role: 'user' }> & {
   /** volatile context sent with this message (kept to resend it after an edit) */
   context: VolatileContext[];
   /** the message exactly as sent */
   wire: ChatMessage;
-}
+};
 
-export interface AssistantRecord {
-  id: string;
-  role: 'assistant';
-  parts: AssistantPart[];
-  status: MessageStatus;
-  model: string;
-  channel: string;
-  usage?: UsageView;
-  error?: ErrorView;
-  createdAt: number;
+/** A stored answer: what the webview shows, plus what goes back into later requests. */
+export type AssistantRecord = Extract<MessageView, { role: 'assistant' }> & {
   /**
    * What the model said, as it goes back into later requests: assistant messages with their
    * tool calls, the tool results, and the final text. Only complete tool rounds are here (a
    * call without its result would make the next request invalid).
    */
   wire: ChatMessage[];
-}
+};
 
 export type MessageRecord = UserRecord | AssistantRecord;
 
