@@ -25,17 +25,8 @@ export function isShown(el: Element): boolean {
   return true;
 }
 
-/** mulberry32: deterministic chunkings, so a failure can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic chunkings, so a failure can be replayed: the simulator's seeded generator. */
+export { seededRng as seeded } from '../../gateway/rng';
 
 /** Splits text into random pieces of 1..maxLen characters. */
 export function randomChunks(text: string, rnd: () => number, maxLen: number): string[] {
