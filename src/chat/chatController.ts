@@ -2,54 +2,33 @@
 // or the API) into requests, and tells the webview what changed as small messages (a snapshot
 // only when it (re)loads or switches conversation; deltas after that).
 //
+// The parts live beside it: ChatOutput (what is posted to the webview), sendChecks (the checks
+// before a request), AnswerRuns (the answers being written), ChatAttachments (context for the
+// next message). This file routes messages and keeps the conversation-level operations.
+//
 // It is also the extension's public chat API (activate() returns it), which the integration
 // tests use to drive a chat without a DOM. Services are held in a #private field: other
 // extensions that read our exports get the chat, not the key store.
 import * as vscode from 'vscode';
 import type { ChatModelInfo } from '../core/catalogue';
-import { hasImages, imagesOf, layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/promptLayout';
-import { estimateRequestTokens, outputReserve } from '../core/tokens';
-import type { ChatMessage, ToolCall, ToolDefinition } from '../core/types';
-import type {
-  AttachmentView,
-  ComposerState,
-  ConversationSummary,
-  ConversationView,
-  ErrorAction,
-  ErrorView,
-  HostMessage,
-  WebviewMessage,
-} from '../protocol';
+import { imagesOf, layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/promptLayout';
+import type { ChatMessage } from '../core/types';
+import type { AttachmentView, ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from '../protocol';
 import type { Services } from '../services';
 import { describeError, runErrorAction } from '../userErrors';
-import { runAnswer, type ToolResult } from './answerRunner';
+import { AnswerRuns, errorText, type ChatTools } from './answerRuns';
+import { ChatAttachments } from './chatAttachments';
+import { ChatOutput } from './chatOutput';
+import type { ChatScope } from './chatScope';
 import { applyCode, copyCode, insertCode, openLink, type ProposalDocuments } from './codeActions';
 import { ConversationStore, type StorageBackend } from './conversationStore';
-import { DeltaCoalescer } from './deltaCoalescer';
-import { imageAttachment, pickFiles, pickImageFile, pickSelection } from './attachmentPicker';
-import { isProblem } from './editorContext';
 import { decodePastedImage } from './imageInput';
+import { checkSendable, refuse } from './sendChecks';
 import { SYSTEM_PROMPT } from './systemPrompt';
-import { addPending, chatModelInfo, composerState, nextMessageContext, pinFile, removeAttachment, toolOffer, type ToolOffer } from './turnContext';
-import {
-  conversationView,
-  lastAssistant,
-  messageView,
-  newId,
-  titleFrom,
-  truncateFrom,
-  wireHistory,
-  NEW_CHAT_TITLE,
-  type AssistantRecord,
-  type Conversation,
-  type UserRecord,
-} from './transcript';
+import { chatModelInfo, composerState, nextMessageContext, toolOffer, type ToolOffer } from './turnContext';
+import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './transcript';
 
-/** The tools the chat offers (src/chat/tools): only what the controller needs of them. */
-export interface ChatTools {
-  definitions(): ToolDefinition[];
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
-}
+export type { ChatTools } from './answerRuns';
 
 export interface ChatControllerOptions {
   services: Services;
@@ -58,39 +37,23 @@ export interface ChatControllerOptions {
   proposals: ProposalDocuments;
 }
 
-interface Run {
-  conversation: Conversation;
-  abort: AbortController;
-  done: Promise<void>;
-  /** set when the controller is disposed mid-answer: nothing more is written or posted */
-  detached: boolean;
-}
-
-/** What a refused send tells the user (nothing was sent, the text goes back to the input). */
-class Refusal {
-  constructor(
-    readonly message: string,
-    readonly actions: ErrorAction[] = [],
-    readonly level: 'info' | 'warning' | 'error' = 'warning',
-  ) {}
-}
-
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
   readonly #proposals: ProposalDocuments;
   #store: ConversationStore | undefined;
-  readonly #runs = new Map<string, Run>();
+  readonly #out: ChatOutput;
+  readonly #scope: ChatScope;
+  readonly #runs: AnswerRuns;
+  readonly #attachments: ChatAttachments;
   /** conversations whose next turn is being checked (key prompt, ...): a second send waits its turn */
   readonly #preparing = new Set<string>();
-  readonly #posted = new vscode.EventEmitter<HostMessage>();
-  readonly #coalescer = new DeltaCoalescer((m) => this.#posted.fire(m));
   readonly #subscriptions: vscode.Disposable[] = [];
   #hasKey = false;
   #closing: Promise<void> | undefined;
 
   /** Every message for the webview, in order (text deltas coalesced). */
-  readonly onDidPost: vscode.Event<HostMessage> = this.#posted.event;
+  readonly onDidPost: vscode.Event<HostMessage>;
   /** Resolves once the history is loaded; every method waits for it. */
   readonly ready: Promise<void>;
 
@@ -98,6 +61,23 @@ export class ChatController implements vscode.Disposable {
     this.#services = options.services;
     this.#tools = options.tools;
     this.#proposals = options.proposals;
+    this.#out = new ChatOutput((c) => this.#isActive(c));
+    this.onDidPost = this.#out.onDidPost;
+    const controller = this;
+    this.#scope = {
+      services: options.services,
+      out: this.#out,
+      store: () => this.store,
+      modelInfo: (id) => this.#modelInfo(id),
+      toolsFor: (info) => this.#toolsFor(info),
+      postComposer: () => this.#postComposer(),
+      refreshKey: () => this.#refreshKey(),
+      get closing() {
+        return !!controller.#closing;
+      },
+    };
+    this.#runs = new AnswerRuns(this.#scope, this.#tools);
+    this.#attachments = new ChatAttachments(this.#scope);
     const s = options.services;
     this.ready = (async () => {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m) });
@@ -142,8 +122,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Resolves when no answer is running (in any conversation). */
-  async whenIdle(): Promise<void> {
-    while (this.#runs.size) await Promise.all([...this.#runs.values()].map((r) => r.done));
+  whenIdle(): Promise<void> {
+    return this.#runs.whenIdle();
   }
 
   /** The wire messages the next request of the active conversation would start with. */
@@ -157,16 +137,13 @@ export class ChatController implements vscode.Disposable {
   async postSnapshot(): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    const message: HostMessage = {
+    this.#out.snapshot({
       type: 'snapshot',
       conversation: conversationView(c),
       conversations: this.store.list(),
       composer: this.#composerState(c),
       busy: this.#runs.has(c.id),
-    };
-    // The snapshot already holds every streamed character: pending deltas would double them.
-    this.#coalescer.discard();
-    this.#posted.fire(message);
+    });
   }
 
   // ---------- webview messages ----------
@@ -209,7 +186,7 @@ export class ChatController implements vscode.Disposable {
           return this.removeAttachment(msg.attachmentId);
         case 'copyCode':
           await copyCode(msg.code);
-          return this.#notice('info', 'Code copied to the clipboard.');
+          return this.#out.notice('info', 'Code copied to the clipboard.');
         case 'insertCode':
           await insertCode(msg.code);
           return;
@@ -228,7 +205,7 @@ export class ChatController implements vscode.Disposable {
       }
     } catch (err) {
       this.#services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);
-      this.#notice('error', describeError(err).message);
+      this.#out.notice('error', describeError(err).message);
     }
   }
 
@@ -243,8 +220,8 @@ export class ChatController implements vscode.Disposable {
     await this.ready;
     const c = this.store.active;
     if (this.#isBusy(c)) {
-      this.#post({ type: 'setDraft', text });
-      return this.#notice('info', 'An answer is still being written: stop it (Escape) or wait for it, then send.');
+      this.#out.post({ type: 'setDraft', text });
+      return this.#out.notice('info', 'An answer is still being written: stop it (Escape) or wait for it, then send.');
     }
     const { contexts, images, attachments } = nextMessageContext(c);
     if (!text.trim() && contexts.length === 0 && images.length === 0) return;
@@ -254,13 +231,13 @@ export class ChatController implements vscode.Disposable {
     c.draft = '';
     this.#addUser(c, user);
     this.#postComposer();
-    await this.#answer(c);
+    await this.#runs.answer(c);
   }
 
   /** Stops the answer of the active conversation at once; its partial text is kept. */
   stop(): void {
     if (!this.#store) return;
-    this.#runs.get(this.store.active.id)?.abort.abort();
+    this.#runs.stop(this.store.active.id);
   }
 
   /** Replaces the last answer of the active conversation with a new one. */
@@ -270,31 +247,31 @@ export class ChatController implements vscode.Disposable {
     if (this.#isBusy(c)) return;
     const last = lastAssistant(c);
     if (!last && c.messages[c.messages.length - 1]?.role !== 'user') return;
-    const refusal = await this.#preparingTurn(c, () => this.#checkSendable(c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length)));
-    if (refusal) return this.#refuse(refusal);
+    const refusal = await this.#preparingTurn(c, () => checkSendable(this.#scope, c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length)));
+    if (refusal) return refuse(this.#scope, refusal);
     if (this.#closing || this.#isBusy(c) || (last && lastAssistant(c) !== last)) return;
     if (last) {
       truncateFrom(c, last.id);
-      this.#postFor(c, { type: 'truncated', fromMessageId: last.id });
+      this.#out.postFor(c, { type: 'truncated', fromMessageId: last.id });
     }
-    await this.#answer(c);
+    await this.#runs.answer(c);
   }
 
   /** Replaces user message `messageId` with `text` (same attachments), drops what followed, and answers again. */
   async editAndResend(messageId: string, text: string): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#isBusy(c)) return this.#notice('info', 'Stop the current answer before editing a message.');
+    if (this.#isBusy(c)) return this.#out.notice('info', 'Stop the current answer before editing a message.');
     const index = c.messages.findIndex((m) => m.id === messageId);
     const old = c.messages[index];
     if (!old || old.role !== 'user') return;
-    if (!text.trim()) return this.#notice('info', 'The edited message is empty.');
+    if (!text.trim()) return this.#out.notice('info', 'The edited message is empty.');
     const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index));
     if (!user || this.#closing || this.#isBusy(c) || c.messages[index] !== old) return;
     truncateFrom(c, messageId);
-    this.#postFor(c, { type: 'truncated', fromMessageId: messageId });
+    this.#out.postFor(c, { type: 'truncated', fromMessageId: messageId });
     this.#addUser(c, user);
-    await this.#answer(c);
+    await this.#runs.answer(c);
   }
 
   #isBusy(c: Conversation): boolean {
@@ -321,151 +298,21 @@ export class ChatController implements vscode.Disposable {
     historyEnd: number,
   ): Promise<UserRecord | undefined> {
     const wire = userMessage(text, contexts, images);
-    const refusal = await this.#checkSendable(c, [...wireHistory(c, historyEnd), wire]);
+    const refusal = await checkSendable(this.#scope, c, [...wireHistory(c, historyEnd), wire]);
     if (refusal) {
-      this.#post({ type: 'setDraft', text });
-      this.#refuse(refusal);
+      this.#out.post({ type: 'setDraft', text });
+      refuse(this.#scope, refusal);
       return undefined;
     }
     return { id: newId(), role: 'user', text, attachments, createdAt: Date.now(), context: contexts, wire };
-  }
-
-  /** Everything that must hold before a request is sent; a Refusal when something does not. */
-  async #checkSendable(c: Conversation, history: ChatMessage[]): Promise<Refusal | undefined> {
-    const s = this.#services.settings();
-    const info = this.#modelInfo(s.chatModel);
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history });
-    if (!info.imageInput && hasImages(messages)) {
-      return new Refusal(this.#noImagesMessage(info.id, 'this conversation has images'), ['pickModel']);
-    }
-    try {
-      this.#services.gateway.client();
-    } catch (err) {
-      const e = describeError(err);
-      return new Refusal(e.message, e.actions, 'error');
-    }
-    const key = await this.#services.gateway.ensureKey();
-    await this.#refreshKey();
-    if (!key) return new Refusal('Nothing was sent: Modelgate needs an API key for the gateway.', ['setKey'], 'error');
-    const tokens = estimateRequestTokens(messages, this.#toolsFor(info).tools);
-    const reserve = outputReserve(info.contextWindow, info.maxOutput);
-    if (tokens > info.contextWindow - reserve) {
-      return new Refusal(
-        `Nothing was sent: this request is about ${fmt(tokens)} tokens, and ${info.id} takes ${fmt(info.contextWindow)} ` +
-          `(${fmt(reserve)} kept free for the answer). Remove attached files or start a new chat.`,
-        ['pickModel'],
-      );
-    }
-    return undefined;
   }
 
   #addUser(c: Conversation, user: UserRecord): void {
     if (c.messages.length === 0 || c.title === NEW_CHAT_TITLE) c.title = titleFrom(user.text);
     c.messages.push(user);
     this.store.changed(c, { touch: true });
-    this.#postFor(c, { type: 'messageAdded', message: messageView(user) });
-    this.#postFor(c, { type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-  }
-
-  /** Streams the answer to the end of the conversation's transcript. */
-  async #answer(c: Conversation): Promise<void> {
-    if (this.#closing) return;
-    let client: ReturnType<Services['gateway']['client']>;
-    try {
-      client = this.#services.gateway.client();
-    } catch (err) {
-      const e = describeError(err);
-      return this.#notice('error', e.message, e.actions);
-    }
-    const s = this.#services.settings();
-    const model = s.chatModel;
-    const channel = s.channel;
-    const info = this.#modelInfo(model);
-    const tools = this.#toolsFor(info).tools;
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history: wireHistory(c) });
-    const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
-    c.messages.push(record);
-    this.store.changed(c, { touch: true });
-    this.#postFor(c, { type: 'messageAdded', message: messageView(record) });
-
-    let finish!: () => void;
-    const run: Run = { conversation: c, abort: new AbortController(), done: new Promise<void>((r) => (finish = r)), detached: false };
-    this.#runs.set(c.id, run);
-    this.#postFor(c, { type: 'busy', busy: true });
-    const started = Date.now();
-    try {
-      const outcome = await runAnswer({
-        client,
-        model,
-        channel,
-        messages,
-        tools,
-        maxToolRounds: s.maxToolRounds,
-        signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools),
-        describeError: (err) => describeError(err),
-        price: this.#services.catalogue().price(model, channel),
-        record,
-        events: {
-          text: (t) => {
-            if (run.detached) return;
-            if (this.#isActive(c)) this.#coalescer.text(record.id, t);
-            this.store.changed(c);
-          },
-          toolCall: (call) => {
-            if (run.detached) return;
-            this.#postFor(c, { type: 'toolCall', messageId: record.id, call: { ...call } });
-            this.store.changed(c);
-          },
-        },
-      });
-      if (run.detached) return; // disposed mid-answer: the record stays as last written
-      if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
-      if (outcome.usage) {
-        this.#services.usage.record({ source: 'chat', model, channel, usage: outcome.usage, cost: outcome.cost });
-      }
-      const u = outcome.usage;
-      this.#services.log.info(
-        `Chat answer ${record.status}: ${model} (${channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
-          (u ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion` : '') +
-          (record.error ? `; ${record.error.message}` : ''),
-      );
-      this.store.changed(c, { touch: true });
-      this.#postFor(c, {
-        type: 'messageFinished',
-        messageId: record.id,
-        status: record.status,
-        ...(record.usage ? { usage: { ...record.usage } } : {}),
-        ...(record.error ? { error: record.error } : {}),
-        ...(c.totalCost !== undefined ? { totalCost: c.totalCost } : {}),
-      });
-    } finally {
-      this.#runs.delete(c.id);
-      if (!run.detached) {
-        this.#postFor(c, { type: 'busy', busy: false });
-        if (this.#isActive(c)) this.#postComposer();
-        await this.store.flush();
-      }
-      finish();
-    }
-  }
-
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean): Promise<ToolResult[]> {
-    if (!offered || !vscode.workspace.isTrusted) {
-      return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
-    }
-    const cts = new vscode.CancellationTokenSource();
-    const onAbort = () => cts.cancel();
-    signal.addEventListener('abort', onAbort);
-    try {
-      return await this.#tools.runAll(calls, cts.token);
-    } catch (err) {
-      this.#services.log.warn(`Chat tools failed: ${errorText(err)}`);
-      return calls.map(() => ({ content: `The tool failed: ${errorText(err)}`, isError: true }));
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      cts.dispose();
-    }
+    this.#out.postFor(c, { type: 'messageAdded', message: messageView(user) });
+    this.#out.postFor(c, { type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
   }
 
   // ---------- conversations ----------
@@ -474,15 +321,15 @@ export class ChatController implements vscode.Disposable {
     await this.ready;
     this.store.create();
     await this.postSnapshot();
-    this.#post({ type: 'focusInput' });
+    this.#out.post({ type: 'focusInput' });
   }
 
   async switchConversation(id: string): Promise<boolean> {
     await this.ready;
     const c = await this.store.activate(id);
     if (!c) {
-      this.#post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-      this.#notice('warning', 'That conversation could not be opened; it may have been deleted.');
+      this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+      this.#out.notice('warning', 'That conversation could not be opened; it may have been deleted.');
       return false;
     }
     await this.postSnapshot();
@@ -491,15 +338,11 @@ export class ChatController implements vscode.Disposable {
 
   async deleteConversation(id: string): Promise<void> {
     await this.ready;
-    const run = this.#runs.get(id);
-    if (run) {
-      run.detached = true;
-      run.abort.abort();
-    }
+    this.#runs.discard(id);
     const wasActive = this.store.active.id === id;
     await this.store.delete(id);
     if (wasActive) await this.postSnapshot();
-    else this.#post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+    else this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
   }
 
   async #confirmAndDelete(id: string): Promise<void> {
@@ -517,83 +360,44 @@ export class ChatController implements vscode.Disposable {
 
   /** Moves the keyboard focus to the message input (when the view is showing). */
   focusInput(): void {
-    this.#post({ type: 'focusInput' });
+    this.#out.post({ type: 'focusInput' });
   }
 
-  // ---------- context ----------
+  // ---------- context (see ChatAttachments) ----------
 
   /** Attaches the editor's selection to the next message. */
   async attachSelection(editor = vscode.window.activeTextEditor): Promise<boolean> {
     await this.ready;
-    const a = pickSelection(editor);
-    if (isProblem(a)) {
-      this.#notice(editor ? 'warning' : 'info', a.problem);
-      return false;
-    }
-    return this.#attached((c) => addPending(c, a));
+    return this.#attachments.attachSelection(editor);
   }
 
-  /**
-   * Pins files to the conversation: `uri`, else the active editor's document, else files the
-   * user picks. Pinning a file again replaces its content in place.
-   */
+  /** Pins files to the conversation: `uri`, else the active editor's document, else files the user picks. */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
-    const { files, problems } = await pickFiles(uri);
-    for (const p of problems) this.#notice('warning', p);
-    return files.length > 0 && this.#attached((c) => files.forEach((f) => pinFile(c, f)));
+    return this.#attachments.attachFile(uri);
   }
 
   /** Attaches an image file (picked when `uri` is not given) to the next message. */
   async attachImage(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
-    if (!this.#checkImageInput()) return false;
-    const file = await pickImageFile(uri);
-    return !!file && this.attachImageBytes(file.bytes, file.name);
+    return this.#attachments.attachImage(uri);
   }
 
   /** Attaches image bytes (pasted, or read from a file) to the next message. */
   async attachImageBytes(bytes: Uint8Array, name: string): Promise<boolean> {
     await this.ready;
-    if (!this.#checkImageInput()) return false;
-    const a = imageAttachment(bytes, name);
-    if (isProblem(a)) {
-      this.#notice('warning', a.problem);
-      return false;
-    }
-    return this.#attached((c) => addPending(c, a));
+    return this.#attachments.attachImageBytes(bytes, name);
   }
 
   removeAttachment(id: string): void {
     if (!this.#store) return;
-    this.#attached((c) => removeAttachment(c, id));
-  }
-
-  /** Applies a change of the active conversation's attachments; true when it changed them. */
-  #attached(change: (c: Conversation) => boolean | void): boolean {
-    const c = this.store.active;
-    if (change(c) === false) return false;
-    this.store.changed(c);
-    this.#postComposer();
-    return true;
-  }
-
-  #checkImageInput(): boolean {
-    const info = this.#modelInfo(this.#services.settings().chatModel);
-    if (info.imageInput) return true;
-    this.#notice('warning', this.#noImagesMessage(info.id, 'images cannot be attached'), ['pickModel']);
-    return false;
-  }
-
-  #noImagesMessage(model: string, what: string): string {
-    const alt = this.#services.catalogue().chatModels().find((m) => m.imageInput);
-    return `${model} accepts text only, so ${what}. Nothing was sent.${alt ? ` Pick a model with image input (for example ${alt.id}) to use images.` : ''}`;
+    this.#attachments.remove(id);
   }
 
   async #applyCode(code: string): Promise<void> {
     const r = await applyCode(code, this.#proposals);
-    if (r === 'noEditor') this.#notice('info', 'Open the file to change (and select the code to replace), then click Apply again.');
-    else if (r === 'changed') this.#notice('warning', 'The file changed while the diff was open; nothing was applied. Click Apply again.');
+    if (r === 'noEditor') this.#out.notice('info', 'Open the file to change (and select the code to replace), then click Apply again.');
+    else if (r === 'changed') this.#out.notice('warning', 'The file changed while the diff was open; nothing was applied. Click Apply again.');
   }
 
   // ---------- helpers ----------
@@ -612,7 +416,6 @@ export class ChatController implements vscode.Disposable {
     return composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
   }
 
-
   async #refreshKey(): Promise<void> {
     try {
       this.#hasKey = !!(await this.#services.keys.get());
@@ -625,27 +428,9 @@ export class ChatController implements vscode.Disposable {
     return !!this.#store && this.#store.active.id === c.id;
   }
 
-  #post(message: HostMessage): void {
-    if (this.#closing) return;
-    this.#coalescer.post(message);
-  }
-
-  /** Posts a message about conversation `c` only while it is the one on screen. */
-  #postFor(c: Conversation, message: HostMessage): void {
-    if (this.#isActive(c)) this.#post(message);
-  }
-
   #postComposer(): void {
     if (!this.#store || this.#closing) return;
-    this.#post({ type: 'composer', composer: this.#composerState(this.store.active) });
-  }
-
-  #notice(level: 'info' | 'warning' | 'error', message: string, actions?: ErrorAction[]): void {
-    this.#post(actions?.length ? { type: 'notice', level, message, actions } : { type: 'notice', level, message });
-  }
-
-  #refuse(r: Refusal): void {
-    this.#notice(r.level, r.message, r.actions);
+    this.#out.post({ type: 'composer', composer: this.#composerState(this.store.active) });
   }
 
   /**
@@ -654,14 +439,14 @@ export class ChatController implements vscode.Disposable {
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      for (const run of this.#runs.values()) run.detached = true;
+      this.#runs.detachAll();
+      this.#out.close();
       await this.ready.catch(() => undefined);
       const written = this.#store?.close() ?? Promise.resolve();
-      for (const run of this.#runs.values()) run.abort.abort();
-      this.#coalescer.dispose();
+      this.#runs.abortAll();
       for (const d of this.#subscriptions) d.dispose();
       await written;
-      this.#posted.dispose();
+      this.#out.dispose();
     })();
     return this.#closing;
   }
@@ -669,14 +454,6 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     void this.close();
   }
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export type { ErrorView };

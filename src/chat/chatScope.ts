@@ -1,0 +1,23 @@
+// What the parts of the chat (turn checks, answer runs, attachments) share with the controller
+// that owns them: the services, the output to the webview, the history, and the model facts of
+// the current settings. One small interface, so each part can live in its own file.
+import type { ChatModelInfo } from '../core/catalogue';
+import type { Services } from '../services';
+import type { ChatOutput } from './chatOutput';
+import type { ConversationStore } from './conversationStore';
+import type { ToolOffer } from './turnContext';
+
+export interface ChatScope {
+  readonly services: Services;
+  readonly out: ChatOutput;
+  /** The loaded history (throws before it is loaded). */
+  store(): ConversationStore;
+  modelInfo(id: string): ChatModelInfo;
+  toolsFor(info: ChatModelInfo): ToolOffer;
+  /** Re-posts the composer state of the active conversation. */
+  postComposer(): void;
+  /** Re-reads whether a key is stored for the gateway. */
+  refreshKey(): Promise<void>;
+  /** True once the chat is closing: nothing new starts. */
+  readonly closing: boolean;
+}

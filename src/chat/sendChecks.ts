@@ -1,0 +1,63 @@
+// The checks before a request goes out (the pre-send checks): a request that cannot succeed is
+// refused before anything is sent, with a message that says what to do and the text put back.
+import { hasImages, layoutPrompt } from '../core/promptLayout';
+import { estimateRequestTokens, outputReserve } from '../core/tokens';
+import type { ChatMessage } from '../core/types';
+import type { ErrorAction } from '../protocol';
+import { describeError } from '../userErrors';
+import type { ChatScope } from './chatScope';
+import type { NoticeLevel } from './chatOutput';
+import { SYSTEM_PROMPT } from './systemPrompt';
+import type { Conversation } from './transcript';
+
+/** What a refused send tells the user (nothing was sent, the text goes back to the input). */
+export class Refusal {
+  constructor(
+    readonly message: string,
+    readonly actions: ErrorAction[] = [],
+    readonly level: NoticeLevel = 'warning',
+  ) {}
+}
+
+/** Everything that must hold before `history` is sent in `c`; a Refusal when something does not. */
+export async function checkSendable(scope: ChatScope, c: Conversation, history: ChatMessage[]): Promise<Refusal | undefined> {
+  const s = scope.services.settings();
+  const info = scope.modelInfo(s.chatModel);
+  const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history });
+  if (!info.imageInput && hasImages(messages)) {
+    return new Refusal(noImagesMessage(scope, info.id, 'this conversation has images'), ['pickModel']);
+  }
+  try {
+    scope.services.gateway.client();
+  } catch (err) {
+    const e = describeError(err);
+    return new Refusal(e.message, e.actions, 'error');
+  }
+  const key = await scope.services.gateway.ensureKey();
+  await scope.refreshKey();
+  if (!key) return new Refusal('Nothing was sent: Modelgate needs an API key for the gateway.', ['setKey'], 'error');
+  const tokens = estimateRequestTokens(messages, scope.toolsFor(info).tools);
+  const reserve = outputReserve(info.contextWindow, info.maxOutput);
+  if (tokens > info.contextWindow - reserve) {
+    return new Refusal(
+      `Nothing was sent: this request is about ${fmt(tokens)} tokens, and ${info.id} takes ${fmt(info.contextWindow)} ` +
+        `(${fmt(reserve)} kept free for the answer). Remove attached files or start a new chat.`,
+      ['pickModel'],
+    );
+  }
+  return undefined;
+}
+
+/** "model accepts text only, so ..." with a model that does take images, when there is one. */
+export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
+  const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
+  return `${model} accepts text only, so ${what}. Nothing was sent.${alt ? ` Pick a model with image input (for example ${alt.id}) to use images.` : ''}`;
+}
+
+export function refuse(scope: ChatScope, r: Refusal): void {
+  scope.out.notice(r.level, r.message, r.actions);
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
