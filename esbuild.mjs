@@ -84,7 +84,7 @@ if (args.has('--tests') || args.has('--tests-only') || args.has('--sim') || args
   builds.push({ ...node, entryPoints: { 'gateway/cli': 'test/gateway/cli.ts', 'gateway/index': 'test/gateway/index.ts' }, outdir: 'out' });
 }
 if (args.has('--bench')) {
-  builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom'] });
+  builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild'] });
 }
 
 assertCoreIsPure();

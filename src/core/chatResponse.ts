@@ -1,12 +1,11 @@
 // Reading a 2xx answer of the chat endpoint, whatever form the server chose: SSE (asked for
 // or not: the spec says streaming is on by default), a JSON answer, or an HTML page that a
 // proxy put there instead. A missing or odd content type is decided by the first bytes.
-import type { EventSourceMessage } from 'eventsource-parser';
 import { ChatStreamAssembler, completionFromJsonText, eventsFromCompletion, inBandError } from './chatStream';
 import { summarizeHtml } from './errorBody';
 import { htmlInsteadOfAnswerError, protocolError, type ErrorContext } from './errors';
-import { createSseDecoder } from './sse';
-import { bodyChunks, readBodyText, type Attempt } from './transport';
+import { createSseDecoder, DEFAULT_MAX_EVENT_BYTES, SseLimitError, type SseMessage } from './sse';
+import { readBodyText, type Attempt } from './transport';
 import type { ChatStreamEvent } from './types';
 
 /** Error bodies are read only this far: enough for any message, not for a runaway page. */
@@ -17,9 +16,17 @@ export const MAX_JSON_BODY_BYTES = 128 * 1024 * 1024;
 /**
  * The chat events of one response, in batches of one network chunk each: one async hop per
  * chunk instead of per event keeps 100k small deltas cheap, and text still goes out as it
- * arrives. Leaving the loop early cancels the body.
+ * arrives. Reads the body itself (no generator in between). For SSE, keep-alive comments keep
+ * the idle timeout from firing but are not content: the attempt's no-content bound ends a
+ * stream of keep-alives only.
+ * Leaving the loop early cancels the body.
  */
-export async function* chatEventBatches(response: Response, attempt: Attempt, context: ErrorContext): AsyncGenerator<ChatStreamEvent[]> {
+export async function* chatEventBatches(
+  response: Response,
+  attempt: Attempt,
+  context: ErrorContext,
+  options: { maxEventBytes?: number; fast?: boolean } = {},
+): AsyncGenerator<ChatStreamEvent[]> {
   const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
   let mode: 'sse' | 'json' | 'html' | undefined = contentType.includes('text/event-stream')
     ? 'sse'
@@ -28,44 +35,80 @@ export async function* chatEventBatches(response: Response, attempt: Attempt, co
       : contentType.includes('html')
         ? 'html'
         : undefined;
-  const sse = createSseDecoder();
-  const assembler = new ChatStreamAssembler(context);
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const sse = createSseDecoder(undefined, maxEventBytes);
+  const assembler = new ChatStreamAssembler(context, { fast: options.fast });
+  let batch: ChatStreamEvent[] = [];
 
-  /** Events of `messages`; if one of them is bad, the events before it still go out first. */
-  function* handleAll(messages: EventSourceMessage[]): Generator<ChatStreamEvent[], boolean> {
-    const batch: ChatStreamEvent[] = [];
-    try {
-      for (const message of messages) {
-        batch.push(...assembler.handle(message));
-        if (assembler.isDone) {
-          batch.push(...assembler.finish());
-          break;
-        }
+  /** Adds the events of `messages` to `batch`; true once [DONE] arrived. */
+  function handleAll(messages: SseMessage[]): boolean {
+    for (let i = 0; i < messages.length; i++) {
+      assembler.handle(messages[i]!, batch);
+      if (assembler.isDone) {
+        for (const event of assembler.finish()) batch.push(event);
+        return true;
       }
-    } catch (error) {
-      if (batch.length) yield batch;
-      throw error;
     }
-    if (batch.length) yield batch;
-    return assembler.isDone;
+    return false;
   }
 
+  function decode(push: () => SseMessage[]): SseMessage[] {
+    try {
+      return push();
+    } catch (error) {
+      if (error instanceof SseLimitError) throw protocolError(`${error.message}; the stream was stopped`);
+      throw error;
+    }
+  }
+
+  const reader = attempt.reader(response);
+  let finished = false;
   const textDecoder = new TextDecoder();
   let text = '';
   let bytes = 0;
-  for await (const chunk of bodyChunks(response, attempt)) {
-    if (mode === undefined) {
-      const start = new TextDecoder().decode(chunk.subarray(0, 32)).trimStart();
-      mode = /^[{[]/.test(start) ? 'json' : start.startsWith('<') ? 'html' : 'sse';
+  try {
+    if (reader) {
+      for (;;) {
+        const { done, value: chunk } = await attempt.read(reader);
+        if (done) {
+          finished = true;
+          break;
+        }
+        if (!chunk || chunk.byteLength === 0) continue;
+        if (mode === undefined) {
+          const start = new TextDecoder().decode(chunk.subarray(0, 32)).trimStart();
+          mode = /^[{[]/.test(start) ? 'json' : start.startsWith('<') ? 'html' : 'sse';
+        }
+        if (mode === 'sse') {
+          let over = false;
+          try {
+            over = handleAll(decode(() => sse.push(chunk)));
+          } catch (error) {
+            // The events before a bad one still go out first.
+            if (batch.length) yield batch;
+            throw error;
+          }
+          if (sse.progressed) attempt.progress();
+          else attempt.alive();
+          if (batch.length) {
+            const out = batch;
+            batch = [];
+            yield out;
+            // The consumer's time is not the server's silence.
+            attempt.progress();
+          }
+          if (over) return; // [DONE]: nothing after it matters
+          continue;
+        }
+        attempt.progress();
+        bytes += chunk.byteLength;
+        if (mode === 'html' && bytes > MAX_ERROR_BODY_BYTES) break;
+        if (bytes > MAX_JSON_BODY_BYTES) throw protocolError('the answer is larger than 128 MB');
+        text += textDecoder.decode(chunk, { stream: true });
+      }
     }
-    if (mode === 'sse') {
-      if (yield* handleAll(sse.push(chunk))) return; // [DONE]: nothing after it matters
-      continue;
-    }
-    bytes += chunk.byteLength;
-    if (mode === 'html' && bytes > MAX_ERROR_BODY_BYTES) break;
-    if (bytes > MAX_JSON_BODY_BYTES) throw protocolError('the answer is larger than 128 MB');
-    text += textDecoder.decode(chunk, { stream: true });
+  } finally {
+    if (reader && !finished) reader.cancel().catch(() => undefined);
   }
   text += textDecoder.decode();
   if (mode === 'json') {
@@ -73,8 +116,13 @@ export async function* chatEventBatches(response: Response, attempt: Attempt, co
     return;
   }
   if (mode === 'html') throw htmlInsteadOfAnswerError(summarizeHtml(text));
-  if (yield* handleAll(sse.end())) return;
-  yield assembler.finish();
+  try {
+    if (!handleAll(decode(() => sse.end()))) for (const event of assembler.finish()) batch.push(event);
+  } catch (error) {
+    if (batch.length) yield batch;
+    throw error;
+  }
+  if (batch.length) yield batch;
 }
 
 /** A JSON body (images, model list), size-capped; an HTML page or an `{error}` body is an error. */

@@ -46,6 +46,10 @@ export interface GatewayClientTuning {
   random?: () => number;
   /** Largest image imageBytes() accepts (default 25 MB). */
   maxImageBytes?: number;
+  /** Largest single SSE line or event (default 64 MB); a bigger one fails the stream. */
+  maxSseEventBytes?: number;
+  /** A stream with keep-alives but no content for this long is stopped (default 5 x timeoutMs). */
+  contentTimeoutMs?: number;
 }
 export type GatewayClientOptionsWithTuning = GatewayClientOptions & GatewayClientTuning;
 
@@ -63,7 +67,9 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   const gateway = gatewayIdentity(baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const contentTimeoutMs = options.contentTimeoutMs ?? timeoutMs * 5;
   const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const sseOptions = { maxEventBytes: options.maxSseEventBytes };
   const policy: RetryPolicy = {
     maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES),
     baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
@@ -125,7 +131,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     run: (attempt: Attempt) => Promise<T>,
   ): Promise<T> {
     for (let retries = 0; ; ) {
-      const attempt = new Attempt(signal, timeoutMs, peer);
+      const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs);
       try {
         return await run(attempt);
       } catch (caught) {
@@ -180,12 +186,12 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const context: ErrorContext = { model: request.model, operation: 'chat' };
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
     for (let retries = 0; ; ) {
-      const attempt = new Attempt(signal, timeoutMs, gatewayPeer);
+      const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs);
       let delivered = false;
       try {
         const body = chatBody(request, { stream: true, includeUsage });
         const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, key, context);
-        for await (const batch of chatEventBatches(response, attempt, context)) {
+        for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
           for (const event of batch) {
             delivered = true;
             yield event;
@@ -224,7 +230,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       const body = chatBody(request, { stream: false, includeUsage: false });
       const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, key, context);
       const events: ChatStreamEvent[] = [];
-      for await (const batch of chatEventBatches(response, attempt, context)) events.push(...batch);
+      for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) events.push(...batch);
       return completionFromEvents(events);
     });
   }

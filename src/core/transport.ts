@@ -53,18 +53,42 @@ export class Attempt {
   private readonly controller = new AbortController();
   private timedOut = false;
   private readonly unlink: () => void;
-  /** One idle timer per attempt, re-armed for each wait (a stream can have thousands of chunks). */
+  /**
+   * One idle check per attempt: a timer that, when it fires, compares the time of the last
+   * progress with the timeout and re-arms itself for the rest. Progress itself is a timestamp
+   * write, so a stream of thousands of chunks costs no timer work per chunk.
+   */
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastProgress = performance.now();
+  /** Last byte of any kind, keep-alives included. */
+  private lastByte = this.lastProgress;
   private waiting = false;
+  /** The no-content bound ran out (as opposed to plain silence). */
+  private noContent = false;
   /** Rejects the wait in progress; called when the attempt's signal aborts. */
   private abortWait: (() => void) | undefined;
+  /** Cancels the body reader in use, so a pending read ends the moment the attempt aborts. */
+  private cancelRead: (() => void) | undefined;
 
   constructor(
     private readonly userSignal: AbortSignal | undefined,
     private readonly timeoutMs: number,
     private readonly peer: Peer,
+    /**
+     * A stream that stays alive with keep-alives but sends no content for this long is
+     * stopped too (default 5 x the idle timeout): keep-alives prove the connection, not an
+     * answer; a model may think for minutes behind them, but not forever.
+     */
+    private readonly contentTimeoutMs = timeoutMs * 5,
   ) {
-    this.controller.signal.addEventListener('abort', () => this.abortWait?.(), { once: true });
+    this.controller.signal.addEventListener(
+      'abort',
+      () => {
+        this.abortWait?.();
+        this.cancelRead?.();
+      },
+      { once: true },
+    );
     if (userSignal) {
       const onAbort = () => this.controller.abort();
       userSignal.addEventListener('abort', onAbort, { once: true });
@@ -82,40 +106,72 @@ export class Attempt {
   /** Why this attempt ended, as a GatewayError. */
   classify(error: unknown, phase: 'connect' | 'read'): GatewayError {
     if (this.userSignal?.aborted) return abortedError();
-    if (this.timedOut) return timeoutError(this.timeoutMs, this.peer.name);
+    if (this.timedOut) {
+      if (!this.noContent) return timeoutError(this.timeoutMs, this.peer.name);
+      const seconds = Math.max(1, Math.round(this.contentTimeoutMs / 1000));
+      return new GatewayError(
+        'timeout',
+        `${this.peer.name[0]!.toUpperCase()}${this.peer.name.slice(1)} sent only keep-alives and no answer for ${seconds} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.`,
+      );
+    }
     if (error instanceof GatewayError) return error;
     return networkError(error, phase, this.peer);
   }
 
+  /** Something meaningful arrived (or the consumer just handed control back): silence restarts. */
+  progress(): void {
+    this.lastProgress = this.lastByte = performance.now();
+  }
+
+  /** Bytes arrived that only keep the connection alive (SSE comments): not content. */
+  alive(): void {
+    this.lastByte = performance.now();
+  }
+
   private readonly onIdle = (): void => {
-    // Silence only counts while we are waiting for the server, not while the consumer is busy.
-    if (!this.waiting) return;
-    this.timedOut = true;
-    this.controller.abort();
+    this.timer = undefined;
+    // Silence only counts while we are waiting for the server, not while the consumer is busy:
+    // the next wait re-arms the check.
+    if (!this.waiting || this.controller.signal.aborted) return;
+    const now = performance.now();
+    const silent = now - this.lastByte;
+    const noContent = now - this.lastProgress;
+    if (silent >= this.timeoutMs || noContent >= this.contentTimeoutMs) {
+      this.timedOut = true;
+      this.noContent = silent < this.timeoutMs;
+      this.controller.abort();
+      return;
+    }
+    this.timer = setTimeout(this.onIdle, Math.min(this.timeoutMs - silent, this.contentTimeoutMs - noContent));
   };
 
-  private armTimer(): void {
-    if (this.timer && typeof this.timer.refresh === 'function') this.timer.refresh();
-    else this.timer = setTimeout(this.onIdle, this.timeoutMs);
+  /** Starts a wait for the server; arms the idle check if it is not armed. */
+  beginWait(): void {
+    this.waiting = true;
+    if (this.timer === undefined) this.timer = setTimeout(this.onIdle, this.timeoutMs);
+  }
+
+  endWait(): void {
+    this.waiting = false;
   }
 
   /**
-   * Awaits `start()`; fails with 'timeout' when nothing happens for the idle timeout and with
-   * 'aborted' the moment the caller aborts, even if the work itself never settles.
+   * Awaits `start()` (connecting); fails with 'timeout' when nothing happens for the idle
+   * timeout and with 'aborted' the moment the caller aborts, even if the work never settles.
    */
   guard<T>(start: () => Promise<T>, phase: 'connect' | 'read'): Promise<T> {
     if (this.controller.signal.aborted) return Promise.reject(this.classify(undefined, phase));
     return new Promise<T>((resolve, reject) => {
       const finish = () => {
-        this.waiting = false;
+        this.endWait();
         this.abortWait = undefined;
       };
       this.abortWait = () => {
         finish();
         reject(this.classify(undefined, phase));
       };
-      this.waiting = true;
-      this.armTimer();
+      this.progress();
+      this.beginWait();
       let work: Promise<T>;
       try {
         work = start();
@@ -135,6 +191,36 @@ export class Attempt {
     });
   }
 
+  /**
+   * A reader of `response`'s body bound to this attempt: an abort or timeout cancels it, which
+   * ends a pending read at once (even if the injected fetch ignores its signal).
+   */
+  reader(response: Response): ReadableStreamDefaultReader<Uint8Array> | undefined {
+    if (!response.body) return undefined;
+    const reader = response.body.getReader();
+    this.cancelRead = () => {
+      reader.cancel().catch(() => undefined);
+    };
+    if (this.controller.signal.aborted) this.cancelRead();
+    return reader;
+  }
+
+  /** One read under the idle check; a failed or aborted read comes out as a GatewayError. */
+  async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.controller.signal.aborted) throw this.classify(undefined, 'read');
+    this.beginWait();
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await reader.read();
+    } catch (error) {
+      throw this.classify(error, 'read');
+    } finally {
+      this.waiting = false;
+    }
+    if (this.controller.signal.aborted) throw this.classify(undefined, 'read');
+    return result;
+  }
+
   /** Ends the attempt: clears the timer, drops the caller's listener, aborts anything in flight. */
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -145,16 +231,17 @@ export class Attempt {
 }
 
 /**
- * The body's chunks, each read under the idle timeout. Breaking out of the loop cancels the
- * body, which closes the connection.
+ * The body's chunks; every chunk counts as progress for the idle timeout. Breaking out of the
+ * loop cancels the body, which closes the connection.
  */
 export async function* bodyChunks(response: Response, attempt: Attempt): AsyncGenerator<Uint8Array> {
-  if (!response.body) return;
-  const reader = response.body.getReader();
+  const reader = attempt.reader(response);
+  if (!reader) return;
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await attempt.guard(() => reader.read(), 'read');
+      attempt.progress();
+      const { done, value } = await attempt.read(reader);
       if (done) {
         finished = true;
         return;

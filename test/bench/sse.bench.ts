@@ -1,155 +1,174 @@
-// SSE decoding benchmarks (field notes: eventsource-parser #19/#28 and openai-node #1913 went
-// quadratic on one huge event arriving in many chunks, exactly what a base64 image in a stream
-// is). (1) one 8 MB event in 1 KB chunks vs the same bytes in one chunk, through the decoder
-// alone and through the whole client (decode, parse, JSON, zod, events): a ratio near 1 means
-// no rescanning. (2) throughput of 100k small text deltas through the whole client.
-// In memory (an injected fetch over a ReadableStream), so sockets do not blur the figures.
-import { createGatewayClient, type ChatStreamEvent } from '../../src/core';
-import { createSseDecoder } from '../../src/core/sse';
-import type { BenchResult } from './types';
+// SSE decoding over loopback, with the official `openai` SDK as the peer in the same run and
+// "reading the bytes alone" (fetch + reader, no decoding) as the floor. The server runs in a
+// child process so the CPU figures are the client's alone; every round runs the three readers
+// in turn (bytes, ours, SDK) after a warm-up round, and each figure is the median of the rounds.
+// Chunks are full OpenAI-shaped chat.completion.chunk objects (id, object, created, model,
+// system_fingerprint, logprobs, finish_reason), as the real service sends.
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGatewayClient } from '../../src/core';
+import { figure } from './report';
 
-const encoder = new TextEncoder();
-
-function bigEventBytes(payloadBytes: number): Uint8Array {
-  // base64 of pseudo-random bytes, like an image someone streamed as content
-  const raw = Buffer.alloc(Math.ceil((payloadBytes * 3) / 4));
+// The replay server, as a script for a child process: GET-or-POST /<kind>/chat/completions.
+const SERVER = String.raw`
+const http = require('node:http');
+const head = (i) => ({ id: 'chatcmpl-bench0001', object: 'chat.completion.chunk', created: 1763900000, model: 'flagship-text', system_fingerprint: 'fp_bench', choices: [i] });
+function small(n) {
+  const parts = ['data: ' + JSON.stringify(head({ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null })) + '\n\n'];
+  for (let i = 0; i < n; i++) parts.push('data: ' + JSON.stringify(head({ index: 0, delta: { content: 'tok' + (i % 10) + ' ' }, logprobs: null, finish_reason: null })) + '\n\n');
+  parts.push('data: ' + JSON.stringify(head({ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' })) + '\n\n');
+  parts.push('data: ' + JSON.stringify({ ...head(undefined), choices: [], usage: { prompt_tokens: 10, completion_tokens: n, total_tokens: n + 10 } }) + '\n\n');
+  parts.push('data: [DONE]\n\n');
+  return Buffer.from(parts.join(''));
+}
+function big(bytes) {
   let x = 2463534242;
-  for (let i = 0; i < raw.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    raw[i] = x & 0xff;
+  const raw = Buffer.alloc(Math.ceil(bytes * 3 / 4));
+  for (let i = 0; i < raw.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; raw[i] = x & 0xff; }
+  const b64 = raw.toString('base64').slice(0, bytes);
+  return Buffer.from('data: ' + JSON.stringify(head({ index: 0, delta: { content: b64 }, logprobs: null, finish_reason: null })) + '\n\n'
+    + 'data: ' + JSON.stringify(head({ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' })) + '\n\ndata: [DONE]\n\n');
+}
+const bodies = { small: small(Number(process.argv[2])), big: big(Number(process.argv[3])) };
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const kind = req.url.split('/')[1];
+    const body = bodies[kind];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.socket.setNoDelay(true);
+    if (kind === 'small') { // 16 KB writes, as fast as the socket takes them
+      for (let i = 0; i < body.length; i += 16384) res.write(body.subarray(i, i + 16384));
+      res.end();
+      return;
+    }
+    // 1 KB writes, one per turn of the loop, so the client mostly reads 1 KB at a time
+    let at = 0;
+    const next = () => {
+      if (at >= body.length) return res.end();
+      res.write(body.subarray(at, at + 1024));
+      at += 1024;
+      setImmediate(next);
+    };
+    next();
+  });
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port, small: bodies.small.length, big: bodies.big.length }));
+`;
+
+interface Server {
+  url: string;
+  sizes: { small: number; big: number };
+  child: ChildProcess;
+}
+
+async function startServer(smallDeltas: number, bigBytes: number): Promise<Server> {
+  const file = join(tmpdir(), `modelgate-bench-server-${process.pid}.cjs`);
+  writeFileSync(file, SERVER);
+  const child = fork(file, [String(smallDeltas), String(bigBytes)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const info = await new Promise<{ port: number; small: number; big: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number; small: number; big: number }));
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${info.port}`, sizes: { small: info.small, big: info.big }, child };
+}
+
+type Reader = (base: string) => Promise<{ chars: number; reads?: number }>;
+
+const bytesAlone: Reader = async (base) => {
+  const res = await fetch(`${base}/chat/completions`, { method: 'POST', body: '{}' });
+  const reader = res.body!.getReader();
+  let chars = 0;
+  let reads = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chars += value.byteLength;
+    reads++;
   }
-  const b64 = raw.toString('base64').slice(0, payloadBytes);
-  const chunk = JSON.stringify({ choices: [{ index: 0, delta: { content: b64 } }] });
-  return encoder.encode(`data: ${chunk}\n\ndata: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`);
-}
+  return { chars, reads };
+};
 
-function smallDeltasBytes(count: number): Uint8Array {
-  const parts = ['data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n'];
-  for (let i = 0; i < count; i++) parts.push(`data: {"id":"c","choices":[{"index":0,"delta":{"content":"tok${i % 10} "}}]}\n\n`);
-  parts.push('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n');
-  parts.push('data: {"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":10}}\n\ndata: [DONE]\n\n');
-  return encoder.encode(parts.join(''));
-}
-
-function split(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, Math.min(i + size, bytes.length)));
-  return out;
-}
-
-function memoryFetch(chunks: Uint8Array[]): typeof fetch {
-  return (async () => {
-    let i = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++]!);
-        else controller.close();
-      },
-    });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-  }) as typeof fetch;
-}
-
-function decodeOnly(chunks: Uint8Array[]): number {
-  const decoder = createSseDecoder();
+const ours: Reader = async (base) => {
+  const client = createGatewayClient({ baseUrl: base, apiKey: 'sk-bench', maxRetries: 0 });
   let chars = 0;
-  for (const c of chunks) for (const e of decoder.push(c)) chars += e.data.length;
-  for (const e of decoder.end()) chars += e.data.length;
-  return chars;
-}
-
-async function throughClient(chunks: Uint8Array[]): Promise<{ events: number; chars: number }> {
-  const client = createGatewayClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-bench', fetch: memoryFetch(chunks), maxRetries: 0 });
-  let events = 0;
-  let chars = 0;
-  for await (const event of client.streamChat({ model: 'm', messages: [] }) as AsyncIterable<ChatStreamEvent>) {
-    events++;
+  for await (const event of client.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: 'x' }] })) {
     if (event.type === 'text') chars += event.text.length;
   }
-  return { events, chars };
-}
+  return { chars };
+};
 
-/**
- * Best of `runs` (after a warm-up), in CPU milliseconds of this process: the machine this
- * runs on is often shared, and the fastest run on CPU time is the figure least blurred by
- * other processes. Wall time of that run is reported alongside.
- */
-async function bestMs(runs: number, work: () => unknown): Promise<{ cpu: number; wall: number }> {
-  await work(); // warm-up (JIT, buffers)
-  let best = { cpu: Infinity, wall: Infinity };
-  for (let i = 0; i < runs; i++) {
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    await work();
-    const wall = performance.now() - start;
-    const used = process.cpuUsage(cpuStart);
-    const cpu = (used.user + used.system) / 1000;
-    if (cpu < best.cpu) best = { cpu, wall };
+async function sdkReader(): Promise<Reader | undefined> {
+  try {
+    const { default: OpenAI } = await import('openai');
+    return async (base) => {
+      const client = new OpenAI({ baseURL: base, apiKey: 'sk-bench', maxRetries: 0 });
+      const stream = await client.chat.completions.create({ model: 'flagship-text', messages: [{ role: 'user', content: 'x' }], stream: true });
+      let chars = 0;
+      for await (const chunk of stream) chars += chunk.choices[0]?.delta?.content?.length ?? 0;
+      return { chars };
+    };
+  } catch (error) {
+    console.log(`  (openai SDK not available: ${String(error).slice(0, 120)})`);
+    return undefined;
   }
-  return best;
 }
 
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+async function cpuOf(read: Reader, base: string): Promise<{ cpu: number; wall: number; chars: number; reads?: number }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const out = await read(base);
+  const wall = performance.now() - t0;
+  const used = process.cpuUsage(cpu0);
+  return { cpu: (used.user + used.system) / 1000, wall, ...out };
+}
 
-export async function benchSse(): Promise<BenchResult[]> {
-  const results: BenchResult[] = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-  const big = bigEventBytes(8 * 1024 * 1024);
-  const small4 = bigEventBytes(4 * 1024 * 1024);
-  const large16 = bigEventBytes(16 * 1024 * 1024);
-  const kbChunks = split(big, 1024);
-  const decOne = await bestMs(7, () => decodeOnly([big]));
-  const decKb = await bestMs(7, () => decodeOnly(kbChunks));
-  const cliOne = await bestMs(7, () => throughClient([big]));
-  const cliKb = await bestMs(7, () => throughClient(kbChunks));
-  // Linear work grows 4x from 4 MB to 16 MB in 1 KB chunks; rescanning the buffer per chunk grows 16x.
-  const cli4 = await bestMs(5, () => throughClient(split(small4, 1024)));
-  const cli16 = await bestMs(5, () => throughClient(split(large16, 1024)));
-  const ratio = cliKb.cpu / cliOne.cpu;
-  const growth = cli16.cpu / cli4.cpu;
-  results.push({
-    name: 'sse: one 8 MB event (base64 image), 1 KB chunks vs one chunk (CPU ms, best of 7)',
-    figures: {
-      eventBytes: big.byteLength,
-      chunks: kbChunks.length,
-      decoderOneChunkMs: round(decOne.cpu),
-      decoder1KbChunksMs: round(decKb.cpu),
-      decoderRatio: round(decKb.cpu / decOne.cpu),
-      clientOneChunkMs: round(cliOne.cpu),
-      client1KbChunksMs: round(cliKb.cpu),
-      clientRatio: round(ratio),
-      client1KbChunksWallMs: round(cliKb.wall),
-      // The client's extra cost for 8192 chunks is a fixed price per chunk (a stream read and
-      // an async hop), not a rescan: it shows up as a constant here, and linear growth below.
-      clientPerChunkOverheadUs: round(((cliKb.cpu - cliOne.cpu) / kbChunks.length) * 1000),
-      client4MbIn1KbChunksMs: round(cli4.cpu),
-      client16MbIn1KbChunksMs: round(cli16.cpu),
-      growth4MbTo16Mb: round(growth),
-      verdict: growth < 8 ? 'linear: 4x the bytes cost ~4x (quadratic would be ~16x)' : 'SUSPECT: super-linear in the number of chunks',
-    },
-  });
+/** Warm-up round, then `rounds` rounds of every reader in turn; medians of CPU ms. */
+async function alternate(readers: Record<string, Reader>, base: string, rounds: number) {
+  const names = Object.keys(readers);
+  for (const n of names) await cpuOf(readers[n]!, base);
+  const samples: Record<string, { cpu: number[]; wall: number[]; chars: number; reads?: number }> = {};
+  for (const n of names) samples[n] = { cpu: [], wall: [], chars: 0 };
+  for (let r = 0; r < rounds; r++) {
+    for (const n of r % 2 ? [...names].reverse() : names) {
+      const s = await cpuOf(readers[n]!, base);
+      samples[n]!.cpu.push(s.cpu);
+      samples[n]!.wall.push(s.wall);
+      samples[n]!.chars = s.chars;
+      samples[n]!.reads = s.reads;
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, { cpu: median(samples[n]!.cpu), wall: median(samples[n]!.wall), chars: samples[n]!.chars, reads: samples[n]!.reads }]));
+}
 
-  const small = smallDeltasBytes(100_000);
-  const smallChunks = split(small, 16 * 1024);
-  let counted = { events: 0, chars: 0 };
-  const clientSmall = await bestMs(3, async () => {
-    counted = await throughClient(smallChunks);
-  });
-  const decSmall = await bestMs(3, () => decodeOnly(smallChunks));
-  results.push({
-    name: 'sse: 100k small text deltas through streamChat (16 KB chunks, CPU ms, best of 3)',
-    figures: {
-      bodyBytes: small.byteLength,
-      events: counted.events,
-      clientMs: round(clientSmall.cpu),
-      clientWallMs: round(clientSmall.wall),
-      clientDeltasPerSec: Math.round(100_000 / (clientSmall.cpu / 1000)),
-      clientMBPerSec: round(small.byteLength / 1024 / 1024 / (clientSmall.cpu / 1000)),
-      decoderOnlyMs: round(decSmall.cpu),
-      decoderDeltasPerSec: Math.round(100_000 / (decSmall.cpu / 1000)),
-    },
-  });
-  return results;
+export async function benchSse(options: { smallDeltas?: number; bigBytes?: number; rounds?: number } = {}): Promise<void> {
+  const smallDeltas = options.smallDeltas ?? 20_000;
+  const bigBytes = options.bigBytes ?? 8 * 1024 * 1024;
+  const rounds = options.rounds ?? 7;
+  const server = await startServer(smallDeltas, bigBytes);
+  try {
+    const sdk = await sdkReader();
+    const readers: Record<string, Reader> = { bytes: bytesAlone, ours, ...(sdk ? { sdk } : {}) };
+    for (const kind of ['small', 'big'] as const) {
+      const base = `${server.url}/${kind}`;
+      const label = kind === 'small' ? `sse.${smallDeltas / 1000}kSmallDeltas` : `sse.${bigBytes / 1024 / 1024}MbEvent1KbChunks`;
+      const m = await alternate(readers, base, rounds);
+      const note = `${server.sizes[kind]} bytes, ${m.bytes!.reads} reads, CPU ms median of ${rounds} alternating rounds`;
+      figure({ name: `${label}.bytesAlone`, value: m.bytes!.cpu, unit: 'ms', note });
+      if (m.sdk) figure({ name: `${label}.openaiSdk`, value: m.sdk.cpu, unit: 'ms', note: `wall ${m.sdk.wall.toFixed(0)} ms` });
+      figure({ name: `${label}.ours`, value: m.ours!.cpu, unit: 'ms', note: `wall ${m.ours!.wall.toFixed(0)} ms` });
+      if (m.sdk) {
+        if (m.sdk.chars !== m.ours!.chars) console.log(`  WARNING: the SDK read ${m.sdk.chars} chars, ours ${m.ours!.chars}`);
+        figure({ name: `${label}.oursVsSdk`, value: m.ours!.cpu, unit: 'ms', peerName: 'openai SDK', peer: m.sdk.cpu, target: kind === 'small' ? '<= 0.30' : '<= 0.40' });
+      }
+      figure({ name: `${label}.oursVsBytes`, value: m.ours!.cpu, unit: 'ms', peerName: 'bytes alone', peer: m.bytes!.cpu, target: kind === 'small' ? '<= 3' : '<= 1.3' });
+    }
+  } finally {
+    server.child.kill();
+  }
 }
