@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleApi } from './api-server';
+import { applyCors, type CorsPolicy } from './cors';
 import type { Fault } from './faults';
 import { GatewayState, type RecordedRequest } from './gateway-state';
 import { handleImageHost } from './image-host';
@@ -23,6 +24,7 @@ export interface GatewayOptions {
   imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
   seed?: number;
+  cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
 
 export interface RunningGateway {
@@ -68,8 +70,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   });
 
   let baseUrl = '';
-  const api = createServer((req, res) => void handleApi(state, baseUrl, req, res));
-  const images = createServer((req, res) => handleImageHost(state, req, res));
+  const cors = options.cors ?? 'loopback';
+  const api = createServer((req, res) => {
+    if (!applyCors(cors, req, res)) void handleApi(state, baseUrl, req, res);
+  });
+  const images = createServer((req, res) => {
+    if (!applyCors(cors, req, res)) handleImageHost(state, req, res);
+  });
   const apiPort = await listen(api, options.port ?? 0);
   let imagePort: number;
   try {
