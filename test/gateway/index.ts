@@ -33,6 +33,7 @@ export interface RunningGateway {
   requests: RecordedRequest[]; // every request to both servers, in order (headers as received)
   injectFault(fault: Fault, times?: number): void; // applies to the next `times` (default 1) generation requests
   clearFaults(): void;
+  setCors(policy: CorsPolicy): void; // from the next request on (a browser may still hold a cached preflight)
   setBalance(key: string, usd: number): void;
   balance(key: string): number;
   close(): Promise<void>;
@@ -70,7 +71,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   });
 
   let baseUrl = '';
-  const cors = options.cors ?? 'loopback';
+  let cors = options.cors ?? 'loopback';
   const api = createServer((req, res) => {
     if (!applyCors(cors, req, res)) void handleApi(state, baseUrl, req, res);
   });
@@ -95,6 +96,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     requests: state.requests,
     injectFault: (fault, times) => state.faults.push(fault, times),
     clearFaults: () => state.faults.clear(),
+    setCors: (policy) => {
+      cors = policy;
+    },
     setBalance: (key, usd) => void state.balances.set(key, usd),
     balance: (key) => {
       const value = state.balances.get(key);
