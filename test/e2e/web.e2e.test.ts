@@ -134,6 +134,19 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     await wb.screenshot(join(SHOTS, 'web-image-saved.png'));
   });
 
+  it('refuses a path through a symbolic link (no realpath in the web build), and reads nothing outside', async () => {
+    const { mkdtempSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const outside = mkdtempSync(join(tmpdir(), 'modelgate-web-outside-'));
+    writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE-SECRET-3f9a\n');
+    symlinkSync(outside, join(wb.workspace, 'linked'));
+    await wb.runCommand('Modelgate: Open Chat');
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    const answer = await ask('[[call:read_file {"path":"linked/secret.txt"}]]');
+    assert.match(answer, /goes through a symbolic link/, answer);
+    assert.ok(!JSON.stringify(gw.requests.map((r) => r.body)).includes('OUTSIDE-SECRET-3f9a'), 'the file outside was never sent');
+  });
+
   it('says CORS, and which origin to allow, when the gateway does not allow the workbench origin', async () => {
     await wb.page.keyboard.press('Escape');
     // The same gateway stops sending CORS headers: to the browser it now looks like a gateway
