@@ -100,6 +100,17 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     assert.match(answer, /Tool search_text returned \d+ characters\. First line: 2 matches for \/add\\\(\/ in 2 files/, answer);
   });
 
+  it('stops a catastrophically backtracking regex (Worker terminated at the limit) and stays responsive', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(wb.workspace, 'notes', 'slow.txt'), `${'a'.repeat(40)}b\n`);
+    await until('the file to be indexed', () => (filesUnder(wb.workspace, 'slow.txt').length ? true : undefined));
+    const answer = await ask('[[call:search_text {"query":"(a+)+$","isRegex":true,"glob":"notes/**"}]]');
+    assert.match(answer, /too slow/, answer);
+    // The extension host is free again: another tool call answers.
+    const next = await ask('[[call:read_file {"path":"README.md"}]]');
+    assert.match(next, /Tool read_file returned/, next);
+  });
+
   it('switches the chat model from the status bar picker', async () => {
     await wb.statusBarItem('flagship-text').first().click();
     const items = await until('the picker', async () => {
@@ -140,8 +151,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     const outside = mkdtempSync(join(tmpdir(), 'modelgate-web-outside-'));
     writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE-SECRET-3f9a\n');
     symlinkSync(outside, join(wb.workspace, 'linked'));
-    await wb.runCommand('Modelgate: Open Chat');
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    await chat.getByRole('textbox', { name: 'Message' }).click(); // the chat view is still open from the tests above
     const answer = await ask('[[call:read_file {"path":"linked/secret.txt"}]]');
     assert.match(answer, /goes through a symbolic link/, answer);
     assert.ok(!JSON.stringify(gw.requests.map((r) => r.body)).includes('OUTSIDE-SECRET-3f9a'), 'the file outside was never sent');
