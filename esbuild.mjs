@@ -2,8 +2,9 @@
 // chat webview (browser, iife). Test, simulator and benchmark bundles are built on request.
 // Type-checking is a separate step (`npm run typecheck`), as in the esbuild-sample.
 import * as esbuild from 'esbuild';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -44,6 +45,44 @@ const coreGuard = {
   },
 };
 
+// The web extension (package.json `browser`): src/platform/X.ts is the Node build's side of the platform
+// seam; this bundle takes src/platform/X.web.ts instead, chosen here at build time (no runtime sniffing).
+const platformDir = join(root, 'src', 'platform');
+const platformSeam = {
+  name: 'platform-seam',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (a) => {
+      const abs = resolve(a.resolveDir, a.path);
+      if (dirname(abs) !== platformDir || abs.endsWith('.web')) return undefined;
+      const web = `${abs.replace(/\.ts$/, '')}.web.ts`;
+      return existsSync(web) ? { path: web } : undefined;
+    });
+  },
+};
+
+// The web bundle must not pull a Node module: fail the build on `node:x` or a bare builtin name.
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const noNodeModules = {
+  name: 'no-node-modules',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (a) => {
+      if (a.path.startsWith('node:') || builtins.has(a.path)) {
+        return { errors: [{ text: `the web extension bundle must not use Node's '${a.path}' (imported by ${relative(root, a.importer)}); put it behind src/platform/*.web.ts` }] };
+      }
+      return undefined;
+    });
+  },
+};
+
+// Globals that exist only in Node; esbuild leaves them as free names, so check the output.
+function assertWebBundleIsNodeFree(file) {
+  const code = readFileSync(file, 'utf8');
+  const hits = [/\bBuffer\.(from|alloc|byteLength|concat|isBuffer)\b/, /\brequire\(\s*["'](?!vscode["'])/, /\b__dirname\b|\b__filename\b/, /\bsetImmediate\(/]
+    .map((re) => re.exec(code)?.[0])
+    .filter(Boolean);
+  if (hits.length) throw new Error(`${relative(root, file)} uses Node-only globals: ${hits.join(', ')} (use src/platform/*.web.ts)`);
+}
+
 const common = {
   bundle: true,
   sourcemap: production ? false : 'linked',
@@ -59,6 +98,18 @@ const builds = [];
 // --sim and --bench build only what they run, so a half-finished extension never blocks them.
 if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench')) {
   builds.push({ ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
+  builds.push({
+    ...common,
+    plugins: [coreGuard, noNodeModules, platformSeam],
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    mainFields: ['browser', 'module', 'main'],
+    external: ['vscode'],
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist/web',
+    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  });
   builds.push({
     ...common,
     platform: 'browser',
@@ -93,4 +144,5 @@ if (watch) {
   console.log('[esbuild] watching');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (builds.some((b) => b.outdir === 'dist/web')) assertWebBundleIsNodeFree(join(root, 'dist', 'web', 'extension.js'));
 }

@@ -1,7 +1,7 @@
 // The webview view `modelgate.chat`. It holds no state of its own: the controller owns the
 // transcript, and a webview that was hidden (and so destroyed: no retainContextWhenHidden) or
 // reloaded sends `ready` and gets a fresh snapshot. Until then, nothing is posted to it.
-import { randomBytes } from 'node:crypto';
+import { toBase64 } from '../platform/bytes';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage } from '../protocol';
 import type { Log } from '../log';
@@ -12,7 +12,7 @@ export const CHAT_VIEW_ID = 'modelgate.chat';
 
 /** A fresh CSP nonce per render: 128 random bits, base64 (the CSP nonce alphabet). */
 export function makeNonce(): string {
-  return randomBytes(16).toString('base64');
+  return toBase64(globalThis.crypto.getRandomValues(new Uint8Array(16))); // Web Crypto: both builds
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {

@@ -1,6 +1,7 @@
 // Turns what the user points at in the editor into chat context: the selection (with the
 // diagnostics inside it) for the next message, or a whole file pinned to the conversation.
 // Only what the user explicitly attaches is sent.
+import { utf8ByteLength } from '../platform/bytes';
 import * as vscode from 'vscode';
 import type { VolatileContext } from '../core/promptLayout';
 import { newId, type PendingAttachment, type PinnedRecord } from './transcript';
@@ -57,7 +58,7 @@ export function selectionAttachment(editor: vscode.TextEditor): PendingAttachmen
 /** A document (its current text, unsaved changes included) pinned to the conversation. */
 export function documentAttachment(doc: vscode.TextDocument): PinnedRecord | Problem {
   const content = doc.getText();
-  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) return tooLarge(doc.uri);
+  if (utf8ByteLength(content) > MAX_FILE_BYTES) return tooLarge(doc.uri);
   const path = labelOf(doc.uri);
   return { id: newId(), label: path, path, language: fenceLanguage(doc), content };
 }

@@ -1,6 +1,7 @@
 // Images the user attaches to a message (file picker or paste). Checked by their bytes, not by
 // their name or the MIME type the webview claims, and capped in size before they are turned
 // into the data: URL that goes into the request. Pure: no `vscode`.
+import { fromBase64, toBase64 } from '../platform/bytes';
 
 /** Larger images are refused: they would be slow to send and most services cap them (~20 MB). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -34,12 +35,11 @@ export function prepareImage(bytes: Uint8Array): PreparedImage | { problem: stri
   }
   const mime = sniffImage(bytes);
   if (!mime) return { problem: 'That file is not a PNG, JPEG, WebP or GIF image.' };
-  const dataUrl = `data:${mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
+  const dataUrl = `data:${mime};base64,${toBase64(bytes)}`;
   return { mime, dataUrl, thumbnail: bytes.byteLength <= MAX_THUMBNAIL_BYTES ? dataUrl : undefined, bytes: bytes.byteLength };
 }
 
 /** Decodes the base64 of a pasted image (already shape-checked by the protocol schema). */
 export function decodePastedImage(base64: string): Uint8Array {
-  const b = Buffer.from(base64, 'base64');
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return fromBase64(base64);
 }

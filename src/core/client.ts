@@ -176,7 +176,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   const gatewayPeer = {
     name: 'the gateway',
     where: baseUrl,
-    hint: 'Check “modelgate.baseUrl” and your network connection.',
+    hint: `Check “modelgate.baseUrl” and your network connection.${options.connectHint ? ` ${options.connectHint}` : ''}`,
   };
 
   async function* streamChat(request: ChatRequest, requestOptions: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> {
@@ -276,7 +276,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (image.b64_json) return decodeBase64Image(image.b64_json, maxImageBytes);
     if (!image.url) throw protocolError('the image has neither url nor b64_json');
     const url = parseImageUrl(image.url);
-    const imagePeer = { name: 'the image host', where: url.origin, hint: 'Check your network connection, or generate the image again.' };
+    const imagePeer = { name: 'the image host', where: url.origin, hint: `Check your network connection, or generate the image again.${options.connectHint ? ` ${options.connectHint}` : ''}` };
     return withRetries(signal, undefined, imagePeer, async (attempt) => {
       // No Authorization header and no credentials: the key goes to the base URL only,
       // even when the image URL happens to be on the same origin.

@@ -2,6 +2,7 @@
 // key (the key goes only to the base URL, never to an image host, whatever its origin: see
 // the credential-redirection notes), only over http(s), with a size cap, and the result must
 // really be a PNG, JPEG or WebP image before anyone writes it to disk.
+import { fromBase64 } from '../platform/bytes';
 import { GatewayError, protocolError } from './errors';
 import { bodyChunks, type Attempt } from './transport';
 
@@ -51,8 +52,7 @@ export function decodeBase64Image(b64: string, maxBytes = DEFAULT_MAX_IMAGE_BYTE
     throw protocolError('b64_json is not valid base64');
   }
   if ((compact.length / 4) * 3 > maxBytes + 2) throw tooLargeError(maxBytes);
-  const buffer = Buffer.from(compact, 'base64');
-  return assertImageBytes(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  return assertImageBytes(fromBase64(compact));
 }
 
 /** Only http(s): a generated "URL" of data:, file: or javascript: is never fetched. */

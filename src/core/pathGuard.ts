@@ -9,8 +9,8 @@
 //  2. real: resolve symlinks with realpath for the target AND the folder root, then check containment
 //     again. A symlink inside the workspace that points outside is an escape (field notes: tools that
 //     skipped this step let prompt injection read and write outside the project).
-import * as nodePath from 'node:path';
-import { promises as fsp } from 'node:fs';
+import { path as nodePath } from '../platform/path';
+import { nodeFs } from '../platform/fs';
 
 export type PathApi = typeof nodePath.posix;
 export type RealpathFn = (p: string) => Promise<string>;
@@ -139,6 +139,9 @@ export function locate(requested: unknown, roots: readonly GuardRoot[], options?
   return { ok: true, rootIndex, relative: toSlashes(api.relative(rootPath, target), api) };
 }
 
+/** Web build without an injected realpath: 'fs' roots cannot be checked, so nothing inside them is accepted. */
+const noRealpath: RealpathFn = () => Promise.reject(Object.assign(new Error('no realpath in this build'), { code: 'ENOREALPATH' }));
+
 function isMissing(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
@@ -176,7 +179,7 @@ async function realpathAllowMissing(p: string, api: PathApi, realpath: RealpathF
  * stays inside the workspace); anything else is 'outside'.
  */
 export async function guardPath(requested: unknown, roots: readonly GuardRoot[], options?: GuardOptions): Promise<GuardResult> {
-  const realpath = options?.realpath ?? fsp.realpath;
+  const realpath = options?.realpath ?? nodeFs?.realpath ?? noRealpath;
   let located = locate(requested, roots, options);
 
   // The real roots are needed for step 2 anyway; they also let an absolute path given in its

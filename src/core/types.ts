@@ -121,6 +121,8 @@ export interface GatewayClientOptions {
   maxRetries?: number;
   /** idle timeout: no byte for this long -> GatewayError 'timeout' */
   timeoutMs?: number;
+  /** appended to "Could not reach ..." (the web build explains CORS there: src/platform/net.web.ts) */
+  connectHint?: string;
 }
 
 export interface GatewayClient {

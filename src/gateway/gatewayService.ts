@@ -3,6 +3,7 @@
 // another window is used at once) and only ever goes to the configured base URL.
 import { createGatewayClient, GatewayError, type GatewayClient } from '../core';
 import type { Settings } from '../config/settings';
+import { connectHint } from '../platform/net';
 import type { KeyStore } from '../secrets/keyStore';
 import type { Gateway } from '../services';
 
@@ -29,6 +30,7 @@ export class GatewayService implements Gateway {
           apiKey: () => this.keys.get(),
           timeoutMs: s.requestTimeoutMs,
           fetch: this.fetchImpl,
+          connectHint: connectHint(),
         }),
       };
     }

@@ -2,7 +2,7 @@
 // HTML `<img src="path" alt="...">`, with a path relative to the document. Paths are
 // percent-encoded per segment (spaces, parentheses, quotes), alt text escaped for its language.
 // Pure: no `vscode` import; paths are POSIX paths (vscode.Uri.path).
-import * as path from 'node:path';
+import { path } from '../platform/path';
 
 export type LinkLanguage = 'markdown' | 'html';
 

@@ -10,7 +10,7 @@
 //    path is accepted when it is inside a workspace folder).
 // Containment: `..` segments are refused outright; the rest is decided by the shared path guard
 // (src/core/pathGuard.ts), which also resolves symlinks of the folder and the workspace roots.
-import * as path from 'node:path';
+import { path } from '../platform/path';
 import * as vscode from 'vscode';
 import { guardPath, isContained, type GuardRoot } from '../core/pathGuard';
 

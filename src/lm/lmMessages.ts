@@ -2,6 +2,7 @@
 // turned into the gateway's wire format. Pure: no `vscode` here. The vscode classes
 // (LanguageModelTextPart and friends) cannot be constructed outside VS Code, so vscodeParts.ts
 // converts them to the plain shapes below first, and this file is unit-tested in plain Node.
+import { toBase64 } from '../platform/bytes';
 import { MAX_IMAGE_BYTES, sniffImage } from '../chat/imageInput';
 import type { ChatMessage, ContentPart, WireToolCall } from '../core/types';
 
@@ -62,7 +63,7 @@ function imageUrl(data: Uint8Array, model: LmTargetModel, mimeType: string): str
   // The bytes decide the type, not the claimed MIME type: the gateway accepts only these four.
   const mime = sniffImage(data);
   if (!mime) throw new LmInputError(`An image part (${mimeType}) is not a PNG, JPEG, WebP or GIF image, the formats the gateway accepts.`);
-  return `data:${mime};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
+  return `data:${mime};base64,${toBase64(data)}`;
 }
 
 /** Text of a prompt-tsx value (or anything else): every string under a `text` key, in order. */

@@ -95,7 +95,10 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   const hasKey = !!(await services.keys.get());
   const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
   const items: Item[] = [
-    ...(hasKey ? [] : [{ label: '$(key) Set API Key…', detail: 'No key is stored for this gateway yet.', run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item]),
+    // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
+    hasKey
+      ? ({ label: '$(key) Change API Key…', detail: 'A key is stored (in SecretStorage).', run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item)
+      : ({ label: '$(key) Set API Key…', detail: 'No key is stored for this gateway yet.', run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item),
     sep('Chat model'),
     ...modelItems(cat, s.chatModel, s.channel),
     sep('Channel'),

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleApi } from './api-server';
+import { applyCors, type CorsPolicy } from './cors';
 import type { Fault } from './faults';
 import { GatewayState, type RecordedRequest } from './gateway-state';
 import { handleImageHost } from './image-host';
@@ -23,6 +24,7 @@ export interface GatewayOptions {
   imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
   seed?: number;
+  cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
 
 export interface RunningGateway {
@@ -31,6 +33,7 @@ export interface RunningGateway {
   requests: RecordedRequest[]; // every request to both servers, in order (headers as received)
   injectFault(fault: Fault, times?: number): void; // applies to the next `times` (default 1) generation requests
   clearFaults(): void;
+  setCors(policy: CorsPolicy): void; // from the next request on (a browser may still hold a cached preflight)
   setBalance(key: string, usd: number): void;
   balance(key: string): number;
   close(): Promise<void>;
@@ -68,8 +71,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   });
 
   let baseUrl = '';
-  const api = createServer((req, res) => void handleApi(state, baseUrl, req, res));
-  const images = createServer((req, res) => handleImageHost(state, req, res));
+  let cors = options.cors ?? 'loopback';
+  const api = createServer((req, res) => {
+    if (!applyCors(cors, req, res)) void handleApi(state, baseUrl, req, res);
+  });
+  const images = createServer((req, res) => {
+    if (!applyCors(cors, req, res)) handleImageHost(state, req, res);
+  });
   const apiPort = await listen(api, options.port ?? 0);
   let imagePort: number;
   try {
@@ -88,6 +96,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     requests: state.requests,
     injectFault: (fault, times) => state.faults.push(fault, times),
     clearFaults: () => state.faults.clear(),
+    setCors: (policy) => {
+      cors = policy;
+    },
     setBalance: (key, usd) => void state.balances.set(key, usd),
     balance: (key) => {
       const value = state.balances.get(key);

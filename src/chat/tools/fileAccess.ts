@@ -1,5 +1,5 @@
-// Stat and read one file. `file` URIs are read with Node's fs; other schemes through
-// vscode.workspace.fs.
+// Stat and read one file. `file` URIs are read with Node's fs in the Node build; other schemes, and
+// everything in the web build (src/platform/fs.web.ts: no Node fs), through vscode.workspace.fs.
 //
 // Why not vscode.workspace.fs for everything: in a remote or web setup (code-server, measured in
 // this project's harness) each workspace.fs call is a round trip to the server, about 1.2 ms; a
@@ -7,8 +7,8 @@
 // `file` URI in the extension host always names a file on the machine the extension host runs
 // on (remote extension hosts run next to the files), so Node's fs reaches it; realpath, which the
 // path guard needs, is only meaningful there too.
-import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
+import { nodeFs } from '../../platform/fs';
 import { raceCancellation } from './cancellation';
 
 export interface FileInfo {
@@ -28,8 +28,8 @@ function isMissing(e: unknown): boolean {
 /** Throws FileMissing when there is nothing at `uri`. */
 export async function statUri(uri: vscode.Uri, token: vscode.CancellationToken): Promise<FileInfo> {
   try {
-    if (uri.scheme === 'file') {
-      const st = await raceCancellation(fsp.stat(uri.fsPath), token);
+    if (uri.scheme === 'file' && nodeFs) {
+      const st = await raceCancellation(nodeFs.stat(uri.fsPath), token);
       return { kind: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other', size: st.size };
     }
     const st = await raceCancellation(vscode.workspace.fs.stat(uri), token);
@@ -44,7 +44,7 @@ export async function statUri(uri: vscode.Uri, token: vscode.CancellationToken):
 /** Reads a regular file (callers check statUri first: a FIFO would block a read forever). */
 export async function readUri(uri: vscode.Uri, token: vscode.CancellationToken): Promise<Uint8Array> {
   try {
-    if (uri.scheme === 'file') return await raceCancellation(fsp.readFile(uri.fsPath), token);
+    if (uri.scheme === 'file' && nodeFs) return await raceCancellation(nodeFs.readFile(uri.fsPath), token);
     return await raceCancellation(vscode.workspace.fs.readFile(uri), token);
   } catch (e) {
     if (isMissing(e)) throw new FileMissing(uri.toString());

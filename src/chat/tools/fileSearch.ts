@@ -2,7 +2,7 @@
 // then drops every hit whose real location is outside the workspace: the search follows symlinks
 // (search.followSymlinks defaults to true), so a linked folder that points elsewhere would
 // otherwise show up in listings and searches.
-import * as path from 'node:path';
+import { path } from '../../platform/path';
 import * as vscode from 'vscode';
 import { mapLimited, raceCancellation } from './cancellation';
 import { ToolError } from './errors';

@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '../../platform/bytes';
 import * as vscode from 'vscode';
 import { ToolError } from './errors';
 import { LIMITS } from './limits';
@@ -49,7 +50,7 @@ export async function getSelectionTool(gate: SensitiveReadGate, token: vscode.Ca
     const slice = sliceLines(splitLines(text), 1, undefined, budgetLines, budgetBytes);
     if (!slice.ok) continue;
     budgetLines -= slice.last;
-    budgetBytes -= Buffer.byteLength(slice.text, 'utf8');
+    budgetBytes -= utf8ByteLength(slice.text);
     cut ||= slice.truncated;
     const first = range.start.line + 1;
     const last = slice.truncated ? range.start.line + slice.last : endLine + 1;

@@ -8,7 +8,8 @@ import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
 import { targetIsSensitive } from './sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
-import { compileRegex, literalTester, regexTester, scanText, ScanTimeout, TimedRunner, type LineMatch, type LineTester } from './textScan';
+import { createRegexScanner } from '../../platform/regexScan';
+import { compileRegex, literalTester, RegexUnavailable, scanText, ScanTimeout, type LineMatch, type LineTester } from './textScan';
 import { workspaceFolders, type Target } from './workspaceAccess';
 
 interface FileText {
@@ -18,10 +19,11 @@ interface FileText {
 
 export async function searchTextTool(args: SearchTextArgs, token: vscode.CancellationToken): Promise<string> {
   const max = args.maxResults ?? LIMITS.searchDefaultResults;
-  let test: LineTester;
+  let test: LineTester | undefined;
+  let re: RegExp | undefined;
   if (args.isRegex) {
     try {
-      test = regexTester(compileRegex(args.query));
+      re = compileRegex(args.query);
     } catch (e) {
       throw new ToolError(`Invalid regular expression: ${(e as Error).message}`);
     }
@@ -66,58 +68,76 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
   let skippedBinary = 0;
   let skippedLarge = 0;
   const batchSize = LIMITS.searchReadConcurrency * 4;
-  const runner = args.isRegex ? new TimedRunner() : undefined;
-  for (let i = 0; i < candidates.length && total < max; i += batchSize) {
-    throwIfCancelled(token);
-    const batch = candidates.slice(i, i + batchSize);
-    const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | undefined> => {
-      if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
-      try {
-        const stat = await statUri(t.uri, token);
-        if (stat.kind !== 'file') return undefined;
-        if (stat.size > LIMITS.searchMaxFileBytes) return 'large';
-        const bytes = await readUri(t.uri, token);
-        if (looksBinary(bytes)) return 'binary';
-        return { target: t, text: decodeText(bytes) };
-      } catch (e) {
-        if (e instanceof FileMissing || fileErrorReason(e)) return undefined; // vanished or unreadable: skip
-        throw e;
+  const scanner = re ? createRegexScanner() : undefined;
+  try {
+    for (let i = 0; i < candidates.length && total < max; i += batchSize) {
+      throwIfCancelled(token);
+      const batch = candidates.slice(i, i + batchSize);
+      const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | undefined> => {
+        if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
+        try {
+          const stat = await statUri(t.uri, token);
+          if (stat.kind !== 'file') return undefined;
+          if (stat.size > LIMITS.searchMaxFileBytes) return 'large';
+          const bytes = await readUri(t.uri, token);
+          if (looksBinary(bytes)) return 'binary';
+          return { target: t, text: decodeText(bytes) };
+        } catch (e) {
+          if (e instanceof FileMissing || fileErrorReason(e)) return undefined; // vanished or unreadable: skip
+          throw e;
+        }
+      });
+      throwIfCancelled(token);
+      const readable: FileText[] = [];
+      for (const r of texts) {
+        if (r === 'binary') skippedBinary++;
+        else if (r === 'large') skippedLarge++;
+        else if (r) readable.push(r);
       }
-    });
-    throwIfCancelled(token);
-    const readable: FileText[] = [];
-    for (const r of texts) {
-      if (r === 'binary') skippedBinary++;
-      else if (r === 'large') skippedLarge++;
-      else if (r) readable.push(r);
-    }
-    const scan = () => {
       const found: { target: Target; hits: LineMatch[] }[] = [];
-      let n = total;
-      for (const f of readable) {
-        if (n >= max) break;
-        searched++;
-        const hits = scanText(f.text, test, max - n);
-        if (hits.length) {
-          found.push({ target: f.target, hits });
-          n += hits.length;
+      if (scanner && re) {
+        // Regex from the model: under a time limit (platform seam: node:vm, or a Worker in the web build).
+        let perText: LineMatch[][];
+        try {
+          perText = await scanner.scan(readable.map((f) => f.text), re, max - total, LIMITS.searchRegexBatchTimeoutMs);
+        } catch (e) {
+          if (e instanceof ScanTimeout) {
+            throw new ToolError('The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.');
+          }
+          if (e instanceof RegexUnavailable) {
+            throw new ToolError(`Regular-expression search is not available in this editor (${e.message}). Search for a plain string with isRegex false.`);
+          }
+          throw e;
+        }
+        let n = total;
+        readable.forEach((f, i) => {
+          if (n >= max) return;
+          searched++;
+          const hits = perText[i] ?? [];
+          if (hits.length) {
+            found.push({ target: f.target, hits });
+            n += hits.length;
+          }
+        });
+      } else if (test) {
+        let n = total;
+        for (const f of readable) {
+          if (n >= max) break;
+          searched++;
+          const hits = scanText(f.text, test, max - n);
+          if (hits.length) {
+            found.push({ target: f.target, hits });
+            n += hits.length;
+          }
         }
       }
-      return found;
-    };
-    let found: { target: Target; hits: LineMatch[] }[];
-    try {
-      found = runner ? runner.run(scan, LIMITS.searchRegexBatchTimeoutMs) : scan();
-    } catch (e) {
-      if (e instanceof ScanTimeout) {
-        throw new ToolError('The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.');
+      for (const f of found) {
+        matches.push(f);
+        total += f.hits.length;
       }
-      throw e;
     }
-    for (const f of found) {
-      matches.push(f);
-      total += f.hits.length;
-    }
+  } finally {
+    scanner?.dispose();
   }
 
   const label = args.isRegex ? `/${args.query}/` : `"${args.query}"`;

@@ -2,7 +2,7 @@
 // read_file, get_selection and get_diagnostics (for one file) ask; search_text skips such files
 // without asking; list_files lists their names (a name is not a secret, and the model needs the
 // path to ask for the file at all).
-import * as path from 'node:path';
+import { path } from '../../platform/path';
 import * as vscode from 'vscode';
 import { isSensitivePath } from '../../core/sensitiveFiles';
 import { ApprovalQueue, type ApproveSensitiveRead } from './approvalQueue';

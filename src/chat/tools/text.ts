@@ -1,5 +1,6 @@
 // Text handling for tool results: binary sniffing, decoding, line ranges with caps, previews.
 // No `vscode` import: unit-tested in plain Node.
+import { utf8ByteLength, utf8Encode } from '../../platform/bytes';
 import { LIMITS } from './limits';
 
 /** Extensions that are binary even when the first 8 KB happen to hold no NUL byte. */
@@ -55,13 +56,13 @@ export function splitLines(text: string): string[] {
 }
 
 export function utf8Length(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+  return utf8ByteLength(s);
 }
 
 /** Cuts `s` to at most `maxBytes` UTF-8 bytes without splitting a character. */
 export function clipToBytes(s: string, maxBytes: number): string {
   if (utf8Length(s) <= maxBytes) return s;
-  const buf = Buffer.from(s, 'utf8').subarray(0, maxBytes);
+  const buf = utf8Encode(s).subarray(0, maxBytes);
   // TextDecoder drops an incomplete trailing sequence as U+FFFD; strip that.
   return new TextDecoder('utf-8').decode(buf).replace(/\uFFFD$/, '');
 }

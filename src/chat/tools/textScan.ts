@@ -2,9 +2,9 @@
 //
 // There is no stable VS Code API for text search (findTextInFiles is still proposed), so files found
 // by findFiles are scanned here. A regular expression comes from the model, so it may backtrack
-// catastrophically (`(a+)+$`) and freeze the extension host; scans with a regex run inside
-// `vm.runInContext` with a timeout, which V8 enforces even in the middle of a regex match.
-import * as vm from 'node:vm';
+// catastrophically (`(a+)+$`) and freeze the extension host; scans with a regex run under a time
+// limit behind the platform seam (src/platform/regexScan.ts: node:vm in the Node build, a Worker
+// with terminate() in the web build).
 import { previewLine, splitLines } from './text';
 
 export type LineTester = (line: string) => { index: number; length: number } | undefined;
@@ -65,35 +65,7 @@ export class ScanTimeout extends Error {
   override readonly name = 'ScanTimeout';
 }
 
-const RUN_JOB = new vm.Script('out = job(); job = undefined;');
-
-/**
- * Runs jobs synchronously under a wall-clock limit. V8 terminates the running script, regex
- * included, when the limit passes; the host thread is free again afterwards. One context serves
- * many jobs: creating a context costs milliseconds, running in it microseconds.
- */
-export class TimedRunner {
-  private readonly box: { job?: () => unknown; out?: unknown } = {};
-  private readonly context = vm.createContext(this.box);
-
-  run<T>(job: () => T, timeoutMs: number): T {
-    this.box.job = job;
-    this.box.out = undefined;
-    try {
-      RUN_JOB.runInContext(this.context, { timeout: timeoutMs });
-    } catch (e) {
-      if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new ScanTimeout(`timed out after ${timeoutMs} ms`);
-      throw e;
-    } finally {
-      this.box.job = undefined;
-    }
-    const out = this.box.out as T;
-    this.box.out = undefined;
-    return out;
-  }
-}
-
-/** One job under a time limit (see TimedRunner). */
-export function runWithTimeout<T>(job: () => T, timeoutMs: number): T {
-  return new TimedRunner().run(job, timeoutMs);
+/** The regex engine in this host cannot run under a time limit (web build without Worker). */
+export class RegexUnavailable extends Error {
+  override readonly name = 'RegexUnavailable';
 }

@@ -3,6 +3,8 @@
 // (fileAccess.ts: Node's fs for `file` URIs, vscode.workspace.fs for virtual file systems).
 import * as vscode from 'vscode';
 import { guardPath, type GuardRoot, type GuardedPath } from '../../core/pathGuard';
+import { nodeFs } from '../../platform/fs';
+import { assertNoSymlinkBelow } from './symlinkGuard';
 import { raceCancellation } from './cancellation';
 import { ToolError } from './errors';
 import { FileMissing, readUri, statUri, type FileInfo } from './fileAccess';
@@ -31,9 +33,14 @@ export function workspaceFolders(): readonly vscode.WorkspaceFolder[] {
   return vscode.workspace.workspaceFolders ?? [];
 }
 
+/** `file` folders get realpath containment where Node's fs exists (not in the web build: src/platform/fs.web.ts). */
+function realpathable(uri: vscode.Uri): boolean {
+  return uri.scheme === 'file' && nodeFs !== undefined;
+}
+
 function guardRoots(folders: readonly vscode.WorkspaceFolder[]): GuardRoot[] {
   return folders.map((f) =>
-    f.uri.scheme === 'file' ? { name: f.name, path: f.uri.fsPath, kind: 'fs' as const } : { name: f.name, path: f.uri.path, kind: 'uri' as const },
+    realpathable(f.uri) ? { name: f.name, path: f.uri.fsPath, kind: 'fs' as const } : { name: f.name, path: f.uri.path, kind: 'uri' as const },
   );
 }
 
@@ -46,7 +53,7 @@ export function displayPath(folder: vscode.WorkspaceFolder, relative: string): s
 function toTarget(folders: readonly vscode.WorkspaceFolder[], g: GuardedPath): Target {
   const folder = folders[g.rootIndex]!;
   const realFolder = folders[g.realRootIndex]!;
-  const isFile = folder.uri.scheme === 'file';
+  const isFile = realpathable(folder.uri);
   return {
     folder,
     relative: g.relative,
@@ -64,7 +71,9 @@ export async function resolvePath(requested: string): Promise<Target> {
   const folders = workspaceFolders();
   const g = await guardPath(requested, guardRoots(folders));
   if (!g.ok) throw new ToolError(g.message);
-  return toTarget(folders, g);
+  const t = toTarget(folders, g);
+  if (!realpathable(t.folder.uri)) await assertNoSymlinkBelow(t.folder.uri, t.relative, t.display); // no realpath for URI roots
+  return t;
 }
 
 /**
@@ -74,7 +83,7 @@ export async function resolvePath(requested: string): Promise<Target> {
  */
 export async function resolveUri(uri: vscode.Uri): Promise<Target | undefined> {
   const folders = workspaceFolders();
-  if (uri.scheme === 'file') {
+  if (realpathable(uri)) {
     if (!folders.some((f) => f.uri.scheme === 'file')) return undefined;
     const g = await guardPath(uri.fsPath, guardRoots(folders));
     return g.ok ? toTarget(folders, g) : undefined;
@@ -85,6 +94,12 @@ export async function resolveUri(uri: vscode.Uri): Promise<Target | undefined> {
   const g = await guardPath(uri.path, guardRoots(same));
   if (!g.ok) return undefined;
   const t = toTarget(same, g);
+  try {
+    await assertNoSymlinkBelow(t.folder.uri, t.relative, t.relative); // no realpath for URI roots
+  } catch (e) {
+    if (e instanceof ToolError) return undefined;
+    throw e;
+  }
   return { ...t, display: displayPath(t.folder, t.relative) };
 }
 

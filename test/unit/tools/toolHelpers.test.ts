@@ -5,7 +5,8 @@ import { parseToolArgs, TOOL_DEFINITIONS } from '../../../src/chat/tools/schemas
 import { LIMITS } from '../../../src/chat/tools/limits';
 import { capResult, clipToBytes, decodeText, formatFileSlice, hasBinaryExtension, looksBinary, previewLine, sliceLines, splitLines } from '../../../src/chat/tools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../src/chat/tools/globs';
-import { compileRegex, literalTester, regexTester, runWithTimeout, scanText, ScanTimeout, TimedRunner } from '../../../src/chat/tools/textScan';
+import { compileRegex, literalTester, regexTester, scanText, ScanTimeout } from '../../../src/chat/tools/textScan';
+import { runWithTimeout, TimedRunner } from '../../../src/platform/regexScan';
 
 describe('tool schemas', () => {
   it('offers the five read-only tools with closed JSON schemas and descriptions', () => {
