@@ -1,7 +1,8 @@
 // Chat history on disk: JSON files in a folder under the extension's global storage (shared by
 // all windows of this user, independent of the workspace). Written through workspace.fs; a
 // file is replaced by writing a temporary file and renaming it over the old one, so a window
-// closed in the middle of a write leaves the previous version, not half a file.
+// closed in the middle of a write leaves the previous version, not half a file. Several windows
+// share the folder: see conversationStore.ts for how their writes are merged.
 import * as vscode from 'vscode';
 import type { StorageBackend } from './conversationStore';
 
@@ -38,9 +39,25 @@ export class FileBackend implements StorageBackend {
   async write(name: string, text: string): Promise<void> {
     await this.ensureFolder();
     const target = vscode.Uri.joinPath(this.folder, name);
-    const temp = vscode.Uri.joinPath(this.folder, `${name}.tmp`);
+    // A name of its own per write: two windows saving the same file at once must not rename
+    // each other's temporary file away (ENOENT on rename).
+    const temp = vscode.Uri.joinPath(this.folder, `${name}.${globalThis.crypto.randomUUID()}.tmp`);
     await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
     await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+  }
+
+  /** Another window wrote to the folder, or this window got the focus back (it may have missed events). */
+  watch(onChange: () => void): vscode.Disposable {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '*.json'));
+    return vscode.Disposable.from(
+      watcher,
+      watcher.onDidChange(onChange),
+      watcher.onDidCreate(onChange),
+      watcher.onDidDelete(onChange),
+      vscode.window.onDidChangeWindowState((s) => {
+        if (s.focused) onChange();
+      }),
+    );
   }
 
   async delete(name: string): Promise<void> {
