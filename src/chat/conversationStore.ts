@@ -288,13 +288,9 @@ export class ConversationStore {
       return true;
     }
     const synced = this.synced.get(id);
+    // A missing file does not mean "deleted": another window's replace can be between its
+    // delete and its rename. Only the index's tombstones say a conversation was deleted.
     const diskText = await this.backend.read(fileOf(id));
-    if (diskText === undefined && synced) {
-      // It was on disk and is gone: another window deleted it.
-      this.deleted = [...this.deleted, id].slice(-DELETED_MAX);
-      await this.forget(id);
-      return true;
-    }
     const disk = diskText === undefined ? undefined : parseConversation(diskText);
     const snapshot = parseConversation(text) ?? cloneConversation(JSON.parse(text) as Conversation);
     let external = false;

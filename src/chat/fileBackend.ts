@@ -43,7 +43,20 @@ export class FileBackend implements StorageBackend {
     // each other's temporary file away (ENOENT on rename).
     const temp = vscode.Uri.joinPath(this.folder, `${name}.${globalThis.crypto.randomUUID()}.tmp`);
     await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
-    await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+    // workspace.fs renames with overwrite as "delete the target, then rename": another window
+    // doing the same at that moment makes the delete fail (the file is already gone). The
+    // temporary file is still ours: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+        return;
+      } catch (err) {
+        if (attempt >= 8 || !(err instanceof vscode.FileSystemError)) {
+          await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
+          throw err;
+        }
+      }
+    }
   }
 
   /** Another window wrote to the folder, or this window got the focus back (it may have missed events). */
