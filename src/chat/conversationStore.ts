@@ -290,7 +290,11 @@ export class ConversationStore {
     const synced = this.synced.get(id);
     // A missing file does not mean "deleted": another window's replace can be between its
     // delete and its rename. Only the index's tombstones say a conversation was deleted.
-    const diskText = await this.backend.read(fileOf(id));
+    let diskText = await this.backend.read(fileOf(id));
+    for (let i = 0; diskText === undefined && synced && i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 25)); // most likely between another window's delete and rename
+      diskText = await this.backend.read(fileOf(id));
+    }
     const disk = diskText === undefined ? undefined : parseConversation(diskText);
     const snapshot = parseConversation(text) ?? cloneConversation(JSON.parse(text) as Conversation);
     let external = false;

@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import type { StorageBackend } from './conversationStore';
 
+const POLL_MS = 2000;
+
 export class FileBackend implements StorageBackend {
   private ensured: Promise<void> | undefined;
 
@@ -62,7 +64,21 @@ export class FileBackend implements StorageBackend {
   /** Another window wrote to the folder, or this window got the focus back (it may have missed events). */
   watch(onChange: () => void): vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '*.json'));
+    // File events for a folder outside the workspace are not delivered everywhere (the VS Code
+    // server does not report the global storage folder): the folder's modification time, which
+    // every replace (rename) changes, is checked every few seconds as well.
+    let lastMtime: number | undefined;
+    const poll = setInterval(() => {
+      vscode.workspace.fs.stat(this.folder).then(
+        (s) => {
+          if (lastMtime !== undefined && s.mtime !== lastMtime) onChange();
+          lastMtime = s.mtime;
+        },
+        () => undefined,
+      );
+    }, POLL_MS);
     return vscode.Disposable.from(
+      { dispose: () => clearInterval(poll) },
       watcher,
       watcher.onDidChange(onChange),
       watcher.onDidCreate(onChange),

@@ -53,9 +53,15 @@ describe('chat history: two windows at once (real VS Code file system and watche
       expected.push(`A${i}`, `B${i}`);
       await Promise.all([a.flush(), b.flush()]);
     }
-    // the watcher (or these explicit re-reads) merges what a racing write dropped
-    await a.refresh();
-    await b.refresh();
+    // A write that raced the other window's may have dropped its messages from the file for a
+    // moment; the other window's next read (watcher, poll, or these explicit ones) merges them back.
+    const file = path.join(dir, `conversation-${a.active.id}.json`);
+    await until(async () => {
+      await a.refresh();
+      await b.refresh();
+      const onDisk = JSON.parse(fs.readFileSync(file, 'utf8')) as Conversation;
+      return expected.every((t) => userTexts(onDisk).includes(t)) && expected.every((t) => userTexts(a.active).includes(t) && userTexts(b.active).includes(t));
+    }, 'both windows and the file hold every message');
     await Promise.all([a.close(), b.close()]);
     assert.deepEqual(warnings, [], 'no save failed');
     const again = await open();
