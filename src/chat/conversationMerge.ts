@@ -13,6 +13,7 @@
 // stale copy, so a lost update between two writes is repaired by the next sync of either window.
 import type { Conversation, MessageRecord } from './transcript';
 
+
 /** Message ids that were removed on purpose (kept with the conversation so other windows honour them). */
 export const REMOVED_MAX = 500;
 
@@ -29,9 +30,15 @@ export function removedSince(synced: Conversation | undefined, local: Conversati
  * Applies `disk`'s changes to `local` in place. Returns whether anything in `local` changed
  * (so the panel must be refreshed).
  */
-export function mergeInto(synced: Conversation | undefined, local: Conversation, disk: Conversation): boolean {
+export function mergeInto(
+  synced: Conversation | undefined,
+  local: Conversation,
+  disk: Conversation,
+  /** what this window removed; default: gone from `local` since `synced` (pass the live copy's when `local` is an older snapshot) */
+  localRemoved: string[] = removedSince(synced, local),
+): boolean {
   const before = json(local);
-  const removed = new Set([...(local.removed ?? []), ...removedSince(synced, local), ...(disk.removed ?? [])]);
+  const removed = new Set([...(local.removed ?? []), ...localRemoved, ...(disk.removed ?? [])]);
   const syncedMsg = new Map((synced?.messages ?? []).map((m) => [m.id, json(m)]));
   const diskMsg = new Map(disk.messages.map((m) => [m.id, m]));
   const localIds = new Set(local.messages.map((m) => m.id));

@@ -14,7 +14,7 @@
 // window does not bring them back, and a change on disk made by another window (reported by
 // the backend's watcher) is read and merged into this window's copy (`onExternalChange`).
 import { z } from 'zod';
-import { cloneConversation, mergeInto } from './conversationMerge';
+import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import type { ConversationSummary } from '../protocol';
 import {
   isEmpty,
@@ -299,9 +299,12 @@ export class ConversationStore {
     const snapshot = parseConversation(text) ?? cloneConversation(JSON.parse(text) as Conversation);
     let external = false;
     if (disk) {
-      mergeInto(synced, snapshot, disk);
       const live = this.loaded.get(id);
-      if (live && canonical(disk) !== canonical(synced)) external = mergeInto(synced, live, disk);
+      // Removals are judged on the live copy: the snapshot can predate an earlier job that
+      // merged another window's messages into `synced` (they are not "removed" by the snapshot).
+      const removedHere = removedSince(synced, live ?? snapshot);
+      mergeInto(synced, snapshot, disk, removedHere);
+      if (live && canonical(disk) !== canonical(synced)) external = mergeInto(synced, live, disk, removedHere);
       if (live) {
         this.updateSummary(live);
         if (external) this.indexDirty = true;

@@ -126,6 +126,19 @@ describe('chat: conversation store, two windows on one folder', () => {
     assert.deepEqual(texts(again.active).slice(2), ['from A', 'answer A']);
   });
 
+  it('a save queued behind a re-read does not count the messages that re-read brings in as removed', async () => {
+    const { backend, a, b } = await twoWindows();
+    addTurn(b.active, 'from B', 'answer B');
+    b.changed(b.active, { touch: true });
+    await b.flush();
+    const reread = a.refresh(); // queued: merges B's messages into A
+    a.active.draft = 'typed meanwhile';
+    a.changed(a.active);
+    await Promise.all([reread, a.flush()]); // this save's snapshot predates the re-read
+    const again = await ConversationStore.open(backend, { now });
+    assert.deepEqual(texts(again.active).slice(2), ['from B', 'answer B']);
+  });
+
   it('adds up what both windows spent', async () => {
     const { backend, a, b } = await twoWindows();
     a.active.totalCost = 0.5;
