@@ -18,7 +18,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** every 8-character piece of the key in plain, URL-encoded and base64 (3 alignments) forms */
 function canaryPieces(): string[] {
-  const forms = [KEY, encodeURIComponent(KEY), b64(KEY), b64(`:${KEY}`).slice(4, -4), b64(`ab:${KEY}`).slice(4, -4)];
+  const forms = [KEY, encodeURIComponent(KEY), b64(KEY), b64(`:${KEY}`).slice(4, -4), b64(`::${KEY}`).slice(4, -4)];
   const out = new Set<string>();
   for (const f of forms) for (let i = 0; i + 8 <= f.length; i++) out.add(f.slice(i, i + 8).toLowerCase());
   return [...out];
