@@ -82,7 +82,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     assert.ok(leaks(KEY.slice(3, 11).toUpperCase()).length > 0);
     assert.ok(leaks(encodeURIComponent(KEY)).length > 0);
     assert.ok(leaks(b64(`user:${KEY}`)).length > 0);
-    assert.deepEqual(leaks('an ordinary error about sk-canary keys'), []);
+    assert.deepEqual(leaks('an ordinary error about API keys'), []);
   });
 
   it('a normal answer and a tool round', async () => {
