@@ -80,7 +80,7 @@ export class ChatController implements vscode.Disposable {
     this.#attachments = new ChatAttachments(this.#scope);
     const s = options.services;
     this.ready = (async () => {
-      this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m) });
+      this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
       s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
       await this.#refreshKey();
     })();

@@ -7,7 +7,14 @@
 // token) and flushed when an answer finishes. Each write serializes the conversation at once,
 // so what reaches the disk is the state at the moment of the write, never a later one.
 // Nothing here ever holds the API key: conversations hold text, context and usage only.
+//
+// Several windows share the folder. A write never blindly replaces a newer copy: each write
+// reads the file first and merges (conversationMerge.ts: messages by id, explicit removals kept
+// as tombstones), the index is merged too and keeps the ids of deleted conversations so a stale
+// window does not bring them back, and a change on disk made by another window (reported by
+// the backend's watcher) is read and merged into this window's copy (`onExternalChange`).
 import { z } from 'zod';
+import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import type { ConversationSummary } from '../protocol';
 import {
   isEmpty,
@@ -28,6 +35,8 @@ export interface StorageBackend {
   /** replaces the file as a whole (atomically where the platform allows) */
   write(name: string, text: string): Promise<void>;
   delete(name: string): Promise<void>;
+  /** calls back when files may have been changed by someone else (another window); optional */
+  watch?(onChange: () => void): { dispose(): void };
 }
 
 const INDEX = 'index.json';
@@ -38,13 +47,18 @@ const indexSchema = z.object({
   version: z.literal(1),
   activeId: z.string().optional(),
   conversations: z.array(z.object({ id: z.string().refine(isValidId), title: z.string(), updatedAt: z.number() })),
+  /** ids of deleted conversations (newest last), so a window holding a stale copy drops it */
+  deleted: z.array(z.string()).optional(),
 });
+const DELETED_MAX = 1000;
 
 export interface StoreOptions {
   debounceMs?: number;
   now?: () => number;
   /** told about damaged files and failed writes; never about contents */
   warn?: (message: string) => void;
+  /** another window changed what this one shows (the active conversation, the list) */
+  onExternalChange?: () => void;
 }
 
 export class ConversationStore {
@@ -60,6 +74,13 @@ export class ConversationStore {
   private readonly debounceMs: number;
   private readonly now: () => number;
   private readonly warn: (message: string) => void;
+  /** per conversation: what this window last read from or wrote to disk (the merge base) */
+  private readonly synced = new Map<string, Conversation>();
+  /** conversations deleted here or elsewhere (tombstones, written into the index) */
+  private deleted: string[] = [];
+  private watcher: { dispose(): void } | undefined;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  onExternalChange: (() => void) | undefined;
 
   private constructor(
     private readonly backend: StorageBackend,
@@ -73,6 +94,8 @@ export class ConversationStore {
     this.debounceMs = options.debounceMs ?? 400;
     this.now = options.now ?? Date.now;
     this.warn = options.warn ?? (() => undefined);
+    this.onExternalChange = options.onExternalChange;
+    this.watcher = backend.watch?.(() => this.refreshSoon());
   }
 
   /** Reads the index and the active conversation (marking an answer cut off by a reload). */
@@ -82,6 +105,7 @@ export class ConversationStore {
     let summaries: ConversationSummary[] = [];
     let activeId: string | undefined;
     let rawIndex: string | undefined;
+    let deleted: string[] = [];
     try {
       rawIndex = await backend.read(INDEX);
     } catch (err) {
@@ -92,6 +116,7 @@ export class ConversationStore {
       if (parsed) {
         summaries = parsed.conversations;
         activeId = parsed.activeId;
+        deleted = parsed.deleted ?? [];
       } else warn('The chat history index was damaged; it is rebuilt from the conversation files.');
     }
     // Conversation files the index does not list (its last write was cut off, or it is gone)
@@ -100,7 +125,7 @@ export class ConversationStore {
     const names = await backend.list().catch(() => [] as string[]);
     for (const name of names) {
       const id = FILE_PATTERN.exec(name)?.[1];
-      if (!id || summaries.some((s) => s.id === id)) continue;
+      if (!id || summaries.some((s) => s.id === id) || deleted.includes(id)) continue;
       const c = await loadConversation(backend, id, () => undefined);
       if (!c || isEmpty(c)) continue;
       loaded.push(c);
@@ -115,7 +140,9 @@ export class ConversationStore {
       if (!active) summaries = summaries.filter((s) => s.id !== activeId);
     }
     const store = new ConversationStore(backend, summaries, active ?? newConversation(now()), options);
+    store.deleted = deleted;
     for (const c of loaded) if (c !== active) store.loaded.set(c.id, c);
+    for (const c of store.loaded.values()) if (active === c || loaded.includes(c)) store.synced.set(c.id, cloneConversation(c));
     if (loaded.length) store.indexDirty = true;
     for (const c of store.loaded.values()) if (markInterrupted(c)) store.changed(c);
     if (store.indexDirty) store.schedule();
@@ -154,6 +181,7 @@ export class ConversationStore {
     const raced = this.loaded.get(id);
     if (raced) return raced;
     this.loaded.set(id, c);
+    this.synced.set(id, cloneConversation(c));
     if (markInterrupted(c)) this.changed(c);
     return c;
   }
@@ -198,7 +226,16 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.deleted = [...this.deleted.filter((d) => d !== id), id].slice(-DELETED_MAX);
+    await this.forget(id);
+    this.enqueue(() => this.backend.delete(fileOf(id)));
+    await this.flush();
+  }
+
+  /** Drops a conversation from memory and the list (deleted here or in another window). */
+  private async forget(id: string): Promise<void> {
     this.loaded.delete(id);
+    this.synced.delete(id);
     this.dirty.delete(id);
     this.summaries = this.summaries.filter((s) => s.id !== id);
     this.indexDirty = true;
@@ -208,8 +245,123 @@ export class ConversationStore {
       this.loaded.set(c.id, c);
       this.activeId = c.id;
     }
-    this.enqueue(() => this.backend.delete(fileOf(id)));
-    await this.flush();
+  }
+
+  /** Reads what other windows wrote, soon (several change events make one read). */
+  private refreshSoon(): void {
+    if (this.closed || this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      void this.refresh();
+    }, 150);
+  }
+
+  /**
+   * Reads the index and every loaded conversation from disk and merges what another window
+   * changed into this window's copies; writes back only what this window adds. Resolves when done.
+   */
+  refresh(): Promise<void> {
+    if (this.closed) return this.queue;
+    const ids = [...this.loaded.keys()];
+    this.enqueue(async () => {
+      let external = await this.syncIndex(false);
+      for (const id of ids) {
+        const c = this.loaded.get(id);
+        if (!c || (!this.synced.has(id) && !this.summaries.some((s) => s.id === id))) continue;
+        if (await this.syncConversation(id, serializeConversation(c))) external = true;
+      }
+      if (this.indexDirty) await this.syncIndex(true);
+      if (external) this.onExternalChange?.();
+    });
+    return this.queue;
+  }
+
+  /**
+   * Merges conversation `id` with its file and writes the result when it differs. `text` is the
+   * state at the moment of the flush (written even when the live copy changes meanwhile).
+   * Returns whether another window's changes were merged into the live copy.
+   */
+  private async syncConversation(id: string, text: string): Promise<boolean> {
+    if (this.deleted.includes(id)) {
+      await this.forget(id);
+      await this.backend.delete(fileOf(id));
+      return true;
+    }
+    const synced = this.synced.get(id);
+    // A missing file does not mean "deleted": another window's replace can be between its
+    // delete and its rename. Only the index's tombstones say a conversation was deleted.
+    let diskText = await this.backend.read(fileOf(id));
+    for (let i = 0; diskText === undefined && synced && i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 25)); // most likely between another window's delete and rename
+      diskText = await this.backend.read(fileOf(id));
+    }
+    const disk = diskText === undefined ? undefined : parseConversation(diskText);
+    const snapshot = parseConversation(text) ?? cloneConversation(JSON.parse(text) as Conversation);
+    let external = false;
+    if (disk) {
+      const live = this.loaded.get(id);
+      // Removals are judged on the live copy: the snapshot can predate an earlier job that
+      // merged another window's messages into `synced` (they are not "removed" by the snapshot).
+      const removedHere = removedSince(synced, live ?? snapshot);
+      mergeInto(synced, snapshot, disk, removedHere);
+      if (live && canonical(disk) !== canonical(synced)) external = mergeInto(synced, live, disk, removedHere);
+      if (live) {
+        this.updateSummary(live);
+        if (external) this.indexDirty = true;
+      }
+    }
+    if (!disk || canonical(snapshot) !== canonical(disk)) await this.backend.write(fileOf(id), serializeConversation(snapshot));
+    this.synced.set(id, snapshot);
+    return external;
+  }
+
+  private updateSummary(c: Conversation): void {
+    const i = this.summaries.findIndex((x) => x.id === c.id);
+    if (i >= 0) this.summaries[i] = summaryOf(c);
+  }
+
+  /**
+   * Merges the index with the one on disk: conversations listed by either (the newer entry),
+   * minus the deleted ones of either. Writes it when `write`. Returns whether the list changed.
+   */
+  private async syncIndex(write: boolean): Promise<boolean> {
+    let external = false;
+    let raw: string | undefined;
+    try {
+      raw = await this.backend.read(INDEX);
+    } catch {
+      raw = undefined;
+    }
+    const disk = raw === undefined ? undefined : safeJson(raw, indexSchema);
+    if (disk) {
+      const gone = (disk.deleted ?? []).filter((id) => !this.deleted.includes(id));
+      if (gone.length) this.deleted = [...this.deleted, ...gone].slice(-DELETED_MAX);
+      for (const id of gone) {
+        if (this.loaded.has(id) || this.summaries.some((s) => s.id === id)) {
+          await this.forget(id);
+          external = true;
+        }
+      }
+      for (const s of disk.conversations) {
+        if (this.deleted.includes(s.id)) continue;
+        const i = this.summaries.findIndex((x) => x.id === s.id);
+        if (i < 0) {
+          this.summaries.push(s);
+          external = true;
+        } else if (!this.loaded.has(s.id) && (this.summaries[i] as ConversationSummary).updatedAt < s.updatedAt) {
+          this.summaries[i] = s;
+          external = true;
+        }
+      }
+    }
+    if (write) {
+      this.indexDirty = false;
+      const activeId = this.summaries.some((s) => s.id === this.activeId) ? this.activeId : undefined;
+      const conversations = this.summaries.filter((s) => !this.deleted.includes(s.id));
+      const index = JSON.stringify({ version: 1, activeId, conversations, deleted: this.deleted.length ? this.deleted : undefined });
+      if (index !== raw) await this.backend.write(INDEX, index);
+    }
+    return external;
   }
 
   private schedule(): void {
@@ -226,18 +378,27 @@ export class ConversationStore {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    const texts: [string, string][] = [];
     for (const id of this.dirty) {
       const c = this.loaded.get(id);
       if (!c) continue;
-      const text = serializeConversation(c); // now, not when the queue gets to it
-      this.enqueue(() => this.backend.write(fileOf(id), text));
+      texts.push([id, serializeConversation(c)]); // now, not when the queue gets to it
     }
     this.dirty.clear();
-    if (this.indexDirty) {
-      this.indexDirty = false;
-      const activeId = this.summaries.some((s) => s.id === this.activeId) ? this.activeId : undefined;
-      const index = JSON.stringify({ version: 1, activeId, conversations: this.summaries });
-      this.enqueue(() => this.backend.write(INDEX, index));
+    if (texts.length || this.indexDirty) {
+      this.indexDirty = true;
+      this.enqueue(async () => {
+        let external = await this.syncIndex(false);
+        for (const [id, text] of texts) {
+          try {
+            if (await this.syncConversation(id, text)) external = true;
+          } catch (err) {
+            this.warn(`Could not save the chat history: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        await this.syncIndex(true);
+        if (external && !this.closed) this.onExternalChange?.();
+      });
     }
     return this.queue;
   }
@@ -252,6 +413,8 @@ export class ConversationStore {
   close(): Promise<void> {
     const written = this.flush(); // serializes everything now
     this.closed = true;
+    this.watcher?.dispose();
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
     return written;
   }
 }
@@ -274,6 +437,15 @@ async function loadConversation(backend: StorageBackend, id: string, warn: (m: s
     return undefined;
   }
   return c;
+}
+
+/** JSON with sorted keys: equal for equal contents whatever order the keys were set in. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v ?? null, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
 }
 
 function safeJson<T>(text: string, schema: z.ZodType<T>): T | undefined {

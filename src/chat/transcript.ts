@@ -58,6 +58,8 @@ export interface Conversation {
   draft: string;
   /** USD spent in this conversation (kept when answers are regenerated: the money was spent) */
   totalCost?: number;
+  /** ids of messages removed on purpose (edit, regenerate), so another window does not bring them back */
+  removed?: string[];
 }
 
 export const NEW_CHAT_TITLE = 'New chat';
@@ -280,6 +282,7 @@ export const storedConversationSchema = z.object({
   pending: z.array(pendingAttachment),
   draft: z.string(),
   totalCost: z.number().optional(),
+  removed: z.array(z.string()).optional(),
 });
 
 export function serializeConversation(c: Conversation): string {

@@ -3,6 +3,13 @@
 // never redirect the key (field notes: CVE-2026-47282). They are also declared
 // `application` scope in package.json, which VS Code enforces; reading `globalValue` here
 // keeps that true even if the declaration changes.
+//
+// The same holds for every setting that decides what a request costs (issue 10, item 5): the
+// chat and image model, the channel (prices differ per channel), the number of tool rounds
+// (each is a paid request) and the request timeout. A repository's settings for them are
+// ignored, in trusted and Restricted Mode alike, and reported once as a problem so the user
+// sees why. Only `image.folder` (where images are written, inside the workspace) is read
+// from the workspace, and it is a restricted setting.
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
@@ -32,6 +39,20 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | u
   return i?.globalValue ?? i?.defaultValue;
 }
 
+/** cost-deciding settings: read from user settings only */
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds'] as const;
+
+/** A workspace (or folder, or a language section) that tries to set a user-only setting. */
+function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
+  const i = config.inspect(key);
+  return (
+    i?.workspaceValue !== undefined ||
+    i?.workspaceFolderValue !== undefined ||
+    i?.workspaceLanguageValue !== undefined ||
+    i?.workspaceFolderLanguageValue !== undefined
+  );
+}
+
 function clampNumber(v: unknown, min: number, max: number, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
@@ -40,12 +61,15 @@ export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const problems: string[] = [];
   const base = checkBaseUrl(userValue<string>(c, 'baseUrl'));
-  const rawChannel = c.get<string>('channel', 'default');
+  for (const key of USER_ONLY_KEYS) {
+    if (workspaceOverrides(c, key)) problems.push(`"modelgate.${key}" in this workspace's settings is ignored: settings that decide cost are read from your user settings only.`);
+  }
+  const rawChannel = userValue<string>(c, 'channel') ?? 'default';
   let channel: ChannelChoice = 'default';
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
   else problems.push(`"modelgate.channel" is "${rawChannel}"; allowed: ${CHANNEL_CHOICES.join(', ')}. Using "default".`);
   const str = (key: string, fallback: string) => {
-    const v = c.get<unknown>(key);
+    const v = userValue<unknown>(c, key);
     if (typeof v === 'string' && v.trim()) return v.trim();
     if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(`"modelgate.${key}" must be a string.`);
     return fallback;
@@ -59,24 +83,13 @@ export function readSettings(): Settings {
     imageModel: str('image.model', 'image-restricted'),
     imageFolder: typeof c.get('image.folder') === 'string' ? (c.get<string>('image.folder') ?? '').trim() : '',
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
-    requestTimeoutMs: clampNumber(c.get('requestTimeoutSeconds'), 5, 600, 60) * 1000,
-    maxToolRounds: Math.round(clampNumber(c.get('chat.maxToolRounds'), 0, 50, 8)),
+    requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
+    maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
     problems,
   };
 }
 
-/**
- * Writes a choice (model, channel) where it takes effect: the most specific scope that
- * currently defines it, else user settings.
- */
+/** Writes a choice (model, channel) to user settings: the only place they are read from. */
 export async function updateChoice(key: 'chat.model' | 'channel' | 'image.model', value: string): Promise<void> {
-  const c = vscode.workspace.getConfiguration(SECTION);
-  const i = c.inspect(key);
-  const target =
-    i?.workspaceFolderValue !== undefined
-      ? vscode.ConfigurationTarget.WorkspaceFolder
-      : i?.workspaceValue !== undefined
-        ? vscode.ConfigurationTarget.Workspace
-        : vscode.ConfigurationTarget.Global;
-  await c.update(key, value, target);
+  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
 }

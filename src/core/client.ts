@@ -6,7 +6,7 @@ import { completionFromEvents } from './chatStream';
 import { abortedError, errorFromHttp, GatewayError, markAfterContent, missingKeyError, protocolError, toGatewayError, type ErrorContext } from './errors';
 import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
 import { DEFAULT_MAX_IMAGE_BYTES, decodeBase64Image, imageDownloadError, parseImageUrl, readImageBody } from './imageBytes';
-import { redactErrorInPlace } from './redact';
+import { redactErrorInPlace, redactSecret } from './redact';
 import { chatBody, imageBody, rejectsStreamOptions } from './requestBody';
 import {
   abortableSleep,
@@ -106,12 +106,14 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     return h;
   }
 
-  async function httpFailure(response: Response, attempt: Attempt, context: ErrorContext): Promise<GatewayError> {
-    const { text } = await readBodyText(response, attempt, MAX_ERROR_BODY_BYTES, true);
+  async function httpFailure(response: Response, attempt: Attempt, context: ErrorContext, key: string): Promise<GatewayError> {
+    const { text: raw } = await readBodyText(response, attempt, MAX_ERROR_BODY_BYTES, true);
+    // Redacted before the body is parsed and cut to a length: a cut-off echo of the key must not pass.
+    const text = redactSecret(raw, key);
     return errorFromHttp(
       {
         status: response.status,
-        statusText: response.statusText,
+        statusText: redactSecret(response.statusText, key),
         contentType: response.headers.get('content-type'),
         body: text,
         retryAfterMs: parseRetryAfter(response.headers),
@@ -169,7 +171,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       response.body?.cancel().catch(() => undefined);
       throw redirectError(response);
     }
-    if (!response.ok) throw await httpFailure(response, attempt, context);
+    if (!response.ok) throw await httpFailure(response, attempt, context, key);
     return response;
   }
 

@@ -1,13 +1,103 @@
 // The API key must never reach a message, a log line or a stack trace, not even when a server
 // or proxy echoes the Authorization header back in its error body (openai-python#1196 leaked
 // keys through logged headers). Every text that leaves the client passes through here.
+//
+// Not only the exact key: a proxy may echo it cut off (a length limit), URL-encoded, base64'd
+// (a Basic header) or in another case. Every piece of MIN_PIECE or more characters of the key,
+// in any of those forms, is replaced. Callers redact before they cut text to a length.
 
 const REDACTED = '[redacted]';
+/** the shortest piece of the key that is redacted on its own */
+export const MIN_PIECE = 8;
 
-/** Replaces every occurrence of the key (and so also of `Bearer <key>`) in `text`. */
+const lowerAscii = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+function percentAll(s: string): string {
+  return [...new TextEncoder().encode(s)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** base64 of whole 3-byte groups (no padding needed); platform-neutral (no Buffer, no btoa) */
+function base64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + B64[(n >> 6) & 63]! + B64[n & 63]!;
+  }
+  return out;
+}
+
+/**
+ * The forms the key can be echoed in. For base64, the key can sit at any of three byte
+ * alignments inside a longer encoded text (`Basic base64(user:key)`): each alignment's encoding
+ * of the whole 3-byte groups is a form (its pieces are what such a text contains).
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([secret, encodeURIComponent(secret), percentAll(secret)]);
+  forms.add(secret.replace(/[^A-Za-z0-9]/g, (c) => percentAll(c)));
+  const bytes = new TextEncoder().encode(secret);
+  for (let offset = 0; offset < 3; offset++) {
+    const whole = bytes.subarray(offset, offset + Math.floor((bytes.length - offset) / 3) * 3);
+    if (whole.length === 0) continue;
+    const b64 = base64(whole);
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...forms];
+}
+
+const windowsCache = new Map<string, { size: number; windows: Set<string> }>();
+
+function windowsOf(secret: string): { size: number; windows: Set<string> } {
+  const cached = windowsCache.get(secret);
+  if (cached) return cached;
+  const size = Math.min(MIN_PIECE, secret.length);
+  const windows = new Set<string>();
+  for (const form of secretForms(secret)) {
+    const f = lowerAscii(form);
+    for (let i = 0; i + size <= f.length; i++) windows.add(f.slice(i, i + size));
+  }
+  const entry = { size, windows };
+  windowsCache.clear(); // one key at a time is usual; never keep old keys around
+  windowsCache.set(secret, entry);
+  return entry;
+}
+
+/**
+ * Replaces every piece of `MIN_PIECE`+ characters of the key (plain, URL-encoded, base64, any
+ * ASCII case) in `text`; overlapping and adjacent pieces become one `[redacted]`.
+ */
 export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  return text.split(secret).join(REDACTED);
+  if (!secret || !text) return text;
+  const { size, windows } = windowsOf(secret);
+  if (text.length < size) return text;
+  const lower = lowerAscii(text);
+  let out = '';
+  let copied = 0;
+  let coverEnd = -1;
+  let coverStart = -1;
+  for (let i = 0; i + size <= lower.length; i++) {
+    if (!windows.has(lower.slice(i, i + size))) continue;
+    if (i <= coverEnd) coverEnd = i + size;
+    else {
+      if (coverStart >= 0) {
+        out += text.slice(copied, coverStart) + REDACTED;
+        copied = coverEnd;
+      }
+      coverStart = i;
+      coverEnd = i + size;
+    }
+  }
+  if (coverStart >= 0) {
+    out += text.slice(copied, coverStart) + REDACTED;
+    copied = coverEnd;
+  }
+  return out + text.slice(copied);
+}
+
+/** Whether `text` holds a piece of the key in any form (tests and self-checks). */
+export function containsSecret(text: string, secret: string): boolean {
+  return redactSecret(text, secret) !== text;
 }
 
 /** Redacts the secret from every text field of an error in place, stack included. */

@@ -1,10 +1,12 @@
 // Writes the images of one request, all of them or none. The bytes are complete and verified
 // before the first write (the caller downloads everything first); each file goes to its final
-// name in one workspace.fs.writeFile (works in remote and virtual workspaces); an existing file
-// is never overwritten (a free name is picked with stat); and if a write fails or the user
-// cancels half-way, every file this run wrote (and every folder it created) is removed again.
+// name in one write; an existing file is never overwritten: a name is reserved by creating the
+// file exclusively (exclusiveCreate.ts: two runs at once get two files, and a symbolic link
+// planted at the name is never written through, it counts as taken); and if a write fails or
+// the user cancels half-way, every file this run wrote (and every folder it created) is removed again.
 import * as vscode from 'vscode';
-import { pickFreeName } from './fileNames';
+import { candidateNames } from './fileNames';
+import { createExclusive } from './exclusiveCreate';
 
 export interface PreparedImage {
   /** file name without extension, e.g. sunset-20261122-101530-1 */
@@ -63,11 +65,8 @@ export async function saveAllOrNothing(folder: vscode.Uri, images: readonly Prep
     if (created.length) await fs.createDirectory(folder);
     const reserved = new Set<string>();
     for (const image of images) {
-      const name = await pickFreeName(image.baseName, image.ext, (n) => exists(fs, vscode.Uri.joinPath(folder, n)), reserved);
-      const uri = vscode.Uri.joinPath(folder, name);
       checkCancelled();
-      await fs.writeFile(uri, image.bytes);
-      written.push(uri);
+      written.push(await writeUnderFreeName(fs, folder, image, reserved));
     }
     checkCancelled();
     return written;
@@ -75,6 +74,23 @@ export async function saveAllOrNothing(folder: vscode.Uri, images: readonly Prep
     await rollBack(fs, written, created);
     throw err;
   }
+}
+
+/**
+ * Writes the image under the first candidate name nothing is at (checked and taken in one
+ * exclusive create), skipping names this run already used (lower-cased: case-insensitive disks).
+ */
+async function writeUnderFreeName(fs: SaverFileSystem, folder: vscode.Uri, image: PreparedImage, reserved: Set<string>): Promise<vscode.Uri> {
+  for (const name of candidateNames(image.baseName, image.ext)) {
+    if (reserved.has(name.toLowerCase())) continue;
+    const uri = vscode.Uri.joinPath(folder, name);
+    // a wrapped file system (tests) keeps its stat/writeFile seam
+    const result = await createExclusive(uri, image.bytes, fs === vscode.workspace.fs ? undefined : fs);
+    if (result === 'taken') continue;
+    reserved.add(name.toLowerCase());
+    return uri;
+  }
+  throw new Error(`No free file name for ${image.baseName}.${image.ext}: too many files with that name.`);
 }
 
 /** Best effort: files first, then the folders this run created, innermost first, only if empty. */

@@ -1,0 +1,50 @@
+// Creates a file only when nothing is at its name: the reservation of an image's file name.
+// For `file:` URIs an exclusive create (open 'wx' = O_CREAT|O_EXCL) makes "is the name free?" and
+// "take it" one step, so two image runs saving the same name at once get two files, and a
+// symbolic link planted at the name (even a dangling one) counts as taken: O_EXCL never
+// follows a link. The bytes go through the handle that was created, not the path again.
+// Other schemes (remote, virtual) have no exclusive create in workspace.fs: lstat-like check
+// (stat of a link is refused via FileType.SymbolicLink) then writeFile; a narrow race remains
+// there. This is the platform seam for h2-web's src/platform split (node: import here only).
+import { open, rm } from 'node:fs/promises';
+import * as vscode from 'vscode';
+
+export type CreateResult = 'created' | 'taken';
+
+/** The part of vscode.workspace.fs a non-file scheme uses. */
+export type CreateFileSystem = Pick<vscode.FileSystem, 'stat' | 'writeFile'>;
+
+/**
+ * Creates `uri` with `bytes` unless something (a file, folder or link) is at that name.
+ * `fs`: a wrapped file system (tests inject failures through it) takes the check-then-write path.
+ */
+export async function createExclusive(uri: vscode.Uri, bytes: Uint8Array, fs?: CreateFileSystem): Promise<CreateResult> {
+  if (uri.scheme === 'file' && !fs) {
+    let handle;
+    try {
+      handle = await open(uri.fsPath, 'wx');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'EEXIST') return 'taken';
+      throw err;
+    }
+    try {
+      await handle.writeFile(bytes);
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await rm(uri.fsPath, { force: true }).catch(() => undefined); // never leave half a file
+      throw err;
+    }
+    await handle.close();
+    return 'created';
+  }
+  const via = fs ?? vscode.workspace.fs;
+  try {
+    await via.stat(uri); // VS Code's stat reports a link, dangling or not, instead of failing
+    return 'taken'; // anything there, a link included
+  } catch (err) {
+    const code = err instanceof vscode.FileSystemError ? err.code : (err as { code?: string })?.code;
+    if (code !== 'FileNotFound' && code !== 'ENOENT') throw err;
+  }
+  await via.writeFile(uri, bytes);
+  return 'created';
+}

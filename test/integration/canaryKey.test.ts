@@ -1,0 +1,154 @@
+// Suite 3 "canary key" (issue 10): a distinctive key goes through chat, a tool round, errors from
+// a proxy that echoes it (whole, cut off, URL-encoded, base64 at every alignment, upper and lower
+// case, as a JSON error, plain text and an HTML page), retries (5xx) and a reload; then every
+// place the extension writes that a test can reach is searched for the key and any 8-character
+// piece of it in those forms: the messages posted to the webview (errors and notices as shown),
+// the conversation views, the stored chat history, the log files, the user and workspace
+// settings files. The search is the test's own (not the extension's redactor).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelgateApi } from '../../src/extension';
+import type { HostMessage } from '../../src/protocol';
+import { startGateway, type RunningGateway } from '../gateway/index';
+
+const KEY = 'sk-canary-Zq8Xw3Lm5Np7Rt2Vb9Kd';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** every 8-character piece of the key in plain, URL-encoded and base64 (3 alignments) forms */
+function canaryPieces(): string[] {
+  const forms = [KEY, encodeURIComponent(KEY), b64(KEY), b64(`:${KEY}`).slice(4, -4), b64(`::${KEY}`).slice(4, -4)];
+  const out = new Set<string>();
+  for (const f of forms) for (let i = 0; i + 8 <= f.length; i++) out.add(f.slice(i, i + 8).toLowerCase());
+  return [...out];
+}
+const PIECES = canaryPieces();
+function leaks(text: string): string[] {
+  const lower = text.toLowerCase();
+  return PIECES.filter((p) => lower.includes(p));
+}
+
+/** Bodies an echoing proxy sends: [status, content type, body]. */
+function echoes(): [number, string, string][] {
+  const auth = `Bearer ${KEY}`;
+  const long = 'x'.repeat(285);
+  return [
+    [401, 'application/json', JSON.stringify({ error: { message: `Invalid key: ${auth}`, code: auth, param: KEY, type: 'invalid_api_key' } })],
+    [400, 'application/json', JSON.stringify({ error: { message: `${long} ${auth}` } })], // cut at the length limit
+    [400, 'text/plain', `bad request from ${encodeURIComponent(auth)}`],
+    [403, 'application/json', JSON.stringify({ error: `forbidden: Basic ${b64(`user:${KEY}`)}` })],
+    [401, 'application/json', JSON.stringify({ error: { message: `key ${KEY.toUpperCase()} rejected; ${KEY.toLowerCase()}` } })],
+    [401, 'application/json', JSON.stringify({ message: `pieces: ${KEY.slice(0, 9)} .. ${KEY.slice(10, 19)} .. ${KEY.slice(-9)}` })],
+    [502, 'text/html', `<html><head><title>Bad gateway for ${auth}</title></head><body>${b64(KEY)}</body></html>`],
+    [500, 'application/json', JSON.stringify({ error: { message: `upstream said ${auth} ${b64(`::${KEY}`)}` } })], // retried
+  ];
+}
+
+describe('canary key (real VS Code, gateway simulator)', function () {
+  this.timeout(120_000);
+  let gw: RunningGateway;
+  let api: ModelgateApi;
+  const posts: HostMessage[] = [];
+  let sub: vscode.Disposable | undefined;
+  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const listen = () => {
+    sub?.dispose();
+    sub = api.chat.controller.onDidPost((m) => posts.push(m));
+  };
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    const ext = vscode.extensions.getExtension<ModelgateApi>('modelgate.modelgate');
+    assert.ok(ext);
+    api = await ext.activate();
+    const end = Date.now() + 20_000;
+    while (api.settings().baseUrl !== gw.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
+    listen();
+    await api.chat.controller.newChat();
+  });
+
+  after(async () => {
+    sub?.dispose();
+    await api?.chat.controller.whenIdle();
+    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await gw?.close();
+  });
+
+  it('the test\'s own search finds every form (it can fail)', () => {
+    assert.ok(leaks(`x Bearer ${KEY} y`).length > 0);
+    assert.ok(leaks(KEY.slice(3, 11).toUpperCase()).length > 0);
+    assert.ok(leaks(encodeURIComponent(KEY)).length > 0);
+    assert.ok(leaks(b64(`user:${KEY}`)).length > 0);
+    assert.deepEqual(leaks('an ordinary error about API keys'), []);
+  });
+
+  it('a normal answer and a tool round', async () => {
+    const chat = api.chat.controller;
+    await chat.send('hello [[words:5]]');
+    await chat.send(vscode.workspace.isTrusted ? 'list [[call:list_files {"path":"."}]]' : 'plain [[words:3]]');
+    await chat.whenIdle();
+    const view = await chat.conversation();
+    assert.equal(view.messages.at(-1)?.role, 'assistant');
+  });
+
+  for (const [i, [status, type, body]] of echoes().entries()) {
+    it(`an echoing proxy (${status} ${type}, case ${i + 1}): the error is shown, without the key`, async () => {
+      const chat = api.chat.controller;
+      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      await chat.send(`question ${i} [[words:3]]`);
+      await chat.whenIdle();
+      const last = (await chat.conversation()).messages.at(-1)!;
+      assert.ok(last.role === 'assistant' && (last.status === 'error' || last.error), JSON.stringify(last).slice(0, 300));
+      const shown = JSON.stringify(last);
+      assert.deepEqual(leaks(shown), [], shown);
+    });
+  }
+
+  it('after a reload (final flush, history re-read)', async () => {
+    await api.chat.reload();
+    listen();
+    await api.chat.controller.postSnapshot();
+  });
+
+  it('zero hits: webview messages, conversations, stored history, log files, settings files', async () => {
+    const hits: string[] = [];
+    const check = (where: string, text: string) => {
+      const l = leaks(text);
+      if (l.length) hits.push(`${where}: ${l.join(',')}`);
+    };
+    check('posted to the webview', JSON.stringify(posts));
+    for (const s of await api.chat.controller.conversations()) {
+      await api.chat.controller.switchConversation(s.id);
+      check(`conversation ${s.id}`, JSON.stringify(await api.chat.controller.conversation()));
+    }
+    const files: string[] = [];
+    const walk = (d: string, keep: (f: string) => boolean) => {
+      if (!fs.existsSync(d)) return;
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p, keep);
+        else if (keep(p)) files.push(p);
+      }
+    };
+    const globalStorage = path.dirname(api.chat.storageUri.fsPath); // <userData>/User/globalStorage/<ext>
+    const user = path.resolve(globalStorage, '..', '..'); // <userData>/User
+    const userData = path.dirname(user);
+    walk(globalStorage, () => true); // chat history and anything else the extension stores
+    files.push(path.join(user, 'settings.json'));
+    walk(path.join(userData, 'logs'), (f) => f.endsWith('.log')); // the output channel and host logs
+    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (ws) files.push(path.join(ws, '.vscode', 'settings.json'));
+    let logs = 0;
+    for (const f of files) {
+      if (!fs.existsSync(f)) continue;
+      if (f.endsWith('.log')) logs++;
+      check(f, fs.readFileSync(f).toString('latin1'));
+    }
+    assert.ok(files.some((f) => f.endsWith('index.json')), 'the history was searched');
+    assert.deepEqual(hits, []);
+    assert.ok(logs > 0 || fs.existsSync(path.join(userData, 'logs')) === false, 'log files searched');
+  });
+});

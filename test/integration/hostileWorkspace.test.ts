@@ -1,0 +1,4 @@
+// Suite 4 "hostile workspace", trusted workspace: see hostileWorkspaceCase.ts.
+import { hostileWorkspaceSuite } from './hostileWorkspaceCase';
+
+hostileWorkspaceSuite(true);

@@ -1,0 +1,4 @@
+// Suite 4 "hostile workspace", Restricted Mode: see hostileWorkspaceCase.ts.
+import { hostileWorkspaceSuite } from './hostileWorkspaceCase';
+
+hostileWorkspaceSuite(false);
