@@ -5,9 +5,9 @@
 // follows a link. The bytes go through the handle that was created, not the path again.
 // Other schemes (remote, virtual) have no exclusive create in workspace.fs: lstat-like check
 // (stat of a link is refused via FileType.SymbolicLink) then writeFile; a narrow race remains
-// there. This is the platform seam for h2-web's src/platform split (node: import here only).
-import { open, rm } from 'node:fs/promises';
+// there, and in the web build (src/platform/fs.web.ts has no direct file system).
 import * as vscode from 'vscode';
+import { nodeFs } from '../platform/fs';
 
 export type CreateResult = 'created' | 'taken';
 
@@ -19,24 +19,7 @@ export type CreateFileSystem = Pick<vscode.FileSystem, 'stat' | 'writeFile'>;
  * `fs`: a wrapped file system (tests inject failures through it) takes the check-then-write path.
  */
 export async function createExclusive(uri: vscode.Uri, bytes: Uint8Array, fs?: CreateFileSystem): Promise<CreateResult> {
-  if (uri.scheme === 'file' && !fs) {
-    let handle;
-    try {
-      handle = await open(uri.fsPath, 'wx');
-    } catch (err) {
-      if ((err as { code?: string }).code === 'EEXIST') return 'taken';
-      throw err;
-    }
-    try {
-      await handle.writeFile(bytes);
-    } catch (err) {
-      await handle.close().catch(() => undefined);
-      await rm(uri.fsPath, { force: true }).catch(() => undefined); // never leave half a file
-      throw err;
-    }
-    await handle.close();
-    return 'created';
-  }
+  if (uri.scheme === 'file' && !fs && nodeFs) return nodeFs.createExclusive(uri.fsPath, bytes);
   const via = fs ?? vscode.workspace.fs;
   try {
     await via.stat(uri); // VS Code's stat reports a link, dangling or not, instead of failing
