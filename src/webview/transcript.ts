@@ -23,13 +23,15 @@ const STICK_THRESHOLD = 40;
 const COPIED_FEEDBACK_MS = 1500;
 /**
  * Restoring a conversation renders the newest messages at once (what the user sees first, at
- * the bottom) and the older ones afterwards, one per idle step, newest first; scrolling near
+ * the bottom) and the older ones afterwards, a few per idle step, newest first; scrolling near
  * the top renders the next few at once. A 2,000-message conversation then paints after a
  * few dozen messages instead of all of them.
  */
 const INITIAL_MAX_MESSAGES = 24;
 const INITIAL_MAX_CHARS = 30_000;
 const SCROLL_BATCH = 8;
+/** Older messages rendered per idle step: each step measures the layout once to keep the scroll position. */
+export const IDLE_BATCH = 8;
 
 export class Transcript {
   readonly element: HTMLElement;
@@ -91,7 +93,7 @@ export class Transcript {
     const start = initialWindowStart(messages);
     for (let i = start; i < messages.length; i++) this.add(messages[i]);
     this.older = messages.slice(0, start);
-    if (this.older.length) this.idle.add(() => this.renderOlder(1));
+    if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH));
     this.refreshControls();
     this.stick = true;
     this.scrollToBottom();
