@@ -4,13 +4,35 @@
 // when the block is closed (highlighting an open block per frame is what froze other panels).
 import hljs from 'highlight.js/lib/common';
 import { h } from './dom';
+import { IdleQueue, type IdleHost } from './frameScheduler';
 import { icon, type IconName } from './icons';
 import { sanitizeHighlightHtml } from './sanitize';
 
 export type CodeAction = 'copy' | 'insert' | 'apply';
 
-/** Blocks larger than this stay plain: colouring 100k characters already stalls the panel for ~0.1 s once. */
-const MAX_HIGHLIGHT_CHARS = 100_000;
+/** Blocks larger than this stay plain (colouring is a convenience; 200k characters is ~6,000 lines). */
+const MAX_HIGHLIGHT_CHARS = 200_000;
+/**
+ * Blocks longer than this are highlighted in slices of about this size, one slice per idle
+ * step: one highlight.js call over 100k characters was a single 1.6 s task. Slices are cut at
+ * blank lines where possible (a construct spanning a cut, e.g. a long comment, is coloured as
+ * if it started there: a cosmetic cost only).
+ */
+export const HIGHLIGHT_SLICE_CHARS = 4_000;
+
+const queues = new WeakMap<object, IdleQueue>();
+
+/** The idle queue of a document's window (one per panel). */
+export function idleQueueOf(doc: Document): IdleQueue | null {
+  const win = doc.defaultView;
+  if (!win) return null;
+  let q = queues.get(win);
+  if (!q) {
+    q = new IdleQueue(win as unknown as IdleHost);
+    queues.set(win, q);
+  }
+  return q;
+}
 
 const ACTIONS: { action: CodeAction; label: string; title: string; icon: IconName }[] = [
   { action: 'copy', label: 'Copy', title: 'Copy to the clipboard', icon: 'copy' },
@@ -43,12 +65,19 @@ export function codeTextOf(block: Element): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-export function highlightCodeBlock(block: Element): void {
+export function highlightCodeBlock(block: Element, queue?: IdleQueue | null): void {
   const code = codeElementOf(block);
   if (!code || !code.ownerDocument) return;
   const lang = block.getAttribute('data-lang') ?? '';
   const text = code.textContent ?? '';
   if (!lang || !text || text.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(lang)) return;
+  if (text.length > HIGHLIGHT_SLICE_CHARS) {
+    const q = queue === undefined ? idleQueueOf(code.ownerDocument) : queue;
+    if (q) {
+      highlightInSlices(code, lang, text, q);
+      return;
+    }
+  }
   let html: string;
   try {
     html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
@@ -60,4 +89,55 @@ export function highlightCodeBlock(block: Element): void {
   highlighted.className = code.className;
   highlighted.classList.add('hljs');
   code.replaceWith(highlighted);
+}
+
+/** Cut points of `text` into slices of about HIGHLIGHT_SLICE_CHARS, at line ends (blank lines preferred). */
+export function sliceOffsets(text: string): number[] {
+  const cuts = [0];
+  let pos = 0;
+  while (text.length - pos > HIGHLIGHT_SLICE_CHARS) {
+    const limit = pos + HIGHLIGHT_SLICE_CHARS;
+    let cut = text.lastIndexOf('\n\n', limit);
+    if (cut <= pos + HIGHLIGHT_SLICE_CHARS / 2) cut = text.lastIndexOf('\n', limit);
+    if (cut <= pos) cut = text.indexOf('\n', limit);
+    if (cut < 0) break;
+    pos = cut + 1;
+    cuts.push(pos);
+  }
+  cuts.push(text.length);
+  return cuts;
+}
+
+/**
+ * Puts each slice's plain text in its own span (the block looks the same), then colours one
+ * slice per idle step. The text never changes, so Copy/Insert/Apply read the same code at any
+ * moment; (A block removed meanwhile is still finished: bounded, idle-time work.)
+ */
+function highlightInSlices(code: HTMLElement, lang: string, text: string, queue: IdleQueue): void {
+  const doc = code.ownerDocument;
+  const cuts = sliceOffsets(text);
+  const spans: HTMLElement[] = [];
+  code.textContent = '';
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const span = h(doc, 'span', { className: 'code-slice', text: text.slice(cuts[i], cuts[i + 1]) });
+    spans.push(span);
+    code.appendChild(span);
+  }
+  code.classList.add('hljs');
+  let next = 0;
+  queue.add(() => {
+    const i = next++;
+    if (i >= spans.length) return false;
+    try {
+      const html = hljs.highlight(text.slice(cuts[i], cuts[i + 1]), { language: lang, ignoreIllegals: true }).value;
+      const highlighted = sanitizeHighlightHtml(doc, html);
+      if (highlighted) {
+        spans[i].textContent = '';
+        spans[i].append(...Array.from(highlighted.childNodes));
+      }
+    } catch {
+      // leave this slice plain
+    }
+    return next < spans.length;
+  });
 }

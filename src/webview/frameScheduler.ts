@@ -52,3 +52,82 @@ export class FrameScheduler {
     this.work();
   }
 }
+
+export interface IdleDeadlineLike {
+  timeRemaining(): number;
+}
+
+export interface IdleHost extends FrameHost {
+  requestIdleCallback?: (cb: (deadline: IdleDeadlineLike) => void, options?: { timeout: number }) => number;
+  cancelIdleCallback?: (id: number) => void;
+}
+
+/** Time per idle slice when the host has no requestIdleCallback (a timer stands in for it). */
+const FALLBACK_SLICE_MS = 8;
+const clock = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/**
+ * Runs small tasks in idle time, a few per slice, oldest first: a task returns true when it has
+ * more to do and is then called again in a later slice. Nothing here ever runs one long task:
+ * each task is expected to do a bounded piece of work per call (one message, one slice of a
+ * code block). Hidden webviews get no idle callbacks either; a timeout bounds the wait.
+ */
+export class IdleQueue {
+  private readonly tasks: (() => boolean)[] = [];
+  private handle: { idle?: number; timer?: unknown } | undefined;
+
+  constructor(private readonly host: IdleHost, private readonly timeoutMs = 200) {}
+
+  get size(): number {
+    return this.tasks.length;
+  }
+
+  add(task: () => boolean): void {
+    this.tasks.push(task);
+    this.arm();
+  }
+
+  /** Runs everything now (tests, and before a change that needs the finished work). */
+  drain(): void {
+    this.disarm();
+    while (this.tasks.length) if (!this.tasks[0]()) this.tasks.shift();
+  }
+
+  clear(): void {
+    this.disarm();
+    this.tasks.length = 0;
+  }
+
+  private arm(): void {
+    if (this.handle) return;
+    const h: { idle?: number; timer?: unknown } = {};
+    this.handle = h;
+    if (this.host.requestIdleCallback) {
+      h.idle = this.host.requestIdleCallback((d) => this.run(d), { timeout: this.timeoutMs });
+    } else {
+      h.timer = this.host.setTimeout(() => {
+        const end = clock() + FALLBACK_SLICE_MS;
+        this.run({ timeRemaining: () => end - clock() });
+      }, 0);
+    }
+  }
+
+  private disarm(): void {
+    const h = this.handle;
+    this.handle = undefined;
+    if (!h) return;
+    if (h.idle !== undefined) this.host.cancelIdleCallback?.(h.idle);
+    if (h.timer !== undefined) this.host.clearTimeout(h.timer as never);
+  }
+
+  private run(deadline: IdleDeadlineLike): void {
+    this.handle = undefined;
+    // at least one step per slice, so work finishes even when idle time is always short
+    let first = true;
+    while (this.tasks.length && (first || deadline.timeRemaining() > 1)) {
+      first = false;
+      if (!this.tasks[0]()) this.tasks.shift();
+    }
+    if (this.tasks.length) this.arm();
+  }
+}

@@ -7,6 +7,92 @@ export type MdToken = ReturnType<MarkdownIt['parse']>[number];
 
 const IMAGE_URL_DISPLAY_MAX = 120;
 
+/** Block nesting markdown-it may build (its default, 100, gives DOMs 100 elements deep). */
+export const MAX_BLOCK_NESTING = 48;
+/** Inline elements (emphasis, strong, strike, links) nested deeper than this become text. */
+export const MAX_INLINE_DEPTH = 16;
+/** Blocks at least this long are checked for pathological markup before markdown-it sees them. */
+export const PATHOLOGICAL_MIN_CHARS = 4_000;
+/** Share of emphasis/link delimiter characters above which a long block is shown as plain text. */
+const PATHOLOGICAL_DELIMITER_SHARE = 0.2;
+const MAX_BRACKET_DEPTH = 32;
+
+function capInlineDepth(children: MdToken[]): void {
+  let depth = 0;
+  // tokens opened beyond the cap, so their closers (which must match) are demoted too
+  const demoted: boolean[] = [];
+  for (const t of children) {
+    if (t.nesting === 1) {
+      depth++;
+      const demote = depth > MAX_INLINE_DEPTH;
+      demoted.push(demote);
+      if (demote) toText(t);
+    } else if (t.nesting === -1) {
+      depth = Math.max(0, depth - 1);
+      if (demoted.pop()) toText(t);
+    }
+  }
+}
+
+function toText(t: MdToken): void {
+  // em/strong/s carry their delimiter in markup; a link's brackets and URL are not kept
+  // (its text is, as the following tokens).
+  const shown = t.type.startsWith('link_') ? '' : t.markup;
+  t.type = 'text';
+  t.tag = '';
+  t.nesting = 0;
+  t.attrs = null;
+  t.content = shown;
+}
+
+/**
+ * A long block made mostly of emphasis/link delimiters costs markdown-it seconds per parse
+ * (its emphasis and link scans go back over the open delimiters). Such text is not prose a
+ * model writes; it is shown as plain text instead (see plainTextTokens).
+ */
+export function isPathologicalMarkdown(src: string): boolean {
+  let n = 0;
+  let brackets = 0;
+  let maxBrackets = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    // * _ ~ [ ] ( >
+    if (c === 42 || c === 95 || c === 126 || c === 91 || c === 93 || c === 40 || c === 62) n++;
+    if (c === 91 && ++brackets > maxBrackets) maxBrackets = brackets;
+    else if (c === 93 && brackets > 0) brackets--;
+  }
+  // link labels nested deeper than this make markdown-it's link scan quadratic
+  if (maxBrackets > MAX_BRACKET_DEPTH) return true;
+  return src.length >= PATHOLOGICAL_MIN_CHARS && n / src.length > PATHOLOGICAL_DELIMITER_SHARE;
+}
+
+/** One plain-text block holding `src` as is (rendered as a code block without a language). */
+export function plainTextTokens(src: string): MdToken[] {
+  const state = new md.core.State(src, md, {});
+  const lines = src.split('\n').length;
+  const t = new state.Token('fence', 'code', 0);
+  t.content = src.endsWith('\n') ? src : `${src}\n`;
+  t.info = '';
+  t.markup = '```';
+  t.block = true;
+  t.map = [0, lines];
+  t.meta = { plainText: true };
+  return [t];
+}
+
+/**
+ * True when markdown-it stopped at its nesting limit: the block parser then drops the rest
+ * of the text silently, so the caller shows the text as plain text instead.
+ */
+export function isPlainTextToken(t: MdToken): boolean {
+  return (t.meta as { plainText?: boolean } | null)?.plainText === true;
+}
+
+export function hitNestingLimit(tokens: MdToken[]): boolean {
+  for (const t of tokens) if (t.level >= MAX_BLOCK_NESTING - 1) return true;
+  return false;
+}
+
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -23,6 +109,8 @@ export function langFromInfo(info: string): string {
 
 function createMarkdownIt(): MarkdownIt {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+  // not in the typings' Options, but read by both block and inline parsers
+  (md.options as { maxNesting?: number }).maxNesting = MAX_BLOCK_NESTING;
   md.linkify.set({ fuzzyEmail: false });
   // Reference definitions ("[x]: url") make a block's rendering depend on text far away, which
   // would break rendering each finished block once (see StreamingMarkdown). Models rarely use
@@ -61,6 +149,14 @@ function createMarkdownIt(): MarkdownIt {
       }
     };
     walk(state.tokens);
+  });
+
+  // Deeply nested inline markup ("*a *a *a … b* b* b*", thousands deep) would become a DOM
+  // thousands of elements deep: the sanitizer and the browser walk it recursively (stack
+  // overflow in jsdom, seconds per flush in Chromium). Beyond MAX_INLINE_DEPTH the markup is
+  // shown as the characters that were typed, so no text is lost.
+  md.core.ruler.push('modelgate_cap_inline_depth', (state) => {
+    for (const t of state.tokens) if (t.type === 'inline' && t.children) capInlineDepth(t.children);
   });
   return md;
 }

@@ -18,7 +18,10 @@
 // (a partial line such as "--" may still become "--x", a paragraph continuation).
 import { codeElementOf, createCodeBlock, highlightCodeBlock } from './codeBlock';
 import { h, isElement } from './dom';
-import { isClosingFence, langFromInfo, md, renderTokens, topLevelBlocks, type MdToken, type TopBlock } from './markdown';
+import {
+  hitNestingLimit, isClosingFence, isPathologicalMarkdown, isPlainTextToken, langFromInfo, md, plainTextTokens, renderTokens, topLevelBlocks,
+  type MdToken, type TopBlock,
+} from './markdown';
 import { isOpenableHref, sanitizeMarkdownHtml } from './sanitize';
 
 export interface StreamingMarkdownOptions {
@@ -44,6 +47,8 @@ export interface StreamingStats {
   rawAppends: number;
   /** flushes that appended to an open code fence without parsing */
   fenceAppends: number;
+  /** texts shown as plain text because their markup was pathological (too deep, too dense) */
+  plainFallbacks: number;
 }
 
 const COMMIT_BATCH_BLOCKS = 32;
@@ -66,7 +71,7 @@ interface OpenFence {
 
 export class StreamingMarkdown {
   readonly element: HTMLElement;
-  readonly stats: StreamingStats = { parses: 0, parsedChars: 0, committedBlocks: 0, rawAppends: 0, fenceAppends: 0 };
+  readonly stats: StreamingStats = { parses: 0, parsedChars: 0, committedBlocks: 0, rawAppends: 0, fenceAppends: 0, plainFallbacks: 0 };
   private readonly doc: Document;
   private readonly highlight: boolean;
   private readonly largeTailChars: number;
@@ -161,9 +166,16 @@ export class StreamingMarkdown {
   }
 
   private parse(src: string): MdToken[] {
+    if (isPathologicalMarkdown(src)) {
+      this.stats.plainFallbacks++;
+      return plainTextTokens(src);
+    }
     this.stats.parses++;
     this.stats.parsedChars += src.length;
-    return md.parse(src, {});
+    const tokens = md.parse(src, {});
+    if (!hitNestingLimit(tokens)) return tokens;
+    this.stats.plainFallbacks++;
+    return plainTextTokens(src);
   }
 
   private updateTail(added: string, final: boolean): void {
@@ -206,7 +218,7 @@ export class StreamingMarkdown {
         cut = k < blocks.length ? lineStarts[blocks[k].startLine] : lineStarts[Math.min(blocks[k - 1].endLine, completeLines)];
       }
       // The last block is an open top-level fence: from here on, lines are appended as text.
-      if (k === blocks.length - 1 && blocks[k].type === 'fence' && tokens[blocks[k].from].level === 0) {
+      if (k === blocks.length - 1 && blocks[k].type === 'fence' && tokens[blocks[k].from].level === 0 && !isPlainTextToken(tokens[blocks[k].from])) {
         this.openFence(tokens[blocks[k].from], tail.slice(lineStarts[blocks[k].startLine]));
         this.tail = '';
         this.tailRenderedLength = 0;
@@ -220,7 +232,7 @@ export class StreamingMarkdown {
     this.tailRenderedLength = this.tail.length;
     if (!this.tail.trim()) return;
     const tokens = reusable ?? this.parse(this.tail);
-    this.tailNodes = this.insertRendered(renderTokens(tokens, 0, tokens.length), false);
+    this.tailNodes = this.insertTokens(tokens, 0, tokens.length, false);
   }
 
   /** Block k is final when the next block has started, or when it is a closed fence. */
@@ -228,7 +240,7 @@ export class StreamingMarkdown {
     if (k + 1 < blocks.length) return true;
     const b = blocks[k];
     const t = tokens[b.from];
-    if (b.type !== 'fence' || t.level !== 0 || b.endLine - b.startLine < 2) return false;
+    if (b.type !== 'fence' || t.level !== 0 || b.endLine - b.startLine < 2 || isPlainTextToken(t)) return false;
     const last = b.endLine - 1;
     const line = src.slice(lineStarts[last], lineStarts[last + 1] - 1);
     return isClosingFence(line, t.markup);
@@ -244,11 +256,23 @@ export class StreamingMarkdown {
       if (t.level !== 0 || t.nesting > 0) continue;
       this.stats.committedBlocks++;
       if (++blocks % COMMIT_BATCH_BLOCKS === 0) {
-        this.insertRendered(renderTokens(tokens, start, i + 1), true);
+        this.insertTokens(tokens, start, i + 1, true);
         start = i + 1;
       }
     }
-    if (start < to) this.insertRendered(renderTokens(tokens, start, to), true);
+    if (start < to) this.insertTokens(tokens, start, to, true);
+  }
+
+  private insertTokens(tokens: MdToken[], from: number, to: number, complete: boolean): Node[] {
+    // Plain-text fallback: built as DOM text directly (nothing to sanitize, nothing to parse).
+    if (to - from === 1 && isPlainTextToken(tokens[from])) {
+      const block = createCodeBlock(this.doc, '', tokens[from].content);
+      block.classList.add('md-plain');
+      if (complete) this.appendCommittedNode(block);
+      else this.element.appendChild(block);
+      return [block];
+    }
+    return this.insertRendered(renderTokens(tokens, from, to), complete);
   }
 
   /** Sanitizes, decorates and renders HTML: committed blocks go into chunks, a tail is appended as is. */
@@ -391,7 +415,11 @@ export class StreamingMarkdown {
   private closeFence(): void {
     const f = this.fence!;
     this.fence = null;
-    const tokens = this.parse(f.raw.join(''));
+    // parsed directly: a fence's content is not inline-parsed, so it is never pathological
+    const raw = f.raw.join('');
+    this.stats.parses++;
+    this.stats.parsedChars += raw.length;
+    const tokens = md.parse(raw, {});
     const token = tokens.find((t) => t.type === 'fence');
     f.code.textContent = token ? token.content : '';
     f.block.classList.remove('streaming');

@@ -5,7 +5,7 @@
 import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../protocol';
 import { codeTextOf } from './codeBlock';
 import { clear, h, isElement } from './dom';
-import { FrameScheduler, type FrameHost } from './frameScheduler';
+import { FrameScheduler, IdleQueue, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
 import { isOpenableHref } from './sanitize';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
@@ -21,6 +21,17 @@ export interface TranscriptCallbacks {
 /** Distance from the bottom (px) within which the view counts as "at the bottom". */
 const STICK_THRESHOLD = 40;
 const COPIED_FEEDBACK_MS = 1500;
+/**
+ * Restoring a conversation renders the newest messages at once (what the user sees first, at
+ * the bottom) and the older ones afterwards, a few per idle step, newest first; scrolling near
+ * the top renders the next few at once. A 2,000-message conversation then paints after a
+ * few dozen messages instead of all of them.
+ */
+const INITIAL_MAX_MESSAGES = 24;
+const INITIAL_MAX_CHARS = 30_000;
+const SCROLL_BATCH = 8;
+/** Older messages rendered per idle step: each step measures the layout once to keep the scroll position. */
+export const IDLE_BATCH = 8;
 
 export class Transcript {
   readonly element: HTMLElement;
@@ -32,6 +43,9 @@ export class Transcript {
   private lastAutoScrollTop = 0;
   private busy = false;
   private readonly win: Window;
+  /** messages of the restored conversation not rendered yet, oldest first */
+  private older: MessageView[] = [];
+  private readonly idle: IdleQueue;
 
   constructor(
     private readonly doc: Document,
@@ -45,6 +59,10 @@ export class Transcript {
       attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 },
     });
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
+    this.idle = new IdleQueue(frameHost as IdleHost);
+    // Older messages are inserted above what is shown; the scroll position is kept by hand
+    // (the browser's scroll anchoring would move it a second time).
+    this.element.style.overflowAnchor = 'none';
     this.element.addEventListener('scroll', () => this.onScroll());
     // The log shrinks when a notice appears or the composer grows: stay pinned if we were.
     const Observer = (this.win as unknown as { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;
@@ -57,23 +75,38 @@ export class Transcript {
   }
 
   get messageCount(): number {
-    return this.entries.length;
+    return this.entries.length + this.older.length;
+  }
+
+  /** Messages of a restored conversation still waiting for idle time. */
+  get unrenderedCount(): number {
+    return this.older.length;
   }
 
   reset(messages: MessageView[]): void {
     this.scheduler.dispose();
+    this.idle.clear();
     this.dirty.clear();
     this.entries.length = 0;
     this.byId.clear();
     clear(this.element);
-    for (const m of messages) this.add(m);
+    const start = initialWindowStart(messages);
+    for (let i = start; i < messages.length; i++) this.add(messages[i]);
+    this.older = messages.slice(0, start);
+    if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH));
     this.refreshControls();
     this.stick = true;
     this.scrollToBottom();
   }
 
+  /** Renders every message still waiting (tests, and before anything needs them all). */
+  renderAll(): void {
+    this.renderOlder(this.older.length);
+    this.idle.clear();
+  }
+
   addMessage(message: MessageView): void {
-    if (this.byId.has(message.id)) return;
+    if (this.byId.has(message.id) || this.older.some((m) => m.id === message.id)) return;
     this.scheduler.runNow();
     this.add(message);
     this.refreshControls();
@@ -108,6 +141,7 @@ export class Transcript {
   }
 
   truncate(fromMessageId: string): void {
+    if (!this.byId.has(fromMessageId) && this.older.some((m) => m.id === fromMessageId)) this.renderAll();
     const index = this.entries.findIndex((e) => messageIdOf(e) === fromMessageId);
     if (index < 0) return;
     for (const e of this.entries.splice(index)) {
@@ -137,13 +171,52 @@ export class Transcript {
 
   // ---------------------------------------------------------------------------------------
 
-  private add(message: MessageView): void {
-    const entry = message.role === 'user'
+  private createEntry(message: MessageView): Entry {
+    return message.role === 'user'
       ? new UserMessageElement(this.doc, message)
       : new AssistantMessageElement(this.doc, message, this.markdownOptions);
+  }
+
+  private add(message: MessageView): void {
+    const entry = this.createEntry(message);
     this.entries.push(entry);
     this.byId.set(message.id, entry);
     this.element.appendChild(entry.element);
+  }
+
+  /**
+   * Renders up to `count` of the waiting messages (the newest of them) above the ones shown.
+   * Returns true while more are waiting. The view stays where it was: pinned to the bottom,
+   * or on the same content when the user has scrolled up.
+   */
+  private renderOlder(count: number): boolean {
+    const n = Math.min(count, this.older.length);
+    if (n === 0) return false;
+    const batch = this.older.splice(this.older.length - n, n);
+    const el = this.element;
+    const heightBefore = el.scrollHeight;
+    const topBefore = el.scrollTop;
+    const frag = this.doc.createDocumentFragment();
+    const created: Entry[] = [];
+    for (const m of batch) {
+      const entry = this.createEntry(m);
+      created.push(entry);
+      this.byId.set(m.id, entry);
+      frag.appendChild(entry.element);
+    }
+    this.entries.unshift(...created);
+    el.insertBefore(frag, el.firstChild);
+    // The initial window holds the last assistant message, so these never show Regenerate.
+    for (const e of created) {
+      if (e instanceof UserMessageElement) e.setBusy(this.busy);
+      else e.setCanRegenerate(false);
+    }
+    if (this.stick) this.scrollToBottom();
+    else {
+      el.scrollTop = topBefore + (el.scrollHeight - heightBefore);
+      this.lastAutoScrollTop = el.scrollTop;
+    }
+    return this.older.length > 0;
   }
 
   private refreshControls(): void {
@@ -179,6 +252,8 @@ export class Transcript {
     // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
     // grew before the scroll event arrived must not unpin the view.
     else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
+    // Near the top with older messages still waiting: show the next ones now, not on idle.
+    if (this.older.length && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
   }
 
   private onClick(e: MouseEvent): void {
@@ -234,6 +309,31 @@ export class Transcript {
       button.classList.remove('copied');
     }, COPIED_FEEDBACK_MS);
   }
+}
+
+function messageSize(m: MessageView): number {
+  if (m.role === 'user') return m.text.length;
+  let n = 0;
+  for (const p of m.parts) n += p.kind === 'text' ? p.text.length : 200;
+  return n;
+}
+
+/**
+ * Index of the first message rendered at once: the newest ones up to a count and a size
+ * budget (at least one), extended back to include the last assistant message, which is the
+ * one that may show Regenerate.
+ */
+export function initialWindowStart(messages: MessageView[]): number {
+  let start = messages.length;
+  let chars = 0;
+  while (start > 0 && messages.length - start < INITIAL_MAX_MESSAGES && (start === messages.length || chars < INITIAL_MAX_CHARS)) {
+    start--;
+    chars += messageSize(messages[start]);
+  }
+  let lastAssistant = -1;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+  if (lastAssistant >= 0 && lastAssistant < start) start = lastAssistant;
+  return start;
 }
 
 function messageIdOf(e: Entry): string {

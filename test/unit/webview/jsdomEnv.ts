@@ -4,6 +4,7 @@ import { JSDOM } from 'jsdom';
 import { md } from '../../../src/webview/markdown';
 import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
 import { decorate } from '../../../src/webview/streamingMarkdown';
+import { idleQueueOf } from '../../../src/webview/codeBlock';
 
 export type TestWindow = Window & typeof globalThis;
 
@@ -52,5 +53,7 @@ export function referenceHtml(doc: Document, text: string): string {
     for (const n of nodes.slice(i, i + 32)) chunk.appendChild(n);
     div.appendChild(chunk);
   }
+  // big code blocks are coloured in idle slices: finish them, as the renderer's are finished
+  idleQueueOf(doc)?.drain();
   return div.innerHTML;
 }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { idleQueueOf } from '../../../src/webview/codeBlock';
 import { StreamingMarkdown } from '../../../src/webview/streamingMarkdown';
 import { newWindow, randomChunks, referenceHtml, seeded } from './jsdomEnv';
 
@@ -225,6 +226,8 @@ describe('StreamingMarkdown', function () {
     r.append('```\n');
     r.flush();
     assert.equal(r.element.querySelector('.code-block'), block, 'the block element is kept when it closes');
+    // a block this size (14k) is coloured in idle slices: run them
+    idleQueueOf(doc)!.drain();
     assert.ok(block.querySelector('code .hljs-keyword'), 'highlighted when closed');
     assert.equal(block.querySelector('code')!.textContent, `${lines.join('\n')}\n`);
     r.finish();

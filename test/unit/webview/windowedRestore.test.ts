@@ -1,0 +1,125 @@
+// Issue 9: a long conversation restores with only its newest messages rendered at once; the
+// rest arrive in idle steps (or when scrolled to), and in the end every message is shown, in
+// order, with the same content a full render gives. Counts, never times.
+import * as assert from 'node:assert/strict';
+import type { MessageView } from '../../../src/protocol';
+import type { IdleDeadlineLike, IdleHost } from '../../../src/webview/frameScheduler';
+import { IDLE_BATCH, Transcript, initialWindowStart } from '../../../src/webview/transcript';
+import { newWindow } from './jsdomEnv';
+
+class ManualIdle implements IdleHost {
+  private next = 1;
+  readonly idle = new Map<number, (d: IdleDeadlineLike) => void>();
+  requestAnimationFrame = () => this.next++;
+  cancelAnimationFrame = () => undefined;
+  setTimeout = () => this.next++;
+  clearTimeout = () => undefined;
+  requestIdleCallback = (cb: (d: IdleDeadlineLike) => void) => {
+    this.idle.set(this.next, cb);
+    return this.next++;
+  };
+  cancelIdleCallback = (id: number) => void this.idle.delete(id);
+  /** one idle period in which `steps` steps fit */
+  runIdle(steps: number): void {
+    const cbs = [...this.idle.values()];
+    this.idle.clear();
+    let left = steps;
+    for (const cb of cbs) cb({ timeRemaining: () => (left-- > 1 ? 10 : 0) });
+  }
+}
+
+function conversation(n: number): MessageView[] {
+  const out: MessageView[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(i % 2 === 0
+      ? { id: `m${i}`, role: 'user', text: `question ${i}`, attachments: [], createdAt: i }
+      : { id: `m${i}`, role: 'assistant', parts: [{ kind: 'text', text: `answer **${i}**\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n` }], status: 'done', model: 'm', channel: 'stable', createdAt: i });
+  }
+  return out;
+}
+
+function setup(n: number) {
+  const win = newWindow();
+  const host = new ManualIdle();
+  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: false });
+  win.document.body.appendChild(t.element);
+  const messages = conversation(n);
+  t.reset(messages);
+  const shownIds = () => Array.from(t.element.querySelectorAll('article')).map((a) => a.getAttribute('data-message-id'));
+  return { win, host, t, messages, shownIds };
+}
+
+describe('webview: windowed restore of long conversations', function () {
+  // jsdom builds a few hundred messages here; the shared machine can be slow (no timing is asserted)
+  this.timeout(60_000);
+  it('renders only the newest messages at once, in order, the newest at the bottom', () => {
+    const { t, messages, shownIds } = setup(2000);
+    const ids = shownIds();
+    assert.ok(ids.length > 0 && ids.length <= 30, `rendered at once: ${ids.length}`);
+    assert.deepEqual(ids, messages.slice(messages.length - ids.length).map((m) => m.id));
+    assert.equal(t.messageCount, 2000);
+    assert.equal(t.unrenderedCount, 2000 - ids.length);
+  });
+
+  it('idle steps render the older messages newest first until every message is shown', () => {
+    const { t, host, messages, shownIds } = setup(300);
+    const first = shownIds().length;
+    host.runIdle(5);
+    assert.equal(shownIds().length, first + 5 * IDLE_BATCH, 'IDLE_BATCH messages per idle step');
+    let periods = 0;
+    while (host.idle.size && periods++ < 1000) host.runIdle(50);
+    assert.equal(t.unrenderedCount, 0);
+    assert.deepEqual(shownIds(), messages.map((m) => m.id), 'all 300, in order');
+  });
+
+  it('the windowed result has the same DOM as rendering every message at once', () => {
+    const { t, messages } = setup(120);
+    t.renderAll();
+    const win = newWindow();
+    const full = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
+    // a window that starts at 0 renders everything synchronously
+    for (const m of messages) full.addMessage(m);
+    assert.equal(t.element.innerHTML, full.element.innerHTML);
+  });
+
+  it('scrolling near the top renders the next messages at once (no idle time needed)', () => {
+    const { win, t, host, shownIds } = setup(2000);
+    const before = shownIds().length;
+    Object.defineProperty(t.element, 'clientHeight', { configurable: true, value: 500 });
+    t.element.scrollTop = 0;
+    t.element.dispatchEvent(new win.Event('scroll'));
+    assert.ok(shownIds().length > before, 'scrolled-to messages are shown');
+    assert.equal(host.idle.size, 1, 'the idle work continues for the rest');
+  });
+
+  it('editing from an old message that is not rendered yet renders it first', () => {
+    const { t, shownIds } = setup(200);
+    t.truncate('m10');
+    assert.deepEqual(shownIds(), conversation(10).map((m) => m.id));
+    assert.equal(t.unrenderedCount, 0);
+  });
+
+  it('a new message during the idle restore goes to the bottom; a re-sent old id is ignored', () => {
+    const { t, host, shownIds } = setup(100);
+    t.addMessage({ id: 'new', role: 'user', text: 'next', attachments: [], createdAt: 1e9 });
+    t.addMessage({ id: 'm3', role: 'assistant', parts: [], status: 'done', model: 'm', channel: 'stable', createdAt: 3 });
+    while (host.idle.size) host.runIdle(50);
+    const ids = shownIds();
+    assert.equal(ids.length, 101);
+    assert.equal(ids[ids.length - 1], 'new');
+    assert.equal(ids.filter((id) => id === 'm3').length, 1);
+  });
+
+  it('the initial window reaches back to the last assistant message (it owns Regenerate)', () => {
+    const msgs = conversation(60);
+    for (let i = 40; i < 60; i++) msgs[i] = { id: `u${i}`, role: 'user', text: 'x'.repeat(5000), attachments: [], createdAt: i };
+    const start = initialWindowStart(msgs);
+    assert.ok(start <= 39 && msgs[39].role === 'assistant');
+  });
+
+  it('a small conversation is rendered completely at once', () => {
+    const { t, host } = setup(10);
+    assert.equal(t.unrenderedCount, 0);
+    assert.equal(host.idle.size, 0);
+  });
+});
