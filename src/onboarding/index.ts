@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { promptBaseUrl } from './baseUrlPrompt';
 
-export const WALKTHROUGH_ID = 'modelgate.modelgate#modelgate.gettingStarted';
+export const WALKTHROUGH_ID = 'modelgate.modelgate#gettingStarted';
 const SHOWN_FLAG = 'modelgate.walkthroughShown';
 
 /** Context keys the walkthrough's completionEvents use (`onContext:`). */

@@ -127,7 +127,7 @@ export async function main(): Promise<void> {
   } catch {
     // First run, or a file the user broke: start over.
   }
-  writeFileSync(settingsFile, JSON.stringify({ ...BASE_USER_SETTINGS, ...previous, 'modelgate.baseUrl': gateway.baseUrl, 'modelgate.models': demoModelSettings() }, null, 2));
+  writeFileSync(settingsFile, JSON.stringify({ ...BASE_USER_SETTINGS, ...previous, 'git.openRepositoryInParentFolders': 'never', 'modelgate.baseUrl': gateway.baseUrl, 'modelgate.models': demoModelSettings() }, null, 2));
 
   server = await startServer(profile, { trustWorkspace: true, startTimeoutMs: 120_000 }, tools);
   const baseUrl = gateway.baseUrl;

@@ -115,7 +115,7 @@ describe('e2e npm start: the one-command demo', function () {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
     // The seeder stores the demo key and opens the walkthrough.
-    await page.locator('.gettingStartedContainer').getByText('Get started with Modelgate').first().waitFor({ state: 'visible', timeout: 90_000 });
+    await page.locator('.getting-started-step', { hasText: 'Set the gateway address' }).first().waitFor({ state: 'visible', timeout: 90_000 });
     mkdirSync(join(root, 'test-results/e2e'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-walkthrough.png') });
 
@@ -147,6 +147,10 @@ describe('e2e npm start: the one-command demo', function () {
     const text = (await answer.innerText()).trim();
     assert.ok(text.length > 0, 'the answer has text');
     assert.doesNotMatch(text, /API key|base URL|401/i, `no set-up error in the answer: ${text}`);
+    // Not asserted yet: in this run the walkthrough's onContext steps did not show as complete
+    // in code-server 1.139 (see notes/h1-demo.md, open item); printed to keep it visible.
+    const complete = await page.locator('.getting-started-step.complete').allInnerTexts().catch(() => []);
+    console.log(`    [demo] walkthrough steps shown complete: ${complete.length}`);
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-answer.png') });
     const requests = (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { stream?: boolean; messages?: unknown } }[];
     const chats = requests.filter((r) => r.path.endsWith('/chat/completions'));

@@ -27,7 +27,7 @@ export async function activate(): Promise<void> {
   if (!isLoopback(baseUrl)) return; // only ever the local simulator
   const api = await ext.activate();
   if (!(await api.hasKey())) await vscode.commands.executeCommand('modelgate.setApiKey', DEMO_KEY);
-  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${MODELGATE}#modelgate.gettingStarted`, false);
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${MODELGATE}#gettingStarted`, false);
 }
 
 export function deactivate(): void {}
