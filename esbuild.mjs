@@ -96,7 +96,7 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 
 const builds = [];
 // --sim and --bench build only what they run, so a half-finished extension never blocks them.
-if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench')) {
+if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !args.has('--demo')) {
   builds.push({ ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
   builds.push({
     ...common,
@@ -133,6 +133,10 @@ if (args.has('--tests') || args.has('--tests-only')) {
 }
 if (args.has('--tests') || args.has('--tests-only') || args.has('--sim') || args.has('--bench')) {
   builds.push({ ...node, entryPoints: { 'gateway/cli': 'test/gateway/cli.ts', 'gateway/index': 'test/gateway/index.ts' }, outdir: 'out' });
+}
+if (args.has('--demo')) {
+  // `npm start` (test/demo/start.mjs): the demo launcher and the extension that seeds the demo key.
+  builds.push({ ...node, entryPoints: { 'demo/demo': 'test/demo/demo.ts', 'demo/seed-extension/extension': 'test/demo/seed-extension/extension.ts' }, outdir: 'out' });
 }
 if (args.has('--bench')) {
   builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild'] });

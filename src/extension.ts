@@ -11,6 +11,8 @@ import { createLog } from './log';
 import { registerChat, type ChatApi } from './chat';
 import { registerImageCommands } from './images';
 import { registerLanguageModelProvider } from './lm';
+import { registerOnboarding } from './onboarding';
+import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import type { Services } from './services';
 import type { ModelCatalogue } from './core/catalogue';
 
@@ -79,20 +81,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
-  command('modelgate.setApiKey', async (arg?: unknown) => {
-    if (typeof arg === 'string') {
-      await keys.set(arg); // programmatic: throws a readable error on a bad key or base URL
-      return true;
-    }
-    try {
-      const key = await keys.prompt();
-      if (key) void vscode.window.showInformationMessage(`Modelgate: API key saved for ${settings.baseUrlOrigin}.`);
-      return !!key;
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
-    }
-  });
+  command('modelgate.setApiKey', (arg?: unknown) => setApiKeyCommand(services, arg));
   command('modelgate.clearApiKey', async () => {
     await keys.clear();
     void vscode.window.showInformationMessage('Modelgate: API key removed from secret storage.');
@@ -105,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
   command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
   command('modelgate.showLog', () => log.show());
+  context.subscriptions.push(...registerOnboarding(services));
 
   const chat = registerChat(services);
   context.subscriptions.push(...chat.disposables);

@@ -48,7 +48,10 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
 
   const disposables: vscode.Disposable[] = [
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
-    vscode.commands.registerCommand('modelgate.openChat', () => focus()),
+    vscode.commands.registerCommand('modelgate.openChat', async () => {
+      await focus();
+      controller.focusInput(); // the cursor goes into the message box (a view opened cold focuses it on its first snapshot)
+    }),
     vscode.commands.registerCommand('modelgate.newChat', async () => {
       await controller.newChat();
       await focus();

@@ -134,6 +134,7 @@ export class ChatApp {
   private applySnapshot(msg: Extract<HostMessage, { type: 'snapshot' }>): void {
     const { conversation } = msg;
     const saved = this.host.readState();
+    const first = !this.ready;
     this.conversationId = conversation.id;
     this.ready = true;
     this.loading.hidden = true;
@@ -153,6 +154,9 @@ export class ChatApp {
     this.composer.noteHostDraft(conversation.draft ?? '');
     this.composer.setDraft(local ? saved.draft : conversation.draft ?? '', { notifyHost: local });
     this.refreshEmpty();
+    // Opened by "Open Chat" (the view took focus before it was ready): the cursor goes into the
+    // message box, where the host's focusInput could not yet be delivered.
+    if (first && this.notices.element.ownerDocument.hasFocus()) this.composer.focus();
   }
 
   private setBusy(busy: boolean): void {

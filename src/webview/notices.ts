@@ -32,11 +32,15 @@ export class Notices {
 
   setHasKey(hasKey: boolean): void {
     this.keyBanner.hidden = hasKey;
+    // A key is stored for a valid base URL (keys are kept per gateway origin): set-up notices
+    // ("No gateway base URL", "No API key") describe a condition that is fixed now.
+    if (hasKey) for (const n of Array.from(this.element.querySelectorAll('.notice[data-setup]'))) n.remove();
   }
 
   show(level: 'info' | 'warning' | 'error', message: string, actions: ErrorAction[] = []): void {
     const doc = this.doc;
-    const el = h(doc, 'div', { className: `notice notice-${level}`, attrs: { role: level === 'info' ? 'status' : 'alert' } }, [
+    const setup = actions.includes('setKey') || actions.includes('openSettings');
+    const el = h(doc, 'div', { className: `notice notice-${level}`, attrs: { role: level === 'info' ? 'status' : 'alert', ...(setup ? { 'data-setup': '' } : {}) } }, [
       icon(doc, 'alert'),
       h(doc, 'div', { className: 'notice-body' }, [
         h(doc, 'div', { className: 'notice-text', text: message }),

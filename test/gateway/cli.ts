@@ -5,10 +5,7 @@
 import { PRICE_CARD } from './prices';
 import { DEFAULT_CHANNEL } from './models';
 import { startGateway } from './index';
-
-/** A made-up key that only this simulator accepts; printed on purpose for the demo. */
-const DEMO_KEY = 'sk-modelgate-demo';
-const DEMO_BALANCE_USD = 25;
+import { DEMO_BALANCE_USD, DEMO_KEY } from './demo-key';
 
 function argValue(name: string): string | undefined {
   const args = process.argv.slice(2);

@@ -1,0 +1,21 @@
+// Checks a candidate API key against the gateway with GET /models before it is stored. The
+// candidate goes only to the configured base URL, in the Authorization header, like every key.
+import { createGatewayClient, GatewayError } from '../core';
+
+export type KeyCheck =
+  | { outcome: 'accepted'; models: number }
+  | { outcome: 'rejected'; status?: number }
+  | { outcome: 'unchecked'; reason: string };
+
+export async function checkKey(baseUrl: string, key: string, timeoutMs: number, fetchImpl?: typeof globalThis.fetch): Promise<KeyCheck> {
+  const client = createGatewayClient({ baseUrl, apiKey: async () => key, timeoutMs, maxRetries: 1, fetch: fetchImpl });
+  try {
+    const models = await client.listModels({ signal: AbortSignal.timeout(timeoutMs) });
+    return { outcome: 'accepted', models: models.length };
+  } catch (err) {
+    if (err instanceof GatewayError && err.kind === 'auth') return { outcome: 'rejected', status: err.status };
+    // The message of a GatewayError is already redacted and actionable; never echo the key.
+    const reason = err instanceof Error ? err.message.split(key).join('…') : String(err);
+    return { outcome: 'unchecked', reason };
+  }
+}

@@ -1,0 +1,123 @@
+// "Modelgate: Set API Key" in the right order: without a valid base URL it asks for the gateway
+// address first; then it asks for the key, checks it with GET /models, says whether the gateway
+// accepted it, rejected it (401) or could not be asked, and stores a rejected or unchecked key
+// only when the user says so. The key itself is never shown, logged or put in a message.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { keyProblem, normalizeKey } from '../secrets/keyStore';
+import { checkKey, type KeyCheck } from './keyCheck';
+import { promptBaseUrl, storeBaseUrl } from './baseUrlPrompt';
+import { checkBaseUrl } from '../core/baseUrl';
+
+/** Programmatic form (tests, other extensions): `{ key, baseUrl?, storeAnyway? }`. */
+export interface SetKeyRequest {
+  key: string;
+  /** stored in user settings first when given */
+  baseUrl?: string;
+  /** store even when the gateway rejected the key or could not be asked */
+  storeAnyway?: boolean;
+}
+
+export interface SetKeyResult {
+  check: KeyCheck['outcome'];
+  stored: boolean;
+  message: string;
+}
+
+const CHECK_TIMEOUT_MS = 15_000;
+
+function isRequest(arg: unknown): arg is SetKeyRequest {
+  return typeof arg === 'object' && arg !== null && typeof (arg as SetKeyRequest).key === 'string';
+}
+
+function describe(check: KeyCheck, origin: string): string {
+  switch (check.outcome) {
+    case 'accepted':
+      return vscode.l10n.t('Modelgate: the gateway at {0} accepted the API key.', origin);
+    case 'rejected':
+      return vscode.l10n.t('Modelgate: the gateway at {0} rejected this API key ({1}). Check that you copied the whole key for this gateway.', origin, String(check.status ?? 401));
+    case 'unchecked':
+      return vscode.l10n.t('Modelgate: the API key could not be checked: {0}', check.reason);
+  }
+}
+
+/** The command handler: a string stores at once (as before), an object runs the checked flow, nothing asks. */
+export async function setApiKeyCommand(services: Services, arg?: unknown): Promise<boolean | SetKeyResult> {
+  if (typeof arg === 'string') {
+    await services.keys.set(arg); // programmatic: throws a readable error on a bad key or base URL
+    return true;
+  }
+  if (isRequest(arg)) return setCheckedKey(services, arg);
+  try {
+    return await interactive(services);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
+  }
+}
+
+/** Waits until the settings reader has seen a newly stored base URL. */
+async function settled(services: Services, url: string): Promise<void> {
+  for (let i = 0; i < 50 && services.settings().baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function setCheckedKey(services: Services, req: SetKeyRequest): Promise<SetKeyResult> {
+  if (req.baseUrl !== undefined) {
+    const base = checkBaseUrl(req.baseUrl);
+    if (!base.ok) throw new Error(base.message);
+    await storeBaseUrl(base.url);
+    await settled(services, base.url);
+  }
+  const s = services.settings();
+  if (!s.baseUrl || !s.baseUrlOrigin) throw new Error(s.baseUrlProblem ?? vscode.l10n.t('Set the gateway address first.'));
+  const key = normalizeKey(req.key);
+  const problem = keyProblem(key);
+  if (problem) throw new Error(vscode.l10n.t('That API key was not saved. {0}', problem));
+  const check = await checkKey(s.baseUrl, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS));
+  const stored = check.outcome === 'accepted' || req.storeAnyway === true;
+  if (stored) await services.keys.set(key);
+  return { check: check.outcome, stored, message: describe(check, s.baseUrlOrigin) };
+}
+
+async function interactive(services: Services): Promise<boolean> {
+  let s = services.settings();
+  if (!s.baseUrl) {
+    const url = await promptBaseUrl(s.baseUrlProblem && vscode.l10n.t('Modelgate needs the gateway address before the key.'));
+    if (!url) return false;
+    await settled(services, url);
+    s = services.settings();
+    if (!s.baseUrl || !s.baseUrlOrigin) return false;
+  }
+  const origin = s.baseUrlOrigin!;
+  const raw = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Modelgate API Key'),
+    prompt: vscode.l10n.t("Paste the API key for {0}. It is kept in VS Code's secret storage and sent only to this gateway.", origin),
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: vscode.l10n.t('API key from the gateway console'),
+    validateInput: (v) => (v.trim() === '' ? undefined : keyProblem(normalizeKey(v))),
+  });
+  if (raw === undefined || raw.trim() === '') return false;
+  const key = normalizeKey(raw);
+  const check = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate: checking the key with {0}…', origin) },
+    () => checkKey(s.baseUrl!, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS)),
+  );
+  const message = describe(check, origin);
+  if (check.outcome === 'accepted') {
+    await services.keys.set(key);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} Saved.', message));
+    return true;
+  }
+  const storeAnyway = vscode.l10n.t('Store Anyway');
+  const retry = vscode.l10n.t('Enter Another Key');
+  const show = check.outcome === 'rejected' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+  const choice = await show(message, storeAnyway, retry);
+  if (choice === storeAnyway) {
+    await services.keys.set(key);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: API key saved for {0}.', origin));
+    return true;
+  }
+  if (choice === retry) return interactive(services);
+  return false;
+}

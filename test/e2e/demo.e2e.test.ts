@@ -1,0 +1,182 @@
+// `npm start` end to end: the command comes up, prints exactly one `Open http://127.0.0.1:PORT/...`
+// line, the URL shows the workbench with Modelgate's walkthrough, a question asked in the chat
+// panel gets a streamed answer from the simulator (with the demo key the seeder stored), and
+// SIGINT leaves no process behind (every process of npm's tree and of the server's process
+// group, counted with ps before and after). The demo profile is a temp folder, so this also
+// covers the first-run install into it; the npm dependencies and VS Code tools are the ones
+// `npm test` already has (a fresh clone is covered by CI running `npm ci`, then these steps).
+import * as assert from 'node:assert/strict';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { launchBrowser, type BrowserSession } from '../harness/browser';
+import { repoRoot } from '../harness/paths';
+import { sleep, waitFor } from '../harness/processes';
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  pgid: number;
+}
+
+function processes(): Proc[] {
+  return execFileSync('ps', ['-eo', 'pid=,ppid=,pgid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .map(([pid, ppid, pgid]) => ({ pid: pid!, ppid: ppid!, pgid: pgid! }));
+}
+
+/** Every process descended from `root`, plus every member of those processes' groups. */
+function treeOf(root: number): Set<number> {
+  const all = processes();
+  const tree = new Set<number>([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
+  }
+  const groups = new Set(all.filter((p) => tree.has(p.pid)).map((p) => p.pgid));
+  for (const p of all) if (groups.has(p.pgid)) tree.add(p.pid);
+  return tree;
+}
+
+const alive = (pids: Iterable<number>) => {
+  const now = new Set(processes().map((p) => p.pid));
+  return [...pids].filter((p) => now.has(p));
+};
+
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(body));
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    }).once('error', reject);
+  });
+}
+
+describe('e2e npm start: the one-command demo', function () {
+  this.timeout(600_000);
+  let demoDir: string;
+  let child: ChildProcess | undefined;
+  let browser: BrowserSession | undefined;
+  let stdout = '';
+  let stderr = '';
+
+  before(() => {
+    demoDir = mkdtempSync(join(tmpdir(), 'modelgate-demo-e2e-'));
+  });
+
+  after(async () => {
+    await browser?.close();
+    // On a failure the demo is still up: SIGINT first (it stops the VS Code server's own process
+    // group), then SIGKILL whatever of the tree (npm's group and the groups it started) is left.
+    if (child?.pid && child.exitCode === null) {
+      const tree = treeOf(child.pid);
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch {
+        // Gone.
+      }
+      await waitFor('the demo to stop', () => (alive(tree).length === 0 ? true : undefined), { timeoutMs: 15_000, intervalMs: 500 }).catch(() => undefined);
+      for (const pid of alive(tree)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone.
+        }
+      }
+    }
+    rmSync(demoDir, { recursive: true, force: true });
+  });
+
+  it('comes up with one Open line, answers a chat question with a stream, and SIGINT leaves no process', async () => {
+    const root = repoRoot();
+    child = spawn('npm', ['start'], {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MODELGATE_DEMO_DIR: join(demoDir, 'profile') },
+    });
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+
+    const url = await waitFor('the Open line of npm start', () => /^Open (http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(stdout)?.[1], {
+      timeoutMs: 480_000,
+      intervalMs: 500,
+      abort: () => (child!.exitCode !== null ? `npm start exited (${child!.exitCode}):\n${stderr.slice(-3000)}` : undefined),
+    });
+    assert.equal(stdout.split('\n').filter((l) => l.startsWith('Open ')).length, 1, `exactly one Open line:\n${stdout}`);
+    const simBase = /gateway simulator at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(stderr)?.[1];
+    assert.ok(simBase, `the simulator's address is reported:\n${stderr}`);
+
+    browser = await launchBrowser(join(demoDir, 'chromium'), join(demoDir, 'console.log'), { width: 1280, height: 860 });
+    const page = browser.page;
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    // The seeder stores the demo key and opens the walkthrough.
+    await page.locator('.getting-started-step', { hasText: 'Set the gateway address' }).first().waitFor({ state: 'visible', timeout: 90_000 });
+    mkdirSync(join(root, 'test-results/e2e'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-walkthrough.png') });
+
+    // Open the chat with its keybinding (Ctrl+Alt+M), which also puts the cursor in the message box.
+    let chatFrame: Frame | undefined;
+    const deadline = Date.now() + 90_000;
+    while (!chatFrame && Date.now() < deadline) {
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 300 } }).catch(() => undefined);
+      await page.keyboard.press('Control+Alt+KeyM');
+      for (let i = 0; i < 20 && !chatFrame; i++) {
+        for (const f of page.frames()) {
+          if (!f.parentFrame()?.url().toLowerCase().includes('extensionid=modelgate.modelgate')) continue;
+          if ((await f.locator('[role="log"]').count().catch(() => 0)) > 0) chatFrame = f;
+        }
+        if (!chatFrame) await sleep(500);
+      }
+    }
+    assert.ok(chatFrame, 'Ctrl+Alt+M opened the chat panel');
+    const box = chatFrame.getByRole('textbox', { name: 'Message' });
+    await waitFor('the message box to take the cursor', async () => ((await box.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)) ? true : undefined), { timeoutMs: 20_000 });
+    await page.keyboard.type('Hello from npm start');
+    assert.equal(await box.inputValue(), 'Hello from npm start', 'typed straight into the message box');
+    await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
+    const answer = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
+    await answer.waitFor({ state: 'visible', timeout: 60_000 });
+    await chatFrame.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 90_000 });
+    const text = (await answer.innerText()).trim();
+    assert.ok(text.length > 0, 'the answer has text');
+    assert.doesNotMatch(text, /API key|base URL|401/i, `no set-up error in the answer: ${text}`);
+    // Not asserted yet: in this run the walkthrough's onContext steps did not show as complete
+    // in code-server 1.139 (see notes/h1-demo.md, open item); printed to keep it visible.
+    const complete = await page.locator('.getting-started-step.complete').allInnerTexts().catch(() => []);
+    console.log(`    [demo] walkthrough steps shown complete: ${complete.length}`);
+    await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-answer.png') });
+    const requests = (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { stream?: boolean; messages?: unknown } }[];
+    const chats = requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.ok(chats.length >= 1, 'the simulator got the chat request');
+    assert.notEqual(chats.at(-1)!.body.stream, false, 'the answer was requested as a stream');
+    assert.match(JSON.stringify(chats.at(-1)!.body.messages), /Hello from npm start/);
+
+    await browser.close();
+    browser = undefined;
+    // SIGINT, as Ctrl+C in a terminal sends it to the foreground group.
+    const before = treeOf(child.pid!);
+    assert.ok(before.size >= 3, `npm, the launcher and the VS Code server are running (${before.size})`);
+    process.kill(-child.pid!, 'SIGINT');
+    const code = await Promise.race([exited, sleep(30_000).then(() => 'still running')]);
+    assert.notEqual(code, 'still running', 'npm start ends after SIGINT');
+    const left = await waitFor('the demo processes to end', () => (alive(before).length === 0 ? [] : undefined), { timeoutMs: 15_000, intervalMs: 500 }).catch(() => alive(before));
+    assert.deepEqual(left, [], `processes left behind after SIGINT: ${left.join(', ')}`);
+  });
+});
