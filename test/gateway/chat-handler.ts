@@ -4,7 +4,7 @@ import { decideReply, type Reply } from './chat-reply';
 import { textOf, validateChatRequest } from './chat-request';
 import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
 import { CHANNEL_PROFILES, chatPacing, drawFailure, type Pacing } from './channel-profiles';
-import { applyUpfrontFault, sendJsonWithFault, streamErrorBody } from './fault-responses';
+import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, streamErrorBody } from './fault-responses';
 import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
 import { chatCost } from './prices';
@@ -101,6 +101,10 @@ async function sendStream(sender: ResponseSender, events: SseEvent[], how: { eol
           await sender.write(`data: ${JSON.stringify(streamErrorBody(fault.message))}${end}`);
           sender.end();
           return;
+        case 'keepAlive':
+          return sendKeepAlives(sender, fault.intervalMs);
+        case 'endlessLine':
+          return sendEndlessLine(sender, 'data: {"choices":[{"index":0,"delta":{"content":"', fault.maxBytes);
       }
     }
     await sender.write(event.text + end);

@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from './api-error';
 import type { ResponseFault, UpfrontFault } from './faults';
-import { sendError } from './http-io';
+import { sendError, yieldToLoop } from './http-io';
 import { ResponseSender } from './response-sender';
 
 // A CDN-style error page: long, with markup and a script, so a client that shows it raw is caught.
@@ -16,6 +16,36 @@ export const HTML_502_PAGE = `<!DOCTYPE html>
 <p>The web server reported a bad gateway error.</p>
 <p class="ray">Ray ID: 8c1f2e3d4a5b6c7d &bull; edge.example</p>
 </body></html>`;
+
+/** Default pause between keep-alive comments (servers and proxies send one every few seconds). */
+export const KEEP_ALIVE_INTERVAL_MS = 1_000;
+/**
+ * How much an endless line sends at most before it stops sending (and stays open): the simulator
+ * often runs in the test's own process, and a client without a line cap must not take the test
+ * process down with it. Well above any sane per-line cap.
+ */
+export const ENDLESS_LINE_MAX_BYTES = 64 * 1024 * 1024;
+const ENDLESS_PIECE = Buffer.alloc(64 * 1024, 'x');
+
+/** Sends an SSE comment now and then, and nothing else, until the client goes away. */
+export async function sendKeepAlives(sender: ResponseSender, intervalMs = KEEP_ALIVE_INTERVAL_MS): Promise<void> {
+  while (!sender.gone) {
+    await sender.write(': keep-alive\n\n');
+    await sender.stall(intervalMs);
+  }
+}
+
+/** Starts `prefix` and never ends its line: bytes without a newline until the client goes (or maxBytes). */
+export async function sendEndlessLine(sender: ResponseSender, prefix: string, maxBytes = ENDLESS_LINE_MAX_BYTES): Promise<void> {
+  await sender.write(prefix);
+  let sent = 0;
+  while (!sender.gone && sent < maxBytes) {
+    await sender.write(ENDLESS_PIECE);
+    sent += ENDLESS_PIECE.length;
+    await yieldToLoop();
+  }
+  await sender.stall(undefined); // keep the line open: no newline, no end
+}
 
 export const streamErrorBody = (message?: string) => ({
   error: { message: message ?? 'The upstream model stopped unexpectedly. Please retry.', type: 'server_error', param: null, code: 'stream_error' },
@@ -73,6 +103,8 @@ export async function sendJsonWithFault(res: ServerResponse, signal: AbortSignal
     sender.end();
     return;
   }
+  if (fault?.kind === 'keepAlive') return sendKeepAlives(sender, fault.intervalMs); // JSON whitespace never ends
+  if (fault?.kind === 'endlessLine') return sendEndlessLine(sender, '{"data":"', fault.maxBytes);
   await sender.write(text);
   sender.end();
 }

@@ -13,7 +13,9 @@ export type Fault =
   | { kind: 'streamError'; afterChunks: number; message?: string } // `data: {"error":{...}}` mid-stream
   | { kind: 'drip'; delayMs: number } // send the response in tiny pieces (a few bytes) with a delay
   | { kind: 'rateLimit'; retryAfter: string } // 429 with Retry-After (seconds or HTTP date) and {error}
-  | { kind: 'status'; status: number; body?: string; contentType?: string }; // anything else
+  | { kind: 'status'; status: number; body?: string; contentType?: string } // anything else
+  | { kind: 'keepAlive'; afterChunks: number; intervalMs?: number } // N chunks, then only SSE comments, forever
+  | { kind: 'endlessLine'; afterChunks: number; maxBytes?: number }; // N chunks, then one `data:` line that never ends
 
 const count = z.number().int().nonnegative();
 const httpStatus = z.number().int().min(100).max(599);
@@ -29,6 +31,8 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('drip'), delayMs: count }),
   z.object({ kind: z.literal('rateLimit'), retryAfter: z.string().min(1) }),
   z.object({ kind: z.literal('status'), status: httpStatus, body: z.string().optional(), contentType: z.string().optional() }),
+  z.object({ kind: z.literal('keepAlive'), afterChunks: count, intervalMs: z.number().int().positive().optional() }),
+  z.object({ kind: z.literal('endlessLine'), afterChunks: count, maxBytes: z.number().int().positive().optional() }),
 ]);
 
 /** Body of POST /__sim/fault: a Fault plus an optional `times`. */
@@ -76,7 +80,8 @@ function int(text: string | undefined): number | undefined {
  * `[[fault:drop:3]]`, `[[fault:stall]]`, `[[fault:stall:2000]]`, `[[fault:stallAfter:2]]`,
  * `[[fault:stallAfter:2:1500]]`, `[[fault:html502]]`, `[[fault:empty:503]]`, `[[fault:malformed:2]]`,
  * `[[fault:streamError:1]]`, `[[fault:streamError:1:custom message]]`, `[[fault:drip:20]]`,
- * `[[fault:rateLimit:2]]`, `[[fault:rateLimit:Wed, 21 Oct 2015 07:28:00 GMT]]`, `[[fault:status:500]]`.
+ * `[[fault:rateLimit:2]]`, `[[fault:rateLimit:Wed, 21 Oct 2015 07:28:00 GMT]]`, `[[fault:status:500]]`,
+ * `[[fault:keepAlive:2]]`, `[[fault:keepAlive:2:250]]` (interval ms), `[[fault:endlessLine:2]]`.
  */
 export function parseFaultMarker(text: string): Fault | undefined {
   const m = MARKER.exec(text);
@@ -107,6 +112,10 @@ export function parseFaultMarker(text: string): Fault | undefined {
         return { kind, retryAfter: arg?.trim() || '1' };
       case 'status':
         return { kind, status: int(first) ?? 500 };
+      case 'keepAlive':
+        return int(second) === undefined ? { kind, afterChunks: int(first) ?? 0 } : { kind, afterChunks: int(first) ?? 0, intervalMs: int(second) };
+      case 'endlessLine':
+        return { kind, afterChunks: int(first) ?? 0 };
       default:
         return undefined;
     }
