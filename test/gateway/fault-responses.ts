@@ -24,7 +24,7 @@ export const KEEP_ALIVE_INTERVAL_MS = 1_000;
  * often runs in the test's own process, and a client without a line cap must not take the test
  * process down with it. Well above any sane per-line cap.
  */
-export const ENDLESS_LINE_MAX_BYTES = 64 * 1024 * 1024;
+export const ENDLESS_LINE_MAX_BYTES = 96 * 1024 * 1024;
 const ENDLESS_PIECE = Buffer.alloc(64 * 1024, 'x');
 
 /** Sends an SSE comment now and then, and nothing else, until the client goes away. */
