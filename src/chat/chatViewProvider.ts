@@ -58,17 +58,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
     });
     this.viewSubscriptions.push(
-      view.webview.onDidReceiveMessage((raw: unknown) => {
-        const msg = parseWebviewMessage(raw);
-        if (!msg) {
-          // Never log the content: it can hold code or pasted secrets.
-          const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
-          this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
-          return;
-        }
-        if (msg.type === 'ready') this.ready = true;
-        void this.controller.handle(msg);
-      }),
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       // Hidden = destroyed: wait for its next `ready` before posting again.
       view.onDidChangeVisibility(() => {
         if (!view.visible) this.ready = false;
@@ -79,6 +69,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         for (const d of this.viewSubscriptions.splice(0)) d.dispose();
       }),
     );
+  }
+
+  /** Everything the webview sends comes through here (public so the tests can take the same path). */
+  receive(raw: unknown): void {
+    const msg = parseWebviewMessage(raw);
+    if (!msg) {
+      // Never log the content: it can hold code or pasted secrets.
+      const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+      this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
+      return;
+    }
+    if (msg.type === 'ready') this.ready = true;
+    void this.controller.handle(msg);
+  }
+
+  /** What the view was given, for the CSP tests: its HTML and options (undefined until resolved). */
+  get served(): { html: string; options: vscode.WebviewOptions } | undefined {
+    return this.view && { html: this.view.webview.html, options: this.view.webview.options };
   }
 
   private deliver(message: HostMessage): void {
