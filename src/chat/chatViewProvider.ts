@@ -3,12 +3,15 @@
 // reloaded sends `ready` and gets a fresh snapshot. Until then, nothing is posted to it.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage } from '../protocol';
+import { parseWebviewMessage, webviewMessageSchema, type HostMessage } from '../protocol';
 import type { Log } from '../log';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './webviewHtml';
 
 export const CHAT_VIEW_ID = 'modelgate.chat';
+
+/** The message types the webview may send: the only type names that may appear in the log. */
+const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
 
 /** A fresh CSP nonce per render: 128 random bits, base64 (the CSP nonce alphabet). */
 export function makeNonce(): string {
@@ -75,8 +78,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   receive(raw: unknown): void {
     const msg = parseWebviewMessage(raw);
     if (!msg) {
-      // Never log the content: it can hold code or pasted secrets.
-      const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
+      // Never log the content: it can hold code or pasted secrets. Not even an unknown type
+      // name: it is text from the page (a canary, a forged log line after a newline).
+      const claimed = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+      const type = typeof claimed === 'string' && KNOWN_TYPES.has(claimed) ? claimed : raw && typeof raw === 'object' ? 'unknown' : typeof raw;
       this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
       return;
     }

@@ -90,7 +90,7 @@ function fixedCases(): { label: string; raw: unknown }[] {
   }
   for (const raw of [null, undefined, 0, 42, '', 'send', CANARY, true, [], {}, { type: null }, { type: 42 }, { type: ['send'] }, { type: { toString: 'send' } }, { text: CANARY }])
     cases.push({ label: `non-message ${show(raw)}`, raw });
-  for (const type of ['runCommand', 'executeCommand', 'setApiKey', 'getApiKey', 'openFile', 'writeFile', 'eval', '__proto__', 'constructor', 'toString', 'hasOwnProperty', CANARY, 'x'.repeat(10_000)])
+  for (const type of ['runCommand', 'executeCommand', 'setApiKey', 'getApiKey', 'openFile', 'writeFile', 'eval', '__proto__', 'constructor', 'toString', 'hasOwnProperty', CANARY, 'x'.repeat(10_000), `send\n2026-01-01 00:00:00.000 [error] forged ${CANARY}`, `send)${CANARY}`])
     cases.push({ label: `unknown type ${type.slice(0, 30)}`, raw: { type, text: CANARY, command: 'workbench.action.reloadWindow' } });
   return cases;
 }
