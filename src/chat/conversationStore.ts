@@ -40,6 +40,9 @@ const indexSchema = z.object({
   conversations: z.array(z.object({ id: z.string().refine(isValidId), title: z.string(), updatedAt: z.number() })),
 });
 
+/** While an answer streams, the conversation is written at most this long after a change: a crash loses at most ~this much of it. */
+export const DEFAULT_SAVE_DEBOUNCE_MS = 100;
+
 export interface StoreOptions {
   debounceMs?: number;
   now?: () => number;
@@ -70,7 +73,7 @@ export class ConversationStore {
     this.summaries = summaries;
     this.activeId = active.id;
     this.loaded.set(active.id, active);
-    this.debounceMs = options.debounceMs ?? 400;
+    this.debounceMs = options.debounceMs ?? DEFAULT_SAVE_DEBOUNCE_MS;
     this.now = options.now ?? Date.now;
     this.warn = options.warn ?? (() => undefined);
   }
