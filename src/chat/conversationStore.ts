@@ -219,9 +219,15 @@ export class ConversationStore {
     if (this.closed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      // One timed flush in flight at a time: when the disk (or the IPC to it) is slower than
+      // the cadence, changes wait and are written together instead of queueing writes without
+      // bound (10 streaming conversations made a Stop wait ~45 s for the backlog).
+      if (this.timedFlush) return this.schedule();
+      this.timedFlush = this.flush().finally(() => (this.timedFlush = undefined));
     }, this.debounceMs);
   }
+
+  private timedFlush: Promise<void> | undefined;
 
   /** Writes everything that changed; resolves when it is on disk. */
   flush(): Promise<void> {
