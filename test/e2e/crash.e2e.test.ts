@@ -76,7 +76,12 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
   /** Starts a long dripped answer and resolves with the text shown once it is well under way. */
   async function streamLong(label: string): Promise<string> {
     await button('New chat').click();
-    await message().fill(`${label} [[words:20000]] [[fault:drip:2]]`);
+    // The new chat's snapshot resets the input: wait for it before typing.
+    await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
+    const text = `${label} [[words:20000]] [[fault:drip:2]]`;
+    await message().fill(text);
+    await chat.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 }).catch(() => undefined);
+    await message().fill(text);
     await button('Send').click();
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
     await chat.waitForFunction(() => {

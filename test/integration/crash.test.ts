@@ -93,5 +93,6 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     await chat.send('after the damage [[words:3]]');
     const last = (await chat.conversation()).messages.at(-1);
     assert.ok(last && last.role === 'assistant' && last.status === 'done');
+    fs.rmSync(file(cut), { force: true }); // leave no planted damage for the suites after this one
   });
 });
