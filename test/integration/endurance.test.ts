@@ -219,8 +219,9 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     const reopened = await api.chat.reload();
     const files = fs.readdirSync(api.chat.storageUri.fsPath);
     assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
-    assert.ok(files.length >= expected.length + 1);
     // The index and this suite's conversations parse (other suites may plant damaged files on purpose).
+    const missing = ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)].filter((f) => !files.includes(f));
+    assert.deepEqual(missing, [], `store files missing (${files.length} files for ${expected.length} conversations)`);
     for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)]) JSON.parse(fs.readFileSync(path.join(api.chat.storageUri.fsPath, f), 'utf8'));
     const listed = new Set((await reopened.conversations()).map((s) => s.id));
     for (const e of expected) {
