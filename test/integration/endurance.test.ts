@@ -183,6 +183,8 @@ describe('endurance (real VS Code, gateway simulator)', function () {
       const id = (await c0.conversation()).id;
       const text = `together ${k} [[words:300]]`;
       together.push(c0.send(text));
+      // send() picks the active conversation after an await: let it take this one before the next newChat.
+      await until(async () => (await c0.conversation()).messages.length > 0, `the message went into ${id}`);
       expected.push({ id, users: [text], last: 'done' });
     }
     await Promise.all(together);
