@@ -116,36 +116,38 @@ export type HostMessage =
 
 const id = z.string().min(1).max(200);
 const text = z.string().max(2_000_000);
+// Strict objects: a message with a field the protocol does not have is not valid (the panel
+// never sends one), rather than accepted with the field dropped.
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text }),
-  z.object({ type: z.literal('stop') }),
-  z.object({ type: z.literal('regenerate') }),
-  z.object({ type: z.literal('editAndResend'), messageId: id, text }),
-  z.object({ type: z.literal('newChat') }),
-  z.object({ type: z.literal('switchConversation'), conversationId: id }),
-  z.object({ type: z.literal('deleteConversation'), conversationId: id }),
-  z.object({ type: z.literal('attachSelection') }),
-  z.object({ type: z.literal('attachFile') }),
-  z.object({ type: z.literal('attachImage') }),
-  z.object({
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('send'), text }),
+  z.strictObject({ type: z.literal('stop') }),
+  z.strictObject({ type: z.literal('regenerate') }),
+  z.strictObject({ type: z.literal('editAndResend'), messageId: id, text }),
+  z.strictObject({ type: z.literal('newChat') }),
+  z.strictObject({ type: z.literal('switchConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('attachSelection') }),
+  z.strictObject({ type: z.literal('attachFile') }),
+  z.strictObject({ type: z.literal('attachImage') }),
+  z.strictObject({
     type: z.literal('pasteImage'),
     mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
     /** base64 without the data: prefix; capped at ~20 MB of base64 */
     base64: z.string().max(28_000_000).regex(/^[A-Za-z0-9+/=]*$/),
     name: z.string().max(200).optional(),
   }),
-  z.object({ type: z.literal('removeAttachment'), attachmentId: id }),
-  z.object({ type: z.literal('copyCode'), code: text }),
-  z.object({ type: z.literal('insertCode'), code: text }),
-  z.object({ type: z.literal('applyCode'), code: text, language: z.string().max(50).optional() }),
-  z.object({ type: z.literal('openLink'), href: z.string().max(8192) }),
-  z.object({
+  z.strictObject({ type: z.literal('removeAttachment'), attachmentId: id }),
+  z.strictObject({ type: z.literal('copyCode'), code: text }),
+  z.strictObject({ type: z.literal('insertCode'), code: text }),
+  z.strictObject({ type: z.literal('applyCode'), code: text, language: z.string().max(50).optional() }),
+  z.strictObject({ type: z.literal('openLink'), href: z.string().max(8192) }),
+  z.strictObject({
     type: z.literal('action'),
     action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']),
   }),
-  z.object({ type: z.literal('draft'), text }),
+  z.strictObject({ type: z.literal('draft'), text }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -3,12 +3,15 @@
 // reloaded sends `ready` and gets a fresh snapshot. Until then, nothing is posted to it.
 import { toBase64 } from '../platform/bytes';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage } from '../protocol';
+import { parseWebviewMessage, webviewMessageSchema, type HostMessage } from '../protocol';
 import type { Log } from '../log';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './webviewHtml';
 
 export const CHAT_VIEW_ID = 'modelgate.chat';
+
+/** The message types the webview may send: the only type names that may appear in the log. */
+const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
 
 /** A fresh CSP nonce per render: 128 random bits, base64 (the CSP nonce alphabet). */
 export function makeNonce(): string {
@@ -58,17 +61,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
     });
     this.viewSubscriptions.push(
-      view.webview.onDidReceiveMessage((raw: unknown) => {
-        const msg = parseWebviewMessage(raw);
-        if (!msg) {
-          // Never log the content: it can hold code or pasted secrets.
-          const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
-          this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
-          return;
-        }
-        if (msg.type === 'ready') this.ready = true;
-        void this.controller.handle(msg);
-      }),
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       // Hidden = destroyed: wait for its next `ready` before posting again.
       view.onDidChangeVisibility(() => {
         if (!view.visible) this.ready = false;
@@ -79,6 +72,26 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         for (const d of this.viewSubscriptions.splice(0)) d.dispose();
       }),
     );
+  }
+
+  /** Everything the webview sends comes through here (public so the tests can take the same path). */
+  receive(raw: unknown): void {
+    const msg = parseWebviewMessage(raw);
+    if (!msg) {
+      // Never log the content: it can hold code or pasted secrets. Not even an unknown type
+      // name: it is text from the page (a canary, a forged log line after a newline).
+      const claimed = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+      const type = typeof claimed === 'string' && KNOWN_TYPES.has(claimed) ? claimed : raw && typeof raw === 'object' ? 'unknown' : typeof raw;
+      this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
+      return;
+    }
+    if (msg.type === 'ready') this.ready = true;
+    void this.controller.handle(msg);
+  }
+
+  /** What the view was given, for the CSP tests: its HTML and options (undefined until resolved). */
+  get served(): { html: string; options: vscode.WebviewOptions } | undefined {
+    return this.view && { html: this.view.webview.html, options: this.view.webview.options };
   }
 
   private deliver(message: HostMessage): void {

@@ -52,6 +52,9 @@ const indexSchema = z.object({
 });
 const DELETED_MAX = 1000;
 
+/** While an answer streams, the conversation is written at most this long after a change: a crash loses at most ~this much of it. */
+export const DEFAULT_SAVE_DEBOUNCE_MS = 100;
+
 export interface StoreOptions {
   debounceMs?: number;
   now?: () => number;
@@ -91,7 +94,7 @@ export class ConversationStore {
     this.summaries = summaries;
     this.activeId = active.id;
     this.loaded.set(active.id, active);
-    this.debounceMs = options.debounceMs ?? 400;
+    this.debounceMs = options.debounceMs ?? DEFAULT_SAVE_DEBOUNCE_MS;
     this.now = options.now ?? Date.now;
     this.warn = options.warn ?? (() => undefined);
     this.onExternalChange = options.onExternalChange;
@@ -368,9 +371,15 @@ export class ConversationStore {
     if (this.closed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      // One timed flush in flight at a time: when the disk (or the IPC to it) is slower than
+      // the cadence, changes wait and are written together instead of queueing writes without
+      // bound (10 streaming conversations made a Stop wait ~45 s for the backlog).
+      if (this.timedFlush) return this.schedule();
+      this.timedFlush = this.flush().finally(() => (this.timedFlush = undefined));
     }, this.debounceMs);
   }
+
+  private timedFlush: Promise<void> | undefined;
 
   /** Writes everything that changed; resolves when it is on disk. */
   flush(): Promise<void> {

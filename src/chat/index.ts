@@ -21,6 +21,8 @@ export interface ChatApi {
   reload(): Promise<ChatController>;
   /** Folder of the stored chat history (JSON files). */
   readonly storageUri: vscode.Uri;
+  /** The view's message entry and what it served (for the CSP and fuzz tests). */
+  readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
 }
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
@@ -44,6 +46,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
       return controller;
     },
     storageUri,
+    view: provider,
   };
 
   const disposables: vscode.Disposable[] = [

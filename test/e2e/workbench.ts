@@ -77,6 +77,8 @@ export interface Workbench {
   readonly url: string;
   readonly workspace: string;
   readonly profile: Profile;
+  /** pid of the code-server process (its extension hosts are descendants) */
+  readonly serverPid: number;
   runCommand(title: string, options?: { timeoutMs?: number }): Promise<void>;
   findCommands(query: string, options?: { expect?: string; timeoutMs?: number }): Promise<string[]>;
   answerInput(text: string, options?: { timeoutMs?: number }): Promise<void>;
@@ -152,6 +154,10 @@ class WorkbenchSession implements Workbench {
     this.origin = server.origin;
     this.url = server.workbenchUrl;
     this.workspace = profile.workspace;
+  }
+
+  get serverPid(): number {
+    return this.server.process.pid;
   }
 
   async waitUntilReady(timeoutMs: number, expectFiles: boolean): Promise<void> {

@@ -1,0 +1,243 @@
+// Reliability suite 7: endurance, in the real extension host against the gateway simulator.
+//  - 200 chats in a row, each a new conversation: send, and in turn regenerate, stop mid-stream,
+//    stop then regenerate;
+//  - 10 conversations streaming at once (held streaming, so "at once" does not depend on timing),
+//    stopped one by one; then 10 more started together and left to finish;
+// then: the extension host's sockets, timers and other active handles, the registered commands
+// and open documents are back where they started (allowing a small documented constant for VS
+// Code's own background work), heap after a full GC is back near its start (figure printed; a
+// generous bound), and every conversation is intact on disk after a reload.
+//
+// One window: the suite runs inside one extension host, and a second workbench window is a second
+// extension host the suite cannot drive (see the notes of h5-suite for why).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { ChatController } from '../../src/chat';
+import type { ModelgateApi } from '../../src/extension';
+import type { AssistantPart, HostMessage, MessageView } from '../../src/protocol';
+import { startGateway, type RunningGateway } from '../gateway/index';
+import { until } from './helpers';
+
+const EXTENSION_ID = 'modelgate.modelgate';
+const KEY = 'sk-endurance-2c7f0e93ab';
+const CHATS = 200;
+const AT_ONCE = 10;
+/**
+ * Allowed growth of a kind of active resource (timers, sockets, ...) between the start and the
+ * end: VS Code's own extension-host work (file watchers, log flushes, telemetry timers) comes and
+ * goes, independent of the chats. A leak of one per chat would show as ~200.
+ */
+const SLACK = 4;
+/** Heap after GC may grow by this much: 200+ conversations are legitimately kept loaded (~1-2 MB). */
+const HEAP_BOUND_MB = 48;
+
+type Assistant = Extract<MessageView, { role: 'assistant' }>;
+const textOf = (m: MessageView | undefined): string =>
+  m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
+
+interface Expected {
+  id: string;
+  users: string[];
+  /** status of the last answer */
+  last: 'done' | 'stopped';
+}
+
+function gcFunction(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+function resources(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const info = (process as unknown as { getActiveResourcesInfo?: () => string[] }).getActiveResourcesInfo?.() ?? [];
+  for (const kind of info) counts[kind] = (counts[kind] ?? 0) + 1;
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  counts['handles (all)'] = handles.length;
+  counts['sockets'] = handles.filter((h) => h && (h as object).constructor?.name === 'Socket').length;
+  return counts;
+}
+
+describe('endurance (real VS Code, gateway simulator)', function () {
+  this.timeout(300_000);
+  let gw: RunningGateway;
+  let api: ModelgateApi;
+  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const chat = (): ChatController => api.chat.controller;
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 1000 } } });
+    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('chat.model', 'flagship-text', vscode.ConfigurationTarget.Global);
+    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
+    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    await until(() => api.settings().baseUrl === gw.baseUrl && api.settings().chatModel === 'flagship-text', 'the settings of the suite');
+    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
+    await chat().ready;
+  });
+
+  after(async () => {
+    await chat().whenIdle();
+    for (const k of ['baseUrl', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
+    await gw.close();
+  });
+
+  it(`${CHATS} chats in a row (send, stop, regenerate) and ${AT_ONCE} conversations streaming at once: no leaked handles, memory back, every conversation intact`, async () => {
+    const gc = gcFunction();
+    const c0 = chat();
+    // Warm up (first request, first write, lazy modules), so the baseline is a steady state.
+    await c0.newChat();
+    await c0.send('warm up [[words:3]]');
+    await c0.whenIdle();
+    let deltas = 0;
+    const sub = c0.onDidPost((m: HostMessage) => {
+      if (m.type === 'textDelta') deltas++;
+    });
+    const commandsBefore = (await vscode.commands.getCommands(false)).length;
+    const documentsBefore = vscode.workspace.textDocuments.length;
+    await new Promise((r) => setTimeout(r, 1_000));
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const before = resources();
+
+    const expected: Expected[] = [];
+    /** Sends and resolves (with the send's promise, boxed) once the answer streams. */
+    const streamUntilDelta = async (text: string): Promise<{ sent: Promise<void> }> => {
+      const seen = deltas;
+      const sent = c0.send(text);
+      await until(() => c0.busy && deltas > seen, `streamed text of: ${text}`);
+      return { sent };
+    };
+
+    const started = Date.now();
+    for (let i = 0; i < CHATS; i++) {
+      await c0.newChat();
+      const id = (await c0.conversation()).id;
+      const first = `chat ${i} [[words:5]]`;
+      await c0.send(first);
+      const e: Expected = { id, users: [first], last: 'done' };
+      switch (i % 4) {
+        case 1:
+          await c0.regenerate();
+          break;
+        case 2: {
+          const long = `chat ${i} long [[words:20000]] [[fault:drip:1]]`;
+          const { sent } = await streamUntilDelta(long);
+          c0.stop();
+          await sent;
+          e.users.push(long);
+          e.last = 'stopped';
+          break;
+        }
+        case 3: {
+          const long = `chat ${i} again [[words:20000]] [[fault:drip:1]]`;
+          const { sent } = await streamUntilDelta(long);
+          c0.stop();
+          await sent;
+          e.users.push(long);
+          // Regenerate the stopped answer (the same long request) and stop that one too.
+          const seen = deltas;
+          const regen = c0.regenerate();
+          await until(() => c0.busy && deltas > seen, 'the regenerated answer streams');
+          c0.stop();
+          await regen;
+          e.last = 'stopped';
+          break;
+        }
+      }
+      expected.push(e);
+    }
+    const rowSeconds = (Date.now() - started) / 1000;
+
+    // AT_ONCE conversations held streaming together (they cannot finish: 20000 words dripped), then stopped.
+    const held: { e: Expected; sent: Promise<void> }[] = [];
+    for (let k = 0; k < AT_ONCE; k++) {
+      await c0.newChat();
+      const id = (await c0.conversation()).id;
+      const text = `at once ${k} [[words:20000]] [[fault:drip:2]]`;
+      held.push({ e: { id, users: [text], last: 'stopped' }, sent: (await streamUntilDelta(text)).sent });
+    }
+    for (const h of held) {
+      assert.ok(await c0.switchConversation(h.e.id));
+      assert.equal(c0.busy, true, 'all of them stream at the same time');
+    }
+    for (const h of held) {
+      await c0.switchConversation(h.e.id);
+      c0.stop();
+      await h.sent;
+      expected.push(h.e);
+    }
+    // AT_ONCE more started together, left to finish.
+    const together: Promise<unknown>[] = [];
+    for (let k = 0; k < AT_ONCE; k++) {
+      await c0.newChat();
+      const id = (await c0.conversation()).id;
+      const text = `together ${k} [[words:300]]`;
+      together.push(c0.send(text));
+      // send() picks the active conversation after an await: let it take this one before the next newChat.
+      await until(async () => (await c0.conversation()).messages.length > 0, `the message went into ${id}`);
+      expected.push({ id, users: [text], last: 'done' });
+    }
+    await Promise.all(together);
+    await c0.whenIdle();
+
+    // Let idle keep-alive sockets and debounce timers lapse, then measure.
+    let after = resources();
+    const grown = () => Object.entries(after).filter(([k, n]) => n > (before[k] ?? 0) + SLACK);
+    await until(
+      async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        after = resources();
+        return grown().length === 0;
+      },
+      'active resources back near the baseline',
+      15_000,
+    ).catch(() => undefined); // reported below with the figures
+    gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
+    const commandsAfter = (await vscode.commands.getCommands(false)).length;
+    const documentsAfter = vscode.workspace.textDocuments.length;
+    sub.dispose();
+    const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
+    console.log(
+      `[endurance] ${CHATS} chats in ${rowSeconds.toFixed(1)} s; resources before ${JSON.stringify(before)} after ${JSON.stringify(after)}; ` +
+        `heap after GC ${mb(heapBefore)} MB -> ${mb(heapAfter)} MB (${gc ? 'gc exposed' : 'no gc'}); commands ${commandsBefore} -> ${commandsAfter}; documents ${documentsBefore} -> ${documentsAfter}`,
+    );
+    assert.deepEqual(grown(), [], `active resources grew by more than ${SLACK}: before ${JSON.stringify(before)} after ${JSON.stringify(after)}`);
+    assert.equal(commandsAfter, commandsBefore, 'registered commands');
+    assert.ok(documentsAfter <= documentsBefore + 1, `open documents ${documentsBefore} -> ${documentsAfter}`);
+    assert.ok(heapAfter - heapBefore < HEAP_BOUND_MB * 1024 * 1024, `heap grew by ${mb(heapAfter - heapBefore)} MB`);
+
+    // Every conversation intact, as stored: reopen from disk and read each one.
+    const reopened = await api.chat.reload();
+    const files = fs.readdirSync(api.chat.storageUri.fsPath);
+    assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+    // The index and this suite's conversations parse (other suites may plant damaged files on purpose).
+    const missing = ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)].filter((f) => !files.includes(f));
+    assert.deepEqual(missing, [], `store files missing (${files.length} files for ${expected.length} conversations)`);
+    for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)]) JSON.parse(fs.readFileSync(path.join(api.chat.storageUri.fsPath, f), 'utf8'));
+    const listed = new Set((await reopened.conversations()).map((s) => s.id));
+    for (const e of expected) {
+      assert.ok(listed.has(e.id), `conversation ${e.id} listed`);
+      assert.ok(await reopened.switchConversation(e.id), `conversation ${e.id} opens`);
+      const view = await reopened.conversation();
+      const users = view.messages.filter((m) => m.role === 'user').map((m) => (m as { text: string }).text);
+      assert.deepEqual(users, e.users, `the user messages of ${e.id}`);
+      const answers = view.messages.filter((m): m is Assistant => m.role === 'assistant');
+      assert.equal(answers.length, e.users.length, `one answer per message in ${e.id}`);
+      const last = answers.at(-1)!;
+      assert.equal(last.status, e.last, `the last answer of ${e.id}`);
+      assert.ok(textOf(last).length > 0, `the last answer of ${e.id} has its text`);
+      for (const a of answers.slice(0, -1)) assert.equal(a.status, 'done');
+    }
+  });
+});
