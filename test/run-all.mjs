@@ -199,7 +199,7 @@ const stages = [
         console.error('[test] out/harness/integration.js is missing: the build did not produce the harness');
         return { ok: false, testFailure: true };
       }
-      return runLayer('integration', node, ['out/harness/integration.js'], 25 * MIN);
+      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN);
     },
   },
   {

@@ -7,6 +7,11 @@ import * as vscode from 'vscode';
 import type { StorageBackend } from './conversationStore';
 
 const POLL_MS = 2000;
+/**
+ * A temporary file older than this is what a window killed mid-write left behind (a live
+ * write renames its own within milliseconds): the first write of a backend removes them.
+ */
+export const STALE_TEMP_MS = 60_000;
 
 export class FileBackend implements StorageBackend {
   private ensured: Promise<void> | undefined;
@@ -14,8 +19,32 @@ export class FileBackend implements StorageBackend {
   constructor(readonly folder: vscode.Uri) {}
 
   private ensureFolder(): Promise<void> {
-    this.ensured ??= Promise.resolve(vscode.workspace.fs.createDirectory(this.folder));
+    this.ensured ??= (async () => {
+      await vscode.workspace.fs.createDirectory(this.folder);
+      await this.removeStaleTemporaries();
+    })();
     return this.ensured;
+  }
+
+  /** Removes temporary files left by a write that never reached its rename (a killed window). */
+  private async removeStaleTemporaries(): Promise<void> {
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(this.folder);
+    } catch {
+      return;
+    }
+    const now = Date.now();
+    for (const [name, type] of entries) {
+      if (type !== vscode.FileType.File || !name.endsWith('.tmp')) continue;
+      const uri = vscode.Uri.joinPath(this.folder, name);
+      try {
+        const { mtime } = await vscode.workspace.fs.stat(uri);
+        if (now - mtime > STALE_TEMP_MS) await vscode.workspace.fs.delete(uri);
+      } catch {
+        // Gone already, or another window's: either way not ours to fail on.
+      }
+    }
   }
 
   async list(): Promise<string[]> {

@@ -10,7 +10,7 @@
 // MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
 //
 // Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
-// MODELGATE_INTEGRATION_TIMEOUT_S (default 600), MODELGATE_KEEP_TMP=1 (keep profiles),
+// MODELGATE_INTEGRATION_TIMEOUT_S (default 1200), MODELGATE_KEEP_TMP=1 (keep profiles),
 // MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +87,7 @@ function progressPrinter(file: string, since: number): { print(): void; running(
 }
 
 async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
-  const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 600) * 1000;
+  const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
   const started = Date.now();
   log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
   const profile = await createProfile({ baseDir: join(workDir, session.name), vsixes, extensionsTemplate });

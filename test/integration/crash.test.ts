@@ -57,6 +57,12 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     fs.writeFileSync(`${file(id)}.tmp`, newer.slice(0, Math.floor(newer.length / 2)));
     const index = fs.readFileSync(path.join(dir(), 'index.json'), 'utf8');
     fs.writeFileSync(path.join(dir(), 'index.json.tmp'), index.slice(0, Math.floor(index.length / 3)));
+    // Left by a kill some time ago: a temporary file of a live write (another window's) is
+    // renamed within milliseconds and must not be touched, a stale one is removed.
+    const past = new Date(Date.now() - 10 * 60_000);
+    for (const p of [`${file(id)}.tmp`, path.join(dir(), 'index.json.tmp')]) fs.utimesSync(p, past, past);
+    const live = path.join(dir(), `index.json.${'0'.repeat(8)}-live.tmp`);
+    fs.writeFileSync(live, '{}');
 
     chat = await api.chat.reload();
     assert.ok(await chat.switchConversation(id), 'the conversation opens');
@@ -66,7 +72,8 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     // The next save goes through the same temporary names and leaves none behind.
     await chat.send('crash A two [[words:5]]');
     chat = await api.chat.reload();
-    assert.deepEqual(fs.readdirSync(dir()).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+    assert.deepEqual(fs.readdirSync(dir()).filter((n) => n.endsWith('.tmp')), [path.basename(live)], 'no stale temporary file left, a live one untouched');
+    fs.rmSync(live);
     await chat.switchConversation(id);
     assert.deepEqual(usersOf((await chat.conversation()).messages), ['crash A one [[words:5]]', 'crash A two [[words:5]]']);
   });
