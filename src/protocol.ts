@@ -2,7 +2,7 @@
 // literal `type`. Webview -> host messages are validated with zod on arrival (the webview
 // renders model output, so it is treated as untrusted). Host -> webview messages are typed only.
 // The webview imports this file with `import type` so zod stays out of its bundle.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------- shared view model (host-owned transcript, as the webview sees it) ----------
 

@@ -13,7 +13,7 @@
 // as tombstones), the index is merged too and keeps the ids of deleted conversations so a stale
 // window does not bring them back, and a change on disk made by another window (reported by
 // the backend's watcher) is read and merged into this window's copy (`onExternalChange`).
-import { z } from 'zod';
+import * as z from 'zod';
 import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import type { ConversationSummary } from '../protocol';
 import {

@@ -5,7 +5,7 @@
 // Each message keeps two forms: the view (what the panel shows) and the wire form (exactly what
 // was sent to / received from the gateway), because earlier turns must be replayed byte for
 // byte for the prompt cache to hit.
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   AssistantPart,
   AttachmentView,

@@ -2,7 +2,7 @@
 // Pickers, the status bar, chat and image generation all read from here.
 // Sources, in increasing priority: the built-in defaults below (the models of the service
 // interface), the ids the gateway lists at GET /models, and the user's `modelgate.models`.
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from './types';
 
 /** 'default' = no provider field; the gateway picks the channel. */

@@ -1,7 +1,7 @@
 // zod schemas of what the gateway sends. Lenient by design: unknown fields pass through
 // (looseObject) because OpenAI-compatible servers add their own, but a known field with the
 // wrong type fails, so garbage becomes a 'protocol' error instead of silently wrong output.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const count = z.number().finite().nonnegative();
 

@@ -6,7 +6,7 @@
 // supports them is decided by the catalogue (imageOptions.validateChoices), which lists what
 // is allowed. Unknown keys are refused, so a typo ("sizes") is an error, not silently ignored.
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const uriComponents = z.object({
   scheme: z.string().min(1),

@@ -3,7 +3,7 @@
 // validated on read: the stored value is just a hint and is filtered against the catalogue by
 // defaultChoices() before it is offered.
 import type * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImageChoices } from './imageOptions';
 
 export const LAST_CHOICES_KEY = 'modelgate.image.lastChoices';

@@ -1,6 +1,6 @@
 // Tools offered by the caller, and the tool calls the model makes, between vscode.lm's shapes
 // and the wire. Pure: no `vscode` here.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatRequest, ToolCall, ToolDefinition } from '../core/types';
 import { LmInputError } from './lmMessages';
 

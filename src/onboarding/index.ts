@@ -19,13 +19,29 @@ export const CONTEXT = {
 
 const setContext = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
 
+/**
+ * Ticks a walkthrough step directly, besides its `onContext:` event. Why: VS Code (1.139) registers
+ * an extension's walkthrough asynchronously (it waits up to 5 s for an experiment lookup), and a
+ * completion event seen before that is recorded as "seen this session" with no listener, so the
+ * step never ticks (a context key already true at registration is not counted either). The
+ * `welcome.markStepComplete` command stores the step as done even when the walkthrough is not
+ * registered yet (it then throws "step does not exist"; the stored state is kept and shown once
+ * the walkthrough registers), so it is safe to call at any time.
+ */
+const markStep = (step: string) =>
+  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)).catch(() => undefined);
+const setDone = async (key: string, step: string, value: boolean) => {
+  await setContext(key, value);
+  if (value) await markStep(step);
+};
+
 export function registerOnboarding(services: Services): vscode.Disposable[] {
   const { context } = services;
   const refresh = async () => {
     const hasBaseUrl = !!services.settings().baseUrl;
     const hasKey = hasBaseUrl && !!(await services.keys.get());
-    await setContext(CONTEXT.hasBaseUrl, hasBaseUrl);
-    await setContext(CONTEXT.hasKey, hasKey);
+    await setDone(CONTEXT.hasBaseUrl, 'baseUrl', hasBaseUrl);
+    await setDone(CONTEXT.hasKey, 'apiKey', hasKey);
     return { hasBaseUrl, hasKey };
   };
   const first = refresh().then(async ({ hasBaseUrl, hasKey }) => {
@@ -37,7 +53,7 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
   return [
     services.onDidChangeSettings(() => void refresh()),
     services.keys.onDidChange(() => void refresh()),
-    services.usage.onDidRecord((entry) => void setContext(entry.source === 'image' ? CONTEXT.firstImage : CONTEXT.firstAnswer, true)),
+    services.usage.onDidRecord((entry) => void (entry.source === 'image' ? setDone(CONTEXT.firstImage, 'firstImage', true) : setDone(CONTEXT.firstAnswer, 'firstQuestion', true))),
     vscode.commands.registerCommand('modelgate.setBaseUrl', async () => {
       try {
         const url = await promptBaseUrl();

@@ -4,7 +4,7 @@
 import { defaultAnswer, longAnswer, toolResultSummary, wordsAnswer } from './answers';
 import { imagePartsOf, textOf, type ValidChatRequest, type WireMessage } from './chat-request';
 import { stripFaultMarkers } from './faults';
-import { callMarkers, hasEcho, longMarker, roundsMarker, stripEcho, wordsMarker } from './markers';
+import { callMarkers, chunksMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, wordsMarker } from './markers';
 import { CHARS_PER_TOKEN } from './tokens';
 
 export interface ReplyToolCall {
@@ -14,7 +14,7 @@ export interface ReplyToolCall {
 }
 
 export type Reply =
-  | { kind: 'text'; text: string; finishReason: 'stop' | 'length' }
+  | { kind: 'text'; text: string; finishReason: 'stop' | 'length'; chunkSeed?: number }
   | { kind: 'tools'; calls: ReplyToolCall[]; finishReason: 'tool_calls' };
 
 function lastUserIndex(messages: WireMessage[]): number {
@@ -89,7 +89,11 @@ export function decideReply(req: ValidChatRequest): Reply {
     }
   }
 
-  if (hasEcho(userText)) return textReply(req, stripFaultMarkers(stripEcho(userText)));
+  if (hasEcho(userText)) {
+    const reply = textReply(req, stripFaultMarkers(stripEcho(stripChunks(userText))));
+    const seed = chunksMarker(userText);
+    return seed === undefined ? reply : { ...reply, chunkSeed: seed } as Reply;
+  }
   const words = wordsMarker(userText);
   if (words !== undefined) return textReply(req, wordsAnswer(userText, words));
   const long = longMarker(userText);

@@ -3,6 +3,7 @@
 // keep-alive comments, tool-call fragments interleaved by index, a usage chunk with empty
 // `choices`, then [DONE]); or one chat.completion object when streaming is off.
 import type { Reply } from './chat-reply';
+import { seededRng } from './rng';
 import type { SimUsage } from './prices';
 
 export interface CompletionMeta {
@@ -47,6 +48,22 @@ export function splitIntoChunks(text: string): string[] {
   return chunks;
 }
 
+/**
+ * Splits text into seeded random pieces of 1-24 characters (whole code points, so no piece holds
+ * half a surrogate pair); concatenating them gives the text back exactly. Same seed, same pieces.
+ */
+export function splitRandomly(text: string, seed: number): string[] {
+  const rng = seededRng(seed);
+  const points = Array.from(text);
+  const chunks: string[] = [];
+  for (let i = 0; i < points.length; ) {
+    const n = 1 + Math.floor(rng() * 24);
+    chunks.push(points.slice(i, i + n).join(''));
+    i += n;
+  }
+  return chunks;
+}
+
 function splitArguments(args: string): string[] {
   const pieces: string[] = [];
   let i = 0;
@@ -74,7 +91,8 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
 
   const contentDeltas: object[] = [];
   if (reply.kind === 'text') {
-    for (const piece of splitIntoChunks(reply.text)) contentDeltas.push({ content: piece });
+    const pieces = reply.chunkSeed === undefined ? splitIntoChunks(reply.text) : splitRandomly(reply.text, reply.chunkSeed);
+    for (const piece of pieces) contentDeltas.push({ content: piece });
   } else {
     // Headers of every call first (id and name arrive once), then argument fragments
     // interleaved by index, as parallel calls can arrive.

@@ -4,6 +4,8 @@
 //   [[long:N]]           N deterministic paragraphs and code blocks (benchmarks)
 //   [[call:NAME {json}]] a tool call; several markers = parallel calls in one response
 //   [[rounds:N]]         repeat the calls for N rounds of tool results before answering (default 1)
+//   [[chunks:SEED]]      with [[echo]]: stream the answer in seeded random pieces of 1-24 characters
+//                        (hostile corpus tests: every chunking of the same text must render the same)
 //   [[fault:...]]        see faults.ts
 
 export interface CallMarker {
@@ -27,6 +29,11 @@ function numberMarker(text: string, name: string): number | undefined {
 
 export const wordsMarker = (text: string): number | undefined => numberMarker(text, 'words');
 export const longMarker = (text: string): number | undefined => numberMarker(text, 'long');
+export const chunksMarker = (text: string): number | undefined => numberMarker(text, 'chunks');
+
+export function stripChunks(text: string): string {
+  return text.replace(/\[\[chunks:\d+\]\][ \t]*(\r?\n)?/g, '');
+}
 export const roundsMarker = (text: string): number | undefined => numberMarker(text, 'rounds');
 
 /**

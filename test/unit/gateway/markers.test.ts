@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { callMarkers } from '../../gateway/markers';
 import { parseFaultMarker } from '../../gateway/faults';
-import { splitIntoChunks } from '../../gateway/chat-stream';
+import { splitIntoChunks, splitRandomly } from '../../gateway/chat-stream';
 import { chat, contentChunks, readStream, useGateway, user } from './helpers';
 
 async function answer(gw: Parameters<typeof chat>[0], text: string): Promise<string> {
@@ -25,6 +25,23 @@ describe('gateway simulator: answer markers', function () {
     const s = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]]${text}`)] }));
     assert.equal(s.text, text);
     assert.ok(contentChunks(s).length > 3);
+  });
+
+  it('[[chunks:SEED]] with [[echo]] streams the text verbatim in seeded random pieces', async () => {
+    const text = '<img src=x onerror=alert(1)> Ünïcödé → 🚀🚀\n\n**bold** `code`\n'.repeat(4);
+    const a = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]][[chunks:7]]\n${text}`)] }));
+    assert.equal(a.text, text);
+    const b = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]][[chunks:7]]\n${text}`)] }));
+    const c = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]][[chunks:8]]\n${text}`)] }));
+    assert.deepEqual(contentChunks(a), contentChunks(b), 'same seed, same pieces');
+    assert.notDeepEqual(contentChunks(a), contentChunks(c), 'another seed, other pieces');
+    assert.notDeepEqual(contentChunks(a), splitIntoChunks(text), 'not the word chunking');
+    for (const seed of [1, 2, 3]) {
+      const pieces = splitRandomly(text, seed);
+      assert.equal(pieces.join(''), text);
+      assert.ok(pieces.every((p) => Array.from(p).length >= 1 && Array.from(p).length <= 24));
+      assert.ok(pieces.every((p) => !/[\ud800-\udbff]$/.test(p)), 'no piece ends inside a surrogate pair');
+    }
   });
 
   it('[[words:N]] answers exactly N words', async () => {
