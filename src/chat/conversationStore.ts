@@ -193,6 +193,7 @@ export class ConversationStore {
     const c = await this.get(id);
     if (!c) return undefined;
     this.setActive(c);
+    this.refreshSoon(); // another window may have changed it since it was loaded
     return c;
   }
 
@@ -265,7 +266,11 @@ export class ConversationStore {
    */
   refresh(): Promise<void> {
     if (this.closed) return this.queue;
-    const ids = [...this.loaded.keys()];
+    // Only the conversation on screen is re-read: a window can hold hundreds of loaded
+    // conversations, and every save (ours included) changes the folder, so re-reading them all
+    // made each save cost O(conversations). Another conversation is merged with the disk when
+    // this window saves it, and re-read when it is activated (activate() calls refreshSoon()).
+    const ids = this.loaded.has(this.activeId) ? [this.activeId] : [];
     this.enqueue(async () => {
       let external = await this.syncIndex(false);
       for (const id of ids) {
@@ -332,6 +337,12 @@ export class ConversationStore {
     let raw: string | undefined;
     try {
       raw = await this.backend.read(INDEX);
+      // A missing index is most likely another window's replace between its delete and its
+      // rename: writing ours now would drop that window's tombstones. Read again first.
+      for (let i = 0; raw === undefined && this.summaries.length > 0 && i < 3; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        raw = await this.backend.read(INDEX);
+      }
     } catch {
       raw = undefined;
     }
