@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const keys = new KeyStore(context.secrets, () => settings.baseUrlOrigin);
   const gateway = new GatewayService(() => settings, keys);
   const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
-  const usage = new UsageLedger();
+  const usage = new UsageLedger(context.globalState);
   context.subscriptions.push(log, settingsChanged, keys, catalogue, usage);
 
   const services: Services = {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { GatewayError } from './core';
 import type { ErrorAction, ErrorView } from './protocol';
 import type { Services } from './services';
+import { topUp } from './balanceTopUp';
 
 export function describeError(err: unknown): ErrorView {
   if (err instanceof GatewayError) {
@@ -13,7 +14,8 @@ export function describeError(err: unknown): ErrorView {
         actions.push('setKey');
         break;
       case 'balance':
-        actions.push('topUp', 'switchChannel');
+        // Every channel draws on the same prepaid balance: a switch cannot fix it.
+        actions.push('topUp');
         break;
       case 'rate_limit':
         actions.push('retry', 'switchChannel');
@@ -62,15 +64,9 @@ export async function runErrorAction(action: ErrorAction, services: Services): P
     case 'setKey':
       await vscode.commands.executeCommand('modelgate.setApiKey');
       return;
-    case 'topUp': {
-      const origin = services.settings().baseUrlOrigin;
-      const pick = await vscode.window.showInformationMessage(
-        'Your gateway balance is used up. Top it up in the gateway console (where the API key was created), then retry.',
-        ...(origin ? ['Open Gateway Site'] : []),
-      );
-      if (pick && origin) await vscode.env.openExternal(vscode.Uri.parse(origin));
+    case 'topUp':
+      await topUp();
       return;
-    }
     case 'switchChannel':
       await vscode.commands.executeCommand('modelgate.pickChannel');
       return;

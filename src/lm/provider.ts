@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { ChannelChoice } from '../core/catalogue';
 import { costOf } from '../core/cost';
-import { missingKeyError } from '../core/errors';
+import { GatewayError, missingKeyError } from '../core/errors';
+import { consoleUrlSetting } from '../balanceTopUp';
 import { estimateTokens } from '../core/tokens';
 import type { ChatRequest, GatewayClient, Usage } from '../core/types';
 import type { Services } from '../services';
@@ -125,7 +126,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       }
       outcome = 'failed';
       // The GatewayError's message is already short, actionable and free of the key.
-      throw new Error(err instanceof Error ? err.message : String(err));
+      throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       onCancel.dispose();
       this.record(request.model, channel, usage);
@@ -149,4 +150,12 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** A caller of vscode.lm cannot press "Top up": say where the console is (or how to set it). */
+function balanceHint(err: unknown): string | undefined {
+  if (!(err instanceof GatewayError) || err.kind !== 'balance') return undefined;
+  const check = consoleUrlSetting();
+  const where = check.kind === 'ok' ? `Console: ${check.url}` : 'Set "modelgate.consoleUrl" in your user settings to get a link to it';
+  return `${err.message} ${where} (every channel uses the same balance, so switching channels does not help).`;
 }

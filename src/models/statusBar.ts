@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { CHANNEL_INFO } from '../core/catalogue';
 import { formatUsd } from '../core/cost';
+import { totalsLine } from '../core/usageTotals';
 import type { Services } from '../services';
 import { describeChatModel, formatPrice } from './pickers';
 
@@ -57,7 +58,7 @@ export class ModelStatusBar implements vscode.Disposable {
         `**Last request:** ${last.model} · ${last.channel}${u ? ` · ${u.promptTokens} prompt (${u.cachedTokens} cached) · ${u.completionTokens} completion` : ''}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : ' · no price configured'}\n\n`,
       );
       const t = this.services.usage.total();
-      md.appendMarkdown(`**This session:** ${t.requests} requests · ${formatUsd(t.cost)}${t.unpriced ? ` (+${t.unpriced} without a price)` : ''}\n\n`);
+      md.appendMarkdown(`**${totalsLine(t)}**\n\n`);
     }
     if (!s.baseUrl) md.appendMarkdown(`$(warning) ${s.baseUrlProblem}\n\n`);
     else if (!this.hasKey) md.appendMarkdown(`$(warning) No API key for ${s.baseUrlOrigin}: run **Modelgate: Set API Key**.\n\n`);
@@ -70,3 +71,4 @@ export class ModelStatusBar implements vscode.Disposable {
     this.item.dispose();
   }
 }
+

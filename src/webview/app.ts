@@ -36,6 +36,9 @@ export class ChatApp {
   private conversationId: string | undefined;
   private ready = false;
   private busy = false;
+  /** ids of finished answers with no known cost, for the header total */
+  private unpriced = new Set<string>();
+  private lastTotal: number | undefined;
 
   constructor(options: ChatAppOptions) {
     const win = options.window;
@@ -109,10 +112,15 @@ export class ChatApp {
         return this.transcript.toolCall(msg.messageId, msg.call);
       case 'messageFinished':
         this.transcript.finish(msg.messageId, msg.status, msg.usage, msg.error);
-        if (msg.totalCost !== undefined) this.header.setTotalCost(msg.totalCost);
+        if (msg.usage?.cost === undefined) this.unpriced.add(msg.messageId);
+        else this.unpriced.delete(msg.messageId);
+        if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
         return;
       case 'truncated':
         this.transcript.truncate(msg.fromMessageId);
+        for (const id of this.unpriced) if (!this.transcript.has(id)) this.unpriced.delete(id);
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
         return this.refreshEmpty();
       case 'composer':
         this.composer.setState(msg.composer);
@@ -142,7 +150,10 @@ export class ChatApp {
     this.transcript.reset(conversation.messages);
     this.header.setActive(conversation.id, conversation.title);
     this.header.setConversations(msg.conversations, conversation.id);
-    this.header.setTotalCost(conversation.totalCost);
+    // answers with no known cost (no price, or no usage reported): the header says so
+    this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && m.status !== 'streaming' && m.usage?.cost === undefined).map((m) => m.id));
+    this.lastTotal = conversation.totalCost;
+    this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
     this.header.setReady(true);
     this.composer.setState(msg.composer);
     this.notices.setHasKey(msg.composer.hasKey);

@@ -1,7 +1,7 @@
 // Number and cost formatting for the panel. Prices and cost arithmetic live in src/core; this
 // only formats what the host computed.
 import { formatUsd } from '../core/cost';
-import type { UsageView } from '../protocol';
+import type { MessageStatus, UsageView } from '../protocol';
 
 const int = new Intl.NumberFormat('en-US');
 
@@ -22,18 +22,32 @@ function trimZero(s: string): string {
   return s.replace(/\.0$/, '');
 }
 
-/** "1,234 prompt (1,024 cached) · 321 completion · $0.0012 · flagship-text · stable" */
-export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string): string {
+/**
+ * "1,234 prompt (1,024 cached) · 321 completion · $0.0012 · flagship-text · stable". An answer
+ * without a price says "no price" (never $0); a finished, stopped or failed answer the gateway
+ * reported no usage for says "tokens not reported".
+ */
+export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string, status?: MessageStatus): string {
   const parts: string[] = [];
   if (usage) {
     const cached = usage.cachedTokens > 0 ? ` (${formatInt(usage.cachedTokens)} cached)` : '';
     parts.push(`${formatInt(usage.promptTokens)} prompt${cached}`);
     parts.push(`${formatInt(usage.completionTokens)} completion`);
-    if (usage.cost !== undefined && Number.isFinite(usage.cost)) parts.push(formatUsd(usage.cost));
+    parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : 'no price');
+  } else if (status && status !== 'streaming') {
+    parts.push('tokens not reported');
   }
   if (model) parts.push(model);
   if (channel) parts.push(channel);
   return parts.join(' · ');
+}
+
+/** The header total: "$0.12", "$0.12 + 1 answer without a price", "cost unknown (2 answers without a price)". */
+export function formatTotalCost(total: number | undefined, unpriced: number): string {
+  const known = total !== undefined && Number.isFinite(total) && total > 0;
+  const without = `${unpriced} answer${unpriced === 1 ? '' : 's'} without a price`;
+  if (!unpriced) return known ? formatUsd(total) : '';
+  return known ? `${formatUsd(total)} + ${without}` : `cost unknown (${without})`;
 }
 
 /** "12% of 1M tokens"; "<1%" for a sliver so an almost empty window does not read as 0. */

@@ -2,7 +2,7 @@
 // and Delete conversation.
 import type { ConversationSummary, WebviewMessage } from '../protocol';
 import { clear, h } from './dom';
-import { formatUsd } from './format';
+import { formatTotalCost } from './format';
 import { icon } from './icons';
 
 export interface HeaderCallbacks {
@@ -78,10 +78,11 @@ export class Header {
     this.render();
   }
 
-  setTotalCost(total: number | undefined): void {
-    const show = total !== undefined && Number.isFinite(total) && total > 0;
-    this.total.hidden = !show;
-    this.total.textContent = show ? formatUsd(total) : '';
+  /** `unpriced`: answers of this conversation with no known cost, said so rather than counted as $0 */
+  setTotalCost(total: number | undefined, unpriced = 0): void {
+    const text = formatTotalCost(total, unpriced);
+    this.total.hidden = !text;
+    this.total.textContent = text;
   }
 
   private render(): void {

@@ -206,7 +206,7 @@ export class AssistantMessageElement {
         ]),
       );
     }
-    const usageLine = formatUsageLine(this.usage, this.message.model, this.message.channel);
+    const usageLine = formatUsageLine(this.usage, this.message.model, this.message.channel, this.status);
     const row = h(doc, 'div', { className: 'message-usage-row' }, [
       usageLine && h(doc, 'div', { className: 'message-usage', text: usageLine }),
       this.regenerate,

@@ -140,6 +140,11 @@ export class Transcript {
     this.afterChange();
   }
 
+  /** whether the message is in the transcript (rendered or still waiting in the windowed restore) */
+  has(messageId: string): boolean {
+    return this.byId.has(messageId) || this.older.some((m) => m.id === messageId);
+  }
+
   truncate(fromMessageId: string): void {
     if (!this.byId.has(fromMessageId) && this.older.some((m) => m.id === fromMessageId)) this.renderAll();
     const index = this.entries.findIndex((e) => messageIdOf(e) === fromMessageId);

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
+import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/balanceTopUp';
 import { applyCode, isOpenableLink, ProposalDocuments } from '../../src/chat/codeActions';
 import { costOf } from '../../src/core/cost';
 import type { ChatMessage } from '../../src/core/types';
@@ -433,7 +434,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
       await chat().send('hello without balance');
       a = await lastAssistant();
       assert.equal(a.status, 'error');
-      assert.ok(a.error!.actions.includes('topUp'), a.error!.actions.join());
+      // a channel switch cannot fix a balance: the card offers "Top up" only, and says it once
+      assert.deepEqual(a.error!.actions, ['topUp']);
+      assert.equal(a.error!.message.match(/too low/g)?.length, 1, a.error!.message);
     } finally {
       await setKey(KEY);
     }
@@ -555,6 +558,42 @@ describe('chat (real VS Code, gateway simulator)', function () {
       proposals.dispose();
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('"Top up" opens modelgate.consoleUrl, or explains how to set it and offers the setting', async () => {
+    const opened: string[] = [];
+    const asked: string[] = [];
+    let settingOpened = 0;
+    const ui = (answer?: string): TopUpUi => ({
+      openExternal: async (uri) => (opened.push(uri.toString(true)), true),
+      ask: async (message, ...buttons) => (asked.push(`${message} [${buttons.join('|')}]`), answer),
+      openSetting: async () => settingOpened++,
+    });
+    const setConsole = async (value: string | undefined) => {
+      await config().update('consoleUrl', value, vscode.ConfigurationTarget.Global);
+      await until(() => config().inspect('consoleUrl')?.globalValue === value, `consoleUrl = ${value}`);
+    };
+    try {
+      // unset: explains, offers the setting, opens nothing
+      await setConsole(undefined);
+      assert.equal(await topUp(ui('Open Setting')), 'explained');
+      assert.match(asked.at(-1)!, /modelgate\.consoleUrl.*\[Open Setting\]/);
+      assert.equal(settingOpened, 1);
+      // plain http to another machine: says what is wrong, opens nothing
+      await setConsole('http://console.example.com/pay');
+      assert.equal(await topUp(ui()), 'explained');
+      assert.match(asked.at(-1)!, /plain http to console\.example\.com/);
+      assert.deepEqual(opened, []);
+      // https: opened in the browser, nothing asked
+      const before = asked.length;
+      await setConsole('https://console.example.com/billing?tab=top-up');
+      assert.equal(await topUp(ui()), 'opened');
+      assert.deepEqual(opened, ['https://console.example.com/billing?tab=top-up']);
+      assert.equal(asked.length, before);
+      assert.deepEqual(consoleUrlSetting(), { kind: 'ok', url: 'https://console.example.com/billing?tab=top-up' });
+    } finally {
+      await setConsole(undefined);
     }
   });
 

@@ -306,6 +306,33 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     assert.equal(await flagship.countTokens(vscode.LanguageModelChatMessage.User('abcd')), 5); // 4 framing + 1
   });
 
+  it('on a 402 names the balance, points at the console (or the setting) and not at a channel switch', async () => {
+    const flagship = await model('flagship-text');
+    const failure = async (): Promise<string> => {
+      try {
+        await collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('hello while poor')], {}, new vscode.CancellationTokenSource().token));
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+      assert.fail('a request without balance must fail');
+    };
+    gw.setBalance('sk-test', 0);
+    try {
+      let message = await failure();
+      assert.match(message, /balance is too low/);
+      assert.match(message, /modelgate\.consoleUrl/);
+      assert.match(message, /switching channels does not help/);
+      assert.doesNotMatch(message, /sk-test|Bearer/);
+      await config().update('consoleUrl', 'https://console.example.com/billing', vscode.ConfigurationTarget.Global);
+      await until(() => config().get('consoleUrl') === 'https://console.example.com/billing', 'console URL applied');
+      message = await failure();
+      assert.match(message, /Console: https:\/\/console\.example\.com\/billing/);
+    } finally {
+      gw.setBalance('sk-test', 100);
+      await config().update('consoleUrl', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('without a key, rejects with a message naming "Set API Key" and sends nothing', async () => {
     await vscode.commands.executeCommand('modelgate.clearApiKey');
     try {
