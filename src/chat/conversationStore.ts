@@ -125,7 +125,17 @@ export class ConversationStore {
     // Conversation files the index does not list (its last write was cut off, or it is gone)
     // are listed again: a conversation is never lost because of the index.
     const loaded: Conversation[] = [];
-    const names = await backend.list().catch(() => [] as string[]);
+    let names = await backend.list().catch(() => [] as string[]);
+    if (await recoverInterruptedReplaces(backend, names, warn)) names = await backend.list().catch(() => names);
+    if (rawIndex === undefined && names.includes(INDEX)) {
+      const again = await backend.read(INDEX).catch(() => undefined);
+      const parsed = again === undefined ? undefined : safeJson(again, indexSchema);
+      if (parsed) {
+        summaries = parsed.conversations;
+        activeId = parsed.activeId;
+        deleted = parsed.deleted ?? [];
+      }
+    }
     for (const name of names) {
       const id = FILE_PATTERN.exec(name)?.[1];
       if (!id || summaries.some((s) => s.id === id) || deleted.includes(id)) continue;
@@ -492,4 +502,40 @@ export class MemoryBackend implements StorageBackend {
   async delete(name: string): Promise<void> {
     this.files.delete(name);
   }
+}
+
+const TEMP_PATTERN = /^(.+\.json)\.[^.]+\.tmp$/;
+
+/**
+ * A file is replaced by writing `<name>.<uuid>.tmp` and renaming it over `<name>`, which
+ * workspace.fs does as "delete, then rename". A window killed between the two leaves no
+ * `<name>` at all, only the complete temporary file: put it back. A temporary file that is not
+ * whole JSON was cut off before the rename and is left to the stale-file sweep.
+ * Returns whether anything was recovered.
+ */
+async function recoverInterruptedReplaces(backend: StorageBackend, names: string[], warn: (m: string) => void): Promise<boolean> {
+  let recovered = false;
+  const newest = new Map<string, string>();
+  for (const name of names) {
+    const target = TEMP_PATTERN.exec(name)?.[1];
+    if (!target || names.includes(target)) continue;
+    const text = await backend.read(name).catch(() => undefined);
+    if (text === undefined) continue;
+    try {
+      JSON.parse(text);
+    } catch {
+      continue;
+    }
+    newest.set(target, text); // several whole ones: any is a complete version; the last listed wins
+  }
+  for (const [target, text] of newest) {
+    try {
+      await backend.write(target, text);
+      recovered = true;
+      warn(`The chat history file ${target} was restored from a save that a closing window did not finish.`);
+    } catch {
+      // Still missing: the conversation is rebuilt or dropped as before.
+    }
+  }
+  return recovered;
 }

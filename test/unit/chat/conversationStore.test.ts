@@ -68,6 +68,25 @@ describe('chat: conversation store', () => {
     assert.deepEqual(a.parts, [{ kind: 'text', text: 'half an ans' }]);
   });
 
+  it('a window killed between the delete and the rename of a replace: the whole temporary file is put back', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await ConversationStore.open(backend, { now });
+    addTurn(s1.active, 'q', 'half an ans', 'streaming');
+    s1.changed(s1.active, { touch: true });
+    await s1.close();
+    const name = [...backend.files.keys()].find((n) => n.startsWith('conversation-'))!;
+    // What the kill leaves: the target deleted, the new version whole under its temporary name,
+    // and an older temporary file of another write that was cut off mid-way.
+    backend.files.set(`${name}.1234.tmp`, backend.files.get(name)!);
+    backend.files.set(`${name}.5678.tmp`, '{"version":1,"id":');
+    backend.files.delete(name);
+    const s2 = await ConversationStore.open(backend, { now });
+    assert.equal(s2.active.messages.length, 2, 'the conversation is back, not a new chat');
+    assert.equal((s2.active.messages[1] as AssistantRecord).status, 'interrupted');
+    assert.ok(backend.files.has(name));
+    await s2.close();
+  });
+
   it('writes the state at the moment of the write, not a later one', async () => {
     const backend = new MemoryBackend();
     const s = await ConversationStore.open(backend, { now });
