@@ -41,6 +41,14 @@ export interface StorageBackend {
 
 const INDEX = 'index.json';
 const fileOf = (id: string) => `conversation-${id}.json`;
+/**
+ * A deleted conversation also leaves a marker file of its own. The index's `deleted` list can
+ * lose an entry when two windows read-merge-write the index at the same moment; a marker is
+ * written by one window only and never rewritten, so a stale copy in another window can never
+ * bring the conversation back.
+ */
+const tombstoneOf = (id: string) => `conversation-${id}.deleted`;
+const TOMBSTONE_PATTERN = /^conversation-([A-Za-z0-9_-]{1,64})\.deleted$/;
 const FILE_PATTERN = /^conversation-([A-Za-z0-9_-]{1,64})\.json$/;
 
 const indexSchema = z.object({
@@ -136,6 +144,11 @@ export class ConversationStore {
         deleted = parsed.deleted ?? [];
       }
     }
+    for (const name of names) {
+      const id = TOMBSTONE_PATTERN.exec(name)?.[1];
+      if (id && !deleted.includes(id)) deleted.push(id);
+    }
+    summaries = summaries.filter((x) => !deleted.includes(x.id));
     for (const name of names) {
       const id = FILE_PATTERN.exec(name)?.[1];
       if (!id || summaries.some((s) => s.id === id) || deleted.includes(id)) continue;
@@ -242,7 +255,10 @@ export class ConversationStore {
   async delete(id: string): Promise<void> {
     this.deleted = [...this.deleted.filter((d) => d !== id), id].slice(-DELETED_MAX);
     await this.forget(id);
-    this.enqueue(() => this.backend.delete(fileOf(id)));
+    this.enqueue(async () => {
+      await this.backend.write(tombstoneOf(id), '');
+      await this.backend.delete(fileOf(id));
+    });
     await this.flush();
   }
 
@@ -300,6 +316,9 @@ export class ConversationStore {
    * Returns whether another window's changes were merged into the live copy.
    */
   private async syncConversation(id: string, text: string): Promise<boolean> {
+    if (!this.deleted.includes(id) && (await this.backend.read(tombstoneOf(id))) !== undefined) {
+      this.deleted = [...this.deleted, id].slice(-DELETED_MAX);
+    }
     if (this.deleted.includes(id)) {
       await this.forget(id);
       await this.backend.delete(fileOf(id));

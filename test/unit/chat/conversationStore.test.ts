@@ -87,6 +87,30 @@ describe('chat: conversation store', () => {
     await s2.close();
   });
 
+  it('a deletion survives another window overwriting the index without its tombstone', async () => {
+    const backend = new MemoryBackend();
+    const seed = await ConversationStore.open(backend, { now });
+    addTurn(seed.active, 'doomed', 'x');
+    seed.changed(seed.active, { touch: true });
+    await seed.close();
+    const a = await ConversationStore.open(backend, { now });
+    const b = await ConversationStore.open(backend, { now });
+    const staleIndex = backend.files.get('index.json')!;
+    const id = a.active.id;
+    const stale = b.active;
+    await a.delete(id);
+    await a.close();
+    // The other window's read-merge-write of the index raced a's and won: no tombstone in it.
+    backend.files.set('index.json', staleIndex);
+    stale.draft = 'a keystroke in the stale window';
+    b.changed(stale);
+    await b.close();
+    assert.ok(![...backend.files.keys()].includes(`conversation-${id}.json`), 'the stale copy was not written back');
+    const again = await ConversationStore.open(backend, { now });
+    assert.ok(!again.list().some((x) => x.id === id), 'not listed again');
+    await again.close();
+  });
+
   it('writes the state at the moment of the write, not a later one', async () => {
     const backend = new MemoryBackend();
     const s = await ConversationStore.open(backend, { now });
