@@ -172,10 +172,21 @@ class WorkbenchSession implements Workbench {
 
   private async openPalette(): Promise<Locator> {
     const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
-    await this.page.keyboard.press('Escape'); // Close whatever quick input is open.
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    return input;
+    // A page that grabbed the keyboard focus as it opened (the walkthrough, an image editor) can
+    // leave F1 unheard or the palette inert: then the focus goes back to the workbench (a click
+    // on the side bar's title) and F1 again.
+    for (let attempt = 0; ; attempt++) {
+      await this.page.keyboard.press('Escape'); // Close whatever quick input is open.
+      await this.page.keyboard.press('F1');
+      const ready = await input
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => input.isEditable({ timeout: 2_000 }))
+        .catch(() => false);
+      if (ready) return input;
+      if (attempt >= 3) throw new Error('the command palette did not open (F1) or stayed inert');
+      await this.page.keyboard.press('Escape');
+      await this.page.locator('.monaco-workbench .part.sidebar .title').first().click({ timeout: 5_000 }).catch(() => undefined);
+    }
   }
 
   private rowByLabel(title: string): Locator {
