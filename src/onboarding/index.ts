@@ -29,14 +29,17 @@ const setContext = (key: string, value: boolean) => vscode.commands.executeComma
  * the walkthrough registers), so it is safe to call at any time.
  */
 const markStep = (step: string) =>
-  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)).catch(() => undefined);
-const setDone = async (key: string, step: string, value: boolean) => {
-  await setContext(key, value);
-  if (value) await markStep(step);
-};
+  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)).then(
+    () => 'marked',
+    (err: unknown) => `not marked (${err instanceof Error ? err.message : String(err)})`,
+  );
 
 export function registerOnboarding(services: Services): vscode.Disposable[] {
   const { context } = services;
+  const setDone = async (key: string, step: string, value: boolean) => {
+    await setContext(key, value);
+    if (value) services.log.info(`Walkthrough step ${step}: ${await markStep(step)}.`);
+  };
   const refresh = async () => {
     const hasBaseUrl = !!services.settings().baseUrl;
     const hasKey = hasBaseUrl && !!(await services.keys.get());

@@ -165,9 +165,32 @@ export class ChatApp {
     this.composer.noteHostDraft(conversation.draft ?? '');
     this.composer.setDraft(local ? saved.draft : conversation.draft ?? '', { notifyHost: local });
     this.refreshEmpty();
-    // Opened by "Open Chat" (the view took focus before it was ready): the cursor goes into the
-    // message box, where the host's focusInput could not yet be delivered.
-    if (first && this.notices.element.ownerDocument.hasFocus()) this.composer.focus();
+    if (first) this.focusComposerWhenOpened();
+  }
+
+  /**
+   * Opened by "Open Chat" (the view took focus before it was ready): the cursor goes into the
+   * message box, where the host's focusInput could not yet be delivered. A view opened cold may get
+   * the keyboard only after its first snapshot, so the first focus that the workbench gives the
+   * frame (not a click: a pointer press cancels this) also goes to the message box.
+   */
+  private focusComposerWhenOpened(): void {
+    const doc = this.notices.element.ownerDocument;
+    if (doc.hasFocus()) return this.composer.focus();
+    const win = doc.defaultView;
+    if (!win) return;
+    const done = () => {
+      win.removeEventListener('focus', onFocus);
+      win.removeEventListener('pointerdown', done, true);
+      win.removeEventListener('keydown', done, true);
+    };
+    const onFocus = () => {
+      done();
+      if (doc.activeElement === doc.body || doc.activeElement === null) this.composer.focus();
+    };
+    win.addEventListener('focus', onFocus);
+    win.addEventListener('pointerdown', done, true);
+    win.addEventListener('keydown', done, true);
   }
 
   private setBusy(busy: boolean): void {

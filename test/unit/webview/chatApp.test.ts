@@ -120,6 +120,24 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.sent('send').length, 0, 'nothing is sent before the snapshot');
   });
 
+  it('opened cold: the first focus the workbench gives the frame goes to the message box, a click does not', () => {
+    const t = setup();
+    assert.equal(t.doc.hasFocus(), false, 'the frame does not have the keyboard when the snapshot arrives');
+    t.host(snapshot([]));
+    assert.notEqual(t.doc.activeElement, t.input(), 'no cursor yet');
+    t.win.dispatchEvent(new t.win.FocusEvent('focus'));
+    assert.equal(t.doc.activeElement, t.input(), 'the view given the keyboard puts the cursor in the message box');
+    t.input().blur();
+    t.win.dispatchEvent(new t.win.FocusEvent('focus'));
+    assert.notEqual(t.doc.activeElement, t.input(), 'only the first focus');
+
+    const c = setup();
+    c.host(snapshot([]));
+    c.win.dispatchEvent(new c.win.Event('pointerdown'));
+    c.win.dispatchEvent(new c.win.FocusEvent('focus'));
+    assert.notEqual(c.doc.activeElement, c.input(), 'a click into the panel is not taken over');
+  });
+
   it('renders a snapshot with the accessible names the tests use', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'Explain this'), assistant('a1', 'Here is `code`:\n\n```ts\nconst x = 1;\n```\n')]));
