@@ -207,7 +207,14 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
     // The choice lands in settings.json (VS Code 1.139 names it "Dark Modern"; older versions
     // "Default Dark Modern"); the write can trail the switch a little.
-    const theme = () => (JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+    // settings.json can be read while VS Code rewrites it (empty or half written): not a theme yet.
+    const theme = () => {
+      try {
+        return (JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+      } catch {
+        return undefined;
+      }
+    };
     await wb.page.waitForFunction(() => true); // yield once to the page
     for (let i = 0; i < 100 && !/^(Default )?Dark Modern$/.test(String(theme())); i++) await wb.page.waitForTimeout(200);
     assert.match(String(theme()), /^(Default )?Dark Modern$/);
