@@ -181,7 +181,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
       'workbench.colorTheme': THEMES[0]!.id,
     },
-    viewport: { width: 1280, height: 1000 },
+    viewport: { width: 1280, height: 1300 },
   }));
 
   after(async () => {
@@ -220,6 +220,8 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       ? join(repoRoot(), 'media', 'screenshots')
       : join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(dir, { recursive: true });
+    // From the tool calls down: most kinds of element in one picture.
+    await chat.evaluate(() => document.querySelector('.tool-call')?.closest('.message')?.scrollIntoView({ block: 'start' }));
     await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, file) });
   }
 
@@ -227,7 +229,8 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     wb = fixture.get();
     // A wider side bar than the default, as people who chat tend to make it.
     const sidebar = wb.page.locator('.part.sidebar');
-    await wb.runCommand('Modelgate: Open Chat');
+    // The extension's commands show up once its host activated it: slow on a busy machine.
+    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     await message().waitFor({ state: 'visible' });
     const box = (await sidebar.boundingBox())!;
@@ -252,17 +255,25 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await button('Regenerate').waitFor({ state: 'visible', timeout: 10_000 });
     // A chip: a file picked in the open dialog.
     await button('Attach file').click();
-    await wb.answerInput(join(wb.workspace, 'README.md'));
-    await chat.locator('.composer-attachments .chip').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The simple file dialog lists the folder once it has read it, and a path typed before
+    // that is replaced by the folder's: type it when the listing is there, again if needed.
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'README.md' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const chip = chat.locator('.composer-attachments .chip').first();
+    for (let attempt = 0; attempt < 3 && !(await chip.isVisible()); attempt++) {
+      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+      if (await input.isVisible()) await wb.answerInput(join(wb.workspace, 'README.md'));
+      await chip.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    }
+    await chip.waitFor({ state: 'visible', timeout: 10_000 });
     // A notice: there is no editor whose selection could be attached.
     await button('Attach selection').click();
-    await chat.locator('.notices .notice').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('.notices .notice:not([hidden])').first().waitFor({ state: 'visible', timeout: 30_000 });
     await chat.locator('.context-meter').waitFor({ state: 'visible', timeout: 30_000 });
     await message().fill('Can it also cancel a pending call?');
     // Nothing keeps the keyboard focus in the panel: no control shows a focus ring.
     await wb.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
 
-    for (const selector of ['.message-user', '.message-assistant', '.code-block .code-action', '.tool-done', '.tool-error', '.message-error', '.notice', '.chip', '.context-meter', '.message-usage']) {
+    for (const selector of ['.message-user', '.message-assistant', '.code-block .code-action', '.tool-done', '.tool-error', '.message-error', '.notice:not([hidden])', '.chip', '.context-meter', '.message-usage']) {
       assert.ok((await chat.locator(selector).count()) > 0, `the panel shows no ${selector}`);
     }
   });
@@ -305,7 +316,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       assert.ok(samples.some((s) => s.path.includes('tool-status') && s.text === 'done'), 'the tool "done" label was not measured');
       // Regenerate, not focused, draws no ring: no outline and, outside high contrast (where every
       // control has a contrast border), no border of its own either.
-      const regenerate = await chat.locator('.message-regenerate').first().evaluate((el) => {
+      const regenerate = await chat.locator('.message-regenerate:not([hidden])').last().evaluate((el) => {
         const s = getComputedStyle(el);
         return { focused: el.ownerDocument.activeElement === el, outline: s.outlineStyle === 'none' ? 'none' : `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor}`, border: s.borderTopColor, width: s.borderTopWidth, shadow: s.boxShadow };
       });
@@ -324,4 +335,19 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       assert.deepEqual(problems, [], `${theme.id}:\n${problems.join('\n')}`);
     });
   }
+
+  it('Regenerate shows the focus ring when the keyboard reaches it', async () => {
+    const regenerate = chat.locator('.message-regenerate:not([hidden])').last();
+    // Keyboard use first (the browser shows :focus-visible on focus that follows keys), then
+    // the focus moves to Regenerate.
+    await message().focus();
+    await wb.page.keyboard.press('Shift');
+    await regenerate.focus();
+    const outline = await regenerate.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { focused: el.ownerDocument.activeElement === el, visible: el.matches(':focus-visible'), style: s.outlineStyle, width: s.outlineWidth };
+    });
+    assert.deepEqual(outline, { focused: true, visible: true, style: 'solid', width: '1px' });
+    await regenerate.blur();
+  });
 });
