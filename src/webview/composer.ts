@@ -86,8 +86,12 @@ export class Composer {
     this.meterText = h(doc, 'span', { className: 'meter-text' });
     this.meter = h(doc, 'div', {
       className: 'context-meter',
-      attrs: { role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
-    }, [h(doc, 'span', { className: 'meter-bar' }, [this.meterFill]), this.meterText]);
+      attrs: { role: 'meter', 'aria-label': 'Context', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+    }, [
+      h(doc, 'span', { className: 'meter-label', text: 'Context', attrs: { 'aria-hidden': 'true' } }),
+      h(doc, 'span', { className: 'meter-bar', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]),
+      this.meterText,
+    ]);
     this.meter.hidden = true;
     this.hint = h(doc, 'div', { className: 'composer-hint' });
     this.hint.hidden = true;
@@ -265,12 +269,12 @@ export class Composer {
       this.meter.hidden = true;
       return;
     }
-    const { percent, text } = formatContextUse(state.contextTokens, state.contextWindow);
+    const { percent, text, detail } = formatContextUse(state.contextTokens, state.contextWindow);
     this.meter.hidden = false;
     this.meterText.textContent = text;
     this.meterFill.style.width = `${Math.min(100, Math.max(0, percent)).toFixed(1)}%`;
     this.meter.setAttribute('aria-valuenow', String(Math.min(100, Math.round(percent))));
-    this.meter.setAttribute('aria-valuetext', text);
+    this.meter.setAttribute('aria-valuetext', detail);
     this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
     this.meter.classList.toggle('over', percent >= 100);
     this.meter.title = percent >= 100

@@ -50,10 +50,13 @@ export function formatTotalCost(total: number | undefined, unpriced: number): st
   return known ? `${formatUsd(total)} + ${without}` : `cost unknown (${without})`;
 }
 
-/** "12% of 1M tokens"; "<1%" for a sliver so an almost empty window does not read as 0. */
-export function formatContextUse(tokens: number, window: number): { percent: number; text: string } {
-  if (!(window > 0)) return { percent: 0, text: `${formatInt(tokens)} tokens` };
+/**
+ * "12% of 1M tokens"; "<1%" for a sliver so an almost empty window does not read as 0. `detail`
+ * is the meter's spoken value: "Context: 120,400 of 1,000,000 tokens (12%)".
+ */
+export function formatContextUse(tokens: number, window: number): { percent: number; text: string; detail: string } {
+  if (!(window > 0)) return { percent: 0, text: `${formatInt(tokens)} tokens`, detail: `Context: ${formatInt(tokens)} tokens` };
   const percent = (tokens / window) * 100;
   const shown = tokens > 0 && percent < 1 ? '<1' : String(Math.round(percent));
-  return { percent, text: `${shown}% of ${formatTokenCount(window)} tokens` };
+  return { percent, text: `${shown}% of ${formatTokenCount(window)} tokens`, detail: `Context: ${formatInt(tokens)} of ${formatInt(window)} tokens (${shown}%)` };
 }

@@ -363,7 +363,9 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.deepEqual(t.sent('removeAttachment'), [{ type: 'removeAttachment', attachmentId: 'f1' }]);
     const meter = t.doc.querySelector('[role="meter"]')!;
     assert.ok(meter.classList.contains('warn'));
-    assert.equal(meter.getAttribute('aria-valuetext'), '95% of 1M tokens');
+    assert.equal(meter.getAttribute('aria-valuetext'), 'Context: 950,000 of 1,000,000 tokens (95%)');
+    assert.equal(meter.getAttribute('aria-label'), 'Context');
+    assert.equal(meter.querySelector('.meter-text')?.textContent, '95% of 1M tokens');
   });
 
   it('keeps the draft: webview state at once, the host after a pause, restored on reload', async () => {

@@ -1,0 +1,353 @@
+// Readability of the chat panel in the real workbench, in each built-in theme: every visible text
+// meets WCAG AA contrast (4.5:1; 3:1 for large text), computed from the rendered colours.
+//
+// One workbench start. The panel is filled once with a conversation that shows every kind of
+// element (user and assistant messages, a code block with its buttons, a tool call done and one
+// failed, an error card, a notice, chips, the context meter, usage lines), then the theme is
+// switched through the `workbench.colorTheme` user setting (settings.json on disk, as a person's
+// edit would be) and, in each theme, the webview frame is walked: for every element with visible
+// text, the foreground (computed colour, times the opacity of the element and its ancestors) is
+// composed over the backgrounds of its ancestors (alpha included) down to the side bar's own
+// background, and the WCAG ratio is computed. A theme fails listing each offender.
+//
+// Screenshots of the panel in Light, Dark and High Contrast go to test-results/screenshots/
+// (media/screenshots/, used by the README, with MODELGATE_UPDATE_SCREENSHOTS=1).
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
+import { useWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-contrast-5e19a0';
+
+interface Theme {
+  /** the `workbench.colorTheme` value (the theme's id in VS Code 1.139) */
+  id: string;
+  /** its label in the Color Theme picker */
+  label: string;
+  /** class of .monaco-workbench once the theme applies */
+  workbenchClass: string;
+  /** class of the webview's body once the theme reached it */
+  bodyClass: string;
+  screenshot?: string;
+}
+
+const THEMES: Theme[] = [
+  { id: 'Light Modern', label: 'Light Modern', workbenchClass: 'vs', bodyClass: 'vscode-light', screenshot: 'chat-light.png' },
+  { id: 'Dark Modern', label: 'Dark Modern', workbenchClass: 'vs-dark', bodyClass: 'vscode-dark', screenshot: 'chat-dark.png' },
+  { id: 'Default High Contrast', label: 'Dark High Contrast', workbenchClass: 'hc-black', bodyClass: 'vscode-high-contrast', screenshot: 'chat-hc.png' },
+  { id: 'Default High Contrast Light', label: 'Light High Contrast', workbenchClass: 'hc-light', bodyClass: 'vscode-high-contrast-light' },
+];
+
+/** What the walk in the webview reports for one text. */
+interface TextSample {
+  text: string;
+  path: string;
+  fg: string;
+  bg: string;
+  ratio: number;
+  required: number;
+}
+
+/**
+ * Runs in the webview frame. `base` is the opaque colour behind the webview (the side bar's
+ * background, read in the workbench page). Returns every visible text with its contrast.
+ */
+function measureContrast(base: [number, number, number]): TextSample[] {
+  type RGBA = [number, number, number, number];
+  const parse = (css: string): RGBA => {
+    const m = /rgba?\(([^)]+)\)/.exec(css);
+    if (!m) {
+      // `color(srgb r g b / a)` and the like: let canvas normalise it.
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = css;
+      return parse(ctx.fillStyle.startsWith('#') ? hexToRgb(ctx.fillStyle) : ctx.fillStyle);
+    }
+    const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+    return [p[0]!, p[1]!, p[2]!, p.length > 3 ? p[3]! : 1];
+  };
+  const hexToRgb = (hex: string): string => {
+    const n = parseInt(hex.slice(1), 16);
+    return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+  };
+  const over = (top: RGBA, under: [number, number, number]): [number, number, number] =>
+    [0, 1, 2].map((i) => top[i]! * top[3] + under[i]! * (1 - top[3])) as [number, number, number];
+  const lum = (c: [number, number, number]): number => {
+    const [r, g, b] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratioOf = (a: [number, number, number], b: [number, number, number]): number => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p) as [number, number];
+    return (x + 0.05) / (y + 0.05);
+  };
+  const hex = (c: [number, number, number]) => `#${c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+
+  /** The colour behind `el`: its own background and its ancestors', composed over `base`. */
+  const backgroundOf = (el: Element): [number, number, number] => {
+    const layers: RGBA[] = [];
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    let under = base;
+    for (const layer of layers.reverse()) under = over(layer, under);
+    return under;
+  };
+  const opacityOf = (el: Element): number => {
+    let o = 1;
+    for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
+    return o;
+  };
+  const describe = (el: Element): string => {
+    const parts: string[] = [];
+    for (let e: Element | null = el; e && e !== document.body && parts.length < 4; e = e.parentElement) {
+      const cls = [...e.classList].slice(0, 2).map((c) => `.${c}`).join('');
+      parts.unshift(`${e.tagName.toLowerCase()}${cls}`);
+    }
+    return parts.join(' > ');
+  };
+  const visible = (el: Element): boolean => {
+    if (!(el instanceof HTMLElement || el instanceof SVGElement)) return false;
+    if (el.closest('[hidden], [aria-hidden="true"] [hidden]')) return false;
+    const s = getComputedStyle(el);
+    if (s.visibility !== 'visible' || s.display === 'none') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+
+  const samples: TextSample[] = [];
+  const sample = (el: Element, text: string, color: string) => {
+    // Disabled controls are exempt from 1.4.3 (inactive user interface components).
+    if (el.closest(':disabled, [aria-disabled="true"]')) return;
+    const style = getComputedStyle(el);
+    const bg = backgroundOf(el);
+    const fgRaw = parse(color);
+    const fg = over([fgRaw[0], fgRaw[1], fgRaw[2], fgRaw[3] * opacityOf(el)], bg);
+    const px = parseFloat(style.fontSize);
+    const bold = Number(style.fontWeight) >= 700;
+    const large = px >= 24 || (bold && px >= 18.66);
+    samples.push({ text: text.replace(/\s+/g, ' ').trim().slice(0, 50), path: describe(el), fg: hex(fg), bg: hex(bg), ratio: ratioOf(fg, bg), required: large ? 3 : 4.5 });
+  };
+
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set<Element>();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || seen.has(el) || !(n.textContent ?? '').trim()) continue;
+    if (el.closest('script, style, option, select, textarea')) continue;
+    seen.add(el);
+    if (!visible(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    sample(el, n.textContent ?? '', getComputedStyle(el).color);
+  }
+  // Form controls draw their text themselves: the select's chosen option, the textarea's value
+  // or else its placeholder.
+  for (const el of document.querySelectorAll('select, textarea, input')) {
+    if (!visible(el)) continue;
+    const field = el as HTMLSelectElement | HTMLTextAreaElement | HTMLInputElement;
+    if (field instanceof HTMLSelectElement) {
+      const text = field.selectedOptions[0]?.textContent ?? '';
+      if (text.trim()) sample(el, text, getComputedStyle(el).color);
+    } else if (field.value.trim()) {
+      sample(el, field.value, getComputedStyle(el).color);
+    } else if (field.placeholder) {
+      sample(el, field.placeholder, getComputedStyle(el, '::placeholder').color);
+    }
+  }
+  return samples;
+}
+
+describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-in themes', function () {
+  this.timeout(300_000);
+  let gw: RunningGateway;
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  });
+
+  const fixture = useWorkbench(() => ({
+    settings: {
+      'modelgate.baseUrl': gw.baseUrl,
+      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      'workbench.colorTheme': THEMES[0]!.id,
+    },
+    viewport: { width: 1280, height: 1300 },
+  }));
+
+  after(async () => {
+    await gw?.close();
+  });
+
+  let wb: Workbench;
+  let chat: Frame;
+  const message = () => chat.getByRole('textbox', { name: 'Message' });
+  const log = () => chat.getByRole('log');
+  const button = (name: string) => chat.getByRole('button', { name, exact: true });
+
+  async function send(text: string): Promise<void> {
+    await message().fill(text);
+    await button('Send').click();
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  /**
+   * Switches the theme the way a person does: the Color Theme picker writes the
+   * `workbench.colorTheme` user setting. (Writing settings.json behind the workbench's back
+   * depends on its file watcher, which a busy machine can run out of: seen here.)
+   */
+  async function setTheme(theme: Theme): Promise<void> {
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput(theme.label);
+    const file = join(wb.profile.userDataDir, 'User', 'settings.json');
+    const current = () => (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+    for (let i = 0; i < 100 && current() !== theme.id; i++) await wb.page.waitForTimeout(200);
+    assert.equal(current(), theme.id, 'the Color Theme picker wrote the user setting');
+  }
+
+  async function screenshotPanel(file: string): Promise<void> {
+    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1'
+      ? join(repoRoot(), 'media', 'screenshots')
+      : join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    // From the tool calls down: most kinds of element in one picture.
+    await chat.evaluate(() => document.querySelector('.tool-call')?.closest('.message')?.scrollIntoView({ block: 'start' }));
+    await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, file) });
+  }
+
+  it('fills the panel with every kind of element', async () => {
+    wb = fixture.get();
+    // A wider side bar than the default, as people who chat tend to make it.
+    const sidebar = wb.page.locator('.part.sidebar');
+    // The extension's commands show up once its host activated it: slow on a busy machine.
+    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    await message().waitFor({ state: 'visible' });
+    const box = (await sidebar.boundingBox())!;
+    await wb.page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await wb.page.mouse.down();
+    await wb.page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
+    await wb.page.mouse.up();
+    await wb.runCommand('Modelgate: Set API Key');
+    await wb.answerInput(KEY);
+    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+
+    // A failed answer: the error card with its actions.
+    await send('Tell me [[words:12]] [[fault:streamError:1:The upstream model stopped unexpectedly.]]');
+    await log().locator('.message-error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Two tool calls, one done and one failed, then the summary.
+    await send('Read both [[call:read_file {"path":"src/a.ts"}]] [[call:read_file {"path":"no/such/file.ts"}]]');
+    await log().locator('.tool-call.tool-done').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await log().locator('.tool-call.tool-error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // A plain answer: markdown, a code block with its buttons, the usage line, Regenerate.
+    await send('How do I debounce a function in TypeScript?');
+    await log().locator('.code-block .code-action').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await button('Regenerate').waitFor({ state: 'visible', timeout: 10_000 });
+    // A chip: a file picked in the open dialog.
+    await button('Attach file').click();
+    // The simple file dialog lists the folder once it has read it, and a path typed before
+    // that is replaced by the folder's: type it when the listing is there, again if needed.
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'README.md' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const chip = chat.locator('.composer-attachments .chip').first();
+    for (let attempt = 0; attempt < 3 && !(await chip.isVisible()); attempt++) {
+      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+      if (await input.isVisible()) await wb.answerInput(join(wb.workspace, 'README.md'));
+      await chip.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    }
+    await chip.waitFor({ state: 'visible', timeout: 10_000 });
+    // A notice: there is no editor whose selection could be attached.
+    await button('Attach selection').click();
+    await chat.locator('.notices .notice:not([hidden])').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('.context-meter').waitFor({ state: 'visible', timeout: 30_000 });
+    await message().fill('Can it also cancel a pending call?');
+    // Nothing keeps the keyboard focus in the panel: no control shows a focus ring.
+    await wb.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
+
+    for (const selector of ['.message-user', '.message-assistant', '.code-block .code-action', '.tool-done', '.tool-error', '.message-error', '.notice:not([hidden])', '.chip', '.context-meter', '.message-usage']) {
+      assert.ok((await chat.locator(selector).count()) > 0, `the panel shows no ${selector}`);
+    }
+  });
+
+  it('the context meter is a labelled meter, large enough to read', async () => {
+    const meter = chat.getByRole('meter');
+    await meter.waitFor({ state: 'visible' });
+    const a = await meter.evaluate((el) => ({
+      label: el.getAttribute('aria-label'),
+      min: el.getAttribute('aria-valuemin'),
+      max: el.getAttribute('aria-valuemax'),
+      now: el.getAttribute('aria-valuenow'),
+      text: el.getAttribute('aria-valuetext'),
+    }));
+    assert.equal(a.label, 'Context');
+    assert.ok(a.min !== null && a.max !== null && a.now !== null, JSON.stringify(a));
+    assert.ok(Number(a.min) <= Number(a.now) && Number(a.now) <= Number(a.max), JSON.stringify(a));
+    // "Context: 1,332 of 1,000,000 tokens (<1%)": the numbers, not only a share.
+    assert.match(a.text ?? '', /^Context: [\d,]+ of [\d,]+ tokens \((<1|\d+)%\)$/);
+    const bar = (await chat.locator('.context-meter .meter-bar').boundingBox())!;
+    assert.ok(bar.width >= 48 && bar.height >= 6, `the bar is ${bar.width}x${bar.height} px`);
+  });
+
+  for (const theme of THEMES) {
+    it(`every text meets WCAG AA in ${theme.id}`, async () => {
+      if (theme !== THEMES[0]) await setTheme(theme);
+      await wb.page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
+      await chat.waitForFunction((cls) => document.body.classList.contains(cls), theme.bodyClass, { timeout: 30_000 });
+      // Let the style recalculation and the colour transition of the new variables settle.
+      await wb.page.waitForTimeout(500);
+      const base = await wb.page.evaluate(() => {
+        const m = /rgba?\(([^)]+)\)/.exec(getComputedStyle(document.querySelector('.part.sidebar')!).backgroundColor)!;
+        const p = m[1]!.split(/[\s,/]+/).map(Number);
+        return [p[0]!, p[1]!, p[2]!] as [number, number, number];
+      });
+      const samples = await chat.evaluate(measureContrast, base);
+      if (theme.screenshot) await screenshotPanel(theme.screenshot);
+      assert.ok(samples.length > 40, `only ${samples.length} texts were measured`);
+      // The label the issue named must have been measured (the walk reaches it).
+      assert.ok(samples.some((s) => s.path.includes('tool-status') && s.text === 'done'), 'the tool "done" label was not measured');
+      // Regenerate, not focused, draws no ring: no outline and, outside high contrast (where every
+      // control has a contrast border), no border of its own either.
+      const regenerate = await chat.locator('.message-regenerate:not([hidden])').last().evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { focused: el.ownerDocument.activeElement === el, outline: s.outlineStyle === 'none' ? 'none' : `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor}`, border: s.borderTopColor, width: s.borderTopWidth, shadow: s.boxShadow };
+      });
+      const problems: string[] = [];
+      if (regenerate.focused) problems.push('Regenerate has the focus');
+      if (regenerate.outline !== 'none') problems.push(`Regenerate shows an outline without focus: ${regenerate.outline}`);
+      if (regenerate.shadow !== 'none') problems.push(`Regenerate shows a shadow without focus: ${regenerate.shadow}`);
+      if (!theme.bodyClass.includes('high-contrast') && regenerate.width !== '0px' && !/^rgba\(.*,\s*0\)$|transparent/.test(regenerate.border)) {
+        problems.push(`Regenerate draws a ${regenerate.width} ${regenerate.border} border that reads as a focus ring`);
+      }
+      const offenders = samples.filter((s) => s.ratio < s.required);
+      if (offenders.length) {
+        problems.push(`${offenders.length} of ${samples.length} texts below WCAG AA:`);
+        for (const s of offenders) problems.push(`  ${s.ratio.toFixed(2)}:1 < ${s.required}:1  ${s.fg} on ${s.bg}  "${s.text}"  (${s.path})`);
+      }
+      assert.deepEqual(problems, [], `${theme.id}:\n${problems.join('\n')}`);
+    });
+  }
+
+  it('Regenerate shows the focus ring when the keyboard reaches it', async () => {
+    const regenerate = chat.locator('.message-regenerate:not([hidden])').last();
+    // Keyboard use first (the browser shows :focus-visible on focus that follows keys), then
+    // the focus moves to Regenerate.
+    await message().focus();
+    await wb.page.keyboard.press('Shift');
+    await regenerate.focus();
+    const outline = await regenerate.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { focused: el.ownerDocument.activeElement === el, visible: el.matches(':focus-visible'), style: s.outlineStyle, width: s.outlineWidth };
+    });
+    assert.deepEqual(outline, { focused: true, visible: true, style: 'solid', width: '1px' });
+    await regenerate.blur();
+  });
+});
