@@ -8,7 +8,7 @@
 // prompt and, for Markdown and HTML, it receives the link.
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
-import type { ImageModelInfo } from '../core/catalogue';
+import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue';
 import type { Services } from '../services';
 import { showError } from '../userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
@@ -62,7 +62,7 @@ async function generateInteractively(
 
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
-    const catalogue = services.catalogue();
+    const catalogue = await catalogueWith(services, services.settings().imageModel);
     if (!catalogue.imageModels().length) throw new ImageArgumentsError(['the model catalogue has no image model (add one under “modelgate.models” with kind "image")']);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
@@ -102,7 +102,7 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     if (!parsed.ok) throw new ImageArgumentsError(parsed.problems);
     const args = parsed.args;
     requireWorkspace();
-    const model = imageModelFor(services, args);
+    const model = await imageModelFor(services, args);
     const valid = validateChoices(model, args);
     if (!valid.ok) throw new ImageArgumentsError(valid.problems);
     const target = await programmaticTarget(services, args, editor);
@@ -121,11 +121,24 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
   }
 }
 
-function imageModelFor(services: Services, args: ImageArgs): ImageModelInfo {
-  const catalogue = services.catalogue();
+/**
+ * The catalogue once it knows `id`, or once the gateway's list has been (re)fetched: at
+ * start-up the background GET /models may still be in flight, and a model it lists must not be
+ * refused because the answer has not landed yet. refreshCatalogue() joins a fetch in flight.
+ */
+async function catalogueWith(services: Services, id: string): Promise<ModelCatalogue> {
+  if (services.catalogue().get(id)) return services.catalogue();
+  await services.refreshCatalogue();
+  return services.catalogue();
+}
+
+async function imageModelFor(services: Services, args: ImageArgs): Promise<ImageModelInfo> {
   const id = args.model ?? services.settings().imageModel;
+  const catalogue = await catalogueWith(services, id);
   const model = catalogue.imageModel(id);
   if (model) return model;
+  // The user named it in “modelgate.image.model”: trust that, send what was asked, show the answer.
+  if (id === services.settings().imageModel && !catalogue.get(id)) return unknownImageModel(id, 'settings');
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
     `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,

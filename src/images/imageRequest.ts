@@ -14,8 +14,9 @@ export type ImageFormatOption = 'url' | 'b64_json';
  */
 export function buildImageRequest(model: ImageModelInfo, prompt: string, choices: ImageChoices, format?: ImageFormatOption): ImageRequest {
   const request: ImageRequest = { model: model.id, prompt, n: choices.n, size: choices.size };
-  if (model.quality && choices.quality) request.quality = choices.quality;
-  if (model.style && choices.style) request.style = choices.style;
+  // A model of unknown rules gets what the caller asked for (validateChoices shape-checked it).
+  if ((model.quality || model.rulesUnknown) && choices.quality) request.quality = choices.quality;
+  if ((model.style || model.rulesUnknown) && choices.style) request.style = choices.style;
   if (format) request.response_format = format;
   return request;
 }

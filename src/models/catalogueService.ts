@@ -12,6 +12,7 @@ export class CatalogueService implements vscode.Disposable {
   private gatewayIds: string[] = [];
   private fetchedFor: string | undefined;
   private inflight: Promise<void> | undefined;
+  private inflightFor: string | undefined;
   private readonly warned = new Set<string>();
   private readonly changed = new vscode.EventEmitter<ModelCatalogue>();
   readonly onDidChange = this.changed.event;
@@ -31,15 +32,21 @@ export class CatalogueService implements vscode.Disposable {
 
   /** Settings changed: rebuild now; refetch the gateway list if the base URL changed. */
   settingsChanged(): void {
+    // Another gateway: the models the previous one listed are not this one's.
+    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) this.gatewayIds = [];
     this.rebuild();
     if (this.fetchedFor !== this.settings().baseUrl) void this.refresh();
   }
 
   /** Fetches GET /models when a key is present; at most one request at a time. */
   refresh(): Promise<void> {
-    if (this.inflight) return this.inflight;
+    const wanted = this.settings().baseUrl;
+    // A fetch in flight for another base URL (the setting changed meanwhile) does not answer
+    // for this one: let it end, then fetch again, so a caller waiting here sees this gateway's list.
+    if (this.inflight) return this.inflightFor === wanted ? this.inflight : this.inflight.then(() => this.refresh());
+    this.inflightFor = wanted;
     this.inflight = (async () => {
-      const base = this.settings().baseUrl;
+      const base = wanted;
       if (!base || !(await this.hasKey())) return;
       try {
         const models = await this.gateway.client().listModels({ signal: AbortSignal.timeout(15_000) });

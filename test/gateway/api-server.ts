@@ -60,6 +60,13 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     const handler = GENERATION_ROUTES[route];
     if (route === 'GET /v1/models') {
       state.authenticate(req.headers);
+      if (state.options.modelsDelayMs > 0) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, state.options.modelsDelayMs);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+        if (signal.aborted) return;
+      }
       return sendJson(res, 200, {
         object: 'list',
         data: [...SIM_CHAT_MODELS, ...SIM_IMAGE_MODELS].map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),

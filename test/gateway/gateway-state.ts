@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   failures: boolean;
   imageUrlTtlMs: number;
   rejectStreamOptions: boolean;
+  /** GET /models answers after this many ms (a slow listing, as at start-up on a busy gateway) */
+  modelsDelayMs: number;
   seed: number;
 }
 

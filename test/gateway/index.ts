@@ -23,6 +23,7 @@ export interface GatewayOptions {
   failures?: boolean; // per-channel random failure profile on/off; default false
   imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
+  modelsDelayMs?: number; // default 0: GET /models answers after this delay
   seed?: number;
   cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
@@ -67,6 +68,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     failures: options.failures ?? false,
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     rejectStreamOptions: options.rejectStreamOptions ?? false,
+    modelsDelayMs: options.modelsDelayMs ?? 0,
     seed: options.seed ?? 1,
   });
 
