@@ -107,9 +107,7 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     if (!valid.ok) throw new ImageArgumentsError(valid.problems);
     const target = await programmaticTarget(services, args, editor);
     services.gateway.client();
-    if (!(await services.gateway.ensureKey())) {
-      throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
-    }
+    await requireKey(services);
     const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, target };
     return await execute(services, job, {
       link: args.insertLink === false ? undefined : linkSpotFor(editor),
@@ -128,6 +126,10 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
  */
 async function catalogueWith(services: Services, id: string): Promise<ModelCatalogue> {
   if (services.catalogue().get(id)) return services.catalogue();
+  // Without a key there is no list to wait for: ask for the key first (the request needs it
+  // anyway), rather than refusing a model the gateway would list.
+  services.gateway.client(); // an invalid base URL is reported as such, not as an unknown model
+  await requireKey(services);
   await services.refreshCatalogue();
   return services.catalogue();
 }
@@ -143,6 +145,12 @@ async function imageModelFor(services: Services, args: ImageArgs): Promise<Image
   throw new ImageArgumentsError([
     `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,
   ]);
+}
+
+async function requireKey(services: Services): Promise<void> {
+  if (!(await services.gateway.ensureKey())) {
+    throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
+  }
 }
 
 async function programmaticTarget(services: Services, args: ImageArgs, editor: vscode.TextEditor | undefined): Promise<ImageTarget> {

@@ -67,6 +67,15 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
         });
         if (signal.aborted) return;
       }
+      // holdModelList(): the listing waits until the test releases it (or the simulator closes).
+      const held = state.modelsHeld;
+      if (held) {
+        await new Promise<void>((resolve) => {
+          void held.then(resolve);
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        if (signal.aborted) return;
+      }
       return sendJson(res, 200, {
         object: 'list',
         data: [...SIM_CHAT_MODELS, ...SIM_IMAGE_MODELS].map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),

@@ -38,6 +38,8 @@ export class GatewayState {
   readonly live = new Set<AbortController>();
   rng: Rng;
   imageHostUrl = '';
+  /** set while GET /models is held (holdModelList); resolves on release */
+  modelsHeld: Promise<void> | undefined;
   private sequence = 0;
 
   constructor(readonly options: ResolvedOptions) {

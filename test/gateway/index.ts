@@ -37,6 +37,7 @@ export interface RunningGateway {
   setCors(policy: CorsPolicy): void; // from the next request on (a browser may still hold a cached preflight)
   setBalance(key: string, usd: number): void;
   balance(key: string): number;
+  holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   close(): Promise<void>;
 }
 
@@ -106,6 +107,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message
       return value;
+    },
+    holdModelList: () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      state.modelsHeld = held;
+      return () => {
+        if (state.modelsHeld === held) state.modelsHeld = undefined;
+        release();
+      };
     },
     close: () => {
       closing ??= (async () => {

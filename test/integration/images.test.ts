@@ -234,6 +234,74 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
   });
 
+  describe('the first call after start-up (issue 12)', () => {
+    it('a model the gateway lists works while GET /models is still in flight, with the options asked for', async () => {
+      // As at start-up: a key is stored, the listing is in flight and the catalogue only has its
+      // built-ins. The listing is held until the command is seen waiting for it.
+      const slow = await startGateway();
+      const release = slow.holdModelList();
+      const listings = () => slow.requests.filter((r) => r.server === 'api' && r.path === '/v1/models').length;
+      try {
+        await api.refreshCatalogue(); // nothing of the suite's own gateway is left in flight
+        await cfg().update('baseUrl', slow.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === slow.baseUrl, 'switched to the slow gateway');
+        // Stored keys are per gateway: storing this one starts the (held) listing, as activation does.
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+        await until(() => listings() > 0, 'the listing to be in flight');
+        assert.equal(api.catalogue().imageModel('image-gateway-only'), undefined, 'not known before the listing lands (the previous gateway’s list was dropped)');
+
+        let settled = false;
+        const run = generate({ prompt: 'first call', folder: rel('first-call'), model: 'image-gateway-only', size: '512x512', n: 2, open: false, insertLink: false }).finally(
+          () => (settled = true),
+        );
+        run.catch(() => undefined);
+        // The command waits for the listing instead of refusing the model: give it every chance to
+        // refuse (it would settle at once), then let the listing land.
+        for (let i = 0; i < 20 && !settled; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(settled, false, 'the command waits for the listing in flight');
+        assert.equal(generations(slow).length, 0);
+        release();
+
+        const uris = await run;
+        assert.equal(uris?.length, 2);
+        assert.ok(api.catalogue().imageModel('image-gateway-only')?.rulesUnknown, 'now listed, rules unknown');
+        const sent = generations(slow).map((r) => r.body as Record<string, unknown>);
+        assert.equal(sent.length, 1);
+        assert.equal(sent[0].model, 'image-gateway-only');
+        assert.equal(sent[0].n, 2, 'n as asked, not cut to 1');
+        assert.equal(sent[0].size, '512x512', 'size as asked, not cut to 1024x1024');
+        assert.equal(ihdrSize(await fs.readFile(uris![0].fsPath)), '512x512');
+      } finally {
+        release();
+        await vscode.commands.executeCommand('modelgate.clearApiKey');
+        await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+        await slow.close();
+      }
+    });
+
+    it('an unknown model with no key asks for the key (then waits for the list) instead of refusing the model', async () => {
+      await vscode.commands.executeCommand('modelgate.clearApiKey');
+      try {
+        let settled = false;
+        const run = generate({ prompt: 'no key yet', folder: rel('nokey-unknown'), model: 'image-not-listed', open: false }).finally(() => (settled = true));
+        run.catch(() => undefined);
+        await until(async () => {
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          return settled;
+        }, 'the key prompt was dismissed');
+        await assert.rejects(run, /No Modelgate API key/);
+      } finally {
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+      }
+    });
+
+    it('a model nobody lists is still refused after the list landed, naming the image models', async () => {
+      await assert.rejects(generate({ prompt: 'nobody lists it', folder: rel('unlisted'), model: 'image-not-listed', open: false }), /“image-not-listed” is not an image model of the catalogue \(image models: .*image-gateway-only/);
+      assert.equal(await exists(sub('unlisted')), false);
+    });
+  });
+
   describe('errors leave nothing behind', () => {
     it('an expired image URL: a clear error and no file', async () => {
       const shortLived = await startGateway({ imageUrlTtlMs: 0 });
