@@ -12,6 +12,7 @@ import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../
 import type { Services } from '../services';
 import { showError } from '../userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
+import { endUserFor } from './endUser';
 import { ImageArgumentsError } from './imageErrors';
 import { insertImageLinks, linkSpotFor, openImages, showRevisedPrompts, type LinkSpot } from './imageFollowUp';
 import { runImageJob, type ImageJob } from './imageJob';
@@ -59,6 +60,7 @@ async function generateInteractively(
     if (!target) return undefined;
     services.gateway.client(); // an invalid base URL is reported now, not after five questions
     if (!(await services.gateway.ensureKey())) return undefined;
+    const user = await endUserFor(services, undefined); // a bad “modelgate.endUserId” too
 
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
@@ -70,7 +72,7 @@ async function generateInteractively(
     if (!choices) return undefined;
     await last.remember(model.id, choices);
 
-    job = { prompt, model, choices, target };
+    job = { prompt, model, choices, target, user };
     followUp = { link: fromEditor ? linkSpotFor(editor) : undefined, open: true };
   } catch (err) {
     void showError(err, services);
@@ -102,13 +104,14 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     if (!parsed.ok) throw new ImageArgumentsError(parsed.problems);
     const args = parsed.args;
     requireWorkspace();
+    const user = await endUserFor(services, args.user);
     const model = await imageModelFor(services, args);
     const valid = validateChoices(model, args);
     if (!valid.ok) throw new ImageArgumentsError(valid.problems);
     const target = await programmaticTarget(services, args, editor);
     services.gateway.client();
     await requireKey(services);
-    const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, target };
+    const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, user, target };
     return await execute(services, job, {
       link: args.insertLink === false ? undefined : linkSpotFor(editor),
       open: args.open !== false,

@@ -99,7 +99,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
   });
 
   after(async () => {
-    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
+    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model', 'endUserId']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('modelgate.clearApiKey');
     await gw?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
@@ -299,6 +299,70 @@ describe('images: Generate Image Here (real VS Code)', function () {
     it('a model nobody lists is still refused after the list landed, naming the image models', async () => {
       await assert.rejects(generate({ prompt: 'nobody lists it', folder: rel('unlisted'), model: 'image-not-listed', open: false }), /“image-not-listed” is not an image model of the catalogue \(image models: .*image-gateway-only/);
       assert.equal(await exists(sub('unlisted')), false);
+    });
+  });
+
+  describe('the end-user id: modelgate.endUserId and the `user` argument (issue 12)', () => {
+    const setEndUser = async (value: unknown) => {
+      await cfg().update('endUserId', value, vscode.ConfigurationTarget.Global);
+      await until(() => JSON.stringify(cfg().inspect('endUserId')?.globalValue) === JSON.stringify(value), 'endUserId applied');
+      // the extension reads its settings on the change event: wait until it has
+      await until(() => (value === undefined ? api.settings().endUserId === undefined && !api.settings().endUserIdProblem : api.settings().endUserId !== undefined || !!api.settings().endUserIdProblem), 'the extension saw endUserId');
+    };
+    const lastSent = () => generations(gw).at(-1)?.body as Record<string, unknown>;
+    afterEach(async () => setEndUser(undefined));
+
+    it('unset by default: no `user` field is sent', async () => {
+      assert.equal(cfg().inspect('endUserId')?.globalValue, undefined);
+      assert.equal(api.settings().endUserId, undefined);
+      const before = generations(gw).length;
+      await generate({ prompt: 'nobody in particular', folder: rel('user-unset'), model: 'image-small', size: '256x256', open: false, insertLink: false });
+      assert.equal(generations(gw).length, before + 1);
+      assert.equal('user' in lastSent(), false, 'no user field at all');
+    });
+
+    it('the setting arrives as `user`; a caller’s `user` replaces it', async () => {
+      await setEndUser('  team-a/alice ');
+      await generate({ prompt: 'for alice', folder: rel('user-set'), model: 'image-small', size: '256x256', open: false, insertLink: false });
+      assert.equal(lastSent().user, 'team-a/alice', 'trimmed, as the gateway receives it');
+      await generate({ prompt: 'for bob', folder: rel('user-arg'), model: 'image-small', size: '256x256', open: false, insertLink: false, user: 'bob-7' });
+      assert.equal(lastSent().user, 'bob-7');
+      // the simulator's own record (GET /__sim/requests), as another process would read it
+      const res = await fetch(`${gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
+      const recorded = (await res.json()) as unknown;
+      assert.match(JSON.stringify(recorded), /"user":"bob-7"/);
+    });
+
+    it('a bad setting: a clear message naming it, and nothing is sent', async () => {
+      await setEndUser('alice\nbob');
+      assert.match(api.settings().endUserIdProblem ?? '', /line breaks/);
+      const before = generations(gw).length;
+      await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), (err: Error) => {
+        assert.match(err.message, /"modelgate\.endUserId" contains line breaks or control characters.*Nothing was sent: fix or clear “modelgate\.endUserId”/);
+        return true;
+      });
+      await setEndUser(12345);
+      await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), /"modelgate\.endUserId" must be a string/);
+      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.equal(await exists(sub('user-bad')), false);
+    });
+
+    it('a bad `user` argument, or the API key itself, is refused without echoing it', async () => {
+      const before = generations(gw).length;
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 42 }), /user must be a string/);
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'x'.repeat(300) }), /at most 256/);
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'sk-test' }), (err: Error) => {
+        assert.match(err.message, /user is your API key/);
+        assert.equal(err.message.includes('sk-test'), false, 'the key is never in a message');
+        return true;
+      });
+      await setEndUser('sk-test');
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false }), (err: Error) => {
+        assert.match(err.message, /"modelgate\.endUserId" is your API key/);
+        assert.equal(err.message.includes('sk-test'), false, 'the key is never in a message');
+        return true;
+      });
+      assert.equal(generations(gw).length, before, 'refused before any request');
     });
   });
 
