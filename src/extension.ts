@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
       catalogue.settingsChanged();
       settingsChanged.fire(settings);
     }),
-    keys.onDidChange(() => void catalogue.refresh()),
+    keys.onDidChange(() => catalogue.keyChanged()),
   );
 
   const statusBar = new ModelStatusBar(services);

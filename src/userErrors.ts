@@ -33,7 +33,7 @@ export function describeError(err: unknown): ErrorView {
         actions.push('switchChannel', 'pickModel');
         break;
       case 'bad_request':
-        actions.push(err.code === 'invalid_base_url' ? 'openSettings' : 'pickModel');
+        actions.push(err.code === 'invalid_base_url' || err.code === 'invalid_setting' ? 'openSettings' : 'pickModel');
         break;
       case 'aborted':
         break;

@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
+import { checkEndUserId } from '../core/endUserId';
 
 export const SECTION = 'modelgate';
 
@@ -30,6 +31,9 @@ export interface Settings {
   modelOverrides: unknown;
   requestTimeoutMs: number;
   maxToolRounds: number;
+  /** `modelgate.endUserId`, sent as the image request's `user`; undefined = unset (or invalid, see endUserIdProblem) */
+  endUserId: string | undefined;
+  endUserIdProblem: string | undefined;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -68,6 +72,10 @@ export function readSettings(): Settings {
   let channel: ChannelChoice = 'default';
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
   else problems.push(`"modelgate.channel" is "${rawChannel}"; allowed: ${CHANNEL_CHOICES.join(', ')}. Using "default".`);
+  // Who the requests are made for is the user's statement, never a repository's.
+  if (workspaceOverrides(c, 'endUserId')) problems.push(`"modelgate.endUserId" in this workspace's settings is ignored: the end-user id is read from your user settings only.`);
+  const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
+  if (!endUser.ok) problems.push(`${endUser.problem}. Image requests are refused until it is fixed or cleared.`);
   const str = (key: string, fallback: string) => {
     const v = userValue<unknown>(c, key);
     if (typeof v === 'string' && v.trim()) return v.trim();
@@ -85,6 +93,8 @@ export function readSettings(): Settings {
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
+    endUserId: endUser.ok ? endUser.value : undefined,
+    endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     problems,
   };
 }

@@ -84,6 +84,11 @@ export interface ImageModelInfo {
   quality: boolean;
   style: boolean;
   source: 'builtin' | 'gateway' | 'settings';
+  /**
+   * true: the gateway lists the model (or the user named it) but nothing says which options it
+   * accepts, so the caller's options are sent as asked and the gateway's answer is shown.
+   */
+  rulesUnknown?: boolean;
 }
 
 export type ModelInfo = ChatModelInfo | ImageModelInfo;
@@ -157,6 +162,11 @@ function looksLikeImageModel(id: string): boolean {
   return /image|dall|diffusion|flux|imagen/i.test(id);
 }
 
+/** An image model whose rules nobody told us: sizes/n/quality/style are the gateway's call. */
+export function unknownImageModel(id: string, source: 'gateway' | 'settings'): ImageModelInfo {
+  return { kind: 'image', id, label: id, sizes: ['1024x1024'], maxN: 1, quality: false, style: false, source, rulesUnknown: true };
+}
+
 export interface CatalogueProblem {
   modelId: string;
   message: string;
@@ -176,7 +186,7 @@ export class ModelCatalogue {
       models.set(
         id,
         looksLikeImageModel(id)
-          ? { kind: 'image', id, label: id, sizes: ['1024x1024'], maxN: 1, quality: false, style: false, source: 'gateway' }
+          ? unknownImageModel(id, 'gateway')
           : { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' },
       );
     }

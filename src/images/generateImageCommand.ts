@@ -8,10 +8,11 @@
 // prompt and, for Markdown and HTML, it receives the link.
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
-import type { ImageModelInfo } from '../core/catalogue';
+import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue';
 import type { Services } from '../services';
 import { showError } from '../userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
+import { endUserFor } from './endUser';
 import { ImageArgumentsError } from './imageErrors';
 import { insertImageLinks, linkSpotFor, openImages, showRevisedPrompts, type LinkSpot } from './imageFollowUp';
 import { runImageJob, type ImageJob } from './imageJob';
@@ -59,10 +60,11 @@ async function generateInteractively(
     if (!target) return undefined;
     services.gateway.client(); // an invalid base URL is reported now, not after five questions
     if (!(await services.gateway.ensureKey())) return undefined;
+    const user = await endUserFor(services, undefined); // a bad “modelgate.endUserId” too
 
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
-    const catalogue = services.catalogue();
+    const catalogue = await catalogueWith(services, services.settings().imageModel);
     if (!catalogue.imageModels().length) throw new ImageArgumentsError(['the model catalogue has no image model (add one under “modelgate.models” with kind "image")']);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
@@ -70,7 +72,7 @@ async function generateInteractively(
     if (!choices) return undefined;
     await last.remember(model.id, choices);
 
-    job = { prompt, model, choices, target };
+    job = { prompt, model, choices, target, user };
     followUp = { link: fromEditor ? linkSpotFor(editor) : undefined, open: true };
   } catch (err) {
     void showError(err, services);
@@ -102,15 +104,14 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     if (!parsed.ok) throw new ImageArgumentsError(parsed.problems);
     const args = parsed.args;
     requireWorkspace();
-    const model = imageModelFor(services, args);
+    const user = await endUserFor(services, args.user);
+    const model = await imageModelFor(services, args);
     const valid = validateChoices(model, args);
     if (!valid.ok) throw new ImageArgumentsError(valid.problems);
     const target = await programmaticTarget(services, args, editor);
     services.gateway.client();
-    if (!(await services.gateway.ensureKey())) {
-      throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
-    }
-    const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, target };
+    await requireKey(services);
+    const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, user, target };
     return await execute(services, job, {
       link: args.insertLink === false ? undefined : linkSpotFor(editor),
       open: args.open !== false,
@@ -121,15 +122,38 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
   }
 }
 
-function imageModelFor(services: Services, args: ImageArgs): ImageModelInfo {
-  const catalogue = services.catalogue();
+/**
+ * The catalogue once it knows `id`, or once the gateway's list has been (re)fetched: at
+ * start-up the background GET /models may still be in flight, and a model it lists must not be
+ * refused because the answer has not landed yet. refreshCatalogue() joins a fetch in flight.
+ */
+async function catalogueWith(services: Services, id: string): Promise<ModelCatalogue> {
+  if (services.catalogue().get(id)) return services.catalogue();
+  // Without a key there is no list to wait for: ask for the key first (the request needs it
+  // anyway), rather than refusing a model the gateway would list.
+  services.gateway.client(); // an invalid base URL is reported as such, not as an unknown model
+  await requireKey(services);
+  await services.refreshCatalogue();
+  return services.catalogue();
+}
+
+async function imageModelFor(services: Services, args: ImageArgs): Promise<ImageModelInfo> {
   const id = args.model ?? services.settings().imageModel;
+  const catalogue = await catalogueWith(services, id);
   const model = catalogue.imageModel(id);
   if (model) return model;
+  // The user named it in “modelgate.image.model”: trust that, send what was asked, show the answer.
+  if (id === services.settings().imageModel && !catalogue.get(id)) return unknownImageModel(id, 'settings');
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
     `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,
   ]);
+}
+
+async function requireKey(services: Services): Promise<void> {
+  if (!(await services.gateway.ensureKey())) {
+    throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
+  }
 }
 
 async function programmaticTarget(services: Services, args: ImageArgs, editor: vscode.TextEditor | undefined): Promise<ImageTarget> {

@@ -1,6 +1,6 @@
 // The argument object of a programmatic call:
 //   vscode.commands.executeCommand('modelgate.generateImage',
-//     { prompt, folder?, model?, size?, n?, quality?, style?, format?, open?, insertLink? })
+//     { prompt, folder?, model?, size?, n?, quality?, style?, user?, format?, open?, insertLink? })
 // Validated with zod (it crosses a trust boundary: any extension may call the command). The
 // option values (size, n, quality, style) are only shape-checked here; whether the model
 // supports them is decided by the catalogue (imageOptions.validateChoices), which lists what
@@ -32,6 +32,8 @@ export const imageArgsSchema = z.strictObject({
   n: z.unknown().optional(),
   quality: z.unknown().optional(),
   style: z.unknown().optional(),
+  /** the end user's id, sent as the request's `user` (checked by core/endUserId); replaces “modelgate.endUserId” */
+  user: z.unknown().optional(),
   /** 'url' | 'b64_json': sent as response_format */
   format: z.enum(['url', 'b64_json']).optional(),
   /** open the image afterwards (default true) */

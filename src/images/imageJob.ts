@@ -21,6 +21,8 @@ export interface ImageJob {
   /** already validated against the model (imageOptions.validateChoices / the questions) */
   choices: ImageChoices;
   format?: ImageFormatOption;
+  /** the end user's id, sent as `user` (already checked); never written into the files */
+  user?: string;
   target: ImageTarget;
 }
 
@@ -60,7 +62,7 @@ export async function runImageJob(deps: ImageJobDeps, job: ImageJob, token: vsco
 
 async function run(deps: ImageJobDeps, job: ImageJob, signal: AbortSignal, cancelled: () => boolean): Promise<ImageJobResult> {
   const progress = deps.onProgress ?? (() => undefined);
-  const request = buildImageRequest(job.model, job.prompt, job.choices, job.format);
+  const request = buildImageRequest(job.model, job.prompt, job.choices, job.format, job.user);
   progress(job.choices.n > 1 ? `Generating ${job.choices.n} images…` : 'Generating the image…');
 
   let response: ImageResponse;

@@ -33,7 +33,14 @@ export interface ImageOptionSpace {
   styles?: readonly ImageStyle[];
 }
 
+/** n the spec allows at most; the limit used when the catalogue does not know a model's rules */
+export const SPEC_MAX_N = 10;
+
 export function optionSpace(model: ImageModelInfo): ImageOptionSpace {
+  if (model.rulesUnknown) {
+    // Nothing says what the model accepts: offer what the spec allows and let the gateway decide.
+    return { sizes: [...IMAGE_SIZES], counts: Array.from({ length: SPEC_MAX_N }, (_, i) => i + 1) };
+  }
   const sizes = IMAGE_SIZES.filter((s) => model.sizes.includes(s));
   const maxN = Math.max(1, Math.floor(model.maxN));
   return {
@@ -116,6 +123,18 @@ export function validateChoices(model: ImageModelInfo, requested: RequestedOptio
     if (typeof requested.n === 'number' && space.counts.includes(requested.n)) choices.n = requested.n;
     else problems.push(`n = ${String(requested.n)} is not available for ${model.id} (allowed: ${allowedText(model, 'n')})`);
   }
+  if (model.rulesUnknown) {
+    // Shape-checked only (the spec's values); whether the model takes them is the gateway's answer.
+    if (requested.quality !== undefined) {
+      if (QUALITIES.includes(requested.quality as ImageQuality)) choices.quality = requested.quality as ImageQuality;
+      else problems.push(`quality “${String(requested.quality)}” is not valid (allowed: ${list(QUALITIES)})`);
+    }
+    if (requested.style !== undefined) {
+      if (STYLES.includes(requested.style as ImageStyle)) choices.style = requested.style as ImageStyle;
+      else problems.push(`style “${String(requested.style)}” is not valid (allowed: ${list(STYLES)})`);
+    }
+    return problems.length ? { ok: false, problems } : { ok: true, choices };
+  }
   if (requested.quality !== undefined) {
     if (!space.qualities) problems.push(`quality is not supported by ${model.id} (leave it out)`);
     else if (space.qualities.includes(requested.quality as ImageQuality)) choices.quality = requested.quality as ImageQuality;
@@ -150,6 +169,12 @@ export function describeRejectedOption(
   const value = sent[option];
   const said = rejection.serverMessage ? ` The gateway said: ${rejection.serverMessage.replace(/[.\s]+$/, '')}.` : '';
   const shown = value === undefined ? option : `${option} ${option === 'n' ? `= ${value}` : `“${value}”`}`;
+  if (model.rulesUnknown) {
+    return (
+      `The gateway rejected ${shown} for ${model.id}.${said} ` +
+      `The model catalogue does not know this model's rules; to pin them, add an entry for “${model.id}” with kind "image" in “modelgate.models”.`
+    );
+  }
   return (
     `The gateway rejected ${shown} for ${model.id}.${said} ` +
     `The model catalogue allows ${option}: ${allowedText(model, option)}. ` +

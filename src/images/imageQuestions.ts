@@ -68,7 +68,7 @@ export async function askModel(catalogue: ModelCatalogue, preferred: string): Pr
     models.map((m) => ({
       label: m.label,
       description: m.id === m.label ? undefined : m.id,
-      detail: [`sizes ${optionSpace(m).sizes.join(', ')}`, m.maxN > 1 ? `up to ${m.maxN} images` : '1 image per request', m.quality ? 'quality' : '', m.style ? 'style' : '']
+      detail: m.rulesUnknown ? 'listed by the gateway; its options are not known here, the gateway decides' : [`sizes ${optionSpace(m).sizes.join(', ')}`, m.maxN > 1 ? `up to ${m.maxN} images` : '1 image per request', m.quality ? 'quality' : '', m.style ? 'style' : '']
         .filter(Boolean)
         .join(' · '),
       value: m,

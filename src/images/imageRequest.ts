@@ -12,10 +12,13 @@ export type ImageFormatOption = 'url' | 'b64_json';
  * default request relies on the documented default (URLs).
  * No `provider`: the spec's image request (4.2) has no such field; the gateway picks the channel.
  */
-export function buildImageRequest(model: ImageModelInfo, prompt: string, choices: ImageChoices, format?: ImageFormatOption): ImageRequest {
+export function buildImageRequest(model: ImageModelInfo, prompt: string, choices: ImageChoices, format?: ImageFormatOption, user?: string): ImageRequest {
   const request: ImageRequest = { model: model.id, prompt, n: choices.n, size: choices.size };
-  if (model.quality && choices.quality) request.quality = choices.quality;
-  if (model.style && choices.style) request.style = choices.style;
+  // spec 4.2 `user`: the end user's id (modelgate.endUserId or the caller's), only when there is one
+  if (user) request.user = user;
+  // A model of unknown rules gets what the caller asked for (validateChoices shape-checked it).
+  if ((model.quality || model.rulesUnknown) && choices.quality) request.quality = choices.quality;
+  if ((model.style || model.rulesUnknown) && choices.style) request.style = choices.style;
   if (format) request.response_format = format;
   return request;
 }

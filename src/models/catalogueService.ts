@@ -12,6 +12,11 @@ export class CatalogueService implements vscode.Disposable {
   private gatewayIds: string[] = [];
   private fetchedFor: string | undefined;
   private inflight: Promise<void> | undefined;
+  private inflightFor: string | undefined;
+  /** when the fetch in flight read the key (keyVersion) and whether it found one */
+  private inflightKey = { readAt: 0, found: false };
+  /** bumped on every key change */
+  private keyVersion = 0;
   private readonly warned = new Set<string>();
   private readonly changed = new vscode.EventEmitter<ModelCatalogue>();
   readonly onDidChange = this.changed.event;
@@ -31,28 +36,59 @@ export class CatalogueService implements vscode.Disposable {
 
   /** Settings changed: rebuild now; refetch the gateway list if the base URL changed. */
   settingsChanged(): void {
+    // Another gateway: the models the previous one listed are not this one's.
+    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) this.gatewayIds = [];
     this.rebuild();
     if (this.fetchedFor !== this.settings().baseUrl) void this.refresh();
   }
 
-  /** Fetches GET /models when a key is present; at most one request at a time. */
+  /** The key was stored or removed: a listing that found no key must not answer for the new one. */
+  keyChanged(): void {
+    this.keyVersion++;
+    void this.refresh();
+  }
+
+  /**
+   * Fetches GET /models when a key is present; at most one request at a time. The promise ends
+   * when the list of the base URL configured at the call has landed (or could not be had), so a
+   * caller may await it before refusing a model id the catalogue does not know yet.
+   */
   refresh(): Promise<void> {
-    if (this.inflight) return this.inflight;
+    const wanted = this.settings().baseUrl;
+    const inflight = this.inflight;
+    if (inflight) {
+      // The fetch in flight answers this call if it is for this base URL and either found a key
+      // or read it after the last key change. Otherwise (the setting changed meanwhile, or it saw
+      // no key and one was stored since) let it end, then fetch again, so a caller waiting here
+      // sees this gateway's list.
+      const answers = this.inflightFor === wanted && (this.inflightKey.found || this.inflightKey.readAt === this.keyVersion);
+      return answers ? inflight : inflight.then(() => this.refresh());
+    }
+    this.inflightFor = wanted;
+    const key: { readAt: number; found: boolean } = (this.inflightKey = { readAt: this.keyVersion, found: false });
+    const switched = () => this.settings().baseUrl !== wanted;
     this.inflight = (async () => {
-      const base = this.settings().baseUrl;
-      if (!base || !(await this.hasKey())) return;
+      if (!wanted) return;
+      key.found = await this.hasKey();
+      if (!key.found || switched()) return;
       try {
         const models = await this.gateway.client().listModels({ signal: AbortSignal.timeout(15_000) });
+        // The gateway changed while this was in flight: its list is not the new gateway's.
+        if (switched()) return;
         this.gatewayIds = models.map((m) => m.id);
-        this.fetchedFor = base;
+        this.fetchedFor = wanted;
         this.log.info(`Gateway lists ${models.length} models.`);
         this.rebuild();
       } catch (err) {
+        if (switched()) return;
         // Not every gateway offers GET /models; the built-in catalogue still works.
-        this.fetchedFor = base;
+        this.fetchedFor = wanted;
         this.log.warn(`Could not list the gateway's models: ${err instanceof Error ? err.message : String(err)}`);
       }
-    })().finally(() => (this.inflight = undefined));
+    })().finally(() => {
+      this.inflight = undefined;
+      this.inflightFor = undefined;
+    });
     return this.inflight;
   }
 

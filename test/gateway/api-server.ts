@@ -60,6 +60,22 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     const handler = GENERATION_ROUTES[route];
     if (route === 'GET /v1/models') {
       state.authenticate(req.headers);
+      if (state.options.modelsDelayMs > 0) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, state.options.modelsDelayMs);
+          signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+        });
+        if (signal.aborted) return;
+      }
+      // holdModelList(): the listing waits until the test releases it (or the simulator closes).
+      const held = state.modelsHeld;
+      if (held) {
+        await new Promise<void>((resolve) => {
+          void held.then(resolve);
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        if (signal.aborted) return;
+      }
       return sendJson(res, 200, {
         object: 'list',
         data: [...SIM_CHAT_MODELS, ...SIM_IMAGE_MODELS].map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),

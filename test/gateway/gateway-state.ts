@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   failures: boolean;
   imageUrlTtlMs: number;
   rejectStreamOptions: boolean;
+  /** GET /models answers after this many ms (a slow listing, as at start-up on a busy gateway) */
+  modelsDelayMs: number;
   seed: number;
 }
 
@@ -36,6 +38,8 @@ export class GatewayState {
   readonly live = new Set<AbortController>();
   rng: Rng;
   imageHostUrl = '';
+  /** set while GET /models is held (holdModelList); resolves on release */
+  modelsHeld: Promise<void> | undefined;
   private sequence = 0;
 
   constructor(readonly options: ResolvedOptions) {

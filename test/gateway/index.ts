@@ -23,6 +23,7 @@ export interface GatewayOptions {
   failures?: boolean; // per-channel random failure profile on/off; default false
   imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
+  modelsDelayMs?: number; // default 0: GET /models answers after this delay
   seed?: number;
   cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
@@ -36,6 +37,7 @@ export interface RunningGateway {
   setCors(policy: CorsPolicy): void; // from the next request on (a browser may still hold a cached preflight)
   setBalance(key: string, usd: number): void;
   balance(key: string): number;
+  holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     failures: options.failures ?? false,
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     rejectStreamOptions: options.rejectStreamOptions ?? false,
+    modelsDelayMs: options.modelsDelayMs ?? 0,
     seed: options.seed ?? 1,
   });
 
@@ -104,6 +107,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message
       return value;
+    },
+    holdModelList: () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      state.modelsHeld = held;
+      return () => {
+        if (state.modelsHeld === held) state.modelsHeld = undefined;
+        release();
+      };
     },
     close: () => {
       closing ??= (async () => {

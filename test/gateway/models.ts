@@ -35,6 +35,9 @@ export const SIM_CHAT_MODELS: readonly SimChatModel[] = [
 export const SIM_IMAGE_MODELS: readonly SimImageModel[] = [
   { kind: 'image', id: 'image-restricted', sizes: ['1024x1024', '1792x1024', '1024x1792'], maxN: 1, qualityAndStyle: true, revisesPrompt: true },
   { kind: 'image', id: 'image-small', sizes: ['256x256', '512x512', '1024x1024'], maxN: 10, qualityAndStyle: false, revisesPrompt: false },
+  // Listed by GET /models only: the extension's built-in catalogue does not know its rules
+  // (issue 12: such a model must work on the first call, with the options the caller asked for).
+  { kind: 'image', id: 'image-gateway-only', sizes: ['256x256', '512x512', '1024x1024'], maxN: 4, qualityAndStyle: false, revisesPrompt: false },
 ];
 
 /** Spec 2.4: "When `provider` is omitted, the service picks the default channel." The sim picks this one. */

@@ -34,6 +34,9 @@ export const PRICE_CARD = {
     'image-small': {
       standard: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 },
     },
+    'image-gateway-only': {
+      standard: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 },
+    },
   } as Record<string, Partial<Record<'standard' | 'hd', Partial<Record<SimImageSize, number>>>>>,
 } as const;
 

@@ -99,7 +99,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
   });
 
   after(async () => {
-    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
+    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model', 'endUserId']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('modelgate.clearApiKey');
     await gw?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
@@ -231,6 +231,138 @@ describe('images: Generate Image Here (real VS Code)', function () {
         await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
         await until(() => !api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override removed');
       }
+    });
+  });
+
+  describe('the first call after start-up (issue 12)', () => {
+    it('a model the gateway lists works while GET /models is still in flight, with the options asked for', async () => {
+      // As at start-up: a key is stored, the listing is in flight and the catalogue only has its
+      // built-ins. The listing is held until the command is seen waiting for it.
+      const slow = await startGateway();
+      const release = slow.holdModelList();
+      const listings = () => slow.requests.filter((r) => r.server === 'api' && r.path === '/v1/models').length;
+      try {
+        await api.refreshCatalogue(); // nothing of the suite's own gateway is left in flight
+        await cfg().update('baseUrl', slow.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === slow.baseUrl, 'switched to the slow gateway');
+        // Stored keys are per gateway: storing this one starts the (held) listing, as activation does.
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+        await until(() => listings() > 0, 'the listing to be in flight');
+        assert.equal(api.catalogue().imageModel('image-gateway-only'), undefined, 'not known before the listing lands (the previous gateway’s list was dropped)');
+
+        let settled = false;
+        const run = generate({ prompt: 'first call', folder: rel('first-call'), model: 'image-gateway-only', size: '512x512', n: 2, open: false, insertLink: false }).finally(
+          () => (settled = true),
+        );
+        run.catch(() => undefined);
+        // The command waits for the listing instead of refusing the model: give it every chance to
+        // refuse (it would settle at once), then let the listing land.
+        for (let i = 0; i < 20 && !settled; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(settled, false, 'the command waits for the listing in flight');
+        assert.equal(generations(slow).length, 0);
+        release();
+
+        const uris = await run;
+        assert.equal(uris?.length, 2);
+        assert.ok(api.catalogue().imageModel('image-gateway-only')?.rulesUnknown, 'now listed, rules unknown');
+        const sent = generations(slow).map((r) => r.body as Record<string, unknown>);
+        assert.equal(sent.length, 1);
+        assert.equal(sent[0].model, 'image-gateway-only');
+        assert.equal(sent[0].n, 2, 'n as asked, not cut to 1');
+        assert.equal(sent[0].size, '512x512', 'size as asked, not cut to 1024x1024');
+        assert.equal(ihdrSize(await fs.readFile(uris![0].fsPath)), '512x512');
+      } finally {
+        release();
+        await vscode.commands.executeCommand('modelgate.clearApiKey');
+        await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+        await slow.close();
+      }
+    });
+
+    it('an unknown model with no key asks for the key (then waits for the list) instead of refusing the model', async () => {
+      await vscode.commands.executeCommand('modelgate.clearApiKey');
+      try {
+        let settled = false;
+        const run = generate({ prompt: 'no key yet', folder: rel('nokey-unknown'), model: 'image-not-listed', open: false }).finally(() => (settled = true));
+        run.catch(() => undefined);
+        await until(async () => {
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          return settled;
+        }, 'the key prompt was dismissed');
+        await assert.rejects(run, /No Modelgate API key/);
+      } finally {
+        await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
+      }
+    });
+
+    it('a model nobody lists is still refused after the list landed, naming the image models', async () => {
+      await assert.rejects(generate({ prompt: 'nobody lists it', folder: rel('unlisted'), model: 'image-not-listed', open: false }), /“image-not-listed” is not an image model of the catalogue \(image models: .*image-gateway-only/);
+      assert.equal(await exists(sub('unlisted')), false);
+    });
+  });
+
+  describe('the end-user id: modelgate.endUserId and the `user` argument (issue 12)', () => {
+    const setEndUser = async (value: unknown) => {
+      await cfg().update('endUserId', value, vscode.ConfigurationTarget.Global);
+      await until(() => JSON.stringify(cfg().inspect('endUserId')?.globalValue) === JSON.stringify(value), 'endUserId applied');
+      // the extension reads its settings on the change event: wait until it has
+      await until(() => (value === undefined ? api.settings().endUserId === undefined && !api.settings().endUserIdProblem : api.settings().endUserId !== undefined || !!api.settings().endUserIdProblem), 'the extension saw endUserId');
+    };
+    const lastSent = () => generations(gw).at(-1)?.body as Record<string, unknown>;
+    afterEach(async () => setEndUser(undefined));
+
+    it('unset by default: no `user` field is sent', async () => {
+      assert.equal(cfg().inspect('endUserId')?.globalValue, undefined);
+      assert.equal(api.settings().endUserId, undefined);
+      const before = generations(gw).length;
+      await generate({ prompt: 'nobody in particular', folder: rel('user-unset'), model: 'image-small', size: '256x256', open: false, insertLink: false });
+      assert.equal(generations(gw).length, before + 1);
+      assert.equal('user' in lastSent(), false, 'no user field at all');
+    });
+
+    it('the setting arrives as `user`; a caller’s `user` replaces it', async () => {
+      await setEndUser('  team-a/alice ');
+      await generate({ prompt: 'for alice', folder: rel('user-set'), model: 'image-small', size: '256x256', open: false, insertLink: false });
+      assert.equal(lastSent().user, 'team-a/alice', 'trimmed, as the gateway receives it');
+      await generate({ prompt: 'for bob', folder: rel('user-arg'), model: 'image-small', size: '256x256', open: false, insertLink: false, user: 'bob-7' });
+      assert.equal(lastSent().user, 'bob-7');
+      // the simulator's own record (GET /__sim/requests), as another process would read it
+      const res = await fetch(`${gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
+      const recorded = (await res.json()) as unknown;
+      assert.match(JSON.stringify(recorded), /"user":"bob-7"/);
+    });
+
+    it('a bad setting: a clear message naming it, and nothing is sent', async () => {
+      await setEndUser('alice\nbob');
+      assert.match(api.settings().endUserIdProblem ?? '', /line breaks/);
+      const before = generations(gw).length;
+      await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), (err: Error) => {
+        assert.match(err.message, /"modelgate\.endUserId" contains line breaks or control characters.*Nothing was sent: fix or clear “modelgate\.endUserId”/);
+        return true;
+      });
+      await setEndUser(12345);
+      await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), /"modelgate\.endUserId" must be a string/);
+      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.equal(await exists(sub('user-bad')), false);
+    });
+
+    it('a bad `user` argument, or the API key itself, is refused without echoing it', async () => {
+      const before = generations(gw).length;
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 42 }), /user must be a string/);
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'x'.repeat(300) }), /at most 256/);
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'sk-test' }), (err: Error) => {
+        assert.match(err.message, /user is your API key/);
+        assert.equal(err.message.includes('sk-test'), false, 'the key is never in a message');
+        return true;
+      });
+      await setEndUser('sk-test');
+      await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false }), (err: Error) => {
+        assert.match(err.message, /"modelgate\.endUserId" is your API key/);
+        assert.equal(err.message.includes('sk-test'), false, 'the key is never in a message');
+        return true;
+      });
+      assert.equal(generations(gw).length, before, 'refused before any request');
     });
   });
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { BUILTIN_MODELS, ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue';
+import { buildImageRequest } from '../../../src/images/imageRequest';
 import { allowedText, defaultChoices, describeRejectedOption, optionSpace, validateChoices } from '../../../src/images/imageOptions';
 
 const catalogue = ModelCatalogue.build({});
@@ -91,5 +92,34 @@ describe('images: options per model, from the catalogue', () => {
     assert.match(fromWords ?? '', /rejected n = 1 .*allows n: only 1/);
     assert.equal(describeRejectedOption(small, { size: '256x256', n: 1 }, { param: 'prompt', serverMessage: 'prompt too long' }), undefined);
     assert.equal(describeRejectedOption(small, { size: '256x256', n: 1 }, { serverMessage: 'content policy violation' }), undefined);
+  });
+});
+
+describe('images: a model whose rules the catalogue does not know (issue 12)', () => {
+  const listed = ModelCatalogue.build({ gatewayIds: ['image-gateway-only'] }).imageModel('image-gateway-only') as ImageModelInfo;
+
+  it('a gateway-listed image model is marked as of unknown rules', () => {
+    assert.equal(listed.rulesUnknown, true);
+    assert.equal(restricted.rulesUnknown, undefined);
+  });
+
+  it('the options asked for are kept (not cut to one size and n = 1)', () => {
+    const r = validateChoices(listed, { size: '512x512', n: 3, quality: 'hd', style: 'natural' });
+    assert.deepEqual(r, { ok: true, choices: { size: '512x512', n: 3, quality: 'hd', style: 'natural' } });
+    assert.deepEqual(buildImageRequest(listed, 'p', { size: '512x512', n: 3, quality: 'hd', style: 'natural' }), {
+      model: 'image-gateway-only', prompt: 'p', n: 3, size: '512x512', quality: 'hd', style: 'natural',
+    });
+  });
+
+  it('values outside the spec are still refused before any request', () => {
+    const r = validateChoices(listed, { size: '333x333', n: 11, quality: 'ultra' });
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.equal(r.problems.length, 3);
+  });
+
+  it('a rejection names the gateway answer and how to pin the rules', () => {
+    const text = describeRejectedOption(listed, { size: '512x512', n: 3 }, { param: 'n', serverMessage: 'n must be at most 2.' });
+    assert.match(text ?? '', /rejected n = 3 for image-gateway-only\. The gateway said: n must be at most 2\./);
+    assert.match(text ?? '', /does not know this model's rules/);
   });
 });

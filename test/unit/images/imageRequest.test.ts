@@ -32,6 +32,12 @@ describe('images: the wire request and the provenance text', () => {
     assert.equal('provider' in b64, false);
   });
 
+  it('sends `user` (the end-user id) only when there is one', () => {
+    assert.equal(buildImageRequest(small, 'p', { size: '256x256', n: 1 }, undefined, 'team-a/alice').user, 'team-a/alice');
+    assert.equal('user' in buildImageRequest(small, 'p', { size: '256x256', n: 1 }), false);
+    assert.equal('user' in buildImageRequest(small, 'p', { size: '256x256', n: 1 }, undefined, ''), false);
+  });
+
   it('keeps prompt, revised prompt, model, size and time', () => {
     const created = new Date(Date.UTC(2026, 10, 22, 10, 15, 30));
     assert.deepEqual(

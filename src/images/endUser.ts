@@ -1,0 +1,38 @@
+// The `user` field of an image request (spec 4.2: "End-user identifier for monitoring and
+// abuse detection"): the caller's `user` argument, else `modelgate.endUserId`, else nothing.
+// A bad value stops the request before anything is sent, with words saying what to fix: a
+// request the user wanted labelled must not go out unlabelled, and a value that is the API key
+// itself must never be put in a request body.
+import { GatewayError } from '../core';
+import { checkEndUserId } from '../core/endUserId';
+import type { Services } from '../services';
+import { ImageArgumentsError } from './imageErrors';
+
+export async function endUserFor(services: Services, requested: unknown): Promise<string | undefined> {
+  let user: string | undefined;
+  let from: 'argument' | 'setting';
+  const asked = checkEndUserId(requested, 'user');
+  if (!asked.ok) throw new ImageArgumentsError([asked.problem]);
+  if (asked.value !== undefined) {
+    user = asked.value;
+    from = 'argument';
+  } else {
+    const s = services.settings();
+    if (s.endUserIdProblem) throw settingError(`${s.endUserIdProblem}.`);
+    user = s.endUserId;
+    from = 'setting';
+  }
+  if (user !== undefined && user === (await services.keys.get())) {
+    const problem = 'is your API key; it would be sent in the request body. Use an identifier of the end user instead';
+    if (from === 'argument') throw new ImageArgumentsError([`user ${problem}`]);
+    throw settingError(`"modelgate.endUserId" ${problem}.`);
+  }
+  return user;
+}
+
+function settingError(problem: string): GatewayError {
+  return new GatewayError('bad_request', `${problem} Nothing was sent: fix or clear “modelgate.endUserId” in your user settings.`, {
+    retryable: false,
+    code: 'invalid_setting',
+  });
+}
