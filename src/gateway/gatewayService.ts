@@ -23,11 +23,14 @@ export class GatewayService implements Gateway {
     }
     const cacheKey = `${s.baseUrl}|${s.requestTimeoutMs}`;
     if (this.cached?.key !== cacheKey) {
+      const origin = s.baseUrlOrigin;
       this.cached = {
         key: cacheKey,
         client: createGatewayClient({
           baseUrl: s.baseUrl,
-          apiKey: () => this.keys.get(),
+          // The key of this client's own gateway: a retry still running after the address was
+          // changed must not carry the new gateway's key to the old one.
+          apiKey: () => (origin ? this.keys.get(origin) : Promise.resolve(undefined)),
           timeoutMs: s.requestTimeoutMs,
           fetch: this.fetchImpl,
           connectHint: connectHint(),

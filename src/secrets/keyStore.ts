@@ -40,8 +40,9 @@ export class KeyStore implements vscode.Disposable {
     return o ? PREFIX + o : undefined;
   }
 
-  async get(): Promise<string | undefined> {
-    const slot = this.slot();
+  /** The key of the configured gateway, or of the gateway at `origin` (a client made for it). */
+  async get(origin?: string): Promise<string | undefined> {
+    const slot = origin ? PREFIX + origin : this.slot();
     if (!slot) return undefined;
     const v = await this.secrets.get(slot);
     return v || undefined;

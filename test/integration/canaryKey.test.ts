@@ -107,6 +107,35 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     });
   }
 
+  it('a retry that outlives a change of gateway address carries its own gateway\'s key, not the new one', async () => {
+    const other = 'sk-second-gateway-Hq4Jt6Wy8Ua1';
+    const gw2 = await startGateway({ keys: { [other]: { balance: 100 } } });
+    const chat = api.chat.controller;
+    const chats = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+    const before = chats().length;
+    try {
+      gw.injectFault({ kind: 'rateLimit', retryAfter: '6' }, 1);
+      const sent = chat.send('retry after a switch [[words:3]]');
+      const end = Date.now() + 30_000;
+      while (chats().length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(chats().length, before + 1, 'the first attempt got its 429');
+      await config().update('baseUrl', gw2.baseUrl, vscode.ConfigurationTarget.Global);
+      while (api.settings().baseUrl !== gw2.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      await vscode.commands.executeCommand('modelgate.setApiKey', other);
+      await sent;
+      await chat.whenIdle();
+      const retries = chats().slice(before);
+      assert.ok(retries.length >= 2, `the answer was retried on its gateway (${retries.length} attempts)`);
+      for (const r of retries) assert.equal(r.headers.authorization, `Bearer ${KEY}`, 'every attempt on the first gateway carries its own key');
+      assert.ok(!JSON.stringify(gw.requests).includes(other), "the second gateway's key never reached the first gateway");
+    } finally {
+      await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+      const end = Date.now() + 20_000;
+      while (api.settings().baseUrl !== gw.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      await gw2.close();
+    }
+  });
+
   it('after a reload (final flush, history re-read)', async () => {
     await api.chat.reload();
     listen();
