@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
+import { parseBudgetSetting, type Budgets } from '../core/budget';
 
 export const SECTION = 'modelgate';
 
@@ -30,6 +31,8 @@ export interface Settings {
   modelOverrides: unknown;
   requestTimeoutMs: number;
   maxToolRounds: number;
+  /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
+  budgets: Budgets;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -40,7 +43,7 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | u
 }
 
 /** cost-deciding settings: read from user settings only */
-export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds'] as const;
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
 function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
@@ -74,6 +77,13 @@ export function readSettings(): Settings {
     if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(`"modelgate.${key}" must be a string.`);
     return fallback;
   };
+  const budget = (key: string) => {
+    const r = parseBudgetSetting(userValue<unknown>(c, key), `modelgate.${key}`);
+    if (r.problem) problems.push(r.problem);
+    return r.value;
+  };
+  const dailyUsd = budget('budget.dailyUsd');
+  const monthlyUsd = budget('budget.monthlyUsd');
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
@@ -85,6 +95,7 @@ export function readSettings(): Settings {
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
+    budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     problems,
   };
 }

@@ -145,6 +145,7 @@ async function programmaticTarget(services: Services, args: ImageArgs, editor: v
 
 async function execute(services: Services, job: ImageJob, followUp: FollowUp): Promise<vscode.Uri[]> {
   const client = services.gateway.client();
+  if (!(await services.budget.confirm('image')).send) throw new vscode.CancellationError(); // a used-up budget asks first (src/spend)
   const { choices, model } = job;
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
   const result = await vscode.window.withProgress(
