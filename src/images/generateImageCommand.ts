@@ -156,7 +156,7 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
           client,
           onProgress: (message) => progress.report({ message }),
           // No provider field is sent for images, so the gateway's default channel served it.
-          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length }),
+          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length, cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality) }),
         },
         job,
         token,

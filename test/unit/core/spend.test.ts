@@ -163,3 +163,17 @@ describe('spend CSV and page', () => {
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'x', "bad' nonce"));
   });
 });
+
+describe('image prices in the catalogue (issue 11, item 5)', () => {
+  it('prices an image run per model, quality and size; no price is undefined, never 0', async () => {
+    const { ModelCatalogue } = await import('../../../src/core/catalogue');
+    const c = ModelCatalogue.build({ overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.04 }, hd: { '1792x1024': 0.12 } } } } });
+    assert.equal(c.imageCost('image-restricted', '1024x1024', 2), 0.08);
+    assert.equal(c.imageCost('image-restricted', '1024x1024', 1, 'standard'), 0.04);
+    assert.equal(c.imageCost('image-restricted', '1792x1024', 1, 'hd'), 0.12);
+    assert.equal(c.imageCost('image-restricted', '1792x1024', 1), undefined);
+    assert.equal(c.imageCost('image-small', '256x256', 1), undefined);
+    assert.deepEqual(c.imageModel('image-restricted')!.sizes, ModelCatalogue.build({}).imageModel('image-restricted')!.sizes, 'the built-in sizes stay');
+    assert.ok(ModelCatalogue.build({ overrides: { x: { kind: 'image', prices: { standard: { '1024x1024': -1 } } } } }).problems.length > 0);
+  });
+});
