@@ -3,7 +3,7 @@
 // and "Export CSV…" (save dialog; src/core/spendCsv.ts writes injection-safe cells). The one
 // message the page sends is validated with zod.
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import { spendCsv } from '../core/spendCsv';
 import { summarizePeriod } from '../core/spendBook';
 import type { UsageLedger } from '../models/usageLedger';
