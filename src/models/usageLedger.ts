@@ -60,6 +60,8 @@ export class UsageLedger implements vscode.Disposable {
   private lastEntry: UsageEntry | undefined;
   private totals: UsageTotals;
   private spent: SpendState;
+  /** the stored object `spent` was read from or written as */
+  private spentRaw: unknown;
   private readonly recorded = new vscode.EventEmitter<UsageEntry>();
   readonly onDidRecord = this.recorded.event;
 
@@ -67,12 +69,19 @@ export class UsageLedger implements vscode.Disposable {
     const saved = store?.get(USAGE_STATE_KEY) as { totals?: unknown; last?: unknown } | undefined;
     this.totals = parseTotals(saved?.totals, Date.now());
     this.lastEntry = this.totals.requests > 0 ? figuresOf(saved?.last) : undefined;
-    this.spent = parseSpend(store?.get(SPEND_STATE_KEY));
+    this.spentRaw = store?.get(SPEND_STATE_KEY);
+    this.spent = parseSpend(this.spentRaw);
   }
 
-  /** Reads the spend ledger again from the store, as a window reload does (tests). */
-  reloadSpend(): void {
-    this.spent = parseSpend(this.store?.get(SPEND_STATE_KEY));
+  /**
+   * Reads the spend ledger again from the store. Unless `force` (a window reload, in tests), an
+   * unchanged stored object (the one this window wrote or last read) is not parsed again.
+   */
+  reloadSpend(force = false): void {
+    const raw = this.store?.get(SPEND_STATE_KEY);
+    if (!force && raw !== undefined && raw === this.spentRaw) return;
+    this.spentRaw = raw;
+    this.spent = parseSpend(raw);
   }
 
   record(entry: Omit<UsageEntry, 'at'>): void {
@@ -81,6 +90,9 @@ export class UsageLedger implements vscode.Disposable {
     this.totals = addToTotals(this.totals, e.cost);
     void this.store?.update(USAGE_STATE_KEY, { totals: this.totals, last: figuresOf(e) });
     const u = e.usage;
+    // Re-read first: globalState is shared by all windows, and another window may have
+    // recorded since (each write replaces the whole ledger).
+    if (this.store) this.reloadSpend();
     this.spent = addSpend(this.spent, {
       at: e.at,
       source: e.via ?? (e.source === 'image' ? 'image' : 'panel'),
@@ -93,12 +105,14 @@ export class UsageLedger implements vscode.Disposable {
       images: e.images ?? 0,
       ...(typeof e.cost === 'number' && Number.isFinite(e.cost) ? { cost: e.cost } : {}),
     });
+    this.spentRaw = this.spent;
     void this.store?.update(SPEND_STATE_KEY, this.spent);
     this.recorded.fire(e);
   }
 
-  /** the spend ledger (every billed request, bounded) */
+  /** the spend ledger (every billed request, bounded), as last stored by any window */
   spend(): SpendState {
+    if (this.store) this.reloadSpend();
     return this.spent;
   }
 

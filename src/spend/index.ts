@@ -25,7 +25,7 @@ export function registerSpending(services: Services): { disposables: vscode.Disp
   const defaultAsk = services.budget.ask;
   const api: SpendApi = {
     summary: (period) => summarizePeriod(services.usage.spend(), period, Date.now()),
-    reload: () => services.usage.reloadSpend(),
+    reload: () => services.usage.reloadSpend(true),
     setBudgetAsk: (ask) => (services.budget.ask = ask ?? defaultAsk),
     view,
   };
