@@ -51,6 +51,9 @@ ${rows('model', s.byModel)}${rows('channel', s.byChannel)}${rows('source', s.byS
 
 export function buildSpendHtml(page: SpendPage, cspSource: string, nonce: string): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('buildSpendHtml: the nonce must be at least 16 base64/hex characters');
+  // as the chat page: 'self' and host sources only, never another keyword like 'unsafe-eval'
+  const sources = cspSource.trim().split(/ +/);
+  if (!cspSource.trim() || sources.some((t) => t !== "'self'" && !/^[A-Za-z0-9.*:/_%+-]+$/.test(t))) throw new Error('buildSpendHtml: unexpected characters in cspSource');
   const budgets = page.budgets.length
     ? page.budgets.map((b) => `<p class="${b.ratio >= 1 ? 'over' : b.ratio >= 0.8 ? 'near' : ''}">${escapeHtml(budgetMessage(b))}</p>`).join('')
     : '<p class="sub">No budget set ("modelgate.budget.dailyUsd", "modelgate.budget.monthlyUsd").</p>';

@@ -161,6 +161,7 @@ describe('spend CSV and page', () => {
     assert.ok(!html.includes('<img'), 'no raw markup from an extension id');
     assert.ok(!/unsafe-(inline|eval)|https?:\/\//.test(html.replace(/xmlns="http:\/\/www.w3.org\/2000\/svg"/g, '')));
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'x', "bad' nonce"));
+    assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, "'unsafe-eval'", 'abcdefghijklmnop1234'), /cspSource/);
   });
 });
 
