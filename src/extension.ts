@@ -15,6 +15,7 @@ import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import type { Services } from './services';
 import type { ModelCatalogue } from './core/catalogue';
+import { BudgetGuard, registerSpending, type SpendApi } from './spend';
 
 /** What activate() returns: used by other extensions and by the integration tests. */
 export interface ModelgateApi {
@@ -29,6 +30,8 @@ export interface ModelgateApi {
   /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it */
   lastUsage(): UsageEntry | undefined;
   chat: ChatApi;
+  /** spending and budgets (src/spend) */
+  spend: SpendApi;
 }
 
 /** set while active, so deactivate() can finish the last transcript write before the host exits */
@@ -42,7 +45,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const gateway = new GatewayService(() => settings, keys);
   const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
   const usage = new UsageLedger(context.globalState);
-  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage);
+  const budget = new BudgetGuard(usage, () => settings, context.globalState);
+  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage, budget);
 
   const services: Services = {
     context,
@@ -54,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     refreshCatalogue: () => catalogue.refresh(),
     gateway,
     usage,
+    budget,
     log,
   };
 
@@ -100,6 +105,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   context.subscriptions.push(...chat.disposables);
   flushOnDeactivate = () => chat.api.controller.close();
   context.subscriptions.push(...registerImageCommands(services));
+  const spend = registerSpending(services);
+  context.subscriptions.push(...spend.disposables);
   // Modelgate's chat models in VS Code's own chat and for other extensions (vscode.lm);
   // a no-op where the API is missing.
   context.subscriptions.push(registerLanguageModelProvider(services));
@@ -116,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     hasKey: async () => !!(await keys.get()),
     lastUsage: () => usage.last(),
     chat: chat.api,
+    spend: spend.api,
   };
 }
 

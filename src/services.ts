@@ -7,6 +7,7 @@ import type { Settings } from './config/settings';
 import type { KeyStore } from './secrets/keyStore';
 import type { Log } from './log';
 import type { UsageLedger } from './models/usageLedger';
+import type { BudgetGuard } from './spend/budgetGuard';
 
 export interface Gateway {
   /**
@@ -33,6 +34,8 @@ export interface Services {
   gateway: Gateway;
   /** records what each request cost; the status bar shows the last one */
   usage: UsageLedger;
+  /** the budgets (modelgate.budget.*): asks or refuses before a request while one is used up */
+  budget: BudgetGuard;
   log: Log;
 }
 

@@ -122,7 +122,7 @@ export class AnswerRuns {
       if (run.detached) return; // closed mid-answer: the record stays as last written
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       if (outcome.usage) {
-        services.usage.record({ source: 'chat', model, channel, usage: outcome.usage, cost: outcome.cost });
+        services.usage.record({ source: 'chat', via: 'panel', model, channel, usage: outcome.usage, cost: outcome.cost });
       }
       const u = outcome.usage;
       services.log.info(

@@ -8,6 +8,7 @@ import { describeError } from '../userErrors';
 import type { ChatScope } from './chatScope';
 import type { NoticeLevel } from './chatOutput';
 import { SYSTEM_PROMPT } from './systemPrompt';
+import { budgetRefusal } from './budgetCheck';
 import type { Conversation } from './transcript';
 
 /** What a refused send tells the user (nothing was sent, the text goes back to the input). */
@@ -45,7 +46,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
       ['pickModel'],
     );
   }
-  return undefined;
+  return budgetRefusal(scope.services);
 }
 
 /** "model accepts text only, so ..." with a model that does take images, when there is one. */

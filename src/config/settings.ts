@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
 import { checkEndUserId } from '../core/endUserId';
+import { parseBudgetSetting, type Budgets } from '../core/budget';
 
 export const SECTION = 'modelgate';
 
@@ -34,6 +35,8 @@ export interface Settings {
   /** `modelgate.endUserId`, sent as the image request's `user`; undefined = unset (or invalid, see endUserIdProblem) */
   endUserId: string | undefined;
   endUserIdProblem: string | undefined;
+  /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
+  budgets: Budgets;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -44,7 +47,7 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | u
 }
 
 /** cost-deciding settings: read from user settings only */
-export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds'] as const;
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
 function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
@@ -82,6 +85,13 @@ export function readSettings(): Settings {
     if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(`"modelgate.${key}" must be a string.`);
     return fallback;
   };
+  const budget = (key: string) => {
+    const r = parseBudgetSetting(userValue<unknown>(c, key), `modelgate.${key}`);
+    if (r.problem) problems.push(r.problem);
+    return r.value;
+  };
+  const dailyUsd = budget('budget.dailyUsd');
+  const monthlyUsd = budget('budget.monthlyUsd');
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
@@ -95,6 +105,7 @@ export function readSettings(): Settings {
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
+    budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     problems,
   };
 }

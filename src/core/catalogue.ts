@@ -49,6 +49,9 @@ const chatOverride = z.object({
   caching: z.boolean().optional(),
   prices: z.partialRecord(channelKey, priceSchema).optional(),
 });
+const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
+export type ImagePrices = z.infer<typeof imagePricesSchema>;
+
 const imageOverride = z.object({
   kind: z.literal('image'),
   label: z.string().optional(),
@@ -56,6 +59,8 @@ const imageOverride = z.object({
   maxN: z.number().int().min(1).max(10).optional(),
   quality: z.boolean().optional(),
   style: z.boolean().optional(),
+  /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} (issue 11, item 5) */
+  prices: imagePricesSchema.optional(),
 });
 /** Schema of one entry of the `modelgate.models` setting. */
 export const modelOverrideSchema = z.union([imageOverride, chatOverride]);
@@ -83,6 +88,8 @@ export interface ImageModelInfo {
   maxN: number;
   quality: boolean;
   style: boolean;
+  /** USD per image by quality and size; absent = no known price */
+  prices?: ImagePrices;
   source: 'builtin' | 'gateway' | 'settings';
   /**
    * true: the gateway lists the model (or the user named it) but nothing says which options it
@@ -210,6 +217,7 @@ export class ModelCatalogue {
           maxN: o.maxN ?? b?.maxN ?? 1,
           quality: o.quality ?? b?.quality ?? false,
           style: o.style ?? b?.style ?? false,
+          ...(o.prices || b?.prices ? { prices: { ...b?.prices, ...o.prices } } : {}),
           source: 'settings',
         });
       } else {
@@ -255,6 +263,12 @@ export class ModelCatalogue {
 
   imageModels(): ImageModelInfo[] {
     return [...this.models.values()].filter((m): m is ImageModelInfo => m.kind === 'image');
+  }
+
+  /** USD for `n` images of `size` at `quality` (absent = the gateway's default, standard); undefined = no known price. */
+  imageCost(modelId: string, size: ImageSize, n: number, quality: 'standard' | 'hd' = 'standard'): number | undefined {
+    const each = this.imageModel(modelId)?.prices?.[quality]?.[size];
+    return each === undefined ? undefined : each * n;
   }
 
   /** Price for a model on a channel: the channel's own entry, else the model's `default` entry. */

@@ -169,6 +169,7 @@ async function programmaticTarget(services: Services, args: ImageArgs, editor: v
 
 async function execute(services: Services, job: ImageJob, followUp: FollowUp): Promise<vscode.Uri[]> {
   const client = services.gateway.client();
+  if (!(await services.budget.confirm('image')).send) throw new vscode.CancellationError(); // a used-up budget asks first (src/spend)
   const { choices, model } = job;
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
   const result = await vscode.window.withProgress(
@@ -179,7 +180,7 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
           client,
           onProgress: (message) => progress.report({ message }),
           // No provider field is sent for images, so the gateway's default channel served it.
-          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length }),
+          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length, cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality) }),
         },
         job,
         token,

@@ -95,7 +95,9 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const client = this.services.gateway.client();
     // Never a prompt here: the request may come from another extension in the background.
     if (this.keyPresence.knownMissing()) throw new Error(missingKeyError().message);
-    return this.stream(client, request, channel, progress, token);
+    const requester = requesterOf(options); // the asking extension's id (VS Code 1.104+), if reported
+    this.services.budget.refuseIfExhausted(requester); // another extension cannot answer a budget question
+    return this.stream(client, request, channel, progress, token, requester);
   }
 
   private async stream(
@@ -104,6 +106,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     channel: ChannelChoice,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
+    requester?: string,
   ): Promise<void> {
     if (token.isCancellationRequested) return;
     const abort = new AbortController();
@@ -129,7 +132,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       onCancel.dispose();
-      this.record(request.model, channel, usage);
+      this.record(request.model, channel, usage, requester);
       this.services.log.info(
         `Language model request ${outcome}: ${request.model} (${channel}), ${Date.now() - started} ms` +
           (usage ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion` : ''),
@@ -137,10 +140,10 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     }
   }
 
-  private record(model: string, channel: ChannelChoice, usage: Usage | undefined): void {
+  private record(model: string, channel: ChannelChoice, usage: Usage | undefined, requester?: string): void {
     if (!usage) return; // as the chat panel: only requests the gateway reported tokens for
     const price = this.services.catalogue().price(model, channel);
-    this.services.usage.record({ source: 'chat', model, channel, usage, cost: price ? costOf(usage, price) : undefined });
+    this.services.usage.record({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, usage, cost: price ? costOf(usage, price) : undefined });
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
@@ -158,4 +161,10 @@ function balanceHint(err: unknown): string | undefined {
   const check = consoleUrlSetting();
   const where = check.kind === 'ok' ? `Console: ${check.url}` : 'Set "modelgate.consoleUrl" in your user settings to get a link to it';
   return `${err.message} ${where} (every channel uses the same balance, so switching channels does not help).`;
+}
+
+/** options.requestInitiator: the asking extension's id, or 'core' (not in the stable typings). */
+function requesterOf(options: vscode.ProvideLanguageModelChatResponseOptions): string | undefined {
+  const r = (options as { requestInitiator?: unknown }).requestInitiator;
+  return typeof r === 'string' && r ? r.slice(0, 200) : undefined;
 }

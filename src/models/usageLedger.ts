@@ -2,7 +2,10 @@
 // totals. The totals and the last entry are kept in globalState so they survive a reload:
 // figures only (model and channel ids, token counts, USD), never prompt text, never the key.
 // Conversations keep their own per-answer figures (chat transcript).
+// It also keeps the spend ledger (src/core/spendBook.ts): every billed request with its source,
+// persisted (bounded) under its own key, for the budgets and "Modelgate: Show Spending".
 import * as vscode from 'vscode';
+import { addSpend, parseSpend, type SpendSource, type SpendState } from '../core/spendBook';
 import type { Usage } from '../core/types';
 import { addToTotals, parseTotals, type UsageTotals } from '../core/usageTotals';
 
@@ -15,6 +18,10 @@ export interface UsageEntry {
   cost?: number;
   /** images generated, for image requests */
   images?: number;
+  /** where the request came from; default: 'image' for images, 'panel' for chat */
+  via?: SpendSource;
+  /** the extension that asked through vscode.lm, when VS Code says ('core' = VS Code itself) */
+  requester?: string;
   at: number;
 }
 
@@ -25,6 +32,7 @@ export interface UsageStore {
 }
 
 export const USAGE_STATE_KEY = 'modelgate.usageTotals';
+export const SPEND_STATE_KEY = 'modelgate.spend';
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
@@ -51,6 +59,9 @@ function figuresOf(raw: unknown): UsageEntry | undefined {
 export class UsageLedger implements vscode.Disposable {
   private lastEntry: UsageEntry | undefined;
   private totals: UsageTotals;
+  private spent: SpendState;
+  /** the stored object `spent` was read from or written as */
+  private spentRaw: unknown;
   private readonly recorded = new vscode.EventEmitter<UsageEntry>();
   readonly onDidRecord = this.recorded.event;
 
@@ -58,6 +69,19 @@ export class UsageLedger implements vscode.Disposable {
     const saved = store?.get(USAGE_STATE_KEY) as { totals?: unknown; last?: unknown } | undefined;
     this.totals = parseTotals(saved?.totals, Date.now());
     this.lastEntry = this.totals.requests > 0 ? figuresOf(saved?.last) : undefined;
+    this.spentRaw = store?.get(SPEND_STATE_KEY);
+    this.spent = parseSpend(this.spentRaw);
+  }
+
+  /**
+   * Reads the spend ledger again from the store. Unless `force` (a window reload, in tests), an
+   * unchanged stored object (the one this window wrote or last read) is not parsed again.
+   */
+  reloadSpend(force = false): void {
+    const raw = this.store?.get(SPEND_STATE_KEY);
+    if (!force && raw !== undefined && raw === this.spentRaw) return;
+    this.spentRaw = raw;
+    this.spent = parseSpend(raw);
   }
 
   record(entry: Omit<UsageEntry, 'at'>): void {
@@ -65,7 +89,31 @@ export class UsageLedger implements vscode.Disposable {
     this.lastEntry = e;
     this.totals = addToTotals(this.totals, e.cost);
     void this.store?.update(USAGE_STATE_KEY, { totals: this.totals, last: figuresOf(e) });
+    const u = e.usage;
+    // Re-read first: globalState is shared by all windows, and another window may have
+    // recorded since (each write replaces the whole ledger).
+    if (this.store) this.reloadSpend();
+    this.spent = addSpend(this.spent, {
+      at: e.at,
+      source: e.via ?? (e.source === 'image' ? 'image' : 'panel'),
+      ...(e.requester ? { requester: e.requester.slice(0, 200) } : {}),
+      model: e.model.slice(0, 200),
+      channel: e.channel.slice(0, 50),
+      promptTokens: u?.promptTokens ?? 0,
+      cachedTokens: u?.cachedTokens ?? 0,
+      completionTokens: u?.completionTokens ?? 0,
+      images: e.images ?? 0,
+      ...(typeof e.cost === 'number' && Number.isFinite(e.cost) ? { cost: e.cost } : {}),
+    });
+    this.spentRaw = this.spent;
+    void this.store?.update(SPEND_STATE_KEY, this.spent);
     this.recorded.fire(e);
+  }
+
+  /** the spend ledger (every billed request, bounded), as last stored by any window */
+  spend(): SpendState {
+    if (this.store) this.reloadSpend();
+    return this.spent;
   }
 
   last(): UsageEntry | undefined {

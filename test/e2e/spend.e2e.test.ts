@@ -1,0 +1,87 @@
+// Budgets and the spending view in the real web workbench (VS Code 1.139 in headless Chromium):
+// with a tiny daily budget, the second chat send opens the budget question (a modal with
+// "Send Once" and "Raise Budget"); Cancel sends nothing and leaves the text in the input. Then
+// "Modelgate: Show Spending" draws today's total. Screenshots of both go to
+// test-results/screenshots/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
+import { useWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-spend-3f9a01';
+
+describe('e2e spending: budget question and Show Spending in the web workbench', function () {
+  this.timeout(240_000);
+  let gw: RunningGateway;
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  });
+
+  const fixture = useWorkbench(() => ({
+    settings: {
+      'modelgate.baseUrl': gw.baseUrl,
+      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      'modelgate.budget.dailyUsd': 0.0001,
+      'workbench.colorTheme': 'Default Light Modern',
+    },
+    viewport: { width: 1280, height: 860 },
+  }));
+
+  after(async () => {
+    await gw?.close();
+  });
+
+  let wb: Workbench;
+  let chat: Frame;
+  const shots = join(repoRoot(), 'test-results', 'screenshots');
+  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
+
+  it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
+    wb = fixture.get();
+    await wb.runCommand('Modelgate: Open Chat');
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    const message = chat.getByRole('textbox', { name: 'Message' });
+    await message.waitFor({ state: 'visible' });
+    await wb.runCommand('Modelgate: Set API Key');
+    await wb.answerInput(KEY);
+    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+
+    await message.fill('hello [[words:40]]');
+    await chat.getByRole('button', { name: 'Send', exact: true }).click();
+    await chat.getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.getByRole('button', { name: 'Send', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+    const sent = chatRequests();
+
+    await message.fill('a second question');
+    await chat.getByRole('button', { name: 'Send', exact: true }).click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /Daily budget of \$0\.0001 \(modelgate\.budget\.dailyUsd\) reached/);
+    assert.match(text, /Send Once/);
+    assert.match(text, /Raise Budget/);
+    mkdirSync(shots, { recursive: true });
+    await wb.page.screenshot({ path: join(shots, 'budget-question.png') });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, { timeout: 10_000 });
+    assert.equal(chatRequests(), sent, 'nothing was sent');
+  });
+
+  it('Show Spending draws today\'s total, by model and source, with bars', async () => {
+    await wb.runCommand('Modelgate: Show Spending');
+    const page = await wb.webviewFrame('#today', { timeoutMs: 60_000 });
+    const total = await page.locator('#today .total').innerText();
+    assert.match(total, /^\$\d/);
+    const today = await page.locator('#today').innerText();
+    assert.match(today, /flagship-text/);
+    assert.match(today, /chat panel/);
+    assert.ok((await page.locator('#today svg rect').count()) > 0, 'bars drawn');
+    assert.match(await page.locator('#budgets').innerText(), /Daily budget .* reached/);
+    await wb.page.screenshot({ path: join(shots, 'spending.png') });
+  });
+});

@@ -1,0 +1,168 @@
+// The spend ledger in a real VS Code extension host against the gateway simulator (issue 11,
+// item 3): the spending view's totals equal the simulator's billing record (the key's balance
+// it charged) to the cent, across panel chat, tool rounds, cached prompts, a vscode.lm request,
+// images and a reload; they equal the sum of the usage lines; a request without a price is
+// shown as unknown, never as $0; the CSV export has the same figures.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelgateApi } from '../../src/extension';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
+import { until } from './helpers';
+
+const EXTENSION_ID = 'modelgate.modelgate';
+const KEY = 'sk-spend-suite-77a0f3';
+const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable; // the simulator's default channel is stable
+const LCT_PRICE = PRICE_CARD.chat['long-context-tools']!.stable;
+const FIXTURE = 'mg-spend-fixture';
+
+const cents = (usd: number) => Math.round(usd * 100);
+/** micro-dollars: the figures must agree far below the cent, so a cent test is not luck */
+const micro = (usd: number) => Math.round(usd * 1e6);
+
+describe('spend ledger (real VS Code, gateway simulator)', function () {
+  this.timeout(120_000);
+  let gw: RunningGateway;
+  let api: ModelgateApi;
+  let ws: string;
+  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const prices = {
+    'flagship-text': { prices: { default: FLAG_PRICE } },
+    'long-context-tools': { prices: { default: LCT_PRICE } },
+    'image-restricted': { kind: 'image', prices: { standard: PRICE_CARD.image['image-restricted']!.standard, hd: PRICE_CARD.image['image-restricted']!.hd } },
+  };
+
+  async function useModel(model: string): Promise<void> {
+    await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().chatModel === model, `chat.model = ${model}`);
+  }
+
+  /** the cost of every answer of the active conversation, as its usage lines show */
+  async function usageLineSum(): Promise<number> {
+    let sum = 0;
+    for (const m of (await api.chat.controller.conversation()).messages) {
+      if (m.role !== 'assistant') continue;
+      assert.ok(m.usage?.cost !== undefined, `every answer has a priced usage line: ${JSON.stringify(m.usage)}`);
+      sum += m.usage.cost;
+    }
+    return sum;
+  }
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
+    fs.writeFileSync(path.join(ws, FIXTURE, 'notes.md'), '# notes\n');
+    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('models', prices, vscode.ConfigurationTarget.Global);
+    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
+    await until(() => api.settings().baseUrl === gw.baseUrl && !!api.catalogue().price('long-context-tools', 'default'), 'settings applied');
+    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
+    await api.chat.controller.ready;
+  });
+
+  after(async () => {
+    await api.chat.controller.whenIdle();
+    for (const k of ['baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('modelgate.clearApiKey');
+    fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
+    await gw.close();
+  });
+
+  it('the spending view equals the billing record to the cent across chat, tool rounds, cached prompts, vscode.lm, images and a reload', async () => {
+    const startBalance = gw.balance(KEY);
+    const start = api.spend.summary('day');
+    let usageLines = 0;
+
+    // panel chat, plain
+    await useModel('flagship-text');
+    await api.chat.controller.newChat();
+    await api.chat.controller.send('hello [[words:40]]');
+    usageLines += await usageLineSum();
+
+    // tool rounds (each round is a billed request; the answer's usage line sums them)
+    await useModel('long-context-tools');
+    await api.chat.controller.newChat();
+    const toolRequestsBefore = gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    await api.chat.controller.send(`[[rounds:2]] [[call:list_files {"path":"${FIXTURE}"}]]`);
+    assert.ok(gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length >= toolRequestsBefore + 2, 'tool rounds were separate requests');
+    usageLines += await usageLineSum();
+
+    // cached prompts: a long first message, then follow-ups that repeat it as their prefix
+    await api.chat.controller.newChat();
+    const long = Array.from({ length: 700 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
+    await api.chat.controller.send(`${long}\nSummarize [[words:20]]`);
+    await api.chat.controller.send('Shorter [[words:10]]');
+    const conv = await api.chat.controller.conversation();
+    const last = conv.messages.at(-1)!;
+    assert.ok(last.role === 'assistant' && last.usage && last.usage.cachedTokens > 0, 'the follow-up read its prefix from cache');
+    usageLines += await usageLineSum();
+
+    // a request from another extension through vscode.lm
+    if (typeof vscode.lm?.registerLanguageModelChatProvider === 'function') {
+      const [m] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'flagship-text' });
+      const response = await m!.sendRequest([vscode.LanguageModelChatMessage.User('hi [[words:15]]')], {}, new vscode.CancellationTokenSource().token);
+      for await (const _ of response.stream) void _;
+      await until(() => api.lastUsage()?.via === 'lm', 'the lm request recorded');
+      usageLines += api.lastUsage()!.cost!;
+    }
+
+    // images: two at the standard 1024x1024 price
+    const uris = (await vscode.commands.executeCommand<vscode.Uri[]>('modelgate.generateImage', { prompt: 'a red kite', model: 'image-restricted', n: 1, folder: FIXTURE, open: false })) ?? [];
+    assert.equal(uris.length, 1);
+    const imageUsage = api.lastUsage()!;
+    assert.equal(imageUsage.source, 'image');
+    assert.equal(imageUsage.cost, PRICE_CARD.image['image-restricted']!.standard!['1024x1024']);
+    usageLines += imageUsage.cost!;
+
+    const billed = startBalance - gw.balance(KEY);
+    assert.ok(billed > 0.04, `billed ${billed}`);
+    await vscode.commands.executeCommand('modelgate.showSpending');
+    const page = await until(() => api.spend.view.lastPage, 'the spending view drawn');
+    const spent = page.today.cost - start.cost;
+    assert.equal(page.today.unpriced, start.unpriced, 'every request had a price');
+    assert.equal(cents(spent), cents(billed), `view ${spent} vs billed ${billed}`);
+    assert.equal(micro(spent), micro(billed), 'and far below the cent');
+    assert.equal(micro(usageLines), micro(billed), 'the usage lines add up to the same');
+    assert.ok(page.month.cost >= page.week.cost - 1e-9 || new Date().getDate() < 7, 'month holds the week (unless the week began last month)');
+    const sources = page.today.bySource.map((r) => r.key);
+    assert.ok(sources.includes('chat panel') && sources.includes('image command'), sources.join(', '));
+    assert.ok(page.today.byModel.some((r) => r.key === 'image-restricted'));
+    assert.match(api.spend.view.lastHtml ?? '', /<svg width="120"/);
+
+    // a reload reads the ledger back from globalState: the same figures
+    api.spend.reload();
+    const after = api.spend.summary('day');
+    assert.equal(micro(after.cost - start.cost), micro(billed));
+    assert.equal(after.requests, page.today.requests);
+
+    // the CSV export has the same figures
+    const csvUri = vscode.Uri.file(path.join(ws, FIXTURE, 'spend.csv'));
+    assert.ok(await api.spend.view.exportCsv(csvUri));
+    const rows = fs.readFileSync(csvUri.fsPath, 'utf8').trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
+    const csvToday = rows.filter((r) => r[0] && new Date(r[0]).getTime() >= after.start).reduce((s, r) => s + Number(r[10] || 0), 0);
+    assert.equal(micro(csvToday), micro(after.cost), 'CSV lines add up to today\'s total');
+  });
+
+  it('a request without a price is shown as unknown, never as $0', async () => {
+    await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+    await until(() => !api.catalogue().price('flagship-text', 'default'), 'prices removed');
+    try {
+      const before = api.spend.summary('day');
+      await useModel('flagship-text');
+      await api.chat.controller.newChat();
+      await api.chat.controller.send('no price [[words:5]]');
+      await vscode.commands.executeCommand('modelgate.showSpending');
+      const page = await until(() => (api.spend.view.lastPage?.today.requests ?? 0) > before.requests && api.spend.view.lastPage, 'the view redrawn');
+      assert.equal(page.today.unpriced, before.unpriced + 1);
+      assert.equal(micro(page.today.cost), micro(before.cost), 'nothing added as $0 to the dollars');
+      assert.match(api.spend.view.lastHtml ?? '', /request(s)? without a price/);
+    } finally {
+      await config().update('models', prices, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
