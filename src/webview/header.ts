@@ -82,6 +82,7 @@ export class Header {
     const text = formatTotalCost(total, unpriced);
     this.total.hidden = !text;
     this.total.textContent = text;
+    this.total.title = text ? `Cost of this conversation so far: ${text}` : 'Cost of this conversation so far'; // the badge may be cut
   }
 
   private render(): void {
