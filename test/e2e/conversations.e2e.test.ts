@@ -70,7 +70,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
 
   it('makes two conversations through the panel (New chat from the view title)', async () => {
     wb = fixture.get();
-    await wb.runCommand('Modelgate: Open Chat');
+    // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
+    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
     await message().waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
