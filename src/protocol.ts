@@ -128,6 +128,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('newChat') }),
   z.strictObject({ type: z.literal('switchConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),
+  /** the header's history control: opens the conversation list (a quick pick) */
+  z.strictObject({ type: z.literal('openConversations') }),
   z.strictObject({ type: z.literal('attachSelection') }),
   z.strictObject({ type: z.literal('attachFile') }),
   z.strictObject({ type: z.literal('attachImage') }),

@@ -170,6 +170,9 @@ export class ChatController implements vscode.Disposable {
           return;
         case 'deleteConversation':
           return await this.#confirmAndDelete(msg.conversationId);
+        case 'openConversations':
+          await vscode.commands.executeCommand('modelgate.openConversation');
+          return;
         case 'attachSelection':
           await this.attachSelection();
           return;
@@ -308,7 +311,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   #addUser(c: Conversation, user: UserRecord): void {
-    if (c.messages.length === 0 || c.title === NEW_CHAT_TITLE) c.title = titleFrom(user.text);
+    if (!c.renamed && (c.messages.length === 0 || c.title === NEW_CHAT_TITLE)) c.title = titleFrom(user.text);
     c.messages.push(user);
     this.store.changed(c, { touch: true });
     this.#out.postFor(c, { type: 'messageAdded', message: messageView(user) });
@@ -343,6 +346,20 @@ export class ChatController implements vscode.Disposable {
     await this.store.delete(id);
     if (wasActive) await this.postSnapshot();
     else this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+  }
+
+  /** Gives a conversation the user's title (the conversation list's Rename). */
+  async renameConversation(id: string, title: string): Promise<boolean> {
+    await this.ready;
+    if (!(await this.store.rename(id, title))) return false;
+    this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+    return true;
+  }
+
+  /** The stored history, once loaded (for the conversation list, conversationList.ts). */
+  async history(): Promise<ConversationStore> {
+    await this.ready;
+    return this.store;
   }
 
   async #confirmAndDelete(id: string): Promise<void> {

@@ -69,10 +69,11 @@ export function mergeInto(
   }
   local.messages.splice(0, local.messages.length, ...out);
 
-  const field = <K extends 'title' | 'draft' | 'pinned' | 'pending'>(k: K) => {
+  const field = <K extends 'title' | 'renamed' | 'draft' | 'pinned' | 'pending'>(k: K) => {
     if (synced && json(local[k]) === json(synced[k])) local[k] = disk[k];
   };
   field('title');
+  field('renamed');
   field('draft');
   field('pinned');
   field('pending');

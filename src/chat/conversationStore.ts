@@ -16,6 +16,7 @@
 import * as z from 'zod';
 import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import type { ConversationSummary } from '../protocol';
+import { searchTextOf, type ListEntry } from './conversationSearch';
 import {
   isEmpty,
   isValidId,
@@ -54,11 +55,24 @@ const FILE_PATTERN = /^conversation-([A-Za-z0-9_-]{1,64})\.json$/;
 const indexSchema = z.object({
   version: z.literal(1),
   activeId: z.string().optional(),
-  conversations: z.array(z.object({ id: z.string().refine(isValidId), title: z.string(), updatedAt: z.number() })),
+  conversations: z.array(
+    z.object({
+      id: z.string().refine(isValidId),
+      title: z.string(),
+      updatedAt: z.number(),
+      /** bounded search text (conversationSearch.ts); missing in indexes written before it existed */
+      text: z.string().optional(),
+    }),
+  ),
   /** ids of deleted conversations (newest last), so a window holding a stale copy drops it */
   deleted: z.array(z.string()).optional(),
 });
 const DELETED_MAX = 1000;
+
+/** An index entry: what the list shows, plus the bounded search text of the conversation. */
+type IndexEntry = ConversationSummary & { text?: string };
+const entryOf = (c: Conversation): IndexEntry => ({ ...summaryOf(c), text: searchTextOf(c) });
+const summaryOfEntry = (e: IndexEntry): ConversationSummary => ({ id: e.id, title: e.title, updatedAt: e.updatedAt });
 
 /** While an answer streams, the conversation is written at most this long after a change: a crash loses at most ~this much of it. */
 export const DEFAULT_SAVE_DEBOUNCE_MS = 100;
@@ -74,7 +88,7 @@ export interface StoreOptions {
 
 export class ConversationStore {
   private readonly loaded = new Map<string, Conversation>();
-  private summaries: ConversationSummary[];
+  private summaries: IndexEntry[];
   private activeId: string;
   private readonly dirty = new Set<string>();
   private indexDirty = false;
@@ -90,12 +104,14 @@ export class ConversationStore {
   /** conversations deleted here or elsewhere (tombstones, written into the index) */
   private deleted: string[] = [];
   private watcher: { dispose(): void } | undefined;
+  /** the index text this window last read or wrote, parsed */
+  private indexCache: { raw: string; parsed: z.infer<typeof indexSchema> } | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   onExternalChange: (() => void) | undefined;
 
   private constructor(
     private readonly backend: StorageBackend,
-    summaries: ConversationSummary[],
+    summaries: IndexEntry[],
     active: Conversation,
     options: StoreOptions,
   ) {
@@ -113,7 +129,7 @@ export class ConversationStore {
   static async open(backend: StorageBackend, options: StoreOptions = {}): Promise<ConversationStore> {
     const warn = options.warn ?? (() => undefined);
     const now = options.now ?? Date.now;
-    let summaries: ConversationSummary[] = [];
+    let summaries: IndexEntry[] = [];
     let activeId: string | undefined;
     let rawIndex: string | undefined;
     let deleted: string[] = [];
@@ -155,7 +171,7 @@ export class ConversationStore {
       const c = await loadConversation(backend, id, () => undefined);
       if (!c || isEmpty(c)) continue;
       loaded.push(c);
-      summaries.push(summaryOf(c));
+      summaries.push(entryOf(c));
     }
     if (loaded.length && !(activeId && summaries.some((s) => s.id === activeId))) {
       activeId = [...summaries].sort((x, y) => y.updatedAt - x.updatedAt)[0]?.id;
@@ -181,10 +197,56 @@ export class ConversationStore {
 
   /** Conversations, most recently updated first; the active one is listed even when empty. */
   list(): ConversationSummary[] {
-    const list = [...this.summaries];
+    const list = this.summaries.map(summaryOfEntry);
     const a = this.active;
     if (!list.some((s) => s.id === a.id)) list.push(summaryOf(a));
     return list.sort((x, y) => y.updatedAt - x.updatedAt);
+  }
+
+  /**
+   * The stored conversations with their bounded search text, for the conversation list (no
+   * file is read: the text is kept in the index). Entries are replaced, never mutated, when a
+   * conversation changes, so a caller may cache per entry object.
+   */
+  searchEntries(): readonly ListEntry[] {
+    return this.summaries;
+  }
+
+  /**
+   * Fills the search text of entries written before it existed (an index from an older
+   * version), reading their files `concurrency` at a time. Returns how many were filled.
+   */
+  async fillSearchText(concurrency = 8): Promise<number> {
+    const missing = this.summaries.filter((s) => s.text === undefined).map((s) => s.id);
+    let filled = 0;
+    const next = async (): Promise<void> => {
+      for (let id = missing.shift(); id !== undefined; id = missing.shift()) {
+        if (this.closed) return;
+        const c = this.loaded.get(id) ?? (await loadConversation(this.backend, id, () => undefined));
+        const i = this.summaries.findIndex((s) => s.id === id);
+        const entry = this.summaries[i];
+        if (!c || !entry || entry.text !== undefined) continue;
+        this.summaries[i] = { ...entry, text: searchTextOf(c) };
+        filled++;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, next));
+    if (filled) {
+      this.indexDirty = true;
+      this.schedule();
+    }
+    return filled;
+  }
+
+  /** Gives conversation `id` the user's title (kept from then on); false when it is unknown. */
+  async rename(id: string, title: string): Promise<boolean> {
+    const c = await this.get(id);
+    if (!c) return false;
+    c.title = title;
+    c.renamed = true;
+    this.changed(c);
+    await this.flush();
+    return true;
   }
 
   has(id: string): boolean {
@@ -244,7 +306,7 @@ export class ConversationStore {
     if (options.touch) c.updatedAt = this.now();
     const i = this.summaries.findIndex((x) => x.id === c.id);
     if (i < 0 && isEmpty(c)) return; // nothing worth a file yet
-    const s = summaryOf(c);
+    const s = entryOf(c);
     if (i < 0) this.summaries.push(s);
     else this.summaries[i] = s;
     this.dirty.add(c.id);
@@ -354,7 +416,7 @@ export class ConversationStore {
 
   private updateSummary(c: Conversation): void {
     const i = this.summaries.findIndex((x) => x.id === c.id);
-    if (i >= 0) this.summaries[i] = summaryOf(c);
+    if (i >= 0) this.summaries[i] = entryOf(c);
   }
 
   /**
@@ -375,7 +437,10 @@ export class ConversationStore {
     } catch {
       raw = undefined;
     }
-    const disk = raw === undefined ? undefined : safeJson(raw, indexSchema);
+    // With 1,000 conversations the index is ~2 MB (search texts): it is parsed again only when
+    // its text differs from the one this window last read or wrote.
+    const disk = raw === undefined ? undefined : raw === this.indexCache?.raw ? this.indexCache.parsed : safeJson(raw, indexSchema);
+    if (raw !== undefined && disk) this.indexCache = { raw, parsed: disk };
     if (disk) {
       const gone = (disk.deleted ?? []).filter((id) => !this.deleted.includes(id));
       if (gone.length) this.deleted = [...this.deleted, ...gone].slice(-DELETED_MAX);
@@ -391,7 +456,7 @@ export class ConversationStore {
         if (i < 0) {
           this.summaries.push(s);
           external = true;
-        } else if (!this.loaded.has(s.id) && (this.summaries[i] as ConversationSummary).updatedAt < s.updatedAt) {
+        } else if (!this.loaded.has(s.id) && ((this.summaries[i] as IndexEntry).updatedAt < s.updatedAt || ((this.summaries[i] as IndexEntry).text === undefined && s.text !== undefined))) {
           this.summaries[i] = s;
           external = true;
         }
@@ -402,7 +467,10 @@ export class ConversationStore {
       const activeId = this.summaries.some((s) => s.id === this.activeId) ? this.activeId : undefined;
       const conversations = this.summaries.filter((s) => !this.deleted.includes(s.id));
       const index = JSON.stringify({ version: 1, activeId, conversations, deleted: this.deleted.length ? this.deleted : undefined });
-      if (index !== raw) await this.backend.write(INDEX, index);
+      if (index !== raw) {
+        await this.backend.write(INDEX, index);
+        this.indexCache = { raw: index, parsed: { version: 1, activeId, conversations, deleted: this.deleted.length ? [...this.deleted] : undefined } };
+      }
     }
     return external;
   }

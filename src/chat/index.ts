@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
 import { ProposalDocuments } from './codeActions';
+import { controllerListHost, showConversationList, type ConversationListOptions, type ConversationListSession } from './conversationList';
 import { FileBackend } from './fileBackend';
 import { createWorkspaceTools } from './tools';
 
@@ -23,6 +24,8 @@ export interface ChatApi {
   readonly storageUri: vscode.Uri;
   /** The view's message entry and what it served (for the CSP and fuzz tests). */
   readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
+  /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
+  conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
 }
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
@@ -34,6 +37,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
   const focus = () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  const listHost = controllerListHost(() => controller, focus);
   const api: ChatApi = {
     get controller() {
       return controller;
@@ -47,6 +51,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     },
     storageUri,
     view: provider,
+    conversationList: (options) => showConversationList(listHost, options),
   };
 
   const disposables: vscode.Disposable[] = [
@@ -58,6 +63,9 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     vscode.commands.registerCommand('modelgate.newChat', async () => {
       await controller.newChat();
       await focus();
+    }),
+    vscode.commands.registerCommand('modelgate.openConversation', async () => {
+      await showConversationList(listHost);
     }),
     vscode.commands.registerCommand('modelgate.askAboutSelection', async () => {
       const editor = vscode.window.activeTextEditor; // before the panel takes focus

@@ -16,6 +16,7 @@ import type {
 } from '../protocol';
 import type { ChatMessage } from '../core/types';
 import type { PinnedFile, VolatileContext } from '../core/promptLayout';
+import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
 
 /** A stored user message: what the webview shows, plus what was sent. */
 export type UserRecord = Extract<MessageView, { role: 'user' }> & {
@@ -60,10 +61,11 @@ export interface Conversation {
   totalCost?: number;
   /** ids of messages removed on purpose (edit, regenerate), so another window does not bring them back */
   removed?: string[];
+  /** the user renamed it: the title is theirs, never derived from a message again */
+  renamed?: boolean;
 }
 
 export const NEW_CHAT_TITLE = 'New chat';
-const TITLE_MAX = 60;
 
 export function newId(): string {
   return globalThis.crypto.randomUUID();
@@ -77,14 +79,9 @@ export function newConversation(now: number, id = newId()): Conversation {
   return { id, title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, messages: [], pinned: [], pending: [], draft: '' };
 }
 
-/** Title from the first user message: whitespace collapsed, trimmed, cut at a word if long. */
+/** Title from the first user message: markdown and whitespace out, cut at a word if long. */
 export function titleFrom(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (!flat) return NEW_CHAT_TITLE;
-  if (flat.length <= TITLE_MAX) return flat;
-  const cut = flat.slice(0, TITLE_MAX - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return titleFromText(text, TITLE_MAX);
 }
 
 /** Worth writing to disk: has messages, a draft or attachments. */
@@ -283,6 +280,7 @@ export const storedConversationSchema = z.object({
   draft: z.string(),
   totalCost: z.number().optional(),
   removed: z.array(z.string()).optional(),
+  renamed: z.boolean().optional(),
 });
 
 export function serializeConversation(c: Conversation): string {

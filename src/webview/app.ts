@@ -78,6 +78,10 @@ export class ChatApp {
     this.conversationId = saved.conversationId;
     if (saved.draft) this.composer.setDraft(saved.draft);
 
+    // The view's title-bar actions (New chat, Open Conversation) and the quick pick take the focus
+    // out of the panel before they switch conversation: the draft is handed to the host first.
+    win.addEventListener('blur', () => this.composer.flushDraft());
+
     doc.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
       if (this.busy) {

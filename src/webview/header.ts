@@ -1,44 +1,44 @@
-// The panel header: the conversation switcher, the running cost of the conversation, New chat
-// and Delete conversation.
+// The panel header: the history control (the active conversation's title; it opens the
+// conversation list, a quick pick with search, rename and delete), the running cost of the
+// conversation, and Delete conversation. New chat is in the view's title bar (the standard
+// place for a view's actions, next to the history action), not here: one control per action.
 import type { ConversationSummary, WebviewMessage } from '../protocol';
-import { clear, h } from './dom';
+import { h } from './dom';
 import { formatTotalCost } from './format';
 import { icon } from './icons';
 
 export interface HeaderCallbacks {
   post(message: WebviewMessage): void;
-  /** called before the conversation changes, so the draft of the current one is saved */
+  /** called before the conversation may change, so the draft of the current one is saved */
   beforeLeave(): void;
 }
 
+const UNTITLED = 'New chat';
+
 export class Header {
   readonly element: HTMLElement;
-  private readonly select: HTMLSelectElement;
+  private readonly history: HTMLButtonElement;
+  private readonly titleText: HTMLElement;
   private readonly total: HTMLElement;
   private readonly deleteButton: HTMLButtonElement;
-  private readonly newButton: HTMLButtonElement;
   private activeId: string | undefined;
   private activeTitle = '';
-  private conversations: ConversationSummary[] = [];
+  private ready = false;
 
-  constructor(private readonly doc: Document, private readonly callbacks: HeaderCallbacks) {
-    this.select = h(doc, 'select', {
-      className: 'conversation-select',
-      attrs: { 'aria-label': 'Conversations', title: 'Switch conversation' },
-      on: { change: () => this.onSwitch() },
-    });
-    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: 'Cost of this conversation so far' } });
-    this.total.hidden = true;
-    this.newButton = h(doc, 'button', {
-      className: 'icon-button',
-      attrs: { type: 'button', 'aria-label': 'New chat', title: 'New chat' },
+  constructor(doc: Document, private readonly callbacks: HeaderCallbacks) {
+    this.titleText = h(doc, 'span', { className: 'conversation-title-text' });
+    this.history = h(doc, 'button', {
+      className: 'conversation-title',
+      attrs: { type: 'button', title: 'Open a conversation: search, rename, delete' },
       on: {
         click: () => {
           this.callbacks.beforeLeave();
-          this.callbacks.post({ type: 'newChat' });
+          this.callbacks.post({ type: 'openConversations' });
         },
       },
-    }, [icon(doc, 'plus')]);
+    }, [icon(doc, 'history'), this.titleText]);
+    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: 'Cost of this conversation so far' } });
+    this.total.hidden = true;
     this.deleteButton = h(doc, 'button', {
       className: 'icon-button',
       attrs: { type: 'button', 'aria-label': 'Delete conversation', title: 'Delete this conversation' },
@@ -49,16 +49,16 @@ export class Header {
       },
     }, [icon(doc, 'trash')]);
     this.element = h(doc, 'header', { className: 'chat-header' }, [
-      this.select,
+      this.history,
       this.total,
-      h(doc, 'div', { className: 'header-buttons' }, [this.newButton, this.deleteButton]),
+      h(doc, 'div', { className: 'header-buttons' }, [this.deleteButton]),
     ]);
     this.setReady(false);
   }
 
   setReady(ready: boolean): void {
-    this.select.disabled = !ready;
-    this.newButton.disabled = !ready;
+    this.ready = ready;
+    this.history.disabled = !ready;
     this.deleteButton.disabled = !ready || !this.activeId;
   }
 
@@ -69,7 +69,6 @@ export class Header {
   }
 
   setConversations(list: ConversationSummary[], activeId?: string): void {
-    this.conversations = [...list].sort((a, b) => b.updatedAt - a.updatedAt);
     if (activeId) {
       this.activeId = activeId;
       const found = list.find((c) => c.id === activeId);
@@ -83,28 +82,13 @@ export class Header {
     const text = formatTotalCost(total, unpriced);
     this.total.hidden = !text;
     this.total.textContent = text;
+    this.total.title = text ? `Cost of this conversation so far: ${text}` : 'Cost of this conversation so far'; // the badge may be cut
   }
 
   private render(): void {
-    const doc = this.doc;
-    clear(this.select);
-    const list = [...this.conversations];
-    if (this.activeId && !list.some((c) => c.id === this.activeId)) {
-      list.unshift({ id: this.activeId, title: this.activeTitle, updatedAt: Date.now() });
-    }
-    for (const c of list) {
-      this.select.appendChild(h(doc, 'option', { text: c.title || 'New chat', attrs: { value: c.id } }));
-    }
-    if (this.activeId) this.select.value = this.activeId;
-    this.deleteButton.disabled = this.select.disabled || !this.activeId;
-  }
-
-  private onSwitch(): void {
-    const id = this.select.value;
-    if (!id || id === this.activeId) return;
-    this.callbacks.beforeLeave();
-    this.callbacks.post({ type: 'switchConversation', conversationId: id });
-    // The host answers with a snapshot; until then the list shows the old choice.
-    if (this.activeId) this.select.value = this.activeId;
+    const title = this.activeTitle.trim() || UNTITLED;
+    this.titleText.textContent = title;
+    this.history.setAttribute('aria-label', `Conversations: ${title}`);
+    this.deleteButton.disabled = !this.ready || !this.activeId;
   }
 }

@@ -150,8 +150,26 @@ export class AssistantMessageElement {
   }
 
   setCanRegenerate(can: boolean): void {
+    if (this.canRegenerate === can) {
+      this.regenerate.hidden = !can || this.isStreaming || this.retryShown();
+      return;
+    }
     this.canRegenerate = can;
-    this.regenerate.hidden = !can || this.isStreaming;
+    this.render(); // an error card's Retry depends on it
+  }
+
+  /**
+   * An error card offers Retry or Regenerate, never both (they do the same thing): Retry when the
+   * error suggests it and this is the answer that would be replaced (the last one); an older
+   * error card offers no Retry at all, since retrying answers the last message, not this one.
+   */
+  private errorActions(): ErrorAction[] {
+    const err = this.error ?? { message: '', actions: ['retry'] as ErrorAction[] };
+    return err.actions.filter((a) => a !== 'retry' || this.canRegenerate);
+  }
+
+  private retryShown(): boolean {
+    return this.status === 'error' && this.errorActions().includes('retry');
   }
 
   // ---------------------------------------------------------------------------------------
@@ -196,12 +214,13 @@ export class AssistantMessageElement {
       this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: 'Interrupted: the answer was cut off (the window was reloaded or closed).' }));
     } else if (this.status === 'error') {
       const err = this.error ?? { message: 'The request failed.', actions: ['retry'] as ErrorAction[] };
+      const actions = this.errorActions();
       this.footer.appendChild(
         h(doc, 'div', { className: 'message-error', attrs: { role: 'alert' } }, [
           icon(doc, 'alert'),
           h(doc, 'div', { className: 'message-error-body' }, [
             h(doc, 'div', { className: 'message-error-text', text: err.message }),
-            err.actions.length > 0 && h(doc, 'div', { className: 'action-row' }, err.actions.map((a) => actionButton(doc, a))),
+            actions.length > 0 && h(doc, 'div', { className: 'action-row' }, actions.map((a) => actionButton(doc, a))),
           ]),
         ]),
       );
@@ -211,7 +230,7 @@ export class AssistantMessageElement {
       usageLine && h(doc, 'div', { className: 'message-usage', text: usageLine }),
       this.regenerate,
     ]);
-    this.regenerate.hidden = !this.canRegenerate;
+    this.regenerate.hidden = !this.canRegenerate || this.retryShown();
     this.footer.appendChild(row);
   }
 }

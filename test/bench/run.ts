@@ -1,13 +1,14 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, bundle, activation) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, bundle, activation) runs one suite.
 import * as esbuild from 'esbuild';
 import { rmSync, mkdtempSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClient } from './client.bench';
+import { benchConversationList } from './conversationList.bench';
 import { benchRender } from './render.bench';
 import { figure, writeBenchJson } from './report';
 import { benchSse } from './sse.bench';
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
     ['sse', () => benchSse()],
     ['client', async () => printLegacy(await benchClient())],
     ['render', async () => printLegacy(await benchRender({ naiveSizes: [10_000, 20_000] }))],
+    ['conversations', benchConversationList],
     ['bundle', async () => bundleSizes((build ??= await productionBuild()).dir, build.metafile)],
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
   ];

@@ -1,5 +1,5 @@
 // The chat panel driven through the real web workbench (VS Code 1.139 in headless Chromium),
-// through its accessible names only: textbox "Message", buttons "Send" / "Stop" / "New chat",
+// through its accessible names only: textbox "Message", buttons "Send" / "Stop" (New chat is in the view title),
 // the transcript (role=log) with articles "You" / "Assistant", code-block buttons "Copy" /
 // "Insert". The gateway simulator runs in this process; the extension host reaches it on
 // 127.0.0.1. Screenshots of the panel in light and dark themes go to test-results/screenshots/
@@ -164,7 +164,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   });
 
   it('renders hostile markdown inert: no script, no image, no frame, no dialog', async () => {
-    await button('New chat').click();
+    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
     await users().first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
     assert.equal(await users().count(), 0);
     await send(HOSTILE);
@@ -195,7 +195,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.mouse.down();
     await wb.page.mouse.move(box.x + 480, box.y + box.height / 2, { steps: 8 });
     await wb.page.mouse.up();
-    await button('New chat').click();
+    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
     await send('How do I debounce a function in TypeScript?');
     await waitIdle();
     await message().fill('Can it also cancel a pending call?');

@@ -75,7 +75,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
 
   /** Starts a long dripped answer and resolves with the text shown once it is well under way. */
   async function streamLong(label: string): Promise<string> {
-    await button('New chat').click();
+    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
     // The new chat's snapshot resets the input: wait for it before typing.
     await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
     const text = `${label} [[words:20000]] [[fault:drip:2]]`;

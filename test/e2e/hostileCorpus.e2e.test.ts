@@ -220,7 +220,7 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       const c = CASES[i]!;
       if (i > 0 && i % 25 === 0) {
         // A few conversations, so no transcript grows without end.
-        await button('New chat').click();
+        await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
         await chat.waitForFunction(() => document.querySelectorAll('article[aria-label="Assistant"]').length === 0, undefined, { timeout: 30_000 });
       }
       const begin = `zq${i}a`;

@@ -35,6 +35,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   newChat: { type: 'newChat' },
   switchConversation: { type: 'switchConversation', conversationId: 'c1' },
   deleteConversation: { type: 'deleteConversation', conversationId: 'c1' },
+  openConversations: { type: 'openConversations' },
   attachSelection: { type: 'attachSelection' },
   attachFile: { type: 'attachFile' },
   attachImage: { type: 'attachImage' },

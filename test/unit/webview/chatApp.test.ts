@@ -145,12 +145,13 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.articles('Assistant').length, 1);
     assert.ok(t.button('Send'));
     assert.ok(t.button('Stop'));
-    assert.ok(t.button('New chat'));
+    assert.equal(byRole(t.doc, 'button', 'New chat').length, 0, 'New chat is in the view title bar only, not also in the panel');
+    assert.ok(t.button('Conversations: First chat'));
     assert.ok(t.button('Copy'));
     assert.ok(t.button('Insert'));
     assert.ok(t.button('Apply'));
     for (const name of ['Attach selection', 'Attach file', 'Attach image', 'Delete conversation', 'Regenerate', 'Edit']) assert.ok(t.button(name), name);
-    assert.equal(byRole(t.doc, 'select', 'Conversations').length, 1);
+    assert.equal(t.doc.querySelectorAll('select').length, 0, 'no bare <select> of conversations');
     assert.equal(isShown(t.button('Stop')), false, 'Stop is hidden when idle');
     // the fixture's answer has no usage reported: the total says so rather than hiding it
     assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123 + 1 answer without a price');
@@ -247,11 +248,31 @@ describe('chat panel (main.ts in jsdom)', function () {
     t.host(snapshot([user('u1', 'q'), failed, user('u2', 'q2'), stopped]));
     const err = t.articles('Assistant')[0].querySelector('[role="alert"]')!;
     assert.match(err.textContent!, /Insufficient balance \(402\)/);
-    for (const [name, action] of [['Top up balance', 'topUp'], ['Switch channel', 'switchChannel'], ['Retry', 'retry']] as const) {
+    for (const [name, action] of [['Top up balance', 'topUp'], ['Switch channel', 'switchChannel']] as const) {
       t.button(name).click();
       assert.deepEqual(t.sent('action').at(-1), { type: 'action', action });
     }
+    // Retry answers the last message: an older error card does not offer it.
+    assert.equal(byRole(err, 'button', 'Retry').length, 0);
     assert.match(t.articles('Assistant')[1].textContent!, /Stopped/);
+  });
+
+  it('an error card offers Retry or Regenerate, never both side by side', () => {
+    const t = setup();
+    const failed: MessageView = { ...assistant('a1', ''), status: 'error', error: { message: 'Server error (502)', actions: ['retry', 'showLog'] } };
+    t.host(snapshot([user('u1', 'q'), failed]));
+    const card = t.articles('Assistant')[0]!;
+    const shown = (name: string) => byRole(card, 'button', name).filter((b) => isShown(b)).length;
+    assert.equal(shown('Retry'), 1);
+    assert.equal(shown('Regenerate'), 0, 'Regenerate is hidden where Retry does the same');
+    t.button('Retry').click();
+    assert.deepEqual(t.sent('action').at(-1), { type: 'action', action: 'retry' });
+    // An error without a Retry action keeps Regenerate.
+    const t2 = setup();
+    t2.host(snapshot([user('u1', 'q'), { ...assistant('a1', ''), status: 'error', error: { message: 'Bad request (400)', actions: ['pickModel'] } }]));
+    const card2 = t2.articles('Assistant')[0]!;
+    assert.equal(byRole(card2, 'button', 'Regenerate').filter((b) => isShown(b)).length, 1);
+    assert.equal(byRole(card2, 'button', 'Retry').length, 0);
   });
 
   it('code block buttons post copyCode / insertCode / applyCode, and Copy shows feedback', () => {
@@ -403,20 +424,22 @@ describe('chat panel (main.ts in jsdom)', function () {
     t.host(snapshot([user('x1', 'other')], { conversation: { id: 'c2', title: 'Older chat', messages: [user('x1', 'other')], draft: 'its draft' } }));
     assert.deepEqual(t.articles().map((a) => a.getAttribute('data-message-id')), ['x1']);
     assert.equal(t.input().value, 'its draft');
-    assert.equal((byRole(t.doc, 'select', 'Conversations')[0] as HTMLSelectElement).value, 'c2');
+    assert.ok(t.button('Conversations: Older chat'), 'the history control shows the active title');
   });
 
   it('switches, creates and deletes conversations through the host', async () => {
     const t = setup();
     t.host(snapshot([]));
     t.type('draft of c1');
-    const select = byRole(t.doc, 'select', 'Conversations')[0] as HTMLSelectElement;
-    select.value = 'c2';
-    select.dispatchEvent(new t.win.Event('change', { bubbles: true }));
-    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'draft of c1' }, 'the draft is saved before leaving');
-    assert.deepEqual(t.sent('switchConversation'), [{ type: 'switchConversation', conversationId: 'c2' }]);
-    t.button('New chat').click();
-    assert.deepEqual(t.sent('newChat'), [{ type: 'newChat' }]);
+    t.button('Conversations: First chat').click();
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'draft of c1' }, 'the draft is saved before the list opens');
+    assert.deepEqual(t.sent('openConversations'), [{ type: 'openConversations' }]);
+    // The view title's New chat and the list take the focus out of the panel first: the draft goes to the host then.
+    t.type('second draft');
+    t.win.dispatchEvent(new t.win.Event('blur'));
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'second draft' });
+    t.host({ type: 'conversations', conversations: [{ id: 'c1', title: 'Renamed', updatedAt: 1 }], activeId: 'c1' });
+    assert.ok(t.button('Conversations: Renamed'), 'a rename shows at once');
     t.button('Delete conversation').click();
     assert.deepEqual(t.sent('deleteConversation'), [{ type: 'deleteConversation', conversationId: 'c1' }]);
   });

@@ -1,0 +1,141 @@
+// The conversation list (issue 12) in the real web workbench: conversations made through the
+// panel, the list opened from the panel's history control and from the view title, titles
+// without markdown, newest first, a search that finds a word of the content (not of a title),
+// the pick opening that conversation, rename and delete with the item buttons; and the panel
+// showing one New chat control (the view title's). Screenshots go to test-results/screenshots/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { startGateway, type RunningGateway } from '../gateway/index';
+import { useWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-convlist-51a9e0';
+
+describe('e2e conversations: the conversation list and the panel controls', function () {
+  this.timeout(300_000);
+  let gw: RunningGateway;
+
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  });
+
+  const fixture = useWorkbench(() => ({
+    settings: { 'modelgate.baseUrl': gw.baseUrl, 'workbench.colorTheme': 'Default Light Modern' },
+    viewport: { width: 1280, height: 860 },
+  }));
+
+  after(async () => {
+    await gw?.close();
+  });
+
+  let wb: Workbench;
+  let chat: Frame;
+  const message = () => chat.getByRole('textbox', { name: 'Message' });
+  const users = () => chat.getByRole('log').getByRole('article', { name: 'You' });
+  const button = (name: string) => chat.getByRole('button', { name, exact: true });
+  const viewTitle = (name: RegExp) => wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name });
+  const quickInput = () => wb.page.locator('.quick-input-widget');
+  const row = (label: string): Locator =>
+    wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name').getByText(label, { exact: true }) });
+
+  async function send(text: string): Promise<void> {
+    await message().fill(text);
+    await button('Send').click();
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  async function listed(expected: string[]): Promise<string[]> {
+    let labels: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      // The first label of each row (a content match's snippet is a second line, also a .label-name).
+      labels = await wb.page.evaluate(() =>
+        [...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => (r.querySelector('.label-name')?.textContent ?? '').trim()),
+      );
+      if (JSON.stringify(labels) === JSON.stringify(expected)) return labels;
+      await wb.page.waitForTimeout(200);
+    }
+    return labels;
+  }
+
+  async function screenshot(file: string): Promise<string> {
+    const dir = join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, file);
+    await wb.page.screenshot({ path });
+    return path;
+  }
+
+  it('makes two conversations through the panel (New chat from the view title)', async () => {
+    wb = fixture.get();
+    // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
+    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
+    await message().waitFor({ state: 'visible' });
+    await wb.runCommand('Modelgate: Set API Key');
+    await wb.answerInput(KEY);
+    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await send('## How do I **parse** JSON in `Go`?');
+    await send('And what about streaming decoders with ostrich buffers?');
+    await viewTitle(/^New Chat/).click();
+    await users().first().waitFor({ state: 'detached', timeout: 30_000 });
+    await send('Sort a list in Python');
+    await chat.getByRole('button', { name: 'Conversations: Sort a list in Python' }).waitFor({ state: 'visible', timeout: 10_000 });
+  });
+
+  it('shows one New chat control: the view title\'s, none in the panel', async () => {
+    assert.equal(await viewTitle(/^New Chat/).count(), 1, 'New chat in the view title');
+    assert.equal(await chat.getByRole('button', { name: /new chat/i }).count(), 0, 'no second New chat in the panel');
+    assert.equal(await chat.locator('select').count(), 0, 'no bare <select> of conversations');
+    assert.equal(await viewTitle(/^Open Conversation/).count(), 1, 'the list is in the view title too');
+  });
+
+  it('opens the list from the panel\'s history control: titles without markdown, newest first, dates', async () => {
+    await chat.getByRole('button', { name: /^Conversations: / }).click();
+    await quickInput().waitFor({ state: 'visible', timeout: 30_000 });
+    const labels = await listed(['Sort a list in Python', 'How do I parse JSON in Go?']);
+    assert.deepEqual(labels, ['Sort a list in Python', 'How do I parse JSON in Go?']);
+    const first = await row('Sort a list in Python').first().innerText();
+    assert.match(first, /just now|min ago/, first);
+  });
+
+  it('searches the content and opens the pick in the panel', async () => {
+    const input = quickInput().locator('.quick-input-box input');
+    await input.fill('OSTRICH');
+    assert.deepEqual(await listed(['How do I parse JSON in Go?']), ['How do I parse JSON in Go?'], 'found by a word of its second message');
+    const shot = await screenshot('conversation-list-search.png');
+    console.log(`    [e2e] screenshot: ${shot}`);
+    await input.press('Enter');
+    await quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    await users().nth(1).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await users().first().innerText(), /parse \*\*?|parse/);
+    assert.match(await users().nth(1).innerText(), /ostrich/);
+    await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
+  });
+
+  it('renames and deletes with the item buttons (delete confirmed in the list)', async () => {
+    await viewTitle(/^Open Conversation/).click();
+    // Opening a conversation does not make it newer: the order is by last update.
+    assert.deepEqual(await listed(['Sort a list in Python', 'How do I parse JSON in Go?']), ['Sort a list in Python', 'How do I parse JSON in Go?']);
+    const python = row('Sort a list in Python').first();
+    await python.hover();
+    await python.getByRole('button', { name: 'Rename' }).click();
+    const input = quickInput().locator('.quick-input-box input');
+    await wb.page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'Sort a list in Python', undefined, { timeout: 10_000 });
+    await input.fill('Python sorting notes');
+    await input.press('Enter');
+    assert.deepEqual(await listed(['Python sorting notes', 'How do I parse JSON in Go?']), ['Python sorting notes', 'How do I parse JSON in Go?'], 'renamed in place (a rename does not reorder)');
+
+    const renamed = row('Python sorting notes').first();
+    await renamed.hover();
+    await renamed.getByRole('button', { name: 'Delete' }).click();
+    assert.deepEqual(await listed(['Delete “Python sorting notes”', 'Keep it']), ['Delete “Python sorting notes”', 'Keep it']);
+    await screenshot('conversation-list-delete.png');
+    await row('Delete “Python sorting notes”').first().click();
+    assert.deepEqual(await listed(['How do I parse JSON in Go?']), ['How do I parse JSON in Go?']);
+    await wb.page.keyboard.press('Escape');
+    await screenshot('conversation-panel.png');
+  });
+});
