@@ -25,7 +25,7 @@ import { ConversationStore, type StorageBackend } from './conversationStore';
 import { decodePastedImage } from './imageInput';
 import { checkSendable, refuse } from './sendChecks';
 import { SYSTEM_PROMPT } from './systemPrompt';
-import { chatModelInfo, composerState, nextMessageContext, toolOffer, type ToolOffer } from './turnContext';
+import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './turnContext';
 import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './transcript';
 
 export type { ChatTools } from './answerRuns';
@@ -130,7 +130,7 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history: wireHistory(c) });
+    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */
