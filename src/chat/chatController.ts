@@ -17,6 +17,7 @@ import type { AttachmentView, ComposerState, ConversationSummary, ConversationVi
 import type { Services } from '../services';
 import { describeError, runErrorAction } from '../userErrors';
 import { AnswerRuns, errorText, type ChatTools } from './answerRuns';
+import { CacheLossNotices } from './cacheLoss';
 import { ChatAttachments } from './chatAttachments';
 import { ChatOutput } from './chatOutput';
 import type { ChatScope } from './chatScope';
@@ -90,6 +91,7 @@ export class ChatController implements vscode.Disposable {
       s.onDidChangeCatalogue(() => this.#postComposer()),
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
+      new CacheLossNotices(this.#scope),
     );
   }
 
