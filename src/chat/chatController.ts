@@ -181,6 +181,9 @@ export class ChatController implements vscode.Disposable {
         case 'attachImage':
           await this.attachImage();
           return;
+        case 'attachDiagnostics':
+          await this.attachProblems();
+          return;
         case 'pasteImage':
           await this.attachImageBytes(decodePastedImage(msg.base64), msg.name ?? 'pasted image');
           return;
@@ -371,6 +374,12 @@ export class ChatController implements vscode.Disposable {
   async attachSelection(editor = vscode.window.activeTextEditor): Promise<boolean> {
     await this.ready;
     return this.#attachments.attachSelection(editor);
+  }
+
+  /** Attaches the editor file's problems (else the workspace's errors) to the next message. */
+  async attachProblems(editor = vscode.window.activeTextEditor): Promise<boolean> {
+    await this.ready;
+    return this.#attachments.attachProblems(editor);
   }
 
   /** Pins files to the conversation: `uri`, else the active editor's document, else files the user picks. */

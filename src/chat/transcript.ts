@@ -46,7 +46,7 @@ export interface PinnedRecord extends Omit<PinnedFile, 'at'> {
 
 /** Context chosen for the next message only (consumed when it is sent). */
 export type PendingAttachment =
-  | { id: string; kind: 'selection'; label: string; contexts: VolatileContext[] }
+  | { id: string; kind: 'selection' | 'diagnostics'; label: string; contexts: VolatileContext[] }
   | { id: string; kind: 'image'; label: string; mime: string; dataUrl: string; thumbnail?: string };
 
 export interface Conversation {
@@ -227,7 +227,7 @@ const wireMessage = z.object({
 });
 const attachment = z.object({
   id: z.string(),
-  kind: z.enum(['file', 'selection', 'image']),
+  kind: z.enum(['file', 'selection', 'image', 'diagnostics']),
   label: z.string(),
   thumbnail: z.string().startsWith('data:image/').optional(),
 });
@@ -271,6 +271,7 @@ const assistantRecord = z.object({
 });
 const pendingAttachment = z.discriminatedUnion('kind', [
   z.object({ id: z.string(), kind: z.literal('selection'), label: z.string(), contexts: z.array(volatile) }),
+  z.object({ id: z.string(), kind: z.literal('diagnostics'), label: z.string(), contexts: z.array(volatile) }),
   z.object({
     id: z.string(),
     kind: z.literal('image'),

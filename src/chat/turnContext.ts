@@ -40,7 +40,7 @@ export interface NextMessageContext {
 export function nextMessageContext(c: Conversation): NextMessageContext {
   const out: NextMessageContext = { contexts: [], images: [], attachments: [] };
   for (const a of c.pending) {
-    if (a.kind === 'selection') out.contexts.push(...a.contexts);
+    if (a.kind !== 'image') out.contexts.push(...a.contexts);
     else out.images.push({ dataUrl: a.dataUrl });
     out.attachments.push(a.kind === 'image' && a.thumbnail ? { id: a.id, kind: a.kind, label: a.label, thumbnail: a.thumbnail } : { id: a.id, kind: a.kind, label: a.label });
   }
@@ -110,9 +110,13 @@ export function pinnedFor(c: Conversation): PinnedFile[] {
   });
 }
 
-/** Adds context for the next message; the same selection again replaces the earlier one. */
+/**
+ * Adds context for the next message; the same selection again replaces the earlier one, and so
+ * do the problems of the same file (their label carries a count that may have changed).
+ */
 export function addPending(c: Conversation, a: PendingAttachment): void {
-  c.pending = [...c.pending.filter((p) => p.kind === 'image' || p.label !== a.label), a];
+  const key = (p: PendingAttachment) => (p.kind === 'diagnostics' ? `problems\n${p.contexts[0]?.title ?? ''}` : p.label);
+  c.pending = [...c.pending.filter((p) => p.kind === 'image' || key(p) !== key(a)), a];
 }
 
 /** Removes a chip; whether there was one. */

@@ -117,4 +117,15 @@ describe('chat: turn context', () => {
       assert.equal(c.pinned[1]!.after, undefined, 'nothing left: into the system message');
     });
   });
+
+  it('problems: the same file again replaces its chip (the count in the label may differ), and they go into the next message', () => {
+    const c = newConversation(0);
+    addPending(c, { id: 'd1', kind: 'diagnostics', label: 'Problems: a.json (1)', contexts: [{ title: 'Problems VS Code reports in a.json', text: 'one' }] });
+    addPending(c, { id: 'd2', kind: 'diagnostics', label: 'Problems: b.json (1)', contexts: [{ title: 'Problems VS Code reports in b.json', text: 'b' }] });
+    addPending(c, { id: 'd3', kind: 'diagnostics', label: 'Problems: a.json (2)', contexts: [{ title: 'Problems VS Code reports in a.json', text: 'two' }] });
+    assert.deepEqual(c.pending.map((p) => p.id), ['d2', 'd3']);
+    const next = nextMessageContext(c);
+    assert.deepEqual(next.contexts.map((x) => x.text), ['b', 'two']);
+    assert.deepEqual(next.attachments.map((a) => a.kind), ['diagnostics', 'diagnostics']);
+  });
 });
