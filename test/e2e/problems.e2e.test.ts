@@ -38,8 +38,9 @@ describe('e2e problems chip: attach the current file\'s problems', function () {
 
   it('shows the chip, which the user can remove', async () => {
     wb = fixture.get();
-    await wb.runCommand('Go to File...');
-    await wb.answerInput('broken.json');
+    // open it from the Explorer, as a person does
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().click({ timeout: 60_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
     // the JSON language service marks the error in the editor
     await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
     await wb.runCommand('Modelgate: Open Chat');

@@ -189,7 +189,9 @@ describe('context (real VS Code, gateway simulator)', function () {
     assert.deepEqual((await chat().composer()).attachments, []);
 
     assert.equal(await chat().attachProblems(), true);
-    assert.equal(await chat().attachProblems(), true);
+    // the palette command does the same (with the editor that was active before the panel)
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('modelgate.attachProblems');
     chips = (await chat().composer()).attachments;
     assert.equal(chips.length, 1, 'attaching the same file\'s problems again replaces the chip');
     await chat().send('Why does this not parse? [[words:5]]');
