@@ -38,8 +38,10 @@ describe('e2e problems chip: attach the current file\'s problems', function () {
 
   it('shows the chip, which the user can remove', async () => {
     wb = fixture.get();
-    // open it from the Explorer, as a person does
-    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().click({ timeout: 60_000 });
+    // The walkthrough opens at start-up (in the preview slot, taking the focus): let it come first.
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(() => undefined);
+    // open the file from the Explorer, as a person does (a double click keeps it open)
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().dblclick({ timeout: 60_000 });
     await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
     // the JSON language service marks the error in the editor
     await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
