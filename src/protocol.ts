@@ -11,7 +11,7 @@ export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | '
 
 export interface AttachmentView {
   id: string;
-  kind: 'file' | 'selection' | 'image';
+  kind: 'file' | 'selection' | 'image' | 'diagnostics';
   /** chip label, e.g. "src/a.ts" or "src/a.ts:10-20" or "diagram.png" */
   label: string;
   /** for images: a data: URL thumbnail (local data only, never remote) */
@@ -133,6 +133,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('attachSelection') }),
   z.strictObject({ type: z.literal('attachFile') }),
   z.strictObject({ type: z.literal('attachImage') }),
+  z.strictObject({ type: z.literal('attachDiagnostics') }),
   z.strictObject({
     type: z.literal('pasteImage'),
     mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),

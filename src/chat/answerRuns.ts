@@ -10,6 +10,7 @@ import { runAnswer, type ToolResult } from './answerRunner';
 import type { ChatScope } from './chatScope';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from './transcript';
+import { pinnedFor } from './turnContext';
 
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
@@ -82,7 +83,7 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info).tools;
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history: wireHistory(c) });
+    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
     c.messages.push(record);
     store.changed(c, { touch: true });

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { imageAttachment, pickFiles, pickImageFile, pickSelection } from './attachmentPicker';
 import type { ChatScope } from './chatScope';
 import { isProblem } from './editorContext';
+import { problemsAttachment } from './problemsContext';
 import { noImagesMessage } from './sendChecks';
 import type { Conversation } from './transcript';
 import { addPending, pinFile, removeAttachment } from './turnContext';
@@ -16,6 +17,16 @@ export class ChatAttachments {
     const a = pickSelection(editor);
     if (isProblem(a)) {
       this.scope.out.notice(editor ? 'warning' : 'info', a.problem);
+      return false;
+    }
+    return this.#attached((c) => addPending(c, a));
+  }
+
+  /** Attaches the problems of the editor's file (or, when it has none, the workspace's errors) to the next message. */
+  attachProblems(editor = vscode.window.activeTextEditor): boolean {
+    const a = problemsAttachment(editor);
+    if (isProblem(a)) {
+      this.scope.out.notice('info', a.problem);
       return false;
     }
     return this.#attached((c) => addPending(c, a));

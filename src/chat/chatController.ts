@@ -17,6 +17,7 @@ import type { AttachmentView, ComposerState, ConversationSummary, ConversationVi
 import type { Services } from '../services';
 import { describeError, runErrorAction } from '../userErrors';
 import { AnswerRuns, errorText, type ChatTools } from './answerRuns';
+import { CacheLossNotices } from './cacheLoss';
 import { ChatAttachments } from './chatAttachments';
 import { ChatOutput } from './chatOutput';
 import type { ChatScope } from './chatScope';
@@ -25,7 +26,7 @@ import { ConversationStore, type StorageBackend } from './conversationStore';
 import { decodePastedImage } from './imageInput';
 import { checkSendable, refuse } from './sendChecks';
 import { SYSTEM_PROMPT } from './systemPrompt';
-import { chatModelInfo, composerState, nextMessageContext, toolOffer, type ToolOffer } from './turnContext';
+import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './turnContext';
 import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './transcript';
 
 export type { ChatTools } from './answerRuns';
@@ -90,6 +91,7 @@ export class ChatController implements vscode.Disposable {
       s.onDidChangeCatalogue(() => this.#postComposer()),
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
+      new CacheLossNotices(this.#scope),
     );
   }
 
@@ -130,7 +132,7 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history: wireHistory(c) });
+    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */
@@ -181,6 +183,9 @@ export class ChatController implements vscode.Disposable {
           return;
         case 'attachImage':
           await this.attachImage();
+          return;
+        case 'attachDiagnostics':
+          await this.attachProblems();
           return;
         case 'pasteImage':
           await this.attachImageBytes(decodePastedImage(msg.base64), msg.name ?? 'pasted image');
@@ -386,6 +391,12 @@ export class ChatController implements vscode.Disposable {
   async attachSelection(editor = vscode.window.activeTextEditor): Promise<boolean> {
     await this.ready;
     return this.#attachments.attachSelection(editor);
+  }
+
+  /** Attaches the editor file's problems (else the workspace's errors) to the next message. */
+  async attachProblems(editor = vscode.window.activeTextEditor): Promise<boolean> {
+    await this.ready;
+    return this.#attachments.attachProblems(editor);
   }
 
   /** Pins files to the conversation: `uri`, else the active editor's document, else files the user picks. */

@@ -73,6 +73,12 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
       await controller.attachSelection(editor);
       controller.focusInput();
     }),
+    vscode.commands.registerCommand('modelgate.attachProblems', async () => {
+      const editor = vscode.window.activeTextEditor; // before the panel takes focus
+      await focus();
+      await controller.attachProblems(editor);
+      controller.focusInput();
+    }),
     provider,
     proposals,
     tools,

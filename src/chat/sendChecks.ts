@@ -10,6 +10,7 @@ import type { NoticeLevel } from './chatOutput';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import { budgetRefusal } from './budgetCheck';
 import type { Conversation } from './transcript';
+import { pinnedFor } from './turnContext';
 
 /** What a refused send tells the user (nothing was sent, the text goes back to the input). */
 export class Refusal {
@@ -24,7 +25,7 @@ export class Refusal {
 export async function checkSendable(scope: ChatScope, c: Conversation, history: ChatMessage[]): Promise<Refusal | undefined> {
   const s = scope.services.settings();
   const info = scope.modelInfo(s.chatModel);
-  const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history });
+  const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history });
   if (!info.imageInput && hasImages(messages)) {
     return new Refusal(noImagesMessage(scope, info.id, 'this conversation has images'), ['pickModel']);
   }

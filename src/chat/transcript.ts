@@ -38,14 +38,16 @@ export type AssistantRecord = Extract<MessageView, { role: 'assistant' }> & {
 
 export type MessageRecord = UserRecord | AssistantRecord;
 
-export interface PinnedRecord extends PinnedFile {
+export interface PinnedRecord extends Omit<PinnedFile, 'at'> {
   id: string;
   label: string;
+  /** the message it was pinned after (absent: pinned before the first message, so in the system message) */
+  after?: string;
 }
 
 /** Context chosen for the next message only (consumed when it is sent). */
 export type PendingAttachment =
-  | { id: string; kind: 'selection'; label: string; contexts: VolatileContext[] }
+  | { id: string; kind: 'selection' | 'diagnostics'; label: string; contexts: VolatileContext[] }
   | { id: string; kind: 'image'; label: string; mime: string; dataUrl: string; thumbnail?: string };
 
 export interface Conversation {
@@ -142,7 +144,16 @@ export function wireHistory(c: Conversation, end = c.messages.length): ChatMessa
 export function truncateFrom(c: Conversation, id: string): MessageRecord[] {
   const i = c.messages.findIndex((m) => m.id === id);
   if (i < 0) return [];
-  return c.messages.splice(i);
+  const removed = c.messages.splice(i);
+  // A file pinned after a removed message now follows the last message that stays.
+  const gone = new Set(removed.map((m) => m.id));
+  const last = c.messages.at(-1)?.id;
+  for (const p of c.pinned) {
+    if (p.after === undefined || !gone.has(p.after)) continue;
+    if (last === undefined) delete p.after;
+    else p.after = last;
+  }
+  return removed;
 }
 
 /**
@@ -213,7 +224,7 @@ const wireMessage = z.object({
 });
 const attachment = z.object({
   id: z.string(),
-  kind: z.enum(['file', 'selection', 'image']),
+  kind: z.enum(['file', 'selection', 'image', 'diagnostics']),
   label: z.string(),
   thumbnail: z.string().startsWith('data:image/').optional(),
 });
@@ -257,6 +268,7 @@ const assistantRecord = z.object({
 });
 const pendingAttachment = z.discriminatedUnion('kind', [
   z.object({ id: z.string(), kind: z.literal('selection'), label: z.string(), contexts: z.array(volatile) }),
+  z.object({ id: z.string(), kind: z.literal('diagnostics'), label: z.string(), contexts: z.array(volatile) }),
   z.object({
     id: z.string(),
     kind: z.literal('image'),
@@ -274,7 +286,7 @@ export const storedConversationSchema = z.object({
   updatedAt: z.number(),
   messages: z.array(z.discriminatedUnion('role', [userRecord, assistantRecord])),
   pinned: z.array(
-    z.object({ id: z.string(), label: z.string(), path: z.string(), language: z.string().optional(), content: z.string() }),
+    z.object({ id: z.string(), label: z.string(), path: z.string(), language: z.string().optional(), content: z.string(), after: z.string().optional() }),
   ),
   pending: z.array(pendingAttachment),
   draft: z.string(),

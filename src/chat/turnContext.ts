@@ -2,7 +2,7 @@
 // facts apply, whether tools are offered (and if not, why), what the next message carries, how
 // full the context window is, and edits of the attachment lists. No `vscode` here.
 import type { ChannelChoice, ChatModelInfo, ModelCatalogue } from '../core/catalogue';
-import { layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/promptLayout';
+import { layoutPrompt, userMessage, type ImageInput, type PinnedFile, type VolatileContext } from '../core/promptLayout';
 import { estimateRequestTokens } from '../core/tokens';
 import type { ToolDefinition } from '../core/types';
 import type { AttachmentView, ComposerState } from '../protocol';
@@ -40,7 +40,7 @@ export interface NextMessageContext {
 export function nextMessageContext(c: Conversation): NextMessageContext {
   const out: NextMessageContext = { contexts: [], images: [], attachments: [] };
   for (const a of c.pending) {
-    if (a.kind === 'selection') out.contexts.push(...a.contexts);
+    if (a.kind !== 'image') out.contexts.push(...a.contexts);
     else out.images.push({ dataUrl: a.dataUrl });
     out.attachments.push(a.kind === 'image' && a.thumbnail ? { id: a.id, kind: a.kind, label: a.label, thumbnail: a.thumbnail } : { id: a.id, kind: a.kind, label: a.label });
   }
@@ -51,7 +51,7 @@ export function composerState(c: Conversation, info: ChatModelInfo, channel: Cha
   const { contexts, images } = nextMessageContext(c);
   const history = wireHistory(c);
   if (contexts.length || images.length) history.push(userMessage('', contexts, images));
-  const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: c.pinned, history }), offer.tools);
+  const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history }), offer.tools);
   const state: ComposerState = {
     model: info.id,
     channel,
@@ -65,16 +65,58 @@ export function composerState(c: Conversation, info: ChatModelInfo, channel: Cha
   return state;
 }
 
-/** Pins a file; pinning the same path again replaces its content where it was (same chip). */
-export function pinFile(c: Conversation, file: PinnedRecord): void {
+/**
+ * Pins a file at the current point of the conversation (after its last message). Pinning the
+ * same path again keeps its chip: unchanged content changes nothing; new content replaces the
+ * old copy where it was when no message came after it, and otherwise moves to the current point
+ * (replacing it in place would rewrite turns that earlier requests sent, and lose the cache).
+ * Returns whether anything changed.
+ */
+export function pinFile(c: Conversation, file: PinnedRecord): boolean {
+  const after = c.messages.at(-1)?.id;
+  const pin: PinnedRecord = { id: file.id, label: file.label, path: file.path, content: file.content };
+  if (file.language !== undefined) pin.language = file.language;
+  if (after !== undefined) pin.after = after;
   const i = c.pinned.findIndex((p) => p.path === file.path);
-  if (i >= 0) c.pinned[i] = { ...file, id: c.pinned[i]!.id };
-  else c.pinned.push(file);
+  if (i < 0) {
+    c.pinned.push(pin);
+    return true;
+  }
+  const old = c.pinned[i]!;
+  pin.id = old.id;
+  if (old.content === pin.content && old.language === pin.language) return false;
+  if (old.after === pin.after) c.pinned[i] = pin;
+  else c.pinned = [...c.pinned.filter((_, j) => j !== i), pin];
+  return true;
 }
 
-/** Adds context for the next message; the same selection again replaces the earlier one. */
+/**
+ * The pinned files as the prompt layout takes them: each placed after the wire messages of the
+ * message it was pinned after (files pinned before the first message go in the system message;
+ * one whose message is gone goes after the last one).
+ */
+export function pinnedFor(c: Conversation): PinnedFile[] {
+  const wireEnd = new Map<string, number>();
+  let n = 0;
+  for (const m of c.messages) {
+    n += m.role === 'user' ? 1 : m.wire.length;
+    wireEnd.set(m.id, n);
+  }
+  return c.pinned.map((p) => {
+    const f: PinnedFile = { path: p.path, content: p.content };
+    if (p.language !== undefined) f.language = p.language;
+    if (p.after !== undefined) f.at = wireEnd.get(p.after) ?? n;
+    return f;
+  });
+}
+
+/**
+ * Adds context for the next message; the same selection again replaces the earlier one, and so
+ * do the problems of the same file (their label carries a count that may have changed).
+ */
 export function addPending(c: Conversation, a: PendingAttachment): void {
-  c.pending = [...c.pending.filter((p) => p.kind === 'image' || p.label !== a.label), a];
+  const key = (p: PendingAttachment) => (p.kind === 'diagnostics' ? `problems\n${p.contexts[0]?.title ?? ''}` : p.label);
+  c.pending = [...c.pending.filter((p) => p.kind === 'image' || key(p) !== key(a)), a];
 }
 
 /** Removes a chip; whether there was one. */

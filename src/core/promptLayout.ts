@@ -1,7 +1,10 @@
 // Prompt assembly, laid out for the gateway's prefix cache. A cache hit needs the request to
 // start with exactly the bytes of an earlier one, so (see field notes):
-//   1. the system prompt and the pinned context (files attached to the conversation) come
-//      first, in attach order, with nothing volatile in them (no dates, no counters);
+//   1. the system prompt and the pinned context (files attached to the conversation before its
+//      first message) come first, in attach order, with nothing volatile in them (no dates, no
+//      counters); a file pinned later goes in a message of its own at the point of the
+//      conversation where it was pinned (`PinnedFile.at`), so the turns before it, which earlier
+//      requests already sent, keep their bytes and stay cached;
 //   2. earlier turns are replayed exactly as they were sent (the caller keeps the wire form of
 //      each message; this module only puts keys in one canonical order, so a message that went
 //      through JSON storage and zod serializes to the same bytes again);
@@ -18,7 +21,15 @@ export interface PinnedFile {
   language?: string;
   /** the content as it was when attached: re-reading it per turn would break the cache */
   content: string;
+  /**
+   * Where it goes: before `history[at]` (the messages of the conversation at the moment it was
+   * pinned). 0 or absent: in the system message. Past the end of the history: at the end.
+   */
+  at?: number;
 }
+
+/** The heading of the files block in the system message and in a mid-conversation pin message. */
+export const PINNED_HEADING = '# Files the user attached to this conversation';
 
 /** Context that belongs to one message only (a selection, diagnostics). */
 export interface VolatileContext {
@@ -46,14 +57,22 @@ function fenced(text: string, language?: string): string {
   return `${fence}${language ?? ''}\n${body}${fence}`;
 }
 
+function filesBlock(pinned: readonly PinnedFile[]): string {
+  return pinned.map((f) => `File: ${f.path}\n${fenced(f.content, f.language)}`).join('\n\n');
+}
+
 /** The first message: system prompt, then every pinned file in the order given. */
 export function systemMessage(systemPrompt: string, pinned: readonly PinnedFile[]): ChatMessage {
   if (pinned.length === 0) return { role: 'system', content: systemPrompt };
-  const files = pinned.map((f) => `File: ${f.path}\n${fenced(f.content, f.language)}`).join('\n\n');
-  return {
-    role: 'system',
-    content: `${systemPrompt}\n\n# Files the user attached to this conversation\n\n${files}`,
-  };
+  return { role: 'system', content: `${systemPrompt}\n\n${PINNED_HEADING}\n\n${filesBlock(pinned)}` };
+}
+
+/**
+ * The message that carries files pinned in the middle of a conversation. A user message (not a
+ * second system message: several providers accept a system message only first).
+ */
+export function pinnedMessage(pinned: readonly PinnedFile[]): ChatMessage {
+  return { role: 'user', content: `${PINNED_HEADING} (from here on)\n\n${filesBlock(pinned)}` };
 }
 
 /**
@@ -104,9 +123,27 @@ export interface PromptInput {
   history: readonly ChatMessage[];
 }
 
-/** The `messages` of a request. */
+/**
+ * The `messages` of a request: the system message with the files pinned before the first
+ * message, then the history with each later pin's message inserted where it was pinned (files
+ * pinned at the same point share one message, in attach order). Pinning a file mid-conversation
+ * therefore never changes the bytes of anything an earlier request sent.
+ */
 export function layoutPrompt(input: PromptInput): ChatMessage[] {
-  return [systemMessage(input.systemPrompt, input.pinned), ...input.history.map(canonicalMessage)];
+  const n = input.history.length;
+  const pos = (f: PinnedFile) => Math.min(Math.max(0, f.at ?? 0), n);
+  const byPos = new Map<number, PinnedFile[]>();
+  for (const f of input.pinned) {
+    const at = pos(f);
+    byPos.set(at, [...(byPos.get(at) ?? []), f]);
+  }
+  const out: ChatMessage[] = [systemMessage(input.systemPrompt, byPos.get(0) ?? [])];
+  for (let i = 0; i <= n; i++) {
+    const here = i > 0 ? byPos.get(i) : undefined;
+    if (here) out.push(pinnedMessage(here));
+    if (i < n) out.push(canonicalMessage(input.history[i]!));
+  }
+  return out;
 }
 
 /** Image parts of a message (to carry them over when a user message is edited and resent). */

@@ -28,6 +28,7 @@ export class Composer {
   private readonly attachImageButton: HTMLButtonElement;
   private readonly attachSelectionButton: HTMLButtonElement;
   private readonly attachFileButton: HTMLButtonElement;
+  private readonly attachProblemsButton: HTMLButtonElement;
   private readonly chips: HTMLElement;
   private readonly modelButton: HTMLButtonElement;
   private readonly meter: HTMLElement;
@@ -76,6 +77,7 @@ export class Composer {
     this.attachSelectionButton = button('icon-button', 'Attach selection', 'Attach the editor selection', 'selection', () => this.post({ type: 'attachSelection' }));
     this.attachFileButton = button('icon-button', 'Attach file', 'Attach a file', 'file', () => this.post({ type: 'attachFile' }));
     this.attachImageButton = button('icon-button', 'Attach image', 'Attach an image', 'image', () => this.attachImage());
+    this.attachProblemsButton = button('icon-button', 'Attach problems', "Attach the current file's problems (or the workspace's errors)", 'problems', () => this.post({ type: 'attachDiagnostics' }));
     this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': 'Attachments' } });
     this.modelButton = h(doc, 'button', {
       className: 'model-button',
@@ -106,7 +108,7 @@ export class Composer {
       this.chips,
       h(doc, 'div', { className: 'input-frame' }, [this.input]),
       h(doc, 'div', { className: 'composer-bar' }, [
-        h(doc, 'div', { className: 'attach-buttons' }, [this.attachSelectionButton, this.attachFileButton, this.attachImageButton]),
+        h(doc, 'div', { className: 'attach-buttons' }, [this.attachSelectionButton, this.attachFileButton, this.attachProblemsButton, this.attachImageButton]),
         this.modelButton,
         h(doc, 'div', { className: 'send-buttons' }, [this.stopButton, this.sendButton]),
       ]),
@@ -248,6 +250,7 @@ export class Composer {
     this.attachImageButton.title = imageOk ? 'Attach an image' : why;
     this.attachSelectionButton.disabled = !this.ready;
     this.attachFileButton.disabled = !this.ready;
+    this.attachProblemsButton.disabled = !this.ready;
     this.modelButton.hidden = !this.state;
   }
 

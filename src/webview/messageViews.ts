@@ -29,7 +29,7 @@ export function attachmentChip(doc: Document, a: AttachmentView, removable: bool
   const thumb =
     a.kind === 'image' && typeof a.thumbnail === 'string' && /^data:image\/(png|jpeg|webp|gif);base64,/i.test(a.thumbnail)
       ? h(doc, 'img', { className: 'chip-thumb', attrs: { src: a.thumbnail, alt: '' } })
-      : icon(doc, a.kind === 'image' ? 'image' : a.kind === 'selection' ? 'selection' : 'file');
+      : icon(doc, a.kind === 'image' ? 'image' : a.kind === 'selection' ? 'selection' : a.kind === 'diagnostics' ? 'problems' : 'file');
   return h(doc, 'span', { className: `chip chip-${a.kind}`, attrs: { role: 'listitem', title: a.label } }, [
     thumb,
     h(doc, 'span', { className: 'chip-label', text: a.label }),

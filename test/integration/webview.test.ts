@@ -39,6 +39,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   attachSelection: { type: 'attachSelection' },
   attachFile: { type: 'attachFile' },
   attachImage: { type: 'attachImage' },
+  attachDiagnostics: { type: 'attachDiagnostics' },
   pasteImage: { type: 'pasteImage', mime: 'image/png', base64: 'iVBORw0KGgo=', name: 'a.png' },
   removeAttachment: { type: 'removeAttachment', attachmentId: 'a1' },
   copyCode: { type: 'copyCode', code: 'x' },

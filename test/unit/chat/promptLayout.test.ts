@@ -5,6 +5,7 @@ import {
   hasImages,
   imagesOf,
   layoutPrompt,
+  pinnedMessage,
   systemMessage,
   userMessage,
   type PinnedFile,
@@ -117,5 +118,42 @@ describe('chat: prompt layout for the prefix cache', () => {
   it('is deterministic: same input, same bytes (no clock, no randomness)', () => {
     const input = { systemPrompt: SYSTEM, pinned, history: [userMessage('q', [{ title: 't', text: 'x' }])] };
     assert.equal(serialize(layoutPrompt(input)), serialize(layoutPrompt(input)));
+  });
+
+  describe('a file pinned mid-conversation', () => {
+    const turn1: ChatMessage[] = [userMessage('First question'), { role: 'assistant', content: 'First answer.' }];
+    const late: PinnedFile = { path: 'src/late.ts', language: 'typescript', content: 'export const late = 2;\n' };
+
+    it('goes after the turns already sent: the previous request, but for its newest message, is a byte prefix of the next', () => {
+      const r1 = layoutPrompt({ systemPrompt: SYSTEM, pinned, history: turn1 });
+      // pinned after the answer (at = 2 wire messages), then the next question
+      const r2 = layoutPrompt({ systemPrompt: SYSTEM, pinned: [...pinned, { ...late, at: 2 }], history: [...turn1, userMessage('Second question')] });
+      assert.deepEqual(r2[0], r1[0], 'the system message is not rewritten');
+      assert.ok(serialize(r2).startsWith(serialize(r1).slice(0, -1)), 'turn 2 starts with the whole of turn 1');
+      assert.deepEqual(r2.slice(r1.length), [pinnedMessage([late]), { role: 'user', content: 'Second question' }]);
+      assert.ok(!JSON.stringify(r2[0]).includes('late.ts'));
+      // and turn 3 starts with the whole of turn 2: the pin stays where it was
+      const r3 = layoutPrompt({
+        systemPrompt: SYSTEM,
+        pinned: [...pinned, { ...late, at: 2 }],
+        history: [...turn1, userMessage('Second question'), { role: 'assistant', content: 'Second answer.' }, userMessage('Third')],
+      });
+      assert.ok(serialize(r3).startsWith(serialize(r2).slice(0, -1)), 'turn 3 starts with the whole of turn 2');
+    });
+
+    it('shares one message with files pinned at the same point, in attach order; at 0 means the system message', () => {
+      const other: PinnedFile = { path: 'b.md', content: 'b' };
+      const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [{ ...late, at: 2 }, { ...pinned[0]!, at: 0 }, { ...other, at: 2 }], history: [...turn1, userMessage('q')] });
+      assert.deepEqual(m.map((x) => x.role), ['system', 'user', 'assistant', 'user', 'user']);
+      assert.ok((m[0]!.content as string).includes('File: src/a.ts'));
+      const block = m[3]!.content as string;
+      assert.ok(block.indexOf('File: src/late.ts') >= 0 && block.indexOf('File: src/late.ts') < block.indexOf('File: b.md'), block);
+    });
+
+    it('a position past the history lands at its end', () => {
+      const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [{ ...late, at: 99 }], history: turn1 });
+      assert.deepEqual(m.at(-1), pinnedMessage([late]));
+      assert.equal(m.length, 4);
+    });
   });
 });

@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import { ModelCatalogue } from '../../../src/core/catalogue';
 import type { ToolDefinition } from '../../../src/core/types';
 import { newConversation } from '../../../src/chat/transcript';
-import { addPending, chatModelInfo, composerState, nextMessageContext, pinFile, removeAttachment, toolOffer } from '../../../src/chat/turnContext';
+import { layoutPrompt } from '../../../src/core/promptLayout';
+import type { ChatMessage } from '../../../src/core/types';
+import { truncateFrom, wireHistory, type Conversation } from '../../../src/chat/transcript';
+import { addPending, chatModelInfo, composerState, nextMessageContext, pinFile, pinnedFor, removeAttachment, toolOffer } from '../../../src/chat/turnContext';
 
 const catalogue = ModelCatalogue.build({});
 const flagship = chatModelInfo(catalogue, 'flagship-text');
@@ -60,5 +63,69 @@ describe('chat: turn context', () => {
     assert.deepEqual(pinned.attachments, [{ id: 'p', kind: 'file', label: 'big.ts' }]);
     const withTools = composerState(c, flagship, 'stable', { tools: defs }, false);
     assert.ok(withTools.contextTokens > pinned.contextTokens, 'tool definitions count too');
+  });
+
+  describe('pins in a conversation that has turns', () => {
+    const user = (id: string, text: string) => ({ id, role: 'user' as const, text, attachments: [], createdAt: 0, context: [], wire: { role: 'user' as const, content: text } });
+    const answer = (id: string, wire: ChatMessage[]) => ({ id, role: 'assistant' as const, parts: [], status: 'done' as const, model: 'm', channel: 'default' as const, createdAt: 0, wire });
+    const request = (c: Conversation) => JSON.stringify(layoutPrompt({ systemPrompt: 'S', pinned: pinnedFor(c), history: wireHistory(c) }));
+    const withTurn = () => {
+      const c = newConversation(0);
+      pinFile(c, { id: 'p0', label: 'first.ts', path: 'first.ts', content: 'first' });
+      c.messages.push(user('u1', 'q1'));
+      // an answer with a tool round: three wire messages
+      c.messages.push(answer('a1', [
+        { role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 't', content: 'x' },
+        { role: 'assistant', content: 'done' },
+      ]));
+      return c;
+    };
+
+    it('places a file pinned after a turn after that turn, so the sent prefix keeps its bytes', () => {
+      const c = withTurn();
+      const before = request(c);
+      pinFile(c, { id: 'p1', label: 'late.ts', path: 'late.ts', content: 'late' });
+      assert.deepEqual(pinnedFor(c).map((p) => [p.path, p.at]), [['first.ts', undefined], ['late.ts', 4]]);
+      c.messages.push(user('u2', 'q2'));
+      const after = request(c);
+      assert.ok(after.startsWith(before.slice(0, -1)), 'the earlier request is a prefix of the next');
+      assert.ok(after.indexOf('late.ts') > before.length - 1);
+    });
+
+    it('re-pinning: unchanged content changes nothing; new content moves to the current point, keeping the chip', () => {
+      const c = withTurn();
+      const before = request(c);
+      assert.equal(pinFile(c, { id: 'x', label: 'first.ts', path: 'first.ts', content: 'first' }), false);
+      assert.equal(request(c), before);
+      assert.equal(pinFile(c, { id: 'y', label: 'first.ts', path: 'first.ts', content: 'first v2' }), true);
+      assert.deepEqual(c.pinned.map((p) => [p.id, p.content, p.after]), [['p0', 'first v2', 'a1']]);
+      const m = layoutPrompt({ systemPrompt: 'S', pinned: pinnedFor(c), history: wireHistory(c) });
+      assert.equal(m[0]!.content, 'S', 'the old copy left the system message');
+      assert.match(m.at(-1)!.content as string, /first v2/);
+      // before any further message, pinning it again replaces it where it is
+      pinFile(c, { id: 'z', label: 'first.ts', path: 'first.ts', content: 'first v3' });
+      assert.deepEqual(c.pinned.map((p) => [p.id, p.content, p.after]), [['p0', 'first v3', 'a1']]);
+    });
+
+    it('a pin whose message is removed (edit, regenerate) follows the last message that stays', () => {
+      const c = withTurn();
+      pinFile(c, { id: 'p1', label: 'late.ts', path: 'late.ts', content: 'late' });
+      truncateFrom(c, 'a1');
+      assert.equal(c.pinned[1]!.after, 'u1');
+      truncateFrom(c, 'u1');
+      assert.equal(c.pinned[1]!.after, undefined, 'nothing left: into the system message');
+    });
+  });
+
+  it('problems: the same file again replaces its chip (the count in the label may differ), and they go into the next message', () => {
+    const c = newConversation(0);
+    addPending(c, { id: 'd1', kind: 'diagnostics', label: 'Problems: a.json (1)', contexts: [{ title: 'Problems VS Code reports in a.json', text: 'one' }] });
+    addPending(c, { id: 'd2', kind: 'diagnostics', label: 'Problems: b.json (1)', contexts: [{ title: 'Problems VS Code reports in b.json', text: 'b' }] });
+    addPending(c, { id: 'd3', kind: 'diagnostics', label: 'Problems: a.json (2)', contexts: [{ title: 'Problems VS Code reports in a.json', text: 'two' }] });
+    assert.deepEqual(c.pending.map((p) => p.id), ['d2', 'd3']);
+    const next = nextMessageContext(c);
+    assert.deepEqual(next.contexts.map((x) => x.text), ['b', 'two']);
+    assert.deepEqual(next.attachments.map((a) => a.kind), ['diagnostics', 'diagnostics']);
   });
 });

@@ -389,6 +389,19 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(meter.querySelector('.meter-text')?.textContent, '95% of 1M tokens');
   });
 
+  it('Attach problems posts attachDiagnostics; the problems chip has its own icon and a remove button', () => {
+    const t = setup();
+    t.host(snapshot([], { composer: composer() }));
+    t.button('Attach problems').click();
+    assert.deepEqual(t.sent('attachDiagnostics'), [{ type: 'attachDiagnostics' }]);
+    t.host({ type: 'composer', composer: composer({ attachments: [{ id: 'd1', kind: 'diagnostics', label: 'Problems: a.json (2)' }] }) });
+    const chip = t.doc.querySelector('.composer-attachments .chip-diagnostics')!;
+    assert.ok(chip, 'a problems chip');
+    assert.equal(chip.textContent, 'Problems: a.json (2)');
+    t.button('Remove attachment Problems: a.json (2)').click();
+    assert.deepEqual(t.sent('removeAttachment'), [{ type: 'removeAttachment', attachmentId: 'd1' }]);
+  });
+
   it('keeps the draft: webview state at once, the host after a pause, restored on reload', async () => {
     const t = setup();
     t.host(snapshot([]));
