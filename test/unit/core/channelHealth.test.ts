@@ -52,11 +52,11 @@ describe('channel health: the rolling record', () => {
     const h = new ChannelHealth();
     h.record('m', 'direct', { at: 5, ok: true, firstTokenMs: 812.4, tokensPerSecond: 61.94 });
     h.record('m', 'direct', { at: 6, ok: false, error: 'network' });
-    const json = JSON.parse(JSON.stringify(h.toJSON()));
-    assert.deepEqual(json, { v: 1, pairs: { 'm\u0000direct': [[5, 1, 812, 61.9, ], [6, 0, -1, -1, 'network']] } });
+    const json = JSON.parse(JSON.stringify(h.toJSON())) as { v: number; pairs: Record<string, unknown[]> };
+    assert.deepEqual({ ...json }, { v: 1, pairs: { 'm\u0000direct': [[5, 1, 812, 61.9, ], [6, 0, -1, -1, 'network']] } });
     const back = ChannelHealth.fromJSON(json, 10);
     assert.deepEqual(back.summary('m', 'direct', 10), h.summary('m', 'direct', 10));
-    json.pairs['m\u0000direct'].push(['x'], [7, 2, 1, 1], null, [8, 1, 100, 20, 'a'.repeat(500)]);
+    json.pairs['m\u0000direct']!.push(['x'], [7, 2, 1, 1], null, [8, 1, 100, 20, 'a'.repeat(500)]);
     json.pairs['no separator'] = [[1, 1, 1, 1]];
     const lenient = ChannelHealth.fromJSON(json, 10);
     assert.equal(lenient.summary('m', 'direct', 10).requests, 2);
