@@ -6,7 +6,8 @@ import { GatewayService } from './gateway/gatewayService';
 import { CatalogueService } from './models/catalogueService';
 import { UsageLedger, type UsageEntry } from './models/usageLedger';
 import { ModelStatusBar } from './models/statusBar';
-import { pickChannel, pickModel, pickModelOrChannel } from './models/pickers';
+import { ChannelHealthStore } from './models/channelHealthStore';
+import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './models/pickers';
 import { createLog } from './log';
 import { registerChat, type ChatApi } from './chat';
 import { registerImageCommands } from './images';
@@ -28,6 +29,10 @@ export interface ModelgateApi {
   hasKey(): Promise<boolean>;
   /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it */
   lastUsage(): UsageEntry | undefined;
+  /** the channel picker's rows as the user sees them (label, description, detail) */
+  channelPickerItems(): PickerItemView[];
+  /** the status-bar tooltip's markdown */
+  statusBarTooltip(): string;
   chat: ChatApi;
 }
 
@@ -42,7 +47,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const gateway = new GatewayService(() => settings, keys);
   const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
   const usage = new UsageLedger(context.globalState);
-  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage);
+  const health = new ChannelHealthStore(context.globalState);
+  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage, health);
 
   const services: Services = {
     context,
@@ -54,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     refreshCatalogue: () => catalogue.refresh(),
     gateway,
     usage,
+    health,
     log,
   };
 
@@ -115,6 +122,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     refreshCatalogue: () => catalogue.refresh(),
     hasKey: async () => !!(await keys.get()),
     lastUsage: () => usage.last(),
+    channelPickerItems: () => channelPickerItems(services),
+    statusBarTooltip: () => statusBar.tooltip,
     chat: chat.api,
   };
 }

@@ -7,6 +7,7 @@ import type { Settings } from './config/settings';
 import type { KeyStore } from './secrets/keyStore';
 import type { Log } from './log';
 import type { UsageLedger } from './models/usageLedger';
+import type { ChannelHealthStore } from './models/channelHealthStore';
 
 export interface Gateway {
   /**
@@ -33,6 +34,8 @@ export interface Services {
   gateway: Gateway;
   /** records what each request cost; the status bar shows the last one */
   usage: UsageLedger;
+  /** channel health measured from the user's requests, and the failover client that measures it */
+  health: ChannelHealthStore;
   log: Log;
 }
 

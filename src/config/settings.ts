@@ -13,6 +13,8 @@
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
+import { parseFallbackChannels } from '../core/channelFailover';
+import type { Channel } from '../core/types';
 
 export const SECTION = 'modelgate';
 
@@ -23,6 +25,8 @@ export interface Settings {
   baseUrlProblem: string | undefined;
   chatModel: string;
   channel: ChannelChoice;
+  /** `modelgate.fallbackChannels`: channels to fail over to, in order (empty: no failover) */
+  fallbackChannels: Channel[];
   imageModel: string;
   /** workspace-relative folder for images made from the palette; '' = root */
   imageFolder: string;
@@ -40,7 +44,7 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | u
 }
 
 /** cost-deciding settings: read from user settings only */
-export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds'] as const;
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'fallbackChannels', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds'] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
 function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
@@ -68,6 +72,8 @@ export function readSettings(): Settings {
   let channel: ChannelChoice = 'default';
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
   else problems.push(`"modelgate.channel" is "${rawChannel}"; allowed: ${CHANNEL_CHOICES.join(', ')}. Using "default".`);
+  const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));
+  if (fallback.problem) problems.push(fallback.problem);
   const str = (key: string, fallback: string) => {
     const v = userValue<unknown>(c, key);
     if (typeof v === 'string' && v.trim()) return v.trim();
@@ -80,6 +86,7 @@ export function readSettings(): Settings {
     baseUrlProblem: base.ok ? undefined : base.message,
     chatModel: str('chat.model', 'flagship-text'),
     channel,
+    fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
     imageFolder: typeof c.get('image.folder') === 'string' ? (c.get<string>('image.folder') ?? '').trim() : '',
     modelOverrides: userValue<unknown>(c, 'models') ?? {},

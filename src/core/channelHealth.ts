@@ -138,20 +138,20 @@ export function formatMs(ms: number): string {
 
 /**
  * "p50 first token 0.8 s · p90 1.4 s · 62 tok/s · 1 error in 40 (last: server 503)", or
- * "not measured yet".
+ * "not measured yet". `short` (the picker's one line): without p90 and the last error.
  */
-export function formatHealth(s: HealthSummary): string {
+export function formatHealth(s: HealthSummary, options: { short?: boolean } = {}): string {
   if (!s.requests) return 'not measured yet';
   const parts: string[] = [];
   if (s.p50FirstTokenMs !== undefined) {
     parts.push(`p50 first token ${formatMs(s.p50FirstTokenMs)}`);
-    if (s.p90FirstTokenMs !== undefined) parts.push(`p90 ${formatMs(s.p90FirstTokenMs)}`);
+    if (s.p90FirstTokenMs !== undefined && !options.short) parts.push(`p90 ${formatMs(s.p90FirstTokenMs)}`);
   } else {
     parts.push('no first token measured');
   }
   if (s.tokensPerSecond !== undefined) parts.push(`${s.tokensPerSecond >= 10 ? Math.round(s.tokensPerSecond) : s.tokensPerSecond} tok/s`);
   const errors = `${s.errors} error${s.errors === 1 ? '' : 's'} in ${s.requests}`;
-  parts.push(s.lastError ? `${errors} (last: ${s.lastError})` : errors);
+  parts.push(s.lastError && !options.short ? `${errors} (last: ${s.lastError})` : errors);
   return parts.join(' · ');
 }
 
