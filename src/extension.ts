@@ -100,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));
   command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
   command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
+  command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
 

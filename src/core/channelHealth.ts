@@ -62,6 +62,10 @@ export class ChannelHealth {
     while (this.pairs.size > HEALTH_MAX_PAIRS) this.pairs.delete(this.pairs.keys().next().value as string);
   }
 
+  clear(): void {
+    this.pairs.clear();
+  }
+
   summary(model: string, channel: string, now = Date.now()): HealthSummary {
     const samples = (this.pairs.get(pairKey(model, channel)) ?? []).filter((s) => now - s.at <= HEALTH_MAX_AGE_MS);
     const firstTokens = samples.flatMap((s) => (s.ok && s.firstTokenMs !== undefined ? [s.firstTokenMs] : []));

@@ -32,6 +32,13 @@ export class ChannelHealthStore implements vscode.Disposable {
     this.saveTimer ??= setTimeout(() => this.save(), 200);
   }
 
+  /** Forgets every measurement ("Modelgate: Reset Channel Health"), e.g. after a network change. */
+  clear(): void {
+    this.health.clear();
+    this.changed.fire();
+    this.save();
+  }
+
   summary(model: string, channel: ChannelChoice): HealthSummary {
     return this.health.summary(model, channel);
   }
