@@ -6,7 +6,8 @@ import { GatewayService } from './gateway/gatewayService';
 import { CatalogueService } from './models/catalogueService';
 import { UsageLedger, type UsageEntry } from './models/usageLedger';
 import { ModelStatusBar } from './models/statusBar';
-import { pickChannel, pickModel, pickModelOrChannel } from './models/pickers';
+import { ChannelHealthStore } from './models/channelHealthStore';
+import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './models/pickers';
 import { createLog } from './log';
 import { registerChat, type ChatApi } from './chat';
 import { registerImageCommands } from './images';
@@ -29,6 +30,10 @@ export interface ModelgateApi {
   hasKey(): Promise<boolean>;
   /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it */
   lastUsage(): UsageEntry | undefined;
+  /** the channel picker's rows as the user sees them (label, description, detail) */
+  channelPickerItems(): PickerItemView[];
+  /** the status-bar tooltip's markdown */
+  statusBarTooltip(): string;
   chat: ChatApi;
   /** spending and budgets (src/spend) */
   spend: SpendApi;
@@ -46,7 +51,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
   const usage = new UsageLedger(context.globalState);
   const budget = new BudgetGuard(usage, () => settings, context.globalState);
-  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage, budget);
+  const health = new ChannelHealthStore(context.globalState);
+  context.subscriptions.push(log, settingsChanged, keys, catalogue, usage, budget, health);
 
   const services: Services = {
     context,
@@ -59,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     gateway,
     usage,
     budget,
+    health,
     log,
   };
 
@@ -98,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));
   command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
   command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
+  command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
 
@@ -122,6 +130,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     refreshCatalogue: () => catalogue.refresh(),
     hasKey: async () => !!(await keys.get()),
     lastUsage: () => usage.last(),
+    channelPickerItems: () => channelPickerItems(services),
+    statusBarTooltip: () => statusBar.tooltip,
     chat: chat.api,
     spend: spend.api,
   };

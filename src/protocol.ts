@@ -97,6 +97,8 @@ export type HostMessage =
       type: 'messageFinished';
       messageId: string;
       status: MessageStatus;
+      /** the channel that served the answer (another than asked after a failover) */
+      channel?: string;
       usage?: UsageView;
       error?: ErrorView;
       totalCost?: number;

@@ -8,6 +8,7 @@ import type { KeyStore } from './secrets/keyStore';
 import type { Log } from './log';
 import type { UsageLedger } from './models/usageLedger';
 import type { BudgetGuard } from './spend/budgetGuard';
+import type { ChannelHealthStore } from './models/channelHealthStore';
 
 export interface Gateway {
   /**
@@ -36,6 +37,8 @@ export interface Services {
   usage: UsageLedger;
   /** the budgets (modelgate.budget.*): asks or refuses before a request while one is used up */
   budget: BudgetGuard;
+  /** channel health measured from the user's requests, and the failover client that measures it */
+  health: ChannelHealthStore;
   log: Log;
 }
 

@@ -6,6 +6,7 @@ import { layoutPrompt } from '../core/promptLayout';
 import type { ToolCall } from '../core/types';
 import type { Services } from '../services';
 import { describeError } from '../userErrors';
+import { AnswerChannels } from './answerChannel';
 import { runAnswer, type ToolResult } from './answerRunner';
 import type { ChatScope } from './chatScope';
 import { SYSTEM_PROMPT } from './systemPrompt';
@@ -28,11 +29,14 @@ interface Run {
 
 export class AnswerRuns {
   readonly #runs = new Map<string, Run>();
+  readonly #channels: AnswerChannels;
 
   constructor(
     private readonly scope: ChatScope,
     private readonly tools: ChatTools,
-  ) {}
+  ) {
+    this.#channels = new AnswerChannels(scope.services);
+  }
 
   /** Whether an answer is being written in conversation `id`. */
   has(id: string): boolean {
@@ -94,9 +98,10 @@ export class AnswerRuns {
     this.#runs.set(c.id, run);
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
+    const answerClient = this.#channels.client(client);
     try {
       const outcome = await runAnswer({
-        client,
+        client: answerClient,
         model,
         channel,
         messages,
@@ -121,13 +126,14 @@ export class AnswerRuns {
         },
       });
       if (run.detached) return; // closed mid-answer: the record stays as last written
+      outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       if (outcome.usage) {
-        services.usage.record({ source: 'chat', via: 'panel', model, channel, usage: outcome.usage, cost: outcome.cost });
+        services.usage.record({ source: 'chat', via: 'panel', model, channel: record.channel, usage: outcome.usage, cost: outcome.cost });
       }
       const u = outcome.usage;
       services.log.info(
-        `Chat answer ${record.status}: ${model} (${channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
+        `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
           (u ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion` : '') +
           (record.error ? `; ${record.error.message}` : ''),
       );
@@ -136,6 +142,7 @@ export class AnswerRuns {
         type: 'messageFinished',
         messageId: record.id,
         status: record.status,
+        channel: record.channel,
         ...(record.usage ? { usage: { ...record.usage } } : {}),
         ...(record.error ? { error: record.error } : {}),
         ...(c.totalCost !== undefined ? { totalCost: c.totalCost } : {}),

@@ -15,6 +15,8 @@ import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue';
 import { checkBaseUrl } from '../core/baseUrl';
 import { checkEndUserId } from '../core/endUserId';
 import { parseBudgetSetting, type Budgets } from '../core/budget';
+import { parseFallbackChannels } from '../core/channelFailover';
+import type { Channel } from '../core/types';
 
 export const SECTION = 'modelgate';
 
@@ -25,6 +27,8 @@ export interface Settings {
   baseUrlProblem: string | undefined;
   chatModel: string;
   channel: ChannelChoice;
+  /** `modelgate.fallbackChannels`: channels to fail over to, in order (empty: no failover) */
+  fallbackChannels: Channel[];
   imageModel: string;
   /** workspace-relative folder for images made from the palette; '' = root */
   imageFolder: string;
@@ -47,7 +51,7 @@ function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | u
 }
 
 /** cost-deciding settings: read from user settings only */
-export const USER_ONLY_KEYS = ['chat.model', 'channel', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'fallbackChannels', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
 function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
@@ -79,6 +83,8 @@ export function readSettings(): Settings {
   if (workspaceOverrides(c, 'endUserId')) problems.push(`"modelgate.endUserId" in this workspace's settings is ignored: the end-user id is read from your user settings only.`);
   const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
   if (!endUser.ok) problems.push(`${endUser.problem}. Image requests are refused until it is fixed or cleared.`);
+  const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));
+  if (fallback.problem) problems.push(fallback.problem);
   const str = (key: string, fallback: string) => {
     const v = userValue<unknown>(c, key);
     if (typeof v === 'string' && v.trim()) return v.trim();
@@ -98,6 +104,7 @@ export function readSettings(): Settings {
     baseUrlProblem: base.ok ? undefined : base.message,
     chatModel: str('chat.model', 'flagship-text'),
     channel,
+    fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
     imageFolder: typeof c.get('image.folder') === 'string' ? (c.get<string>('image.folder') ?? '').trim() : '',
     modelOverrides: userValue<unknown>(c, 'models') ?? {},

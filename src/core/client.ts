@@ -213,6 +213,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
         const next = nextRetry(error, retries, policy);
         if ('error' in next) throw redactErrorInPlace(next.error, key);
         retries++;
+        requestOptions.onRetry?.(error, next.delayMs);
         attempt.dispose(); // close the failed attempt now, not after the wait
         await unlessAborted(policy.sleep(next.delayMs, signal), signal);
       } finally {

@@ -109,6 +109,8 @@ export interface ImageResponse {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** streamChat: an attempt failed before content and is retried after `delayMs` (channel health counts it) */
+  onRetry?: (error: import('./errors').GatewayError, delayMs: number) => void;
 }
 
 export interface GatewayClientOptions {

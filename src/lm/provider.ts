@@ -114,9 +114,11 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const started = Date.now();
     let usage: Usage | undefined;
     let outcome = 'done';
+    // fails over along modelgate.fallbackChannels before content, and measures channel health
+    const measured = this.services.health.client(client, this.services.settings().fallbackChannels);
     try {
       // The client throws a GatewayError naming "Modelgate: Set API Key" when no key is stored.
-      await streamLmResponse(client, request, abort.signal, {
+      await streamLmResponse(measured, request, abort.signal, {
         text: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
         toolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input)),
         usage: (u) => (usage = u),
@@ -132,9 +134,9 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       onCancel.dispose();
-      this.record(request.model, channel, usage, requester);
+      this.record(request.model, measured.served ?? channel, usage, requester);
       this.services.log.info(
-        `Language model request ${outcome}: ${request.model} (${channel}), ${Date.now() - started} ms` +
+        `Language model request ${outcome}: ${request.model} (${measured.served ?? channel}), ${Date.now() - started} ms` +
           (usage ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion` : ''),
       );
     }

@@ -3,6 +3,7 @@
 // value directly when given an argument (for keybindings, other extensions and tests).
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, CHANNEL_INFO, type ChannelChoice, type ChatModelInfo, type ModelCatalogue, type Price } from '../core/catalogue';
+import { formatHealth } from '../core/channelHealth';
 import { updateChoice } from '../config/settings';
 import type { Services } from '../services';
 
@@ -17,6 +18,26 @@ export function formatPrice(p: Price | undefined): string {
   const cache = p.cacheRead !== undefined ? ` · cached $${p.cacheRead}` : '';
   return `$${p.input} in · $${p.output} out${cache} per 1M tokens`;
 }
+
+/** The short price the pickers show whole: "$2 / $8 per 1M" (input / output), "· $0.25 cached". */
+export function formatPriceShort(p: Price | undefined): string {
+  if (!p) return 'no price configured';
+  return `$${p.input} / $${p.output} per 1M${p.cacheRead !== undefined ? ` · $${p.cacheRead} cached` : ''}`;
+}
+
+/** What a picker row shows, for tests and other extensions (ModelgateApi.channelPickerItems). */
+export interface PickerItemView {
+  label: string;
+  description?: string;
+  detail?: string;
+}
+
+const CHANNEL_BLURB: Record<ChannelChoice, string> = {
+  default: 'the gateway picks',
+  direct: 'full context window',
+  stable: 'routed for reliability',
+  economical: 'routed for price',
+};
 
 export function describeChatModel(m: ChatModelInfo): string {
   return [
@@ -36,18 +57,29 @@ function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice
   return cat.chatModels().map((m) => ({
     label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
     description: m.label !== m.id ? m.label : undefined,
-    detail: `${describeChatModel(m)} — ${formatPrice(cat.price(m.id, channel))}`,
+    // the price first, so a narrow picker cuts the capabilities, never the price
+    detail: `${formatPriceShort(cat.price(m.id, channel))} · ${describeChatModel(m)}`,
     run: () => updateChoice('chat.model', m.id),
   }));
 }
 
-function channelItems(cat: ModelCatalogue, model: string, current: ChannelChoice): Item[] {
+/**
+ * One row per channel: the price (whole) and the health measured from the user's own requests
+ * for this model, e.g. "$2 / $8 per 1M · p50 first token 0.8 s · 62 tok/s · 1 error in 40".
+ */
+function channelItems(services: Services, model: string, current: ChannelChoice): Item[] {
+  const cat = services.catalogue();
   return CHANNEL_CHOICES.map((c) => ({
     label: `${c === current ? '$(check) ' : '$(blank) '}${CHANNEL_INFO[c].label}`,
-    description: c === 'default' ? undefined : c,
-    detail: `${CHANNEL_INFO[c].detail} ${cat.chatModel(model) ? formatPrice(cat.price(model, c)) : ''}`.trim(),
+    description: CHANNEL_BLURB[c],
+    detail: `${cat.chatModel(model) ? `${formatPriceShort(cat.price(model, c))} · ` : ''}${formatHealth(services.health.summary(model, c), { short: true })}`,
     run: () => updateChoice('channel', c),
   }));
+}
+
+export function channelPickerItems(services: Services): PickerItemView[] {
+  const s = services.settings();
+  return channelItems(services, s.chatModel, s.channel).map(({ label, description, detail }) => ({ label, description, detail }));
 }
 
 async function show(items: Item[], title: string, placeHolder: string): Promise<boolean> {
@@ -82,7 +114,7 @@ export async function pickChannel(services: Services, arg?: unknown): Promise<bo
   }
   const s = services.settings();
   return show(
-    channelItems(services.catalogue(), s.chatModel, s.channel),
+    channelItems(services, s.chatModel, s.channel),
     'Modelgate: Channel',
     'Channel for the next request (switching mid-conversation loses the prompt cache)',
   );
@@ -102,7 +134,7 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
     sep('Chat model'),
     ...modelItems(cat, s.chatModel, s.channel),
     sep('Channel'),
-    ...channelItems(cat, s.chatModel, s.channel),
+    ...channelItems(services, s.chatModel, s.channel),
   ];
   return show(items, `Modelgate: ${s.chatModel} · ${CHANNEL_INFO[s.channel].label}`, 'Pick a model or a channel for the next request');
 }

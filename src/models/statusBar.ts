@@ -1,7 +1,8 @@
 // The status-bar item: current model and channel, and what the last request cost.
 // Clicking it opens the combined model/channel picker.
 import * as vscode from 'vscode';
-import { CHANNEL_INFO } from '../core/catalogue';
+import { CHANNEL_CHOICES, CHANNEL_INFO } from '../core/catalogue';
+import { formatHealth } from '../core/channelHealth';
 import { formatUsd } from '../core/cost';
 import { totalsLine } from '../core/usageTotals';
 import type { Services } from '../services';
@@ -20,6 +21,7 @@ export class ModelStatusBar implements vscode.Disposable {
       services.onDidChangeSettings(() => this.update()),
       services.onDidChangeCatalogue(() => this.update()),
       services.usage.onDidRecord(() => this.update()),
+      services.health.onDidChange(() => this.update()),
       services.keys.onDidChange(() => void this.refreshKey()),
     );
     this.update();
@@ -37,6 +39,12 @@ export class ModelStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** The tooltip's markdown, exposed for tests. */
+  get tooltip(): string {
+    const t = this.item.tooltip;
+    return typeof t === 'string' ? t : (t?.value ?? '');
+  }
+
   update(): void {
     const s = this.services.settings();
     const cat = this.services.catalogue();
@@ -52,6 +60,13 @@ export class ModelStatusBar implements vscode.Disposable {
     md.appendMarkdown(`**Model:** ${s.chatModel}${model ? ` — ${describeChatModel(model)}` : ' — not in the catalogue'}\n\n`);
     md.appendMarkdown(`**Channel:** ${channel.label} — ${channel.detail}\n\n`);
     md.appendMarkdown(`**Price:** ${formatPrice(cat.price(s.chatModel, s.channel))}\n\n`);
+    // measured from this user's own requests (last 200 or 7 days), per channel of the model
+    md.appendMarkdown(`**Channel health** of ${s.chatModel} (your requests):\n\n`);
+    for (const c of CHANNEL_CHOICES) {
+      const line = formatHealth(this.services.health.summary(s.chatModel, c));
+      md.appendMarkdown(`- ${c === s.channel ? '**' : ''}${CHANNEL_INFO[c].label}${c === s.channel ? '**' : ''}: ${line}\n`);
+    }
+    md.appendMarkdown(`\n`);
     if (last) {
       const u = last.usage;
       md.appendMarkdown(

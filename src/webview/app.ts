@@ -115,7 +115,7 @@ export class ChatApp {
       case 'toolCall':
         return this.transcript.toolCall(msg.messageId, msg.call);
       case 'messageFinished':
-        this.transcript.finish(msg.messageId, msg.status, msg.usage, msg.error);
+        this.transcript.finish(msg.messageId, msg.status, msg.usage, msg.error, msg.channel);
         if (msg.usage?.cost === undefined) this.unpriced.add(msg.messageId);
         else this.unpriced.delete(msg.messageId);
         if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;

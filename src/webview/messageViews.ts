@@ -141,9 +141,15 @@ export class AssistantMessageElement {
     return this.text ? this.text.flush() : false;
   }
 
-  finish(status: MessageStatus, usage?: UsageView, error?: ErrorView): void {
+  finish(status: MessageStatus, usage?: UsageView, error?: ErrorView, channel?: string): void {
     this.closeText();
     this.status = status;
+    // after a failover the answer names the channel that served it
+    if (channel && channel !== this.message.channel) {
+      this.message.channel = channel;
+      const meta = this.element.querySelector('.message-meta');
+      if (meta) meta.textContent = [this.message.model, channel].filter(Boolean).join(' · ');
+    }
     if (usage) this.usage = usage;
     if (error) this.error = error;
     this.render();

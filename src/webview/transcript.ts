@@ -131,11 +131,11 @@ export class Transcript {
     this.afterChange();
   }
 
-  finish(messageId: string, status: MessageStatus, usage?: UsageView, error?: ErrorView): void {
+  finish(messageId: string, status: MessageStatus, usage?: UsageView, error?: ErrorView, channel?: string): void {
     const entry = this.byId.get(messageId);
     if (!(entry instanceof AssistantMessageElement)) return;
     this.dirty.delete(entry);
-    entry.finish(status, usage, error);
+    entry.finish(status, usage, error, channel);
     this.refreshControls();
     this.afterChange();
   }

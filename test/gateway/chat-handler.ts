@@ -1,9 +1,9 @@
 // POST /v1/chat/completions: validate, charge, then answer as a stream or one JSON object.
-import { ApiError } from './api-error';
+import { ApiError, invalidRequest } from './api-error';
 import { decideReply, type Reply } from './chat-reply';
 import { textOf, validateChatRequest } from './chat-request';
 import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
-import { CHANNEL_PROFILES, chatPacing, drawFailure, type Pacing } from './channel-profiles';
+import { chatPacing, drawFailure, type Pacing } from './channel-profiles';
 import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, streamErrorBody } from './fault-responses';
 import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
@@ -18,6 +18,15 @@ export function upstreamFailure(status: 502 | 503): ApiError {
     : new ApiError(503, 'The channel is overloaded. Please retry later.', 'server_error', null, 'channel_unavailable');
 }
 
+/** A channel that does not serve a model answers like an unsupported channel (400). */
+export function channelRefuses(model: string, channel: string): ApiError {
+  return invalidRequest(
+    `The model \`${model}\` is not available on the '${channel}' channel. Pick another channel.`,
+    'provider.channel',
+    'unsupported_channel',
+  );
+}
+
 function completionTokens(reply: Reply): number {
   if (reply.kind === 'text') return tokensOf(reply.text);
   return reply.calls.reduce((n, c) => n + tokensOf(c.name) + tokensOf(c.arguments) + 3, 0);
@@ -25,7 +34,16 @@ function completionTokens(reply: Reply): number {
 
 export async function handleChat(ctx: RequestContext): Promise<void> {
   const { state, res, signal, key } = ctx;
-  const request = validateChatRequest(ctx.body, { rejectStreamOptions: state.options.rejectStreamOptions });
+  const request = validateChatRequest(ctx.body, {
+    rejectStreamOptions: state.options.rejectStreamOptions,
+    contextShare: (channel) => state.channels[channel].contextShare,
+  });
+  const profile = state.channels[request.channel];
+  const record = state.channelLedger.entry(request.model.id, request.channel);
+  if (profile.refuses.includes(request.model.id)) {
+    record.refusals++;
+    throw channelRefuses(request.model.id, request.channel);
+  }
 
   let fault = ctx.fault;
   const last = request.messages[request.messages.length - 1];
@@ -37,8 +55,12 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   }
 
   state.requireBalance(key);
-  const failure = drawFailure(state.options.failures, request.channel, state.rng);
-  if (failure) throw upstreamFailure(failure.status);
+  record.requests++;
+  const failure = drawFailure(state.options.failures, profile, state.rng);
+  if (failure) {
+    record.failures++;
+    throw upstreamFailure(failure.status);
+  }
 
   const reply = decideReply(request);
   const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
@@ -51,10 +73,21 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     prompt_tokens_details: { cached_tokens: cached },
     completion_tokens_details: { reasoning_tokens: 0 },
   };
-  state.charge(key, chatCost(request.model.id, request.channel, usage));
+  state.charge(key, chatCost(request.model.id, request.channel, usage, profile.prices[request.model.id]));
+  record.completionTokens += completion;
 
   const meta = { id: `chatcmpl-${state.nextId()}`, created: Math.floor(Date.now() / 1000), model: request.model.id };
-  const pacing = chatPacing(state.realistic, request.channel, request.promptTokens - cached, state.rng);
+  const planned = chatPacing(state.realistic, profile, request.promptTokens - cached, state.rng);
+  record.firstTokenMs.push(planned.firstByteMs);
+  const streamed = record.streamMs.push(0) - 1;
+  const pacing = {
+    firstByteMs: planned.firstByteMs,
+    chunkMs: () => {
+      const ms = planned.chunkMs();
+      record.streamMs[streamed] = (record.streamMs[streamed] ?? 0) + ms;
+      return ms;
+    },
+  };
   const headers = { 'x-request-id': `req_${meta.id}`, 'x-modelgate-channel': request.channel };
 
   if (!request.stream) {
@@ -70,7 +103,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   res.flushHeaders();
   const events = buildStreamEvents(meta, reply, request.includeUsage ? usage : undefined);
   await sendStream(new ResponseSender(res, signal, fault?.kind === 'drip' ? fault.delayMs : undefined), events, {
-    eol: CHANNEL_PROFILES[request.channel].lineEnding,
+    eol: profile.lineEnding,
     pacing,
     fault,
   });

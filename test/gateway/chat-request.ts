@@ -82,6 +82,8 @@ export interface ValidChatRequest {
 
 export interface ChatValidationOptions {
   rejectStreamOptions: boolean;
+  /** share of the model's context window a channel offers (spec 2.4: only `direct` gives all of it) */
+  contextShare?: (channel: Channel) => number;
 }
 
 const DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
@@ -133,9 +135,11 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
 
   const prompt = serializePrompt(body.tools, body.messages);
   const tokens = promptTokens(prompt);
-  if (tokens + (maxTokens ?? 0) > model.contextWindow) {
+  const window = Math.floor(model.contextWindow * Math.min(1, options.contextShare?.(channel) ?? 1));
+  if (tokens + (maxTokens ?? 0) > window) {
+    const where = window < model.contextWindow ? ` on the '${channel}' channel (the full ${model.contextWindow} tokens only on 'direct')` : '';
     throw invalidRequest(
-      `This model's maximum context length is ${model.contextWindow} tokens. However, you requested ${tokens + (maxTokens ?? 0)} tokens ` +
+      `This model's maximum context length is ${window} tokens${where}. However, you requested ${tokens + (maxTokens ?? 0)} tokens ` +
         `(${tokens} in the messages, ${maxTokens ?? 0} in the completion). Please reduce the length of the messages or completion.`,
       'messages',
       'context_length_exceeded',

@@ -4,9 +4,13 @@
 //   POST /__sim/balance  {key, usd?}                set (with usd) or read a key's balance -> {balance}
 //   GET  /__sim/requests                            recorded requests, credentials redacted
 //   POST /__sim/reset                               back to the start state
+//   POST /__sim/channel  {channel, ...patch}         change a channel's latency, throughput, error rate, prices,
+//                                                   context share or refused models -> {profile}
+//   GET  /__sim/channels                            {profiles, record}: how channels behave, what each did
 //   GET  /__sim/health                              {ok, baseUrl, imageHostUrl}
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { applyChannelPatch, channelRequestSchema } from './channel-profiles';
 import { faultRequestSchema, type Fault } from './faults';
 import { redacted, type GatewayState } from './gateway-state';
 import { sendJson } from './http-io';
@@ -47,6 +51,18 @@ export function handleControl(state: GatewayState, baseUrl: string, req: Incomin
       if (!state.balances.has(key)) return sendJson(res, 404, { error: { message: 'No such key.', type: 'invalid_request_error', param: 'key', code: null } });
       return sendJson(res, 200, { balance: state.balances.get(key) });
     }
+    case 'POST /__sim/channel': {
+      const parsed = channelRequestSchema.safeParse(parse(body));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return bad(res, `Invalid channel change: ${issue ? `${paramPath(issue.path) || 'body'}: ${issue.message}` : 'unreadable body'}`);
+      }
+      const { channel, ...patch } = parsed.data;
+      applyChannelPatch(state.channels[channel], patch);
+      return sendJson(res, 200, { profile: state.channels[channel] });
+    }
+    case 'GET /__sim/channels':
+      return sendJson(res, 200, { profiles: state.channels, record: state.channelLedger.all() });
     case 'GET /__sim/requests':
       return sendJson(res, 200, state.requests.map(redacted));
     case 'POST /__sim/reset':

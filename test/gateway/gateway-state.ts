@@ -2,10 +2,12 @@
 // faults, recorded requests and published images. `reset()` puts it back to how it started.
 import type { IncomingHttpHeaders } from 'node:http';
 import { insufficientBalance, invalidApiKey } from './api-error';
+import { applyChannelPatch, ChannelLedger, defaultChannelProfiles, type ChannelPatch, type ChannelProfiles } from './channel-profiles';
 import { FaultQueue } from './faults';
 import { ImageStore } from './image-store';
 import { PromptCache } from './prompt-cache';
 import { seededRng, type Rng } from './rng';
+import type { Channel } from '../../src/core/types';
 
 export interface RecordedRequest {
   server: 'api' | 'images';
@@ -25,6 +27,8 @@ export interface ResolvedOptions {
   /** GET /models answers after this many ms (a slow listing, as at start-up on a busy gateway) */
   modelsDelayMs: number;
   seed: number;
+  /** per-channel changes to the default profiles, applied at start and on reset */
+  channels: Partial<Record<Channel, ChannelPatch>>;
 }
 
 export class GatewayState {
@@ -37,6 +41,10 @@ export class GatewayState {
   /** aborted when the simulator closes, so stalled responses end */
   readonly live = new Set<AbortController>();
   rng: Rng;
+  /** how each channel behaves now (tests change it while the simulator runs) */
+  channels: ChannelProfiles = defaultChannelProfiles();
+  /** what each model × channel did */
+  readonly channelLedger = new ChannelLedger();
   imageHostUrl = '';
   /** set while GET /models is held (holdModelList); resolves on release */
   modelsHeld: Promise<void> | undefined;
@@ -61,6 +69,9 @@ export class GatewayState {
     this.images.clear();
     this.rng = seededRng(this.options.seed);
     this.sequence = 0;
+    this.channels = defaultChannelProfiles();
+    for (const [channel, patch] of Object.entries(this.options.channels)) if (patch) applyChannelPatch(this.channels[channel as Channel], patch);
+    this.channelLedger.clear();
   }
 
   nextId(): string {

@@ -1,6 +1,6 @@
 // POST /v1/images/generations: validate, charge, render real PNGs, answer with URLs on the
 // separate image host (default) or with base64 data (spec 2.3, 4.2).
-import { upstreamFailure } from './chat-handler';
+import { channelRefuses, upstreamFailure } from './chat-handler';
 import { drawFailure, imageDelayMs } from './channel-profiles';
 import { applyUpfrontFault, sendJsonWithFault } from './fault-responses';
 import { isUpfront, parseFaultMarker, stripFaultMarkers } from './faults';
@@ -22,12 +22,22 @@ export async function handleImages(ctx: RequestContext): Promise<void> {
   }
   const prompt = stripFaultMarkers(request.prompt);
 
+  const profile = state.channels[request.channel];
+  const record = state.channelLedger.entry(request.model.id, request.channel);
+  if (profile.refuses.includes(request.model.id)) {
+    record.refusals++;
+    throw channelRefuses(request.model.id, request.channel);
+  }
   state.requireBalance(key);
-  const failure = drawFailure(state.options.failures, request.channel, state.rng);
-  if (failure) throw upstreamFailure(failure.status);
+  record.requests++;
+  const failure = drawFailure(state.options.failures, profile, state.rng);
+  if (failure) {
+    record.failures++;
+    throw upstreamFailure(failure.status);
+  }
 
   state.charge(key, imageCost(request.model.id, request.quality, request.size, request.n) ?? 0);
-  await sleep(imageDelayMs(state.realistic, request.channel, request.n, state.rng), signal);
+  await sleep(imageDelayMs(state.realistic, profile, request.n, state.rng), signal);
 
   const data: { url?: string; b64_json?: string; revised_prompt?: string }[] = [];
   for (let i = 0; i < request.n && !signal.aborted; i++) {

@@ -9,9 +9,12 @@ import { applyCors, type CorsPolicy } from './cors';
 import type { Fault } from './faults';
 import { GatewayState, type RecordedRequest } from './gateway-state';
 import { handleImageHost } from './image-host';
+import { applyChannelPatch, type ChannelPatch, type ChannelProfile, type ChannelProfiles, type ChannelRecord } from './channel-profiles';
+import type { Channel } from '../../src/core/types';
 
 export type { Fault } from './faults';
 export type { RecordedRequest } from './gateway-state';
+export type { ChannelPatch, ChannelProfile, ChannelProfiles, ChannelRecord } from './channel-profiles';
 export { PRICE_CARD, chatCost, imageCost } from './prices';
 export { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS } from './models';
 
@@ -25,6 +28,7 @@ export interface GatewayOptions {
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
   modelsDelayMs?: number; // default 0: GET /models answers after this delay
   seed?: number;
+  channels?: Partial<Record<Channel, ChannelPatch>>; // per-channel latency, throughput, error rate, prices, context share, refused models
   cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
 
@@ -36,6 +40,10 @@ export interface RunningGateway {
   clearFaults(): void;
   setCors(policy: CorsPolicy): void; // from the next request on (a browser may still hold a cached preflight)
   setBalance(key: string, usd: number): void;
+  setChannel(channel: Channel, patch: ChannelPatch): ChannelProfile; // from the next request on; reset() restores the options' profiles
+  channelProfiles(): ChannelProfiles;
+  channelRecord(): ChannelRecord[]; // the simulator's own record per model × channel
+  reset(): void;
   balance(key: string): number;
   holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   close(): Promise<void>;
@@ -71,6 +79,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     rejectStreamOptions: options.rejectStreamOptions ?? false,
     modelsDelayMs: options.modelsDelayMs ?? 0,
     seed: options.seed ?? 1,
+    channels: options.channels ?? {},
   });
 
   let baseUrl = '';
@@ -103,6 +112,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       cors = policy;
     },
     setBalance: (key, usd) => void state.balances.set(key, usd),
+    setChannel: (channel, patch) => {
+      applyChannelPatch(state.channels[channel], patch);
+      return { ...state.channels[channel] };
+    },
+    channelProfiles: () => structuredClone(state.channels),
+    channelRecord: () => state.channelLedger.all(),
+    reset: () => state.reset(),
     balance: (key) => {
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message

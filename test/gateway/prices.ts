@@ -46,9 +46,9 @@ export interface SimUsage {
   prompt_tokens_details: { cached_tokens: number };
 }
 
-/** USD for one chat answer; cached tokens are part of prompt_tokens and billed once. */
-export function chatCost(model: string, channel: Channel, usage: SimUsage): number {
-  const price = PRICE_CARD.chat[model]?.[channel];
+/** USD for one chat answer; cached tokens are part of prompt_tokens and billed once. `override`: a channel's changed price. */
+export function chatCost(model: string, channel: Channel, usage: SimUsage, override?: ChatPrice): number {
+  const price = override ?? PRICE_CARD.chat[model]?.[channel];
   if (!price) throw new Error(`no chat price for ${model} on ${channel}`);
   const cached = usage.prompt_tokens_details.cached_tokens;
   const uncached = usage.prompt_tokens - cached;
