@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
-import { ProposalDocuments } from './codeActions';
+import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './fileBackend';
 import { createWorkspaceTools } from './tools';
 
@@ -23,13 +23,15 @@ export interface ChatApi {
   readonly storageUri: vscode.Uri;
   /** The view's message entry and what it served (for the CSP and fuzz tests). */
   readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
+  /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
+  readonly apply: ChatApply;
 }
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const tools = createWorkspaceTools();
-  const proposals = new ProposalDocuments();
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, proposals });
+  const { apply, disposables: applyDisposables } = registerApply(services.log);
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -47,6 +49,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     },
     storageUri,
     view: provider,
+    apply,
   };
 
   const disposables: vscode.Disposable[] = [
@@ -66,7 +69,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
       controller.focusInput();
     }),
     provider,
-    proposals,
+    ...applyDisposables,
     tools,
     { dispose: () => controller.dispose() },
   ];

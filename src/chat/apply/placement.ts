@@ -399,7 +399,10 @@ export function findRegionBySymbols(fileText: string, code: string, symbols: rea
   if (found.length > 1) found = found.filter((s) => fileLines[s.startLine]?.trim() === anchor || declaredName(fileLines[s.startLine] ?? '') === name && fileLines.slice(s.startLine, s.endLine + 1).some((l) => l.trim() === anchor));
   if (found.length !== 1) return undefined;
   const s = found[0]!;
-  return finish(fileLines, blockLines, { start: s.startLine, end: s.endLine + 1 });
+  // a provider's range may include the doc comment above the declaration: it stays unless the block brings one
+  let start = s.startLine;
+  while (start < s.endLine && (fileLines[start]!.trim() === '' || isCommentLine(fileLines[start]!))) start++;
+  return finish(fileLines, blockLines, { start, end: s.endLine + 1 });
 }
 
 /** The file's text with lines [region.start, region.end) replaced by `code`. */
