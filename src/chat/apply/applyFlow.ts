@@ -15,14 +15,12 @@ import * as vscode from 'vscode';
 import { ToolError } from '../tools/errors';
 import { resolvePath, resolveUri, type Target } from '../tools/workspaceAccess';
 import type { ApplyUi, Placement } from './applyUi';
-import type { PendingChange, PendingChanges, ProposedEdit } from './pendingChanges';
+import { PROPOSAL_SCHEME, type PendingChange, type PendingChanges, type ProposedEdit } from './pendingChanges';
 import {
   answerTexts,
   conversationFiles,
   findFenceInfo,
-  findRegionBySymbols,
-  findRegionByText,
-  isWholeFile,
+  isSingleConstruct,
   langFromInfoString,
   languageIdOfFence,
   languageIdOfPath,
@@ -30,6 +28,7 @@ import {
   languagesCompatible,
   pathFromInfo,
   pathFromLeadingComment,
+  placeBlock,
   reindent,
   withoutLine,
   type ConversationLike,
@@ -91,8 +90,9 @@ export class ApplyFlow {
 
     // 2. a file the conversation is about; 3. the active editor
     const editor = vscode.window.activeTextEditor;
-    const active = editor ? await this.#editorCandidate(editor.document) : undefined;
-    if (typeof active === 'string') return refused(active);
+    const activeOrProblem = editor ? await this.#editorCandidate(editor.document) : undefined;
+    const active = typeof activeOrProblem === 'string' ? undefined : activeOrProblem;
+    const selection = active && editor!.document === active.doc && !editor!.selection.isEmpty;
     let fallback: Candidate | undefined;
     for (const path of req.conversation ? conversationFiles(req.conversation).slice(0, 12) : []) {
       const t = await this.#guard(path);
@@ -107,9 +107,10 @@ export class ApplyFlow {
       if (await this.#region(doc, code)) return this.#place(candidate, code, blockLanguage);
       fallback ??= candidate;
     }
-    if (active && !editor!.selection.isEmpty && languagesCompatible(blockLanguage, active.doc.languageId)) return this.#place(active, code, blockLanguage);
+    if (active && selection && languagesCompatible(blockLanguage, active.doc.languageId)) return this.#place(active, code, blockLanguage);
     if (fallback && !(active && (await this.#region(active.doc, code)))) return this.#place(fallback, code, blockLanguage);
     if (active) return this.#place(active, code, blockLanguage);
+    if (typeof activeOrProblem === 'string') return refused(activeOrProblem);
 
     // 4. no file at all
     return this.#askNewFile(code, blockLanguage, named);
@@ -118,6 +119,11 @@ export class ApplyFlow {
   /** The active editor as a target: a workspace file or an untitled buffer; a message when outside the workspace. */
   async #editorCandidate(doc: vscode.TextDocument): Promise<Candidate | string | undefined> {
     if (doc.uri.scheme === 'untitled') return { doc, label: doc.uri.path };
+    if (doc.uri.scheme === PROPOSAL_SCHEME) {
+      // the diff of a pending change is active: its file is the one in view
+      const change = this.pending.resolve(doc.uri);
+      return change?.kind === 'edit' ? this.#editorCandidate(await vscode.workspace.openTextDocument(change.target)) : undefined;
+    }
     if (doc.uri.scheme === 'output' || doc.uri.scheme === 'vscode-settings') return undefined;
     const t = await resolveUri(doc.uri);
     if (!t || insideGit(t.relative)) {
@@ -154,9 +160,7 @@ export class ApplyFlow {
 
   async #region(doc: vscode.TextDocument, code: string): Promise<LineRegion | 'whole' | undefined> {
     const text = doc.getText();
-    if (isWholeFile(text, code)) return 'whole';
-    const symbols = await documentSymbols(doc.uri);
-    return (symbols.length ? findRegionBySymbols(text, code, symbols) : undefined) ?? findRegionByText(text, code);
+    return placeBlock(text, code, isSingleConstruct(code) ? await documentSymbols(doc.uri) : []);
   }
 
   async #place(target: Candidate, code: string, blockLanguage: string | undefined): Promise<ApplyOutcome> {

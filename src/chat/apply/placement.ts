@@ -405,6 +405,30 @@ export function findRegionBySymbols(fileText: string, code: string, symbols: rea
   return finish(fileLines, blockLines, { start, end: s.endLine + 1 });
 }
 
+/** Whether the block is one construct (a function, a class, a statement) and nothing after it. */
+export function isSingleConstruct(code: string): boolean {
+  const lines = splitLines(code);
+  const a = anchorIndex(lines);
+  if (a < 0) return false;
+  const end = opensConstruct(lines[a]!) ? constructEnd(lines, a) : a + 1;
+  return end !== undefined && lines.slice(end).every((l) => l.trim() === '');
+}
+
+/**
+ * Where the block goes: 'whole' (it is the whole file, or the file is empty), the region of the
+ * one construct it replaces, or undefined (ask). A single construct is matched to a region
+ * first, because a function and a file often share first and last lines (`}`); a block of
+ * several constructs is only ever the whole file.
+ */
+export function placeBlock(fileText: string, code: string, symbols: readonly SymbolSpan[] = []): LineRegion | 'whole' | undefined {
+  if (fileText.trim() === '') return 'whole';
+  if (isSingleConstruct(code)) {
+    const region = (symbols.length ? findRegionBySymbols(fileText, code, symbols) : undefined) ?? findRegionByText(fileText, code);
+    if (region) return region;
+  }
+  return isWholeFile(fileText, code) ? 'whole' : undefined;
+}
+
 /** The file's text with lines [region.start, region.end) replaced by `code`. */
 export function replaceRegion(fileText: string, region: LineRegion, code: string): string {
   const eol = fileText.includes('\r\n') ? '\r\n' : '\n';

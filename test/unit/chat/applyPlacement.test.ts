@@ -6,6 +6,7 @@ import {
   findFenceInfo,
   findRegionBySymbols,
   findRegionByText,
+  isSingleConstruct,
   isWholeFile,
   langFromInfoString,
   languageIdOfFence,
@@ -14,6 +15,7 @@ import {
   looksLikePath,
   pathFromInfo,
   pathFromLeadingComment,
+  placeBlock,
   reindent,
   replaceRegion,
   withoutLine,
@@ -156,6 +158,28 @@ describe('apply: where a block goes (pure)', () => {
       assert.equal(isWholeFile(TS_FILE, 'export function add(a: number, b: number): number {\n  return 0;\n}'), false);
       assert.equal(isWholeFile('', 'anything'), true);
       assert.equal(isWholeFile('\n\n', 'anything'), true);
+    });
+  });
+
+  describe('placeBlock: a region first for a single construct, the whole file for several', () => {
+    it('a function that shares the file\'s first and last lines ("}") replaces only that function', () => {
+      const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
+      const file = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
+      assert.equal(isWholeFile(file, block), true, 'the line test alone would say whole file');
+      assert.deepEqual(placeBlock(file, block), { start: 0, end: 3 });
+    });
+    it('several constructs with the file\'s first and last lines: the whole file; otherwise ask', () => {
+      const whole = TS_FILE.replace('return a + b;', 'return b + a;');
+      assert.equal(isSingleConstruct(whole), false);
+      assert.equal(placeBlock(TS_FILE, whole), 'whole');
+      assert.equal(placeBlock(TS_FILE, 'function x() {}\nfunction y() {}'), undefined);
+      assert.equal(placeBlock('', 'anything'), 'whole');
+    });
+    it('isSingleConstruct', () => {
+      assert.equal(isSingleConstruct('/** doc */\nfunction f() {\n  return 1;\n}\n'), true);
+      assert.equal(isSingleConstruct('const a = 1;'), true);
+      assert.equal(isSingleConstruct('const a = 1;\nconst b = 2;'), false);
+      assert.equal(isSingleConstruct('def f():\n    return 1\n'), true);
     });
   });
 
