@@ -237,7 +237,7 @@ describe('apply (real VS Code)', function () {
   it('a path outside the workspace is refused, and a new path becomes a new file on Accept', async () => {
     const outside = await apply().propose({ code: 'x', info: 'ts ../outside.ts' });
     assert.equal(outside.kind, 'refused');
-    assert.match((outside as { message: string }).message, /outside|not inside/);
+    assert.match((outside as { message: string }).message, /points outside the workspace.*Nothing was applied/);
     assert.equal(apply().pending().length, 0);
 
     const fresh = file('fresh.ts');

@@ -78,7 +78,7 @@ export class ApplyFlow {
     if (named) {
       blockLanguage ??= languageIdOfPath(named);
       const t = await this.#guard(named);
-      if (typeof t === 'string') return refused(`The answer names “${named}” for this code, but ${t} Nothing was applied.`);
+      if (typeof t === 'string') return refused(`The answer names “${named}” for this code, but Apply cannot use it: ${t} Nothing was applied.`);
       const sure = !!infoPath || !!comment?.explicit || named.includes('/') || t.exists;
       if (sure) {
         if (comment && (comment.path === named || !infoPath)) code = await this.#dropPathComment(code, comment.line, t);
@@ -136,10 +136,10 @@ export class ApplyFlow {
   async #guard(path: string): Promise<Target | string> {
     try {
       const t = await resolvePath(path);
-      if (insideGit(t.relative) || insideGit(t.realRelative)) return 'files inside .git are never changed.';
+      if (insideGit(t.relative) || insideGit(t.realRelative)) return `${t.display} is inside .git, which Apply never changes.`;
       return t;
     } catch (e) {
-      if (e instanceof ToolError) return `it is not inside this workspace (${e.message.replace(/\s*Only files.*$/, '')}).`;
+      if (e instanceof ToolError) return e.message.replace(/\s*Only files.*$/, '').replace(/can be read/g, 'can be changed');
       throw e;
     }
   }
@@ -234,7 +234,7 @@ export class ApplyFlow {
     const suggestion = suggested ?? `untitled${ext ? `.${ext}` : '.txt'}`;
     const validate = async (p: string): Promise<string | undefined> => {
       const t = await this.#guard(p.trim());
-      if (typeof t === 'string') return `Not possible: ${t}`;
+      if (typeof t === 'string') return t;
       if (t.exists) return `${t.display} exists already; choose another name.`;
       return undefined;
     };
