@@ -21,7 +21,8 @@ import { CacheLossNotices } from './cacheLoss';
 import { ChatAttachments } from './chatAttachments';
 import { ChatOutput } from './chatOutput';
 import type { ChatScope } from './chatScope';
-import { applyCode, copyCode, insertCode, openLink, type ProposalDocuments } from './codeActions';
+import type { ChatApply } from './apply';
+import { copyCode, insertCode, openLink } from './codeActions';
 import { ConversationStore, type StorageBackend } from './conversationStore';
 import { decodePastedImage } from './imageInput';
 import { checkSendable, refuse } from './sendChecks';
@@ -35,13 +36,13 @@ export interface ChatControllerOptions {
   services: Services;
   backend: StorageBackend;
   tools: ChatTools;
-  proposals: ProposalDocuments;
+  apply: Pick<ChatApply, 'propose'>;
 }
 
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
-  readonly #proposals: ProposalDocuments;
+  readonly #apply: Pick<ChatApply, 'propose'>;
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -61,7 +62,7 @@ export class ChatController implements vscode.Disposable {
   constructor(options: ChatControllerOptions) {
     this.#services = options.services;
     this.#tools = options.tools;
-    this.#proposals = options.proposals;
+    this.#apply = options.apply;
     this.#out = new ChatOutput((c) => this.#isActive(c));
     this.onDidPost = this.#out.onDidPost;
     const controller = this;
@@ -198,8 +199,11 @@ export class ChatController implements vscode.Disposable {
         case 'insertCode':
           await insertCode(msg.code);
           return;
-        case 'applyCode':
-          return await this.#applyCode(msg.code);
+        case 'applyCode': {
+          const r = await this.#apply.propose({ code: msg.code, language: msg.language, conversation: this.store.active });
+          if (r.kind === 'refused') this.#out.notice('warning', r.message);
+          return;
+        }
         case 'openLink':
           if (!(await openLink(msg.href))) this.#services.log.warn('The chat view asked to open a link that is not http(s); ignored.');
           return;
@@ -420,12 +424,6 @@ export class ChatController implements vscode.Disposable {
   removeAttachment(id: string): void {
     if (!this.#store) return;
     this.#attachments.remove(id);
-  }
-
-  async #applyCode(code: string): Promise<void> {
-    const r = await applyCode(code, this.#proposals);
-    if (r === 'noEditor') this.#out.notice('info', 'Open the file to change (and select the code to replace), then click Apply again.');
-    else if (r === 'changed') this.#out.notice('warning', 'The file changed while the diff was open; nothing was applied. Click Apply again.');
   }
 
   // ---------- helpers ----------

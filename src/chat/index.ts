@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
-import { ProposalDocuments } from './codeActions';
 import { controllerListHost, showConversationList, type ConversationListOptions, type ConversationListSession } from './conversationList';
+import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './fileBackend';
 import { createWorkspaceTools } from './tools';
 
@@ -26,13 +26,15 @@ export interface ChatApi {
   readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
   /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
+  /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
+  readonly apply: ChatApply;
 }
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const tools = createWorkspaceTools();
-  const proposals = new ProposalDocuments();
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, proposals });
+  const { apply, disposables: applyDisposables } = registerApply(services.log);
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -52,6 +54,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     storageUri,
     view: provider,
     conversationList: (options) => showConversationList(listHost, options),
+    apply,
   };
 
   const disposables: vscode.Disposable[] = [
@@ -80,7 +83,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
       controller.focusInput();
     }),
     provider,
-    proposals,
+    ...applyDisposables,
     tools,
     { dispose: () => controller.dispose() },
   ];

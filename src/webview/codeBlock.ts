@@ -37,7 +37,7 @@ export function idleQueueOf(doc: Document): IdleQueue | null {
 const ACTIONS: { action: CodeAction; label: string; title: string; icon: IconName }[] = [
   { action: 'copy', label: 'Copy', title: 'Copy to the clipboard', icon: 'copy' },
   { action: 'insert', label: 'Insert', title: 'Insert at the cursor in the active editor', icon: 'insert' },
-  { action: 'apply', label: 'Apply', title: 'Review as a diff against the active editor before applying', icon: 'diff' },
+  { action: 'apply', label: 'Apply', title: 'Review as a diff in the file it belongs to; nothing is written before you accept', icon: 'diff' },
 ];
 
 export function createCodeBlock(doc: Document, lang: string, code: string): HTMLElement {

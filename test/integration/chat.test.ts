@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/balanceTopUp';
-import { applyCode, isOpenableLink, ProposalDocuments } from '../../src/chat/codeActions';
+import { isOpenableLink } from '../../src/chat/codeActions';
 import { costOf } from '../../src/core/cost';
 import type { ChatMessage } from '../../src/core/types';
 import type { ModelgateApi } from '../../src/extension';
@@ -531,34 +531,6 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.equal(doc.getText(), 'alpha\nbeta\ngamma\n');
     await vscode.window.showTextDocument(opened.document);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  });
-
-  it('code blocks: Apply shows a diff and changes the file only when confirmed', async () => {
-    const uri = vscode.Uri.file(path.join(ws, FIXTURE, 'apply.txt'));
-    fs.writeFileSync(uri.fsPath, 'alpha\nbeta\ngamma\n');
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const proposals = new ProposalDocuments();
-    try {
-      let ed = await vscode.window.showTextDocument(doc);
-      ed.selection = new vscode.Selection(2, 0, 2, 5);
-      let sawDiff = false;
-      const declined = await applyCode('GAMMA', proposals, async () => {
-        sawDiff = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff));
-        return false;
-      });
-      assert.equal(declined, 'declined');
-      assert.equal(sawDiff, true, 'the diff was open while asking');
-      assert.equal(doc.getText(), 'alpha\nbeta\ngamma\n');
-      assert.equal(vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)), false, 'the diff was closed');
-      ed = await vscode.window.showTextDocument(doc);
-      ed.selection = new vscode.Selection(2, 0, 2, 5);
-      assert.equal(await applyCode('GAMMA', proposals, async () => true), 'applied');
-      assert.equal(doc.getText(), 'alpha\nbeta\nGAMMA\n');
-    } finally {
-      proposals.dispose();
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
   });
 
   it('"Top up" opens modelgate.consoleUrl, or explains how to set it and offers the setting', async () => {
