@@ -81,7 +81,7 @@ export type ApplyResult = 'applied' | 'declined' | 'noEditor' | 'changed';
 export async function applyCode(
   code: string,
   proposals: ProposalDocuments,
-  confirm: (question: string) => Thenable<boolean> = async (q) => (await vscode.window.showInformationMessage(q, 'Apply', 'Discard')) === 'Apply',
+  confirm: (question: string) => Thenable<boolean> = async (q) => (await vscode.window.showInformationMessage(q, vscode.l10n.t('Apply'), vscode.l10n.t('Discard'))) === vscode.l10n.t('Apply'),
 ): Promise<ApplyResult> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) return 'noEditor';
@@ -94,7 +94,7 @@ export async function applyCode(
   const right = proposals.add(name, proposed);
   try {
     await vscode.commands.executeCommand('vscode.diff', doc.uri, right, `${name} ↔ proposed change`, { preview: true });
-    const yes = await confirm(`Apply the proposed change to ${name}?`);
+    const yes = await confirm(vscode.l10n.t('Apply the proposed change to {0}?', name));
     if (!yes) return 'declined';
     if (doc.version !== version) return 'changed';
     const edit = new vscode.WorkspaceEdit();

@@ -108,7 +108,7 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     const target = await programmaticTarget(services, args, editor);
     services.gateway.client();
     if (!(await services.gateway.ensureKey())) {
-      throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
+      throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), { retryable: false });
     }
     const job: ImageJob = { prompt: args.prompt.trim(), model, choices: valid.choices, format: args.format, target };
     return await execute(services, job, {
@@ -148,7 +148,7 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
   const { choices, model } = job;
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Modelgate', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true },
     (progress, token) =>
       runImageJob(
         {
