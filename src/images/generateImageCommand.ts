@@ -63,7 +63,7 @@ async function generateInteractively(
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
     const catalogue = services.catalogue();
-    if (!catalogue.imageModels().length) throw new ImageArgumentsError(['the model catalogue has no image model (add one under “modelgate.models” with kind "image")']);
+    if (!catalogue.imageModels().length) throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
     const choices = await askOptions(model, last);
@@ -128,7 +128,7 @@ function imageModelFor(services: Services, args: ImageArgs): ImageModelInfo {
   if (model) return model;
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
-    `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,
+    vscode.l10n.t('model “{0}” is not an image model of the catalogue (image models: {1})', id, known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”')),
   ]);
 }
 

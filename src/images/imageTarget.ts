@@ -89,9 +89,9 @@ export async function targetForResource(resource: vscode.Uri): Promise<ImageTarg
 }
 
 /** A workspace-relative (or absolute, inside the workspace) folder path. */
-export async function targetForPath(folderPath: string, base: vscode.WorkspaceFolder, what = 'folder'): Promise<ImageTarget> {
+export async function targetForPath(folderPath: string, base: vscode.WorkspaceFolder, what = vscode.l10n.t('folder')): Promise<ImageTarget> {
   const p = folderPath.trim();
-  if (hasParentSegment(p)) throw new ImageTargetError(`The ${what} “${folderPath}” contains “..”: give a folder inside the workspace.`);
+  if (hasParentSegment(p)) throw new ImageTargetError(vscode.l10n.t('The {0} “{1}” contains “..”: give a folder inside the workspace.', what, folderPath));
   if (path.isAbsolute(p) || path.win32.isAbsolute(p)) return checkImageFolder(vscode.Uri.file(p));
   const segments = p.split(/[\\/]+/).filter((s) => s && s !== '.');
   return checkImageFolder(segments.length ? vscode.Uri.joinPath(base.uri, ...segments) : base.uri);
@@ -120,7 +120,7 @@ export async function configuredTarget(editor: vscode.TextEditor | undefined, im
       if (!base) return undefined;
     }
   }
-  return targetForPath(imageFolder, base, 'setting “modelgate.image.folder”');
+  return targetForPath(imageFolder, base, vscode.l10n.t('setting “modelgate.image.folder”'));
 }
 
 export function requireWorkspace(): void {

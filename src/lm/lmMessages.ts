@@ -56,7 +56,7 @@ const utf8 = new TextDecoder('utf-8');
 
 function imageUrl(data: Uint8Array, model: LmTargetModel, mimeType: string): string {
   if (!model.imageInput) {
-    throw new LmInputError(`${model.label} (${model.id}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.`);
+    throw new LmInputError(l10n.t('{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.', model.label, model.id));
   }
   if (data.byteLength > MAX_IMAGE_BYTES) {
     throw new LmInputError(l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576));
