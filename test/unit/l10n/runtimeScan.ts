@@ -18,6 +18,11 @@ export interface L10nCall extends Finding {
   key?: string;
 }
 
+/** The chat webview's .ts files: their `l10n.t` (src/webview/l10n.ts) keys are in the bundle too. */
+export function webviewSourceFiles(root: string): string[] {
+  return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
+}
+
 /** The host-side .ts files of src/: src/core (no vscode there) and src/webview (its own bundle) excepted. */
 export function hostSourceFiles(root: string): string[] {
   const out: string[] = [];
