@@ -4,6 +4,7 @@ import type { ConversationSummary, WebviewMessage } from '../protocol';
 import { clear, h } from './dom';
 import { formatTotalCost } from './format';
 import { icon } from './icons';
+import { l10n } from './l10n';
 
 export interface HeaderCallbacks {
   post(message: WebviewMessage): void;
@@ -24,14 +25,14 @@ export class Header {
   constructor(private readonly doc: Document, private readonly callbacks: HeaderCallbacks) {
     this.select = h(doc, 'select', {
       className: 'conversation-select',
-      attrs: { 'aria-label': 'Conversations', title: 'Switch conversation' },
+      attrs: { 'aria-label': l10n.t('Conversations'), title: l10n.t('Switch conversation') },
       on: { change: () => this.onSwitch() },
     });
-    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: 'Cost of this conversation so far' } });
+    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: l10n.t('Cost of this conversation so far') } });
     this.total.hidden = true;
     this.newButton = h(doc, 'button', {
       className: 'icon-button',
-      attrs: { type: 'button', 'aria-label': 'New chat', title: 'New chat' },
+      attrs: { type: 'button', 'aria-label': l10n.t('New chat'), title: l10n.t('New chat') },
       on: {
         click: () => {
           this.callbacks.beforeLeave();
@@ -41,7 +42,7 @@ export class Header {
     }, [icon(doc, 'plus')]);
     this.deleteButton = h(doc, 'button', {
       className: 'icon-button',
-      attrs: { type: 'button', 'aria-label': 'Delete conversation', title: 'Delete this conversation' },
+      attrs: { type: 'button', 'aria-label': l10n.t('Delete conversation'), title: l10n.t('Delete this conversation') },
       on: {
         click: () => {
           if (this.activeId) this.callbacks.post({ type: 'deleteConversation', conversationId: this.activeId });
@@ -93,7 +94,7 @@ export class Header {
       list.unshift({ id: this.activeId, title: this.activeTitle, updatedAt: Date.now() });
     }
     for (const c of list) {
-      this.select.appendChild(h(doc, 'option', { text: c.title || 'New chat', attrs: { value: c.id } }));
+      this.select.appendChild(h(doc, 'option', { text: c.title || l10n.t('New chat'), attrs: { value: c.id } }));
     }
     if (this.activeId) this.select.value = this.activeId;
     this.deleteButton.disabled = this.select.disabled || !this.activeId;
