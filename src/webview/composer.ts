@@ -144,7 +144,7 @@ export class Composer {
     this.modelButton.setAttribute('aria-label', state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model));
     this.renderMeter(state);
     const hints: string[] = [];
-    if (state.toolsDisabledReason) hints.push(l10n.t('Workspace tools are off: {0}', state.toolsDisabledReason));
+    if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
     this.hint.textContent = hints.join(' ');
     this.hint.hidden = hints.length === 0;
     this.refresh();
