@@ -123,7 +123,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
 const tests = (dir) => walk(join(root, dir), (p) => p.endsWith('.test.ts'));
 if (args.has('--tests') || args.has('--tests-only')) {
   const unit = tests('test/unit');
-  if (unit.length) builds.push({ ...node, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'jsdom'] });
+  if (unit.length) builds.push({ ...node, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'jsdom', 'typescript'] });
   const integration = [...tests('test/integration'), ...walk(join(root, 'test/integration'), (p) => /index\.ts$/.test(p))];
   if (integration.length) builds.push({ ...node, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
   const harness = walk(join(root, 'test/harness'), (p) => p.endsWith('.ts'));

@@ -32,9 +32,9 @@ export async function topUp(ui: TopUpUi = realUi): Promise<TopUpOutcome> {
   }
   const message =
     check.kind === 'unset'
-      ? `Modelgate does not know where your gateway console is. ${CONSOLE_URL_HINT} Then "Top up" opens it.`
-      : `Cannot open the gateway console: ${check.message}`;
-  const OPEN = 'Open Setting';
+      ? vscode.l10n.t('Modelgate does not know where your gateway console is. {0} Then "Top up" opens it.', CONSOLE_URL_HINT)
+      : vscode.l10n.t('Cannot open the gateway console: {0}', check.message);
+  const OPEN = vscode.l10n.t('Open Setting');
   if ((await ui.ask(message, OPEN)) === OPEN) await ui.openSetting();
   return 'explained';
 }

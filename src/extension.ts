@@ -17,6 +17,7 @@ import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import type { Services } from './services';
 import type { ModelCatalogue } from './core/catalogue';
 import { BudgetGuard, registerSpending, type SpendApi } from './spend';
+import { setTranslator } from './core/l10n';
 
 /** What activate() returns: used by other extensions and by the integration tests. */
 export interface ModelgateApi {
@@ -43,6 +44,8 @@ export interface ModelgateApi {
 let flushOnDeactivate: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): ModelgateApi {
+  // Messages built by vscode-free modules (src/core/l10n.ts) are translated like the rest.
+  setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
   let settings = readSettings();
   const settingsChanged = new vscode.EventEmitter<Settings>();
@@ -72,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const warnSettings = (s: Settings) => {
     for (const p of s.problems) {
       log.warn(p);
-      void vscode.window.showWarningMessage(`Modelgate: ${p}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Modelgate: {0}', p));
     }
   };
   warnSettings(settings);
@@ -96,10 +99,10 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.setApiKey', (arg?: unknown) => setApiKeyCommand(services, arg));
   command('modelgate.clearApiKey', async () => {
     await keys.clear();
-    void vscode.window.showInformationMessage('Modelgate: API key removed from secret storage.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: API key removed from secret storage.'));
   });
   const reportPickerError = (err: unknown) => {
-    void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
     throw err;
   };
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));

@@ -41,21 +41,22 @@ export function describeError(err: unknown): ErrorView {
     return { message: err.message, actions };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { message: message || 'Something went wrong.', actions: ['retry', 'showLog'] };
+  return { message: message || vscode.l10n.t('Something went wrong.'), actions: ['retry', 'showLog'] };
 }
 
-const ACTION_LABELS: Record<ErrorAction, string> = {
-  setKey: 'Set API Key',
-  topUp: 'Top Up Balance',
-  switchChannel: 'Switch Channel',
-  pickModel: 'Pick Model',
-  retry: 'Retry',
-  openSettings: 'Open Settings',
-  showLog: 'Show Log',
+// Functions, so each label is translated when shown (vscode.l10n.t), not when this module loads.
+const ACTION_LABELS: Record<ErrorAction, () => string> = {
+  setKey: () => vscode.l10n.t('Set API Key'),
+  topUp: () => vscode.l10n.t('Top Up Balance'),
+  switchChannel: () => vscode.l10n.t('Switch Channel'),
+  pickModel: () => vscode.l10n.t('Pick Model'),
+  retry: () => vscode.l10n.t('Retry'),
+  openSettings: () => vscode.l10n.t('Open Settings'),
+  showLog: () => vscode.l10n.t('Show Log'),
 };
 
 export function actionLabel(action: ErrorAction): string {
-  return ACTION_LABELS[action];
+  return ACTION_LABELS[action]();
 }
 
 /** Runs an action; 'retry' is the caller's business and is ignored here. */
@@ -93,7 +94,7 @@ export async function showError(err: unknown, services: Services, retry?: () => 
   if (err instanceof GatewayError && err.kind === 'aborted') return;
   services.log.error(view.message);
   const actions = view.actions.filter((a) => a !== 'retry' || retry);
-  const pick = await vscode.window.showErrorMessage(`Modelgate: ${view.message}`, ...actions.map(actionLabel));
+  const pick = await vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', view.message), ...actions.map(actionLabel));
   const action = actions.find((a) => actionLabel(a) === pick);
   if (!action) return;
   if (action === 'retry') retry?.();

@@ -7,8 +7,8 @@ import { prepareImage } from './imageInput';
 import { newId, type PendingAttachment, type PinnedRecord } from './transcript';
 
 export function pickSelection(editor: vscode.TextEditor | undefined): PendingAttachment | Problem {
-  if (!editor) return { problem: 'Open a file and select the code to ask about, then attach it.' };
-  return selectionAttachment(editor) ?? { problem: 'Nothing is selected. Select some code first, or attach the whole file.' };
+  if (!editor) return { problem: vscode.l10n.t('Open a file and select the code to ask about, then attach it.') };
+  return selectionAttachment(editor) ?? { problem: vscode.l10n.t('Nothing is selected. Select some code first, or attach the whole file.') };
 }
 
 /** `uri`, else the active editor's document, else the files the user picks. */
@@ -19,8 +19,8 @@ export async function pickFiles(uri?: vscode.Uri): Promise<{ files: PinnedRecord
   else {
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: true,
-      openLabel: 'Attach',
-      title: 'Attach files to the conversation',
+      openLabel: vscode.l10n.t('Attach'),
+      title: vscode.l10n.t('Attach files to the conversation'),
       defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
     });
     sources.push(...(picked ?? []));
@@ -40,8 +40,8 @@ export async function pickImageFile(uri?: vscode.Uri): Promise<{ bytes: Uint8Arr
   if (!target) {
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
-      openLabel: 'Attach',
-      title: 'Attach an image',
+      openLabel: vscode.l10n.t('Attach'),
+      title: vscode.l10n.t('Attach an image'),
       filters: { Images: ['png', 'jpg', 'jpeg', 'webp', 'gif'] },
     });
     target = picked?.[0];

@@ -195,7 +195,7 @@ export class ChatController implements vscode.Disposable {
           return this.removeAttachment(msg.attachmentId);
         case 'copyCode':
           await copyCode(msg.code);
-          return this.#out.notice('info', 'Code copied to the clipboard.');
+          return this.#out.notice('info', vscode.l10n.t('Code copied to the clipboard.'));
         case 'insertCode':
           await insertCode(msg.code);
           return;
@@ -233,7 +233,7 @@ export class ChatController implements vscode.Disposable {
     const c = this.store.active;
     if (this.#isBusy(c)) {
       this.#out.post({ type: 'setDraft', text });
-      return this.#out.notice('info', 'An answer is still being written: stop it (Escape) or wait for it, then send.');
+      return this.#out.notice('info', vscode.l10n.t('An answer is still being written: stop it (Escape) or wait for it, then send.'));
     }
     const { contexts, images, attachments } = nextMessageContext(c);
     if (!text.trim() && contexts.length === 0 && images.length === 0) return;
@@ -273,11 +273,11 @@ export class ChatController implements vscode.Disposable {
   async editAndResend(messageId: string, text: string): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#isBusy(c)) return this.#out.notice('info', 'Stop the current answer before editing a message.');
+    if (this.#isBusy(c)) return this.#out.notice('info', vscode.l10n.t('Stop the current answer before editing a message.'));
     const index = c.messages.findIndex((m) => m.id === messageId);
     const old = c.messages[index];
     if (!old || old.role !== 'user') return;
-    if (!text.trim()) return this.#out.notice('info', 'The edited message is empty.');
+    if (!text.trim()) return this.#out.notice('info', vscode.l10n.t('The edited message is empty.'));
     const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index));
     if (!user || this.#closing || this.#isBusy(c) || c.messages[index] !== old) return;
     truncateFrom(c, messageId);
@@ -341,7 +341,7 @@ export class ChatController implements vscode.Disposable {
     const c = await this.store.activate(id);
     if (!c) {
       this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-      this.#out.notice('warning', 'That conversation could not be opened; it may have been deleted.');
+      this.#out.notice('warning', vscode.l10n.t('That conversation could not be opened; it may have been deleted.'));
       return false;
     }
     await this.postSnapshot();
@@ -372,9 +372,9 @@ export class ChatController implements vscode.Disposable {
   }
 
   async #confirmAndDelete(id: string): Promise<void> {
-    const title = this.store.list().find((s) => s.id === id)?.title ?? 'this conversation';
-    const pick = await vscode.window.showWarningMessage(`Delete “${title}”?`, { modal: true, detail: 'Its messages are removed from the chat history.' }, 'Delete');
-    if (pick === 'Delete') await this.deleteConversation(id);
+    const title = this.store.list().find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
+    const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Delete “{0}”?', title), { modal: true, detail: vscode.l10n.t('Its messages are removed from the chat history.') }, vscode.l10n.t('Delete'));
+    if (pick === vscode.l10n.t('Delete')) await this.deleteConversation(id);
   }
 
   #setDraft(text: string): void {

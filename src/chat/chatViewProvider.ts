@@ -59,6 +59,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       nonce: makeNonce(),
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
+      l10nBundle: vscode.l10n.bundle,
     });
     this.viewSubscriptions.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),

@@ -30,7 +30,7 @@ export interface ConversationListOptions {
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
-const PLACEHOLDER = 'Search conversations (titles and messages)';
+const placeholder = () => vscode.l10n.t('Search conversations (titles and messages)');
 
 export interface ConversationItem extends vscode.QuickPickItem {
   readonly id?: string;
@@ -57,13 +57,13 @@ export class ConversationListSession implements vscode.Disposable {
   ) {
     this.askTitle =
       options.askTitle ??
-      ((current) => vscode.window.showInputBox({ title: 'Rename conversation', value: current, prompt: 'A new title for this conversation', validateInput: (v) => (cleanRename(v) ? undefined : 'Type a title.') }));
+      ((current) => vscode.window.showInputBox({ title: vscode.l10n.t('Rename conversation'), value: current, prompt: vscode.l10n.t('A new title for this conversation'), validateInput: (v) => (cleanRename(v) ? undefined : vscode.l10n.t('Type a title.')) }));
     this.now = options.now ?? Date.now;
     this.closed = new Promise((resolve) => (this.closeNow = resolve));
     const qp = vscode.window.createQuickPick<ConversationItem>();
     this.quickPick = qp;
-    qp.title = 'Conversations';
-    qp.placeholder = PLACEHOLDER;
+    qp.title = vscode.l10n.t('Conversations');
+    qp.placeholder = placeholder();
     qp.matchOnDescription = false;
     qp.matchOnDetail = false;
     // Keep our order (newest first, title matches before content matches). A property of
@@ -94,7 +94,7 @@ export class ConversationListSession implements vscode.Disposable {
     const activeId = this.store.active.id;
     const now = this.now();
     this.quickPick.items = matches.map((m) => this.item(m.entry, m.snippet, activeId, now));
-    this.quickPick.placeholder = PLACEHOLDER;
+    this.quickPick.placeholder = placeholder();
     return matches;
   }
 
@@ -117,7 +117,7 @@ export class ConversationListSession implements vscode.Disposable {
     }
     const title = typed === undefined ? undefined : cleanRename(typed);
     if (title && title !== entry.title && !(await this.host.rename(id, title))) {
-      void vscode.window.showWarningMessage('Modelgate: that conversation could not be renamed; it may have been deleted.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Modelgate: that conversation could not be renamed; it may have been deleted.'));
     }
     if (this.isDisposed) return;
     this.search(this.quickPick.value);
@@ -129,10 +129,10 @@ export class ConversationListSession implements vscode.Disposable {
     if (!entry) return;
     this.confirming = id;
     const title = displayTitle(entry.title);
-    this.quickPick.placeholder = `Delete “${title}”?`;
+    this.quickPick.placeholder = vscode.l10n.t('Delete “{0}”?', title);
     this.quickPick.items = [
-      { label: `$(trash) Delete “${title}”`, description: 'its messages are removed from the chat history', confirm: 'delete', alwaysShow: true },
-      { label: '$(arrow-left) Keep it', description: 'back to the list', confirm: 'keep', alwaysShow: true },
+      { label: `$(trash) ${vscode.l10n.t('Delete “{0}”', title)}`, description: vscode.l10n.t('its messages are removed from the chat history'), confirm: 'delete', alwaysShow: true },
+      { label: `$(arrow-left) ${vscode.l10n.t('Keep it')}`, description: vscode.l10n.t('back to the list'), confirm: 'keep', alwaysShow: true },
     ];
   }
 
@@ -155,7 +155,7 @@ export class ConversationListSession implements vscode.Disposable {
     }
     if (!item.id) return;
     this.quickPick.hide();
-    if (!(await this.host.open(item.id))) void vscode.window.showWarningMessage('Modelgate: that conversation could not be opened; it may have been deleted.');
+    if (!(await this.host.open(item.id))) void vscode.window.showWarningMessage(vscode.l10n.t('Modelgate: that conversation could not be opened; it may have been deleted.'));
   }
 
   private item(entry: ListEntry, snippet: string | undefined, activeId: string, now: number): ConversationItem {

@@ -42,7 +42,7 @@ export function selectionAttachment(editor: vscode.TextEditor): PendingAttachmen
   const text = doc.getText(sel);
   if (!text.trim()) return undefined;
   if (text.length > MAX_SELECTION_CHARS) {
-    return { problem: `The selection has ${text.length.toLocaleString('en-US')} characters; at most ${MAX_SELECTION_CHARS.toLocaleString('en-US')} can be attached. Attach the file instead.` };
+    return { problem: vscode.l10n.t('The selection has {0} characters; at most {1} can be attached. Attach the file instead.', text.length.toLocaleString('en-US'), MAX_SELECTION_CHARS.toLocaleString('en-US')) };
   }
   const path = labelOf(doc.uri);
   const first = sel.start.line + 1;
@@ -64,7 +64,7 @@ export function documentAttachment(doc: vscode.TextDocument): PinnedRecord | Pro
 }
 
 function tooLarge(uri: vscode.Uri): Problem {
-  return { problem: `${labelOf(uri)} is larger than ${MAX_FILE_BYTES / 1024} KB; attach a selection of it instead.` };
+  return { problem: vscode.l10n.t('{0} is larger than {1} KB; attach a selection of it instead.', labelOf(uri), MAX_FILE_BYTES / 1024) };
 }
 
 /** A file from disk: refused when binary or too large. */
@@ -75,17 +75,17 @@ export async function fileAttachment(uri: vscode.Uri): Promise<PinnedRecord | Pr
   try {
     stat = await vscode.workspace.fs.stat(uri);
   } catch {
-    return { problem: `${labelOf(uri)} could not be read.` };
+    return { problem: vscode.l10n.t('{0} could not be read.', labelOf(uri)) };
   }
-  if (stat.type & vscode.FileType.Directory) return { problem: `${labelOf(uri)} is a folder; attach files one by one.` };
+  if (stat.type & vscode.FileType.Directory) return { problem: vscode.l10n.t('{0} is a folder; attach files one by one.', labelOf(uri)) };
   if (stat.size > MAX_FILE_BYTES) return tooLarge(uri);
   const bytes = await vscode.workspace.fs.readFile(uri);
-  if (bytes.subarray(0, 8000).includes(0)) return { problem: `${labelOf(uri)} looks like a binary file; only text files can be attached.` };
+  if (bytes.subarray(0, 8000).includes(0)) return { problem: vscode.l10n.t('{0} looks like a binary file; only text files can be attached.', labelOf(uri)) };
   let content: string;
   try {
     content = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { problem: `${labelOf(uri)} is not UTF-8 text; only text files can be attached.` };
+    return { problem: vscode.l10n.t('{0} is not UTF-8 text; only text files can be attached.', labelOf(uri)) };
   }
   const doc = await vscode.workspace.openTextDocument(uri).then(
     (d) => d,

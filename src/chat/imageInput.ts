@@ -2,6 +2,7 @@
 // their name or the MIME type the webview claims, and capped in size before they are turned
 // into the data: URL that goes into the request. Pure: no `vscode`.
 import { fromBase64, toBase64 } from '../platform/bytes';
+import { l10n } from '../core/l10n';
 
 /** Larger images are refused: they would be slow to send and most services cap them (~20 MB). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -29,12 +30,12 @@ export interface PreparedImage {
 
 /** Checks and encodes an image; a message for the user when it cannot be used. */
 export function prepareImage(bytes: Uint8Array): PreparedImage | { problem: string } {
-  if (bytes.byteLength === 0) return { problem: 'The image is empty.' };
+  if (bytes.byteLength === 0) return { problem: l10n.t('The image is empty.') };
   if (bytes.byteLength > MAX_IMAGE_BYTES) {
-    return { problem: `The image is ${(bytes.byteLength / 1048576).toFixed(1)} MB; images up to ${MAX_IMAGE_BYTES / 1048576} MB can be attached.` };
+    return { problem: l10n.t('The image is {0} MB; images up to {1} MB can be attached.', (bytes.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576) };
   }
   const mime = sniffImage(bytes);
-  if (!mime) return { problem: 'That file is not a PNG, JPEG, WebP or GIF image.' };
+  if (!mime) return { problem: l10n.t('That file is not a PNG, JPEG, WebP or GIF image.') };
   const dataUrl = `data:${mime};base64,${toBase64(bytes)}`;
   return { mime, dataUrl, thumbnail: bytes.byteLength <= MAX_THUMBNAIL_BYTES ? dataUrl : undefined, bytes: bytes.byteLength };
 }

@@ -1,5 +1,6 @@
 // The checks before a request goes out (the pre-send checks): a request that cannot succeed is
 // refused before anything is sent, with a message that says what to do and the text put back.
+import { l10n } from '../core/l10n';
 import { hasImages, layoutPrompt } from '../core/promptLayout';
 import { estimateRequestTokens, outputReserve } from '../core/tokens';
 import type { ChatMessage } from '../core/types';
@@ -27,7 +28,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   const info = scope.modelInfo(s.chatModel);
   const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history });
   if (!info.imageInput && hasImages(messages)) {
-    return new Refusal(noImagesMessage(scope, info.id, 'this conversation has images'), ['pickModel']);
+    return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel']);
   }
   try {
     scope.services.gateway.client();
@@ -37,13 +38,12 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   }
   const key = await scope.services.gateway.ensureKey();
   await scope.refreshKey();
-  if (!key) return new Refusal('Nothing was sent: Modelgate needs an API key for the gateway.', ['setKey'], 'error');
+  if (!key) return new Refusal(l10n.t('Nothing was sent: Modelgate needs an API key for the gateway.'), ['setKey'], 'error');
   const tokens = estimateRequestTokens(messages, scope.toolsFor(info).tools);
   const reserve = outputReserve(info.contextWindow, info.maxOutput);
   if (tokens > info.contextWindow - reserve) {
     return new Refusal(
-      `Nothing was sent: this request is about ${fmt(tokens)} tokens, and ${info.id} takes ${fmt(info.contextWindow)} ` +
-        `(${fmt(reserve)} kept free for the answer). Remove attached files or start a new chat.`,
+      l10n.t('Nothing was sent: this request is about {0} tokens, and {1} takes {2} ({3} kept free for the answer). Remove attached files or start a new chat.', fmt(tokens), info.id, fmt(info.contextWindow), fmt(reserve)),
       ['pickModel'],
     );
   }
@@ -53,7 +53,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
 /** "model accepts text only, so ..." with a model that does take images, when there is one. */
 export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
   const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
-  return `${model} accepts text only, so ${what}. Nothing was sent.${alt ? ` Pick a model with image input (for example ${alt.id}) to use images.` : ''}`;
+  return `${l10n.t('{0} accepts text only, so {1}. Nothing was sent.', model, what)}${alt ? ` ${l10n.t('Pick a model with image input (for example {0}) to use images.', alt.id)}` : ''}`;
 }
 
 export function refuse(scope: ChatScope, r: Refusal): void {

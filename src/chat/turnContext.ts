@@ -2,6 +2,7 @@
 // facts apply, whether tools are offered (and if not, why), what the next message carries, how
 // full the context window is, and edits of the attachment lists. No `vscode` here.
 import type { ChannelChoice, ChatModelInfo, ModelCatalogue } from '../core/catalogue';
+import { l10n } from '../core/l10n';
 import { layoutPrompt, userMessage, type ImageInput, type PinnedFile, type VolatileContext } from '../core/promptLayout';
 import { estimateRequestTokens } from '../core/tokens';
 import type { ToolDefinition } from '../core/types';
@@ -21,11 +22,11 @@ export interface ToolOffer {
 
 /** Tools go to models that support them, in a trusted workspace, while rounds are allowed. */
 export function toolOffer(info: ChatModelInfo, trusted: boolean, maxToolRounds: number, definitions: () => ToolDefinition[]): ToolOffer {
-  if (!trusted) return { reason: 'Workspace tools are off: this workspace is not trusted (Restricted Mode), so the model cannot read its files.' };
-  if (!info.tools) return { reason: `Workspace tools are off: ${info.id} does not support tool calls.` };
-  if (maxToolRounds === 0) return { reason: 'Workspace tools are off: “modelgate.chat.maxToolRounds” is 0.' };
+  if (!trusted) return { reason: l10n.t('Workspace tools are off: this workspace is not trusted (Restricted Mode), so the model cannot read its files.') };
+  if (!info.tools) return { reason: l10n.t('Workspace tools are off: {0} does not support tool calls.', info.id) };
+  if (maxToolRounds === 0) return { reason: l10n.t('Workspace tools are off: “modelgate.chat.maxToolRounds” is 0.') };
   const tools = definitions();
-  if (tools.length === 0) return { reason: 'Workspace tools are off: open a folder to let the model read it.' };
+  if (tools.length === 0) return { reason: l10n.t('Workspace tools are off: open a folder to let the model read it.') };
   return { tools };
 }
 

@@ -20,6 +20,8 @@ export interface ChatHtmlOptions {
   /** webview.asWebviewUri(media/chat.css) as a string */
   styleUri: string;
   initialState?: ChatInitialState;
+  /** the host's translation for the webview's l10n.t (vscode.l10n.bundle; undefined in English) */
+  l10nBundle?: Record<string, unknown>;
 }
 
 function escapeAttr(s: string): string {
@@ -30,7 +32,7 @@ export function chatContentSecurityPolicy(cspSource: string, nonce: string): str
   return `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonce}'; font-src ${cspSource};`;
 }
 
-export function buildChatHtml({ cspSource, nonce, scriptUri, styleUri, initialState }: ChatHtmlOptions): string {
+export function buildChatHtml({ cspSource, nonce, scriptUri, styleUri, initialState, l10nBundle }: ChatHtmlOptions): string {
   // A nonce with quotes or spaces could rewrite the policy; refuse rather than escape.
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('buildChatHtml: the nonce must be at least 16 base64/hex characters');
   // VS Code's cspSource is a list of sources such as `'self' https://*.vscode-cdn.net`: accept
@@ -40,7 +42,9 @@ export function buildChatHtml({ cspSource, nonce, scriptUri, styleUri, initialSt
     throw new Error('buildChatHtml: unexpected characters in cspSource');
   }
   const csp = chatContentSecurityPolicy(cspSource, nonce);
-  const data = initialState ? ` data-initial-state="${escapeAttr(JSON.stringify(initialState))}"` : '';
+  const data =
+    (initialState ? ` data-initial-state="${escapeAttr(JSON.stringify(initialState))}"` : '') +
+    (l10nBundle ? ` data-l10n="${escapeAttr(JSON.stringify(l10nBundle))}"` : '');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -73,12 +73,12 @@ export function readSettings(): Settings {
   const problems: string[] = [];
   const base = checkBaseUrl(userValue<string>(c, 'baseUrl'));
   for (const key of USER_ONLY_KEYS) {
-    if (workspaceOverrides(c, key)) problems.push(`"modelgate.${key}" in this workspace's settings is ignored: settings that decide cost are read from your user settings only.`);
+    if (workspaceOverrides(c, key)) problems.push(vscode.l10n.t('"modelgate.{0}" in this workspace\'s settings is ignored: settings that decide cost are read from your user settings only.', key));
   }
   const rawChannel = userValue<string>(c, 'channel') ?? 'default';
   let channel: ChannelChoice = 'default';
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
-  else problems.push(`"modelgate.channel" is "${rawChannel}"; allowed: ${CHANNEL_CHOICES.join(', ')}. Using "default".`);
+  else problems.push(vscode.l10n.t('"modelgate.channel" is "{0}"; allowed: {1}. Using "default".', rawChannel, CHANNEL_CHOICES.join(', ')));
   // Who the requests are made for is the user's statement, never a repository's.
   if (workspaceOverrides(c, 'endUserId')) problems.push(`"modelgate.endUserId" in this workspace's settings is ignored: the end-user id is read from your user settings only.`);
   const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
@@ -88,7 +88,7 @@ export function readSettings(): Settings {
   const str = (key: string, fallback: string) => {
     const v = userValue<unknown>(c, key);
     if (typeof v === 'string' && v.trim()) return v.trim();
-    if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(`"modelgate.${key}" must be a string.`);
+    if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(vscode.l10n.t('"modelgate.{0}" must be a string.', key));
     return fallback;
   };
   const budget = (key: string) => {

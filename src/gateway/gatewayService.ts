@@ -2,6 +2,7 @@
 // base URL or timeout changes; the key is read from SecretStorage per request (so a key set in
 // another window is used at once) and only ever goes to the configured base URL.
 import { createGatewayClient, GatewayError, type GatewayClient } from '../core';
+import { l10n } from '../core/l10n';
 import type { Settings } from '../config/settings';
 import { connectHint } from '../platform/net';
 import type { KeyStore } from '../secrets/keyStore';
@@ -19,7 +20,7 @@ export class GatewayService implements Gateway {
   client(): GatewayClient {
     const s = this.settings();
     if (!s.baseUrl) {
-      throw new GatewayError('bad_request', s.baseUrlProblem ?? 'The gateway base URL is not configured.', { retryable: false, code: 'invalid_base_url' });
+      throw new GatewayError('bad_request', s.baseUrlProblem ?? l10n.t('The gateway base URL is not configured.'), { retryable: false, code: 'invalid_base_url' });
     }
     const cacheKey = `${s.baseUrl}|${s.requestTimeoutMs}`;
     if (this.cached?.key !== cacheKey) {
@@ -41,6 +42,6 @@ export class GatewayService implements Gateway {
   }
 
   async ensureKey(): Promise<string | undefined> {
-    return (await this.keys.get()) ?? (await this.keys.prompt('Modelgate needs an API key to reach the gateway.'));
+    return (await this.keys.get()) ?? (await this.keys.prompt(l10n.t('Modelgate needs an API key to reach the gateway.')));
   }
 }

@@ -65,7 +65,7 @@ async function generateInteractively(
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
     const catalogue = await catalogueWith(services, services.settings().imageModel);
-    if (!catalogue.imageModels().length) throw new ImageArgumentsError(['the model catalogue has no image model (add one under “modelgate.models” with kind "image")']);
+    if (!catalogue.imageModels().length) throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
     const choices = await askOptions(model, last);
@@ -146,13 +146,13 @@ async function imageModelFor(services: Services, args: ImageArgs): Promise<Image
   if (id === services.settings().imageModel && !catalogue.get(id)) return unknownImageModel(id, 'settings');
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
-    `model “${id}” is not an image model of the catalogue (image models: ${known.length ? known.join(', ') : 'none; add one under “modelgate.models”'})`,
+    vscode.l10n.t('model “{0}” is not an image model of the catalogue (image models: {1})', id, known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”')),
   ]);
 }
 
 async function requireKey(services: Services): Promise<void> {
   if (!(await services.gateway.ensureKey())) {
-    throw new GatewayError('auth', 'No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.', { retryable: false });
+    throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), { retryable: false });
   }
 }
 
@@ -173,7 +173,7 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
   const { choices, model } = job;
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Modelgate', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true },
     (progress, token) =>
       runImageJob(
         {

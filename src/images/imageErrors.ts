@@ -4,13 +4,14 @@
 // the client's GatewayError, whose kind drives the actions userErrors.showError offers.
 import { GatewayError } from '../core';
 import type { ImageModelInfo } from '../core/catalogue';
+import { l10n } from '../core/l10n';
 import { describeRejectedOption, type ImageChoices } from './imageOptions';
 
 /** Invalid arguments of a programmatic call, or options the catalogue does not allow. */
 export class ImageArgumentsError extends Error {
   override name = 'ImageArgumentsError';
   constructor(readonly problems: readonly string[]) {
-    super(`Cannot generate the image: ${problems.join('; ')}.`);
+    super(l10n.t('Cannot generate the image: {0}.', problems.join('; ')));
   }
 }
 
@@ -51,6 +52,6 @@ export function explainGenerationError(err: unknown, model: ImageModelInfo, sent
 /** A `not_found` while downloading means the temporary image URL expired. */
 export function explainDownloadError(err: unknown, index: number, total: number): unknown {
   if (!(err instanceof GatewayError) || err.kind !== 'not_found') return err;
-  const which = total > 1 ? ` (image ${index + 1} of ${total})` : '';
-  return new ImageLinkExpiredError(`The image link expired before Modelgate could download it${which}. Nothing was saved; generate the image again.`, err);
+  const which = total > 1 ? l10n.t(' (image {0} of {1})', index + 1, total) : '';
+  return new ImageLinkExpiredError(l10n.t('The image link expired before Modelgate could download it{0}. Nothing was saved; generate the image again.', which), err);
 }

@@ -64,5 +64,5 @@ export function showRevisedPrompts(revised: readonly string[]): void {
   if (!revised.length) return;
   const text = revised.map((r) => (r.length > 600 ? `${r.slice(0, 600)}…` : r)).join(' · ');
   // Not awaited: a notification without buttons stays until it is dismissed.
-  void vscode.window.showInformationMessage(`Modelgate: the model revised your prompt to: “${text}”`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: the model revised your prompt to: “{0}”', text));
 }

@@ -63,7 +63,7 @@ export async function runImageJob(deps: ImageJobDeps, job: ImageJob, token: vsco
 async function run(deps: ImageJobDeps, job: ImageJob, signal: AbortSignal, cancelled: () => boolean): Promise<ImageJobResult> {
   const progress = deps.onProgress ?? (() => undefined);
   const request = buildImageRequest(job.model, job.prompt, job.choices, job.format, job.user);
-  progress(job.choices.n > 1 ? `Generating ${job.choices.n} images…` : 'Generating the image…');
+  progress(job.choices.n > 1 ? vscode.l10n.t('Generating {0} images…', job.choices.n) : vscode.l10n.t('Generating the image…'));
 
   let response: ImageResponse;
   try {
@@ -72,10 +72,10 @@ async function run(deps: ImageJobDeps, job: ImageJob, signal: AbortSignal, cance
     throw explainGenerationError(err, job.model, job.choices);
   }
   deps.onResponse?.(response);
-  if (!response.data.length) throw new InvalidImageError('The gateway answered without any image. Nothing was saved.');
+  if (!response.data.length) throw new InvalidImageError(vscode.l10n.t('The gateway answered without any image. Nothing was saved.'));
 
   const total = response.data.length;
-  progress(total > 1 ? `Downloading ${total} images…` : 'Downloading the image…');
+  progress(total > 1 ? vscode.l10n.t('Downloading {0} images…', total) : vscode.l10n.t('Downloading the image…'));
   // All downloads at once, before any write: a link that expires or a bad image fails the whole
   // request while nothing is on disk yet. The first failure aborts the other downloads.
   const downloads = new AbortController();
@@ -107,7 +107,7 @@ async function run(deps: ImageJobDeps, job: ImageJob, signal: AbortSignal, cance
   }
 
   if (cancelled()) throw new vscode.CancellationError();
-  progress(total > 1 ? `Saving ${total} images…` : 'Saving the image…');
+  progress(total > 1 ? vscode.l10n.t('Saving {0} images…', total) : vscode.l10n.t('Saving the image…'));
   const uris = await saveAllOrNothing(job.target.folder, prepared, { fs: deps.fs, isCancelled: cancelled });
   const revisedPrompts = [...new Set(response.data.map((d) => d.revised_prompt?.trim()).filter((r): r is string => !!r && r !== job.prompt.trim()))];
   return { uris, revisedPrompts };
@@ -118,13 +118,13 @@ const EXTENSION = { png: 'png', jpeg: 'jpg', webp: 'webp' } as const;
 
 function prepare(bytes: Uint8Array, job: ImageJob, revisedPrompt: string | undefined, created: Date, now: Date, index: number): PreparedImage {
   const format = imageFormatOf(bytes);
-  if (!format) throw new InvalidImageError('The gateway sent something that is not a PNG, JPEG or WebP image. Nothing was saved.');
+  if (!format) throw new InvalidImageError(vscode.l10n.t('The gateway sent something that is not a PNG, JPEG or WebP image. Nothing was saved.'));
   let out = bytes;
   if (format === 'png') {
     try {
       out = insertPngText(bytes, provenanceEntries({ prompt: job.prompt, revisedPrompt, model: job.model.id, choices: job.choices, created }));
     } catch (err) {
-      if (err instanceof InvalidPngError) throw new InvalidImageError(`The gateway sent a damaged PNG image (${err.message}). Nothing was saved.`);
+      if (err instanceof InvalidPngError) throw new InvalidImageError(vscode.l10n.t('The gateway sent a damaged PNG image ({0}). Nothing was saved.', err.message));
       throw err;
     }
   }

@@ -4,6 +4,7 @@
 // model lacks is never offered, never sent, and is named when the server refuses one anyway.
 // Pure: no `vscode` import, unit-tested in plain Node.
 import type { ImageModelInfo } from '../core/catalogue';
+import { l10n } from '../core/l10n';
 import { IMAGE_SIZES, type ImageSize } from '../core/types';
 
 export const QUALITIES = ['standard', 'hd'] as const;
@@ -117,11 +118,11 @@ export function validateChoices(model: ImageModelInfo, requested: RequestedOptio
 
   if (requested.size !== undefined) {
     if (space.sizes.includes(requested.size as ImageSize)) choices.size = requested.size as ImageSize;
-    else problems.push(`size “${String(requested.size)}” is not available for ${model.id} (allowed: ${allowedText(model, 'size')})`);
+    else problems.push(l10n.t('size “{0}” is not available for {1} (allowed: {2})', String(requested.size), model.id, allowedText(model, 'size')));
   }
   if (requested.n !== undefined) {
     if (typeof requested.n === 'number' && space.counts.includes(requested.n)) choices.n = requested.n;
-    else problems.push(`n = ${String(requested.n)} is not available for ${model.id} (allowed: ${allowedText(model, 'n')})`);
+    else problems.push(l10n.t('n = {0} is not available for {1} (allowed: {2})', String(requested.n), model.id, allowedText(model, 'n')));
   }
   if (model.rulesUnknown) {
     // Shape-checked only (the spec's values); whether the model takes them is the gateway's answer.
@@ -136,14 +137,14 @@ export function validateChoices(model: ImageModelInfo, requested: RequestedOptio
     return problems.length ? { ok: false, problems } : { ok: true, choices };
   }
   if (requested.quality !== undefined) {
-    if (!space.qualities) problems.push(`quality is not supported by ${model.id} (leave it out)`);
+    if (!space.qualities) problems.push(l10n.t('quality is not supported by {0} (leave it out)', model.id));
     else if (space.qualities.includes(requested.quality as ImageQuality)) choices.quality = requested.quality as ImageQuality;
-    else problems.push(`quality “${String(requested.quality)}” is not valid (allowed: ${allowedText(model, 'quality')})`);
+    else problems.push(l10n.t('quality “{0}” is not valid (allowed: {1})', String(requested.quality), allowedText(model, 'quality')));
   }
   if (requested.style !== undefined) {
-    if (!space.styles) problems.push(`style is not supported by ${model.id} (leave it out)`);
+    if (!space.styles) problems.push(l10n.t('style is not supported by {0} (leave it out)', model.id));
     else if (space.styles.includes(requested.style as ImageStyle)) choices.style = requested.style as ImageStyle;
-    else problems.push(`style “${String(requested.style)}” is not valid (allowed: ${allowedText(model, 'style')})`);
+    else problems.push(l10n.t('style “{0}” is not valid (allowed: {1})', String(requested.style), allowedText(model, 'style')));
   }
   return problems.length ? { ok: false, problems } : { ok: true, choices };
 }
@@ -167,7 +168,7 @@ export function describeRejectedOption(
     (param ? undefined : OPTION_NAMES.find((o) => new RegExp(`\\b${o}\\b`, 'i').test(rejection.serverMessage ?? '')));
   if (!option) return undefined;
   const value = sent[option];
-  const said = rejection.serverMessage ? ` The gateway said: ${rejection.serverMessage.replace(/[.\s]+$/, '')}.` : '';
+  const said = rejection.serverMessage ? ` ${l10n.t('The gateway said: {0}.', rejection.serverMessage.replace(/[.\s]+$/, ''))}` : '';
   const shown = value === undefined ? option : `${option} ${option === 'n' ? `= ${value}` : `“${value}”`}`;
   if (model.rulesUnknown) {
     return (

@@ -21,8 +21,6 @@ interface Choice<T> {
   value: T;
 }
 
-const TITLE = 'Generate Image';
-
 /** A single-choice quick pick that starts on `active`; undefined on Escape. */
 function pickOne<T>(title: string, placeholder: string, choices: Choice<T>[], active: T): Promise<T | undefined> {
   return new Promise((resolve) => {
@@ -47,12 +45,12 @@ function pickOne<T>(title: string, placeholder: string, choices: Choice<T>[], ac
 
 export async function askPrompt(initial: string): Promise<string | undefined> {
   const prompt = await vscode.window.showInputBox({
-    title: TITLE,
-    prompt: 'Describe the picture',
-    placeHolder: 'e.g. a watercolor banner of a lighthouse at dawn',
+    title: vscode.l10n.t('Generate Image'),
+    prompt: vscode.l10n.t('Describe the picture'),
+    placeHolder: vscode.l10n.t('e.g. a watercolor banner of a lighthouse at dawn'),
     value: initial,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Describe the picture to generate.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Describe the picture to generate.')),
   });
   return prompt?.trim() || undefined;
 }
@@ -63,12 +61,12 @@ export async function askModel(catalogue: ModelCatalogue, preferred: string): Pr
   if (models.length === 1) return models[0];
   const start = models.find((m) => m.id === preferred) ?? models[0];
   return pickOne(
-    `${TITLE}: Model`,
-    'Which image model?',
+    vscode.l10n.t('Generate Image: Model'),
+    vscode.l10n.t('Which image model?'),
     models.map((m) => ({
       label: m.label,
       description: m.id === m.label ? undefined : m.id,
-      detail: m.rulesUnknown ? 'listed by the gateway; its options are not known here, the gateway decides' : [`sizes ${optionSpace(m).sizes.join(', ')}`, m.maxN > 1 ? `up to ${m.maxN} images` : '1 image per request', m.quality ? 'quality' : '', m.style ? 'style' : '']
+      detail: m.rulesUnknown ? vscode.l10n.t('listed by the gateway; its options are not known here, the gateway decides') : [vscode.l10n.t('sizes {0}', optionSpace(m).sizes.join(', ')), m.maxN > 1 ? vscode.l10n.t('up to {0} images', m.maxN) : vscode.l10n.t('1 image per request'), m.quality ? vscode.l10n.t('quality') : '', m.style ? vscode.l10n.t('style') : '']
         .filter(Boolean)
         .join(' · '),
       value: m,
@@ -82,27 +80,27 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
   const space = optionSpace(model);
   const start = defaultChoices(model, last.get(model.id));
   const choices: ImageChoices = { ...start };
-  const title = (what: string) => `${TITLE}: ${what} (${model.label})`;
+  const title = (what: string) => vscode.l10n.t('Generate Image: {0} ({1})', what, model.label);
 
   if (space.sizes.length > 1) {
-    const size = await pickOne(title('Size'), 'Image size', space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })), start.size);
+    const size = await pickOne(title(vscode.l10n.t('Size')), vscode.l10n.t('Image size'), space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })), start.size);
     if (!size) return undefined;
     choices.size = size;
   }
   if (space.counts.length > 1) {
-    const n = await pickOne(title('Number of images'), 'How many images?', space.counts.map((c) => ({ label: String(c), value: c })), start.n);
+    const n = await pickOne(title(vscode.l10n.t('Number of images')), vscode.l10n.t('How many images?'), space.counts.map((c) => ({ label: String(c), value: c })), start.n);
     if (!n) return undefined;
     choices.n = n;
   }
   if (space.qualities) {
-    const notes: Record<ImageQuality, string> = { standard: 'faster, cheaper', hd: 'finer detail' };
-    const quality = await pickOne(title('Quality'), 'Quality', space.qualities.map((q) => ({ label: q, description: notes[q], value: q })), start.quality);
+    const notes: Record<ImageQuality, string> = { standard: vscode.l10n.t('faster, cheaper'), hd: vscode.l10n.t('finer detail') };
+    const quality = await pickOne(title(vscode.l10n.t('Quality')), vscode.l10n.t('Quality'), space.qualities.map((q) => ({ label: q, description: notes[q], value: q })), start.quality);
     if (!quality) return undefined;
     choices.quality = quality;
   }
   if (space.styles) {
-    const notes: Record<ImageStyle, string> = { vivid: 'dramatic, hyper-real', natural: 'more natural, less saturated' };
-    const style = await pickOne(title('Style'), 'Style', space.styles.map((s) => ({ label: s, description: notes[s], value: s })), start.style);
+    const notes: Record<ImageStyle, string> = { vivid: vscode.l10n.t('dramatic, hyper-real'), natural: vscode.l10n.t('more natural, less saturated') };
+    const style = await pickOne(title(vscode.l10n.t('Style')), vscode.l10n.t('Style'), space.styles.map((s) => ({ label: s, description: notes[s], value: s })), start.style);
     if (!style) return undefined;
     choices.style = style;
   }

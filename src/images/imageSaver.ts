@@ -90,7 +90,7 @@ async function writeUnderFreeName(fs: SaverFileSystem, folder: vscode.Uri, image
     reserved.add(name.toLowerCase());
     return uri;
   }
-  throw new Error(`No free file name for ${image.baseName}.${image.ext}: too many files with that name.`);
+  throw new Error(vscode.l10n.t('No free file name for {0}: too many files with that name.', `${image.baseName}.${image.ext}`));
 }
 
 /** Best effort: files first, then the folders this run created, innermost first, only if empty. */

@@ -32,7 +32,7 @@ export function hasParentSegment(p: string): boolean {
 }
 
 function noWorkspace(): ImageTargetError {
-  return new ImageTargetError('Open a folder first: generated images are saved into the workspace.');
+  return new ImageTargetError(vscode.l10n.t('Open a folder first: generated images are saved into the workspace.'));
 }
 
 /** Shown path: workspace-relative when possible. */
@@ -45,8 +45,8 @@ function shown(uri: vscode.Uri): string {
  * resolving symlinks of both. Refuses `..` segments and an existing file in place of the folder.
  */
 export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget> {
-  if (hasParentSegment(folder.path)) throw new ImageTargetError(`“${folder.toString(true)}” contains “..”: images are saved only inside the workspace.`);
-  const outside = () => new ImageTargetError(`“${folder.toString(true)}” is outside the workspace: images are saved only inside a workspace folder.`);
+  if (hasParentSegment(folder.path)) throw new ImageTargetError(vscode.l10n.t('“{0}” contains “..”: images are saved only inside the workspace.', folder.toString(true)));
+  const outside = () => new ImageTargetError(vscode.l10n.t('“{0}” is outside the workspace: images are saved only inside a workspace folder.', folder.toString(true)));
   const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
   if (
     !workspaceFolder ||
@@ -64,15 +64,15 @@ export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget>
   const guarded = await guardPath(folder.scheme === 'file' ? folder.fsPath : folder.path, roots);
   if (!guarded.ok) {
     if (guarded.reason === 'outside') {
-      throw new ImageTargetError(`“${shown(folder)}” leads outside the workspace (through a symbolic link): images are saved only inside the workspace.`);
+      throw new ImageTargetError(vscode.l10n.t('“{0}” leads outside the workspace (through a symbolic link): images are saved only inside the workspace.', shown(folder)));
     }
-    throw new ImageTargetError(`Cannot save images in “${shown(folder)}”: ${guarded.message}`);
+    throw new ImageTargetError(vscode.l10n.t('Cannot save images in “{0}”: {1}', shown(folder), guarded.message));
   }
   const stat = await vscode.workspace.fs.stat(folder).then(
     (s) => s,
     () => undefined,
   );
-  if (stat && !(stat.type & vscode.FileType.Directory)) throw new ImageTargetError(`“${shown(folder)}” is a file, not a folder.`);
+  if (stat && !(stat.type & vscode.FileType.Directory)) throw new ImageTargetError(vscode.l10n.t('“{0}” is a file, not a folder.', shown(folder)));
   return { folder, workspaceFolder };
 }
 
@@ -82,16 +82,16 @@ export async function targetForResource(resource: vscode.Uri): Promise<ImageTarg
   try {
     stat = await vscode.workspace.fs.stat(resource);
   } catch {
-    throw new ImageTargetError(`“${shown(resource)}” does not exist any more.`);
+    throw new ImageTargetError(vscode.l10n.t('“{0}” does not exist any more.', shown(resource)));
   }
   const folder = stat.type & vscode.FileType.Directory ? resource : resource.with({ path: path.posix.dirname(resource.path) });
   return checkImageFolder(folder);
 }
 
 /** A workspace-relative (or absolute, inside the workspace) folder path. */
-export async function targetForPath(folderPath: string, base: vscode.WorkspaceFolder, what = 'folder'): Promise<ImageTarget> {
+export async function targetForPath(folderPath: string, base: vscode.WorkspaceFolder, what = vscode.l10n.t('folder')): Promise<ImageTarget> {
   const p = folderPath.trim();
-  if (hasParentSegment(p)) throw new ImageTargetError(`The ${what} “${folderPath}” contains “..”: give a folder inside the workspace.`);
+  if (hasParentSegment(p)) throw new ImageTargetError(vscode.l10n.t('The {0} “{1}” contains “..”: give a folder inside the workspace.', what, folderPath));
   if (path.isAbsolute(p) || path.win32.isAbsolute(p)) return checkImageFolder(vscode.Uri.file(p));
   const segments = p.split(/[\\/]+/).filter((s) => s && s !== '.');
   return checkImageFolder(segments.length ? vscode.Uri.joinPath(base.uri, ...segments) : base.uri);
@@ -116,11 +116,11 @@ export async function configuredTarget(editor: vscode.TextEditor | undefined, im
   if (!base) {
     if (!ask) base = folders[0];
     else {
-      base = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Save the generated image in which workspace folder?' });
+      base = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Save the generated image in which workspace folder?') });
       if (!base) return undefined;
     }
   }
-  return targetForPath(imageFolder, base, 'setting “modelgate.image.folder”');
+  return targetForPath(imageFolder, base, vscode.l10n.t('setting “modelgate.image.folder”'));
 }
 
 export function requireWorkspace(): void {

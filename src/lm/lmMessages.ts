@@ -3,6 +3,7 @@
 // (LanguageModelTextPart and friends) cannot be constructed outside VS Code, so vscodeParts.ts
 // converts them to the plain shapes below first, and this file is unit-tested in plain Node.
 import { toBase64 } from '../platform/bytes';
+import { l10n } from '../core/l10n';
 import { MAX_IMAGE_BYTES, sniffImage } from '../chat/imageInput';
 import type { ChatMessage, ContentPart, WireToolCall } from '../core/types';
 
@@ -55,14 +56,14 @@ const utf8 = new TextDecoder('utf-8');
 
 function imageUrl(data: Uint8Array, model: LmTargetModel, mimeType: string): string {
   if (!model.imageInput) {
-    throw new LmInputError(`${model.label} (${model.id}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.`);
+    throw new LmInputError(l10n.t('{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.', model.label, model.id));
   }
   if (data.byteLength > MAX_IMAGE_BYTES) {
-    throw new LmInputError(`An image of ${(data.byteLength / 1048576).toFixed(1)} MB is too large; images up to ${MAX_IMAGE_BYTES / 1048576} MB can be sent.`);
+    throw new LmInputError(l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576));
   }
   // The bytes decide the type, not the claimed MIME type: the gateway accepts only these four.
   const mime = sniffImage(data);
-  if (!mime) throw new LmInputError(`An image part (${mimeType}) is not a PNG, JPEG, WebP or GIF image, the formats the gateway accepts.`);
+  if (!mime) throw new LmInputError(l10n.t('An image part ({0}) is not a PNG, JPEG, WebP or GIF image, the formats the gateway accepts.', mimeType));
   return `data:${mime};base64,${toBase64(data)}`;
 }
 
@@ -148,7 +149,7 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
         const kind = dataKind(p.mimeType);
         if (kind === 'image') content.push({ type: 'image_url', image_url: { url: imageUrl(p.data, model, p.mimeType) } });
         else if (kind === 'text') pushText(content, utf8.decode(p.data));
-        else if (kind === 'other') throw new LmInputError(`Content of type ${p.mimeType} cannot be sent to the gateway; it takes text and images only.`);
+        else if (kind === 'other') throw new LmInputError(l10n.t('Content of type {0} cannot be sent to the gateway; it takes text and images only.', p.mimeType));
         break;
       }
       case 'toolCall':
@@ -177,11 +178,11 @@ function assistantMessage(message: LmMessage): ChatMessage {
       case 'data': {
         const kind = dataKind(p.mimeType);
         if (kind === 'text') text += utf8.decode(p.data);
-        else if (kind !== 'marker') throw new LmInputError(`An assistant message contains ${p.mimeType} content; the gateway takes images in user messages only.`);
+        else if (kind !== 'marker') throw new LmInputError(l10n.t('An assistant message contains {0} content; the gateway takes images in user messages only.', p.mimeType));
         break;
       }
       case 'toolResult':
-        throw new LmInputError('An assistant message contains a tool result; tool results belong in the user message after the call.');
+        throw new LmInputError(l10n.t('An assistant message contains a tool result; tool results belong in the user message after the call.'));
       case 'ignored':
         break;
     }

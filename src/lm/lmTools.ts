@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import type { ChatRequest, ToolCall, ToolDefinition } from '../core/types';
 import { LmInputError } from './lmMessages';
+import { l10n } from '../core/l10n';
 
 /** The plain shape of vscode.LanguageModelChatTool. */
 export interface LmTool {
@@ -28,7 +29,7 @@ export function toWireTools(
 ): Pick<ChatRequest, 'tools' | 'tool_choice'> {
   if (!tools?.length) return {};
   if (!model.tools) {
-    throw new LmInputError(`${model.label} (${model.id}) does not support tool calling, and this request offers ${tools.length} tool${tools.length > 1 ? 's' : ''}. Pick a Modelgate model with tool calling.`);
+    throw new LmInputError(tools.length > 1 ? l10n.t('{0} ({1}) does not support tool calling, and this request offers {2} tools. Pick a Modelgate model with tool calling.', model.label, model.id, tools.length) : l10n.t('{0} ({1}) does not support tool calling, and this request offers 1 tool. Pick a Modelgate model with tool calling.', model.label, model.id));
   }
   const wire = tools.map((t): ToolDefinition => {
     // A schema that is not a JSON object (or none) becomes "no parameters": the wire needs an object.

@@ -2,6 +2,7 @@
 // the result has the shape of vscode.LanguageModelChatInformation, built from the catalogue.
 import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue';
 import { outputReserve } from '../core/tokens';
+import { l10n } from '../core/l10n';
 
 export interface LmModelInformation {
   id: string;
@@ -35,17 +36,17 @@ function compact(tokens: number): string {
 
 export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): LmModelInformation {
   const ch = CHANNEL_INFO[channel];
-  const abilities = [model.imageInput ? 'text and images' : 'text only', model.tools ? 'tool calling' : 'no tool calling'];
+  const abilities = [model.imageInput ? l10n.t('text and images') : l10n.t('text only'), model.tools ? l10n.t('tool calling') : l10n.t('no tool calling')];
   return {
     id: model.id,
     name: model.label,
     family: model.id,
     version: '1',
-    detail: `Modelgate · ${ch.label} channel`,
-    tooltip:
-      `${model.label} (${model.id}) through Modelgate, ${ch.label.toLowerCase()} channel: ${ch.detail} ` +
-      `${compact(model.contextWindow)} token context, ${abilities.join(', ')}. ` +
-      'The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
+    detail: l10n.t('Modelgate · {0} channel', ch.label),
+    tooltip: l10n.t(
+      '{0} ({1}) through Modelgate, {2} channel: {3} {4} token context, {5}. The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
+      model.label, model.id, ch.label.toLowerCase(), ch.detail, compact(model.contextWindow), abilities.join(', '),
+    ),
     ...tokenLimits(model),
     capabilities: { imageInput: model.imageInput, toolCalling: model.tools },
   };

@@ -81,7 +81,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     // sendRequest itself instead of failing its response stream later (measured in 1.139).
     const model = this.services.catalogue().chatModel(info.id);
     if (!model) {
-      throw new Error(`Modelgate no longer lists the chat model "${info.id}". Pick another model; "modelgate.models" in your user settings can describe it.`);
+      throw new Error(vscode.l10n.t('Modelgate no longer lists the chat model "{0}". Pick another model; "modelgate.models" in your user settings can describe it.', info.id));
     }
     const channel = this.services.settings().channel;
     const request: ChatRequest = {
@@ -161,8 +161,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
 function balanceHint(err: unknown): string | undefined {
   if (!(err instanceof GatewayError) || err.kind !== 'balance') return undefined;
   const check = consoleUrlSetting();
-  const where = check.kind === 'ok' ? `Console: ${check.url}` : 'Set "modelgate.consoleUrl" in your user settings to get a link to it';
-  return `${err.message} ${where} (every channel uses the same balance, so switching channels does not help).`;
+  const where = check.kind === 'ok' ? vscode.l10n.t('Console: {0}', check.url) : vscode.l10n.t('Set "modelgate.consoleUrl" in your user settings to get a link to it');
+  return vscode.l10n.t('{0} {1} (every channel uses the same balance, so switching channels does not help).', err.message, where);
 }
 
 /** options.requestInitiator: the asking extension's id, or 'core' (not in the stable typings). */

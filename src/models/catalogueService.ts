@@ -95,11 +95,11 @@ export class CatalogueService implements vscode.Disposable {
   private build(): ModelCatalogue {
     const cat = ModelCatalogue.build({ gatewayIds: this.gatewayIds, overrides: this.settings().modelOverrides });
     for (const p of cat.problems) {
-      const text = `Modelgate: the "modelgate.models" entry for "${p.modelId}" is invalid and was ignored: ${p.message}`;
+      const text = vscode.l10n.t('Modelgate: the "modelgate.models" entry for "{0}" is invalid and was ignored: {1}', p.modelId, p.message);
       if (this.warned.has(text)) continue;
       this.warned.add(text);
       this.log.warn(text);
-      void vscode.window.showWarningMessage(text, 'Open Settings').then((a) => {
+      void vscode.window.showWarningMessage(text, vscode.l10n.t('Open Settings')).then((a) => {
         if (a) void vscode.commands.executeCommand('workbench.action.openSettingsJson');
       });
     }

@@ -14,9 +14,9 @@ export function formatTokens(n: number): string {
 }
 
 export function formatPrice(p: Price | undefined): string {
-  if (!p) return 'no price configured (set modelgate.models)';
-  const cache = p.cacheRead !== undefined ? ` · cached $${p.cacheRead}` : '';
-  return `$${p.input} in · $${p.output} out${cache} per 1M tokens`;
+  if (!p) return vscode.l10n.t('no price configured (set modelgate.models)');
+  const cache = p.cacheRead !== undefined ? vscode.l10n.t(' · cached ${0}', p.cacheRead) : '';
+  return vscode.l10n.t('${0} in · ${1} out{2} per 1M tokens', p.input, p.output, cache);
 }
 
 /** The short price the pickers show whole: "$2 / $8 per 1M" (input / output), "· $0.25 cached". */
@@ -41,11 +41,11 @@ const CHANNEL_BLURB: Record<ChannelChoice, string> = {
 
 export function describeChatModel(m: ChatModelInfo): string {
   return [
-    `${formatTokens(m.contextWindow)} context`,
-    `${formatTokens(m.maxOutput)} output`,
-    m.imageInput ? 'text + images' : 'text only',
-    m.tools ? 'tools' : 'no tools',
-    m.caching ? 'prompt caching' : undefined,
+    vscode.l10n.t('{0} context', formatTokens(m.contextWindow)),
+    vscode.l10n.t('{0} output', formatTokens(m.maxOutput)),
+    m.imageInput ? vscode.l10n.t('text + images') : vscode.l10n.t('text only'),
+    m.tools ? vscode.l10n.t('tools') : vscode.l10n.t('no tools'),
+    m.caching ? vscode.l10n.t('prompt caching') : undefined,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -94,20 +94,20 @@ export async function pickModel(services: Services, arg?: unknown): Promise<bool
   if (typeof arg === 'string') {
     if (!cat.chatModel(arg)) {
       const known = cat.chatModels().map((m) => m.id).join(', ');
-      throw new Error(`Unknown chat model "${arg}". Known models: ${known}. Add others in "modelgate.models".`);
+      throw new Error(vscode.l10n.t('Unknown chat model "{0}". Known models: {1}. Add others in "modelgate.models".', arg, known));
     }
     await updateChoice('chat.model', arg);
     return true;
   }
   void services.refreshCatalogue();
   const s = services.settings();
-  return show(modelItems(cat, s.chatModel, s.channel), 'Modelgate: Chat Model', 'Model for the next chat request');
+  return show(modelItems(cat, s.chatModel, s.channel), vscode.l10n.t('Modelgate: Chat Model'), vscode.l10n.t('Model for the next chat request'));
 }
 
 export async function pickChannel(services: Services, arg?: unknown): Promise<boolean> {
   if (typeof arg === 'string') {
     if (!(CHANNEL_CHOICES as readonly string[]).includes(arg)) {
-      throw new Error(`Unknown channel "${arg}". Allowed: ${CHANNEL_CHOICES.join(', ')}.`);
+      throw new Error(vscode.l10n.t('Unknown channel "{0}". Allowed: {1}.', arg, CHANNEL_CHOICES.join(', ')));
     }
     await updateChoice('channel', arg);
     return true;
@@ -115,8 +115,8 @@ export async function pickChannel(services: Services, arg?: unknown): Promise<bo
   const s = services.settings();
   return show(
     channelItems(services, s.chatModel, s.channel),
-    'Modelgate: Channel',
-    'Channel for the next request (switching mid-conversation loses the prompt cache)',
+    vscode.l10n.t('Modelgate: Channel'),
+    vscode.l10n.t('Channel for the next request (switching mid-conversation loses the prompt cache)'),
   );
 }
 
@@ -129,12 +129,12 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   const items: Item[] = [
     // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
     hasKey
-      ? ({ label: '$(key) Change API Key…', detail: 'A key is stored (in SecretStorage).', run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item)
-      : ({ label: '$(key) Set API Key…', detail: 'No key is stored for this gateway yet.', run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item),
-    sep('Chat model'),
+      ? ({ label: vscode.l10n.t('$(key) Change API Key…'), detail: vscode.l10n.t('A key is stored (in SecretStorage).'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item)
+      : ({ label: vscode.l10n.t('$(key) Set API Key…'), detail: vscode.l10n.t('No key is stored for this gateway yet.'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item),
+    sep(vscode.l10n.t('Chat model')),
     ...modelItems(cat, s.chatModel, s.channel),
-    sep('Channel'),
+    sep(vscode.l10n.t('Channel')),
     ...channelItems(services, s.chatModel, s.channel),
   ];
-  return show(items, `Modelgate: ${s.chatModel} · ${CHANNEL_INFO[s.channel].label}`, 'Pick a model or a channel for the next request');
+  return show(items, vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label), vscode.l10n.t('Pick a model or a channel for the next request'));
 }

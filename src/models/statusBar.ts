@@ -56,10 +56,10 @@ export class ModelStatusBar implements vscode.Disposable {
     this.item.backgroundColor = !s.baseUrl || !this.hasKey ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const model = cat.chatModel(s.chatModel);
     const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**Modelgate** — click to switch model or channel\n\n`);
-    md.appendMarkdown(`**Model:** ${s.chatModel}${model ? ` — ${describeChatModel(model)}` : ' — not in the catalogue'}\n\n`);
-    md.appendMarkdown(`**Channel:** ${channel.label} — ${channel.detail}\n\n`);
-    md.appendMarkdown(`**Price:** ${formatPrice(cat.price(s.chatModel, s.channel))}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Modelgate** — click to switch model or channel')}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Model:** {0}', s.chatModel)}${model ? ` — ${describeChatModel(model)}` : vscode.l10n.t(' — not in the catalogue')}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Channel:** {0} — {1}', channel.label, channel.detail)}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Price:** {0}', formatPrice(cat.price(s.chatModel, s.channel)))}\n\n`);
     // measured from this user's own requests (last 200 or 7 days), per channel of the model
     md.appendMarkdown(`**Channel health** of ${s.chatModel} (your requests):\n\n`);
     for (const c of CHANNEL_CHOICES) {
@@ -70,15 +70,15 @@ export class ModelStatusBar implements vscode.Disposable {
     if (last) {
       const u = last.usage;
       md.appendMarkdown(
-        `**Last request:** ${last.model} · ${last.channel}${u ? ` · ${u.promptTokens} prompt (${u.cachedTokens} cached) · ${u.completionTokens} completion` : ''}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : ' · no price configured'}\n\n`,
+        `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : ''}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : vscode.l10n.t(' · no price configured')}\n\n`,
       );
       const t = this.services.usage.total();
       md.appendMarkdown(`**${totalsLine(t)}**\n\n`);
     }
     if (!s.baseUrl) md.appendMarkdown(`$(warning) ${s.baseUrlProblem}\n\n`);
-    else if (!this.hasKey) md.appendMarkdown(`$(warning) No API key for ${s.baseUrlOrigin}: run **Modelgate: Set API Key**.\n\n`);
+    else if (!this.hasKey) md.appendMarkdown(`$(warning) ${vscode.l10n.t('No API key for {0}: run **Modelgate: Set API Key**.', s.baseUrlOrigin ?? '')}\n\n`);
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: `Modelgate: model ${s.chatModel}, channel ${channel.label}. Click to switch.` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Modelgate: model {0}, channel {1}. Click to switch.', s.chatModel, channel.label) };
   }
 
   dispose(): void {

@@ -63,7 +63,7 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
         if (url) void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: gateway address set to {0}.', url));
         return url;
       } catch (err) {
-        void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
         return undefined;
       }
     }),

@@ -51,7 +51,7 @@ export async function setApiKeyCommand(services: Services, arg?: unknown): Promi
   try {
     return await interactive(services);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Modelgate: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
     return false;
   }
 }

@@ -53,7 +53,7 @@ export class KeyStore implements vscode.Disposable {
     if (!slot) throw new Error('Configure a valid "modelgate.baseUrl" before setting the key: keys are stored per gateway.');
     const key = normalizeKey(raw);
     const problem = keyProblem(key);
-    if (problem) throw new Error(`That API key was not saved. ${problem}`);
+    if (problem) throw new Error(vscode.l10n.t('That API key was not saved. {0}', problem));
     await this.secrets.store(slot, key);
     this.changed.fire();
   }
@@ -68,17 +68,17 @@ export class KeyStore implements vscode.Disposable {
   async prompt(reason?: string): Promise<string | undefined> {
     const origin = this.origin();
     if (!origin) {
-      void vscode.window.showErrorMessage('Configure a valid "modelgate.baseUrl" in your user settings first.', 'Open Settings').then((a) => {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Configure a valid "modelgate.baseUrl" in your user settings first.'), vscode.l10n.t('Open Settings')).then((a) => {
         if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelgate.baseUrl');
       });
       return undefined;
     }
     const raw = await vscode.window.showInputBox({
-      title: 'Modelgate API Key',
-      prompt: `${reason ? reason + ' ' : ''}Paste the API key for ${origin}. It is kept in VS Code's secret storage and sent only to this gateway.`,
+      title: vscode.l10n.t('Modelgate API Key'),
+      prompt: `${reason ? reason + ' ' : ''}${vscode.l10n.t("Paste the API key for {0}. It is kept in VS Code's secret storage and sent only to this gateway.", origin)}`,
       password: true,
       ignoreFocusOut: true,
-      placeHolder: 'API key from the gateway console',
+      placeHolder: vscode.l10n.t('API key from the gateway console'),
       validateInput: (v) => (v.trim() === '' ? undefined : keyProblem(normalizeKey(v))),
     });
     if (raw === undefined || raw.trim() === '') return undefined;

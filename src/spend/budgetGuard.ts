@@ -21,7 +21,7 @@ export type BudgetAsk = (status: BudgetStatus, what: 'chat' | 'image') => Thenab
 const defaultAsk: BudgetAsk = (status, what) =>
   vscode.window.showWarningMessage(
     budgetMessage(status),
-    { modal: true, detail: `Send this ${what === 'chat' ? 'message' : 'image request'} anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.` },
+    { modal: true, detail: what === 'chat' ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.') : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.') },
     SEND_ONCE,
     RAISE_BUDGET,
   ) as Thenable<BudgetAnswer>;

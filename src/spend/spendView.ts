@@ -65,7 +65,7 @@ export class SpendView implements vscode.Disposable {
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        title: 'Export Modelgate spending',
+        title: vscode.l10n.t('Export Modelgate spending'),
         filters: { CSV: ['csv'] },
         defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'modelgate-spending.csv') : undefined,
       }));
@@ -73,7 +73,7 @@ export class SpendView implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(spendCsv(this.ledger.spend())));
     } catch (err) {
-      void vscode.window.showErrorMessage(`Modelgate: could not write ${uri.fsPath || uri.toString(true)}: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), err instanceof Error ? err.message : String(err)));
       return undefined;
     }
     return uri;

@@ -4,6 +4,7 @@
 // when the block is closed (highlighting an open block per frame is what froze other panels).
 import hljs from 'highlight.js/lib/common';
 import { h } from './dom';
+import { l10n } from './l10n';
 import { IdleQueue, type IdleHost } from './frameScheduler';
 import { icon, type IconName } from './icons';
 import { sanitizeHighlightHtml } from './sanitize';
@@ -35,9 +36,9 @@ export function idleQueueOf(doc: Document): IdleQueue | null {
 }
 
 const ACTIONS: { action: CodeAction; label: string; title: string; icon: IconName }[] = [
-  { action: 'copy', label: 'Copy', title: 'Copy to the clipboard', icon: 'copy' },
-  { action: 'insert', label: 'Insert', title: 'Insert at the cursor in the active editor', icon: 'insert' },
-  { action: 'apply', label: 'Apply', title: 'Review as a diff in the file it belongs to; nothing is written before you accept', icon: 'diff' },
+  { action: 'copy', label: l10n.t('Copy'), title: l10n.t('Copy to the clipboard'), icon: 'copy' },
+  { action: 'insert', label: l10n.t('Insert'), title: l10n.t('Insert at the cursor in the active editor'), icon: 'insert' },
+  { action: 'apply', label: l10n.t('Apply'), title: l10n.t('Review as a diff in the file it belongs to; nothing is written before you accept'), icon: 'diff' },
 ];
 
 export function createCodeBlock(doc: Document, lang: string, code: string): HTMLElement {

@@ -5,6 +5,7 @@ import type { ComposerState, WebviewMessage } from '../protocol';
 import { clear, h, isElement } from './dom';
 import { formatContextUse } from './format';
 import { icon } from './icons';
+import { l10n } from './l10n';
 import { attachmentChip } from './messageViews';
 
 export interface ComposerCallbacks {
@@ -60,9 +61,9 @@ export class Composer {
     this.input = h(doc, 'textarea', {
       className: 'message-input',
       attrs: {
-        'aria-label': 'Message',
+        'aria-label': l10n.t('Message'),
         rows: 2,
-        placeholder: 'Ask about your code (Enter to send, Shift+Enter for a new line)',
+        placeholder: l10n.t('Ask about your code (Enter to send, Shift+Enter for a new line)'),
         spellcheck: 'true',
       },
       on: {
@@ -71,26 +72,26 @@ export class Composer {
         paste: (e) => this.onPaste(e),
       },
     });
-    this.sendButton = button('send-button primary', 'Send', 'Send (Enter)', 'send', () => this.send(), 'Send');
-    this.stopButton = button('stop-button', 'Stop', 'Stop the answer (Escape)', 'stop', () => this.stop(), 'Stop');
+    this.sendButton = button('send-button primary', l10n.t('Send'), l10n.t('Send (Enter)'), 'send', () => this.send(), l10n.t('Send'));
+    this.stopButton = button('stop-button', l10n.t('Stop'), l10n.t('Stop the answer (Escape)'), 'stop', () => this.stop(), l10n.t('Stop'));
     this.stopButton.hidden = true;
-    this.attachSelectionButton = button('icon-button', 'Attach selection', 'Attach the editor selection', 'selection', () => this.post({ type: 'attachSelection' }));
-    this.attachFileButton = button('icon-button', 'Attach file', 'Attach a file', 'file', () => this.post({ type: 'attachFile' }));
-    this.attachImageButton = button('icon-button', 'Attach image', 'Attach an image', 'image', () => this.attachImage());
-    this.attachProblemsButton = button('icon-button', 'Attach problems', "Attach the current file's problems (or the workspace's errors)", 'problems', () => this.post({ type: 'attachDiagnostics' }));
-    this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': 'Attachments' } });
+    this.attachSelectionButton = button('icon-button', l10n.t('Attach selection'), l10n.t('Attach the editor selection'), 'selection', () => this.post({ type: 'attachSelection' }));
+    this.attachFileButton = button('icon-button', l10n.t('Attach file'), l10n.t('Attach a file'), 'file', () => this.post({ type: 'attachFile' }));
+    this.attachImageButton = button('icon-button', l10n.t('Attach image'), l10n.t('Attach an image'), 'image', () => this.attachImage());
+    this.attachProblemsButton = button('icon-button', l10n.t('Attach problems'), l10n.t("Attach the current file's problems (or the workspace's errors)"), 'problems', () => this.post({ type: 'attachDiagnostics' }));
+    this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attachments') } });
     this.modelButton = h(doc, 'button', {
       className: 'model-button',
-      attrs: { type: 'button', title: 'Pick the model or channel' },
+      attrs: { type: 'button', title: l10n.t('Pick the model or channel') },
       on: { click: () => this.post({ type: 'action', action: 'pickModel' }) },
     });
     this.meterFill = h(doc, 'span', { className: 'meter-fill' });
     this.meterText = h(doc, 'span', { className: 'meter-text' });
     this.meter = h(doc, 'div', {
       className: 'context-meter',
-      attrs: { role: 'meter', 'aria-label': 'Context', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+      attrs: { role: 'meter', 'aria-label': l10n.t('Context'), 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
     }, [
-      h(doc, 'span', { className: 'meter-label', text: 'Context', attrs: { 'aria-hidden': 'true' } }),
+      h(doc, 'span', { className: 'meter-label', text: l10n.t('Context'), attrs: { 'aria-hidden': 'true' } }),
       h(doc, 'span', { className: 'meter-bar', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]),
       this.meterText,
     ]);
@@ -98,8 +99,8 @@ export class Composer {
     this.hint = h(doc, 'div', { className: 'composer-hint' });
     this.hint.hidden = true;
     this.editBanner = h(doc, 'div', { className: 'edit-banner', attrs: { role: 'status' } }, [
-      h(doc, 'span', { text: 'Editing an earlier message: sending replaces it and everything after it.' }),
-      h(doc, 'button', { className: 'link-button', text: 'Cancel edit', attrs: { type: 'button' }, on: { click: () => this.cancelEdit() } }),
+      h(doc, 'span', { text: l10n.t('Editing an earlier message: sending replaces it and everything after it.') }),
+      h(doc, 'button', { className: 'link-button', text: l10n.t('Cancel edit'), attrs: { type: 'button' }, on: { click: () => this.cancelEdit() } }),
     ]);
     this.editBanner.hidden = true;
 
@@ -146,10 +147,10 @@ export class Composer {
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
     this.chips.hidden = state.attachments.length === 0;
     this.modelButton.textContent = [state.model, state.channel].filter(Boolean).join(' · ');
-    this.modelButton.setAttribute('aria-label', `Model ${state.model}${state.channel ? `, channel ${state.channel}` : ''}`);
+    this.modelButton.setAttribute('aria-label', state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model));
     this.renderMeter(state);
     const hints: string[] = [];
-    if (state.toolsDisabledReason) hints.push(`Workspace tools are off: ${state.toolsDisabledReason}`);
+    if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
     this.hint.textContent = hints.join(' ');
     this.hint.hidden = hints.length === 0;
     this.refresh();
@@ -247,7 +248,7 @@ export class Composer {
     const imageOk = this.state?.imageInput === true;
     const why = this.imageUnsupportedReason();
     this.attachImageButton.setAttribute('aria-disabled', String(!imageOk));
-    this.attachImageButton.title = imageOk ? 'Attach an image' : why;
+    this.attachImageButton.title = imageOk ? l10n.t('Attach an image') : why;
     this.attachSelectionButton.disabled = !this.ready;
     this.attachFileButton.disabled = !this.ready;
     this.attachProblemsButton.disabled = !this.ready;
@@ -256,7 +257,7 @@ export class Composer {
 
   private imageUnsupportedReason(): string {
     const model = this.state?.model;
-    return model ? `Image input is not supported by ${model}. Pick a model that accepts images.` : 'Image input is not available yet.';
+    return model ? l10n.t('Image input is not supported by {0}. Pick a model that accepts images.', model) : l10n.t('Image input is not available yet.');
   }
 
   private attachImage(): void {
@@ -281,10 +282,10 @@ export class Composer {
     this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
     this.meter.classList.toggle('over', percent >= 100);
     this.meter.title = percent >= 100
-      ? 'The conversation no longer fits the model\'s context window: start a new chat or remove attachments.'
+      ? l10n.t('The conversation no longer fits the model\'s context window: start a new chat or remove attachments.')
       : percent >= CONTEXT_WARN_PERCENT
-        ? 'The conversation is close to the model\'s context window.'
-        : 'Estimated share of the model\'s context window the next request uses.';
+        ? l10n.t('The conversation is close to the model\'s context window.')
+        : l10n.t('Estimated share of the model\'s context window the next request uses.');
   }
 
   private onKeyDown(e: KeyboardEvent): void {
@@ -325,13 +326,13 @@ export class Composer {
       return;
     }
     if (!(PASTE_MIMES as readonly string[]).includes(image.type)) {
-      this.callbacks.notice('warning', `Images of type ${image.type} cannot be attached; use PNG, JPEG, WebP or GIF.`);
+      this.callbacks.notice('warning', l10n.t('Images of type {0} cannot be attached; use PNG, JPEG, WebP or GIF.', image.type));
       return;
     }
     const file = image.getAsFile();
     if (!file) return;
     if (file.size > MAX_PASTE_BYTES) {
-      this.callbacks.notice('warning', 'The pasted image is larger than 20 MB.');
+      this.callbacks.notice('warning', l10n.t('The pasted image is larger than 20 MB.'));
       return;
     }
     const reader = new (this.win as unknown as { FileReader: typeof FileReader }).FileReader();

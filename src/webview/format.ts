@@ -2,6 +2,7 @@
 // only formats what the host computed.
 import { formatUsd } from '../core/cost';
 import type { MessageStatus, UsageView } from '../protocol';
+import { l10n } from './l10n';
 
 const int = new Intl.NumberFormat('en-US');
 
@@ -30,12 +31,11 @@ function trimZero(s: string): string {
 export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string, status?: MessageStatus): string {
   const parts: string[] = [];
   if (usage) {
-    const cached = usage.cachedTokens > 0 ? ` (${formatInt(usage.cachedTokens)} cached)` : '';
-    parts.push(`${formatInt(usage.promptTokens)} prompt${cached}`);
-    parts.push(`${formatInt(usage.completionTokens)} completion`);
-    parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : 'no price');
+    parts.push(usage.cachedTokens > 0 ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens)) : l10n.t('{0} prompt', formatInt(usage.promptTokens)));
+    parts.push(l10n.t('{0} completion', formatInt(usage.completionTokens)));
+    parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : l10n.t('no price'));
   } else if (status && status !== 'streaming') {
-    parts.push('tokens not reported');
+    parts.push(l10n.t('tokens not reported'));
   }
   if (model) parts.push(model);
   if (channel) parts.push(channel);
@@ -45,9 +45,9 @@ export function formatUsageLine(usage: UsageView | undefined, model: string, cha
 /** The header total: "$0.12", "$0.12 + 1 answer without a price", "cost unknown (2 answers without a price)". */
 export function formatTotalCost(total: number | undefined, unpriced: number): string {
   const known = total !== undefined && Number.isFinite(total) && total > 0;
-  const without = `${unpriced} answer${unpriced === 1 ? '' : 's'} without a price`;
+  const without = unpriced === 1 ? l10n.t('1 answer without a price') : l10n.t('{0} answers without a price', unpriced);
   if (!unpriced) return known ? formatUsd(total) : '';
-  return known ? `${formatUsd(total)} + ${without}` : `cost unknown (${without})`;
+  return known ? `${formatUsd(total)} + ${without}` : l10n.t('cost unknown ({0})', without);
 }
 
 /**

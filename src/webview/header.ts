@@ -6,6 +6,7 @@ import type { ConversationSummary, WebviewMessage } from '../protocol';
 import { h } from './dom';
 import { formatTotalCost } from './format';
 import { icon } from './icons';
+import { l10n } from './l10n';
 
 export interface HeaderCallbacks {
   post(message: WebviewMessage): void;
@@ -13,7 +14,6 @@ export interface HeaderCallbacks {
   beforeLeave(): void;
 }
 
-const UNTITLED = 'New chat';
 
 export class Header {
   readonly element: HTMLElement;
@@ -29,7 +29,7 @@ export class Header {
     this.titleText = h(doc, 'span', { className: 'conversation-title-text' });
     this.history = h(doc, 'button', {
       className: 'conversation-title',
-      attrs: { type: 'button', title: 'Open a conversation: search, rename, delete' },
+      attrs: { type: 'button', title: l10n.t('Open a conversation: search, rename, delete') },
       on: {
         click: () => {
           this.callbacks.beforeLeave();
@@ -37,11 +37,11 @@ export class Header {
         },
       },
     }, [icon(doc, 'history'), this.titleText]);
-    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: 'Cost of this conversation so far' } });
+    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: l10n.t('Cost of this conversation so far') } });
     this.total.hidden = true;
     this.deleteButton = h(doc, 'button', {
       className: 'icon-button',
-      attrs: { type: 'button', 'aria-label': 'Delete conversation', title: 'Delete this conversation' },
+      attrs: { type: 'button', 'aria-label': l10n.t('Delete conversation'), title: l10n.t('Delete this conversation') },
       on: {
         click: () => {
           if (this.activeId) this.callbacks.post({ type: 'deleteConversation', conversationId: this.activeId });
@@ -86,9 +86,9 @@ export class Header {
   }
 
   private render(): void {
-    const title = this.activeTitle.trim() || UNTITLED;
+    const title = this.activeTitle.trim() || l10n.t('New chat');
     this.titleText.textContent = title;
-    this.history.setAttribute('aria-label', `Conversations: ${title}`);
+    this.history.setAttribute('aria-label', l10n.t('Conversations: {0}', title));
     this.deleteButton.disabled = !this.ready || !this.activeId;
   }
 }

@@ -5,6 +5,7 @@ import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStat
 import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
+import { l10n } from './l10n';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
 import { ToolCallElement } from './toolCallView';
 
@@ -12,13 +13,13 @@ type UserMessage = Extract<MessageView, { role: 'user' }>;
 type AssistantMessage = Extract<MessageView, { role: 'assistant' }>;
 
 export const ACTION_LABELS: Record<ErrorAction, string> = {
-  setKey: 'Set API key',
-  topUp: 'Top up balance',
-  switchChannel: 'Switch channel',
-  pickModel: 'Pick model',
-  retry: 'Retry',
-  openSettings: 'Open settings',
-  showLog: 'Show log',
+  setKey: l10n.t('Set API key'),
+  topUp: l10n.t('Top up balance'),
+  switchChannel: l10n.t('Switch channel'),
+  pickModel: l10n.t('Pick model'),
+  retry: l10n.t('Retry'),
+  openSettings: l10n.t('Open settings'),
+  showLog: l10n.t('Show log'),
 };
 
 export function actionButton(doc: Document, action: ErrorAction): HTMLButtonElement {
@@ -36,7 +37,7 @@ export function attachmentChip(doc: Document, a: AttachmentView, removable: bool
     removable &&
       h(doc, 'button', {
         className: 'chip-remove icon-button',
-        attrs: { type: 'button', 'aria-label': `Remove attachment ${a.label}`, title: 'Remove', 'data-remove-attachment': a.id },
+        attrs: { type: 'button', 'aria-label': l10n.t('Remove attachment {0}', a.label), title: l10n.t('Remove'), 'data-remove-attachment': a.id },
       }, [icon(doc, 'close')]),
   ]);
 }
@@ -48,12 +49,12 @@ export class UserMessageElement {
   constructor(doc: Document, readonly message: UserMessage) {
     this.editButton = h(doc, 'button', {
       className: 'icon-button message-edit',
-      attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit and resend from here', 'data-edit-message': message.id },
+      attrs: { type: 'button', 'aria-label': l10n.t('Edit'), title: l10n.t('Edit and resend from here'), 'data-edit-message': message.id },
     }, [icon(doc, 'edit')]);
-    this.element = h(doc, 'article', { className: 'message message-user', attrs: { 'aria-label': 'You', 'data-message-id': message.id } }, [
-      h(doc, 'div', { className: 'message-header' }, [h(doc, 'span', { className: 'message-author', text: 'You' }), this.editButton]),
+    this.element = h(doc, 'article', { className: 'message message-user', attrs: { 'aria-label': l10n.t('You'), 'data-message-id': message.id } }, [
+      h(doc, 'div', { className: 'message-header' }, [h(doc, 'span', { className: 'message-author', text: l10n.t('You') }), this.editButton]),
       message.attachments.length > 0 &&
-        h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': 'Attached context' } },
+        h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
           message.attachments.map((a) => attachmentChip(doc, a, false))),
       h(doc, 'div', { className: 'message-text', text: message.text }),
     ]);
@@ -90,12 +91,12 @@ export class AssistantMessageElement {
     this.thinking = h(doc, 'div', { className: 'thinking', attrs: { 'aria-hidden': 'true' } }, [h(doc, 'span'), h(doc, 'span'), h(doc, 'span')]);
     this.regenerate = h(doc, 'button', {
       className: 'message-regenerate',
-      attrs: { type: 'button', 'aria-label': 'Regenerate', title: 'Answer again', 'data-regenerate': message.id },
-    }, [icon(doc, 'regenerate'), h(doc, 'span', { text: 'Regenerate' })]);
+      attrs: { type: 'button', 'aria-label': l10n.t('Regenerate'), title: l10n.t('Answer again'), 'data-regenerate': message.id },
+    }, [icon(doc, 'regenerate'), h(doc, 'span', { text: l10n.t('Regenerate') })]);
     const meta = [message.model, message.channel].filter(Boolean).join(' · ');
-    this.element = h(doc, 'article', { className: 'message message-assistant', attrs: { 'aria-label': 'Assistant', 'data-message-id': message.id } }, [
+    this.element = h(doc, 'article', { className: 'message message-assistant', attrs: { 'aria-label': l10n.t('Assistant'), 'data-message-id': message.id } }, [
       h(doc, 'div', { className: 'message-header' }, [
-        h(doc, 'span', { className: 'message-author', text: 'Assistant' }),
+        h(doc, 'span', { className: 'message-author', text: l10n.t('Assistant') }),
         meta && h(doc, 'span', { className: 'message-meta', text: meta }),
       ]),
       this.body,
@@ -215,9 +216,9 @@ export class AssistantMessageElement {
     clear(this.footer);
     if (streaming) return;
     if (this.status === 'stopped') {
-      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: 'Stopped' }));
+      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: l10n.t('Stopped') }));
     } else if (this.status === 'interrupted') {
-      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: 'Interrupted: the answer was cut off (the window was reloaded or closed).' }));
+      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).') }));
     } else if (this.status === 'error') {
       const err = this.error ?? { message: 'The request failed.', actions: ['retry'] as ErrorAction[] };
       const actions = this.errorActions();

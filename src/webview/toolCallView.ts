@@ -2,13 +2,14 @@
 // arguments and its status; the result stays collapsed until the user opens it.
 import type { ToolCallView as ToolCall } from '../protocol';
 import { h } from './dom';
+import { l10n } from './l10n';
 import { icon } from './icons';
 
 const STATUS_TEXT: Record<ToolCall['status'], string> = {
-  running: 'running…',
-  done: 'done',
-  error: 'failed',
-  denied: 'not run',
+  running: l10n.t('running…'),
+  done: l10n.t('done'),
+  error: l10n.t('failed'),
+  denied: l10n.t('not run'),
 };
 
 const SHORT_ARGS_MAX = 60;
@@ -75,6 +76,6 @@ export class ToolCallElement {
     this.argsEl.textContent = short;
     this.argsEl.title = short;
     this.argsFull.textContent = prettyArguments(call.arguments ?? '');
-    this.resultEl.textContent = call.result ?? (call.status === 'running' ? 'Waiting for the result…' : '(no result)');
+    this.resultEl.textContent = call.result ?? (call.status === 'running' ? l10n.t('Waiting for the result…') : l10n.t('(no result)'));
   }
 }

@@ -7,6 +7,7 @@ import { codeTextOf } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, IdleQueue, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
+import { l10n } from './l10n';
 import { isOpenableHref } from './sanitize';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 
@@ -56,7 +57,7 @@ export class Transcript {
     this.win = doc.defaultView!;
     this.element = h(doc, 'div', {
       className: 'transcript',
-      attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 },
+      attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': l10n.t('Conversation'), tabindex: 0 },
     });
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
     this.idle = new IdleQueue(frameHost as IdleHost);

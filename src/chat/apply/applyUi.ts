@@ -15,20 +15,22 @@ export interface ApplyUi {
   askNewFilePath(suggestion: string, validate: (path: string) => Promise<string | undefined>): Promise<string | undefined>;
 }
 
-const PLACEMENT_ITEMS: Record<Placement, { label: string; description?: string }> = {
-  selection: { label: '$(selection) Replace the selection' },
-  cursor: { label: '$(insert) Insert at the cursor' },
-  end: { label: '$(arrow-down) Add at the end of the file' },
-  whole: { label: '$(replace-all) Replace the whole file' },
-  newFile: { label: '$(new-file) Create a new file…' },
-};
+/** Translated when shown (vscode.l10n reads its bundle at activation, not at module load). */
+const placementLabel = (p: Placement): string =>
+  ({
+    selection: `$(selection) ${vscode.l10n.t('Replace the selection')}`,
+    cursor: `$(insert) ${vscode.l10n.t('Insert at the cursor')}`,
+    end: `$(arrow-down) ${vscode.l10n.t('Add at the end of the file')}`,
+    whole: `$(replace-all) ${vscode.l10n.t('Replace the whole file')}`,
+    newFile: `$(new-file) ${vscode.l10n.t('Create a new file…')}`,
+  })[p];
 
 export const vscodeApplyUi: ApplyUi = {
   async pickPlacement(label, offered) {
-    const items = offered.map((p) => ({ ...PLACEMENT_ITEMS[p], placement: p }));
+    const items = offered.map((p) => ({ label: placementLabel(p), placement: p }));
     const pick = await vscode.window.showQuickPick(items, {
-      title: `Apply: where does this code go in ${label}?`,
-      placeHolder: 'No part of the file matches the start of the block. Nothing is written before you accept the diff.',
+      title: vscode.l10n.t('Apply: where does this code go in {0}?', label),
+      placeHolder: vscode.l10n.t('No part of the file matches the start of the block. Nothing is written before you accept the diff.'),
       ignoreFocusOut: true,
     });
     return pick?.placement;
@@ -36,13 +38,13 @@ export const vscodeApplyUi: ApplyUi = {
 
   async confirmLanguage(blockLanguage, label, fileLanguage) {
     const items = [
-      { label: `$(warning) Apply to ${label} anyway`, answer: 'apply' as const },
-      { label: `$(new-file) Create a new ${blockLanguage} file…`, answer: 'newFile' as const },
-      { label: '$(close) Cancel', answer: undefined },
+      { label: `$(warning) ${vscode.l10n.t('Apply to {0} anyway', label)}`, answer: 'apply' as const },
+      { label: `$(new-file) ${vscode.l10n.t('Create a new {0} file…', blockLanguage)}`, answer: 'newFile' as const },
+      { label: `$(close) ${vscode.l10n.t('Cancel')}`, answer: undefined },
     ];
     const pick = await vscode.window.showQuickPick(items, {
-      title: `Apply: this block is ${blockLanguage}, but ${label} is ${fileLanguage}`,
-      placeHolder: 'Choose where the code goes',
+      title: vscode.l10n.t('Apply: this block is {0}, but {1} is {2}', blockLanguage, label, fileLanguage),
+      placeHolder: vscode.l10n.t('Choose where the code goes'),
       ignoreFocusOut: true,
     });
     return pick?.answer;
@@ -52,8 +54,8 @@ export const vscodeApplyUi: ApplyUi = {
     const dot = suggestion.lastIndexOf('.');
     const slash = suggestion.lastIndexOf('/') + 1;
     return vscode.window.showInputBox({
-      title: 'Apply: new file',
-      prompt: 'Path of the new file, relative to the workspace folder',
+      title: vscode.l10n.t('Apply: new file'),
+      prompt: vscode.l10n.t('Path of the new file, relative to the workspace folder'),
       value: suggestion,
       valueSelection: [slash, dot > slash ? dot : suggestion.length],
       ignoreFocusOut: true,

@@ -10,13 +10,12 @@ import { ToolError } from './errors';
 import { approvalQuestion, declinedMessage, type SensitiveReadRequest } from './sensitivePrompt';
 import { displayPath, type Target } from './workspaceAccess';
 
-export const ALLOW_ONCE = 'Allow Once';
-
 /** The default: a modal warning with one "Allow Once" button; Cancel and Escape mean no. */
 export const promptSensitiveRead: ApproveSensitiveRead = async (relPath, request) => {
   const { message, detail } = approvalQuestion(relPath, request);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW_ONCE);
-  return choice === ALLOW_ONCE;
+  const allowOnce = vscode.l10n.t('Allow Once');
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, allowOnce);
+  return choice === allowOnce;
 };
 
 /**

@@ -1,5 +1,6 @@
 // Texts of the "may contain secrets" question and of the answer the model gets when the user says no.
 // No `vscode` import: unit-tested in plain Node.
+import { l10n } from '../../core/l10n';
 
 /** Which tool wants the file: the question says what the model will see. */
 export type SensitiveReadTool = 'read_file' | 'get_selection' | 'get_diagnostics';
@@ -28,16 +29,16 @@ export function approvalQuestion(relPath: string, request: SensitiveReadRequest)
   const shown = `"${pathForDialog(relPath)}"`;
   const what =
     request.tool === 'get_selection'
-      ? `read your selection in ${shown}`
+      ? l10n.t('The model wants to read your selection in {0}, which may contain secrets.', shown)
       : request.tool === 'get_diagnostics'
-        ? `read the errors and warnings reported for ${shown}`
-        : `read ${shown}`;
-  const link = request.linkTarget !== undefined ? `${shown} is a link to "${pathForDialog(request.linkTarget)}". ` : '';
+        ? l10n.t('The model wants to read the errors and warnings reported for {0}, which may contain secrets.', shown)
+        : l10n.t('The model wants to read {0}, which may contain secrets.', shown);
+  const link = request.linkTarget !== undefined ? `${l10n.t('{0} is a link to "{1}".', shown, pathForDialog(request.linkTarget))} ` : '';
   return {
-    message: `The model wants to ${what}, which may contain secrets.`,
+    message: what,
     detail:
-      `${link}If you allow it, what it reads is sent to the model gateway as part of this conversation. ` +
-      'Allow it only if you expected the model to need this file: text in a web page, an issue or a file can instruct a model to read secrets.',
+      link +
+      l10n.t('If you allow it, what it reads is sent to the model gateway as part of this conversation. Allow it only if you expected the model to need this file: text in a web page, an issue or a file can instruct a model to read secrets.'),
   };
 }
 

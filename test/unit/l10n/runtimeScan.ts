@@ -1,0 +1,163 @@
+// Reads the extension's source with the TypeScript compiler API (a dev dependency already) for
+// two l10n checks: (1) every `l10n.t(...)` call, whose first argument is the key of
+// media/l10n/bundle.l10n.json, and (2) user-visible sinks (notifications and their buttons,
+// quick pick / input box / progress titles, placeholders and prompts, status-bar text and
+// tooltips) that are handed a plain string or template literal instead of `vscode.l10n.t(...)`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import * as ts from 'typescript';
+
+export interface Finding {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export interface L10nCall extends Finding {
+  /** The message (bundle key), or undefined when the first argument is not a literal. */
+  key?: string;
+}
+
+/** The chat webview's .ts files: their `l10n.t` (src/webview/l10n.ts) keys are in the bundle too. */
+export function webviewSourceFiles(root: string): string[] {
+  return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
+}
+
+/** The host-side .ts files of src/: src/core (no vscode there) and src/webview (its own bundle) excepted. */
+export function hostSourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+    }
+  };
+  walk(join(root, 'src'));
+  const skip = [join(root, 'src', 'core') + sep, join(root, 'src', 'webview') + sep];
+  return out.filter((p) => !skip.some((s) => p.startsWith(s))).sort();
+}
+
+function parse(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+}
+
+function where(root: string, sf: ts.SourceFile, node: ts.Node): Finding {
+  const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  return { file: relative(root, sf.fileName).split(sep).join('/'), line, text: node.getText(sf).replace(/\s+/g, ' ').slice(0, 120) };
+}
+
+function calleeName(call: ts.CallExpression): string | undefined {
+  const e = call.expression;
+  if (ts.isPropertyAccessExpression(e)) return e.name.text;
+  if (ts.isIdentifier(e)) return e.text;
+  return undefined;
+}
+
+/** `l10n.t(...)` (as `vscode.l10n.t`, or `l10n.t` after `import { l10n } from 'vscode'`). */
+function isL10nT(call: ts.CallExpression): boolean {
+  const e = call.expression;
+  if (!ts.isPropertyAccessExpression(e) || e.name.text !== 't') return false;
+  const target = e.expression;
+  return (ts.isPropertyAccessExpression(target) && target.name.text === 'l10n') || (ts.isIdentifier(target) && target.text === 'l10n');
+}
+
+function literalText(node: ts.Expression): string | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  return undefined;
+}
+
+export function l10nCalls(root: string, files: string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8')): L10nCall[] {
+  const out: L10nCall[] = [];
+  for (const file of files) {
+    const sf = parse(file, read(file));
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'setTranslator') return; // the wiring forwards, it has no message
+      if (ts.isCallExpression(node) && isL10nT(node)) {
+        const first = node.arguments[0];
+        let key = first && literalText(first);
+        if (first && ts.isObjectLiteralExpression(first)) {
+          const message = first.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(sf) === 'message');
+          key = message && literalText(message.initializer);
+        }
+        out.push({ ...where(root, sf, node), key });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** Words a person reads, once codicons like `$(key)` and example URLs are taken out. */
+const hasWords = (s: string) => /\p{L}{2,}/u.test(s.replace(/\$\([\w~-]+\)/g, '').replace(/\bhttps?:\/\/\S*/g, ''));
+
+/**
+ * Whether `node` puts literal words on screen: a string or template literal with words in its
+ * literal parts, or a `+` / `?:` / `??` / `||` / parenthesised expression with such a part. A call
+ * (`vscode.l10n.t(...)` or any helper) and a variable are taken as given.
+ */
+export function isPlainText(node: ts.Expression): boolean {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return hasWords(node.text);
+  if (ts.isTemplateExpression(node)) return hasWords(node.head.text) || node.templateSpans.some((s) => hasWords(s.literal.text));
+  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return isPlainText(node.expression);
+  if (ts.isConditionalExpression(node)) return isPlainText(node.whenTrue) || isPlainText(node.whenFalse);
+  if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return isPlainText(node.left) || isPlainText(node.right);
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return isPlainText(node.right);
+  }
+  return false;
+}
+
+const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
+/** Calls whose options object holds visible text in the fields of OPTION_FIELDS. */
+const OPTION_CALLS = new Set(['showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'showWorkspaceFolderPick', 'showOpenDialog', 'showSaveDialog', 'withProgress', 'report']);
+const OPTION_FIELDS = new Set(['title', 'placeHolder', 'prompt', 'detail', 'openLabel', 'saveLabel', 'message', 'validationMessage']);
+/** Properties of QuickPick/InputBox/StatusBarItem objects that are visible text. */
+const ASSIGNED_FIELDS = new Set(['text', 'tooltip', 'title', 'placeholder', 'prompt', 'validationMessage']);
+
+/** User-visible sinks of `files` that are given a plain literal instead of `vscode.l10n.t(...)`. */
+export function plainSinks(root: string, files: string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8')): Finding[] {
+  const out: Finding[] = [];
+  for (const file of files) {
+    const sf = parse(file, read(file));
+    const checkOptions = (arg: ts.Expression, fields: Set<string>) => {
+      if (!ts.isObjectLiteralExpression(arg)) return;
+      for (const p of arg.properties) {
+        if (ts.isPropertyAssignment(p) && fields.has(p.name.getText(sf)) && isPlainText(p.initializer)) out.push(where(root, sf, p));
+      }
+    };
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && !isL10nT(node)) {
+        const name = calleeName(node);
+        if (name && MESSAGE_CALLS.has(name)) {
+          for (const arg of node.arguments) {
+            if (isPlainText(arg)) out.push(where(root, sf, arg));
+            // MessageOptions { detail } and MessageItem { title }.
+            checkOptions(arg, new Set(['detail', 'title']));
+          }
+        } else if (name && OPTION_CALLS.has(name)) {
+          for (const arg of node.arguments) checkOptions(arg, OPTION_FIELDS);
+        }
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
+        if (ASSIGNED_FIELDS.has(node.left.name.text) && isPlainText(node.right)) out.push(where(root, sf, node));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** The English bundle for `calls`: each key maps to itself, sorted so diffs stay small. */
+export function englishBundle(calls: L10nCall[]): Record<string, string> {
+  const keys = [...new Set(calls.map((c) => c.key).filter((k): k is string => k !== undefined))].sort();
+  return Object.fromEntries(keys.map((k) => [k, k]));
+}
+
+/** The `{n}` placeholders of a message, sorted. */
+export function placeholders(message: string): string[] {
+  return [...new Set(message.match(/\{\d+\}/g) ?? [])].sort();
+}

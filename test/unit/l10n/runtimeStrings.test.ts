@@ -1,0 +1,96 @@
+// Every runtime string a person sees goes through vscode.l10n.t, and the English bundle
+// (media/l10n/bundle.l10n.json, package.json "l10n") holds every key the source uses.
+// Refresh the bundle after adding or changing a message:
+//   MODELGATE_WRITE_L10N_BUNDLE=1 npm run test:unit -- --grep l10n
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../harness/paths';
+import { englishBundle, hostSourceFiles, l10nCalls, placeholders, plainSinks, webviewSourceFiles } from './runtimeScan';
+
+const root = repoRoot();
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { l10n?: string };
+const bundleDir = join(root, manifest.l10n ?? 'media/l10n');
+const bundleFile = join(bundleDir, 'bundle.l10n.json');
+const files = hostSourceFiles(root);
+// The webview's l10n.t (src/webview/l10n.ts) looks its messages up in the same bundle, passed in by the host.
+const calls = l10nCalls(root, [...files, ...webviewSourceFiles(root)]);
+const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
+
+describe('l10n: runtime strings go through vscode.l10n.t', () => {
+  it('scans the host source (chat, images, models, lm, secrets, onboarding)', () => {
+    for (const dir of ['src/chat/', 'src/images/', 'src/models/', 'src/lm/', 'src/onboarding/', 'src/secrets/']) {
+      assert.ok(files.some((f) => f.startsWith(join(root, dir))), dir);
+    }
+    assert.ok(!files.some((f) => f.includes('/src/core/') || f.includes('/src/webview/')));
+    assert.ok(calls.length > 50, `only ${calls.length} l10n.t calls found`);
+  });
+
+  it('no notification, button, picker/input/progress title, placeholder, prompt or status-bar text is a plain literal', () => {
+    assert.deepEqual(plainSinks(root, files).map(fmt), [], 'wrap these in vscode.l10n.t(...) with {0} placeholders');
+  });
+
+  it('every vscode.l10n.t message is a literal (so it can be a bundle key)', () => {
+    assert.deepEqual(calls.filter((c) => c.key === undefined).map(fmt), []);
+  });
+
+  it('package.json points "l10n" at a folder the .vsix ships', () => {
+    assert.equal(manifest.l10n, './media/l10n');
+    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!media\/l10n\/\*\.json$/m);
+  });
+
+  it('bundle.l10n.json holds exactly the messages of the source', () => {
+    const expected = englishBundle(calls);
+    if (process.env.MODELGATE_WRITE_L10N_BUNDLE) writeFileSync(bundleFile, JSON.stringify(expected, null, 2) + '\n');
+    assert.ok(existsSync(bundleFile), `${bundleFile} is missing: run MODELGATE_WRITE_L10N_BUNDLE=1 npm run test:unit -- --grep l10n`);
+    const bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as Record<string, string>;
+    const missing = Object.keys(expected).filter((k) => !(k in bundle));
+    const stale = Object.keys(bundle).filter((k) => !(k in expected));
+    assert.deepEqual({ missing, stale }, { missing: [], stale: [] }, 'bundle.l10n.json is out of date: run MODELGATE_WRITE_L10N_BUNDLE=1 npm run test:unit -- --grep l10n');
+  });
+
+  it('each translation bundle only has known keys, with the same {n} placeholders', () => {
+    const expected = englishBundle(calls);
+    for (const name of readdirSync(bundleDir).filter((n) => /^bundle\.l10n\.[\w-]+\.json$/.test(n))) {
+      const translated = JSON.parse(readFileSync(join(bundleDir, name), 'utf8')) as Record<string, string>;
+      for (const [key, value] of Object.entries(translated)) {
+        assert.ok(key in expected, `${name}: "${key}" is not a message of the source`);
+        assert.deepEqual(placeholders(value), placeholders(key), `${name}: placeholders of "${key}"`);
+      }
+    }
+  });
+});
+
+describe('l10n: the runtime string scanner', () => {
+  const scan = (source: string) => plainSinks('/r', ['/r/src/x.ts'], () => source).map((f) => f.text);
+
+  it('catches literals in messages, buttons, options and status-bar fields', () => {
+    const found = scan(`
+      vscode.window.showErrorMessage('Something failed', 'Retry');
+      vscode.window.showWarningMessage(\`Delete \${t}?\`, { modal: true, detail: 'Gone for good.' });
+      vscode.window.showInputBox({ title: 'Key', prompt: reason + ' Paste it', placeHolder: ok ? 'a' : 'the key' });
+      vscode.window.withProgress({ location: 1, title: 'Working' }, f);
+      item.text = \`$(key) Set key\`;
+      item.tooltip = 'Click to switch';
+      qp.placeholder = 'Pick one';
+    `);
+    assert.equal(found.length, 11, found.join('\n'));
+  });
+
+  it('leaves l10n.t calls, variables and text without words alone', () => {
+    const found = scan(`
+      vscode.window.showErrorMessage(vscode.l10n.t('Something failed: {0}', e), retry);
+      vscode.window.showInputBox({ title: l10n.t('Key'), prompt: (reason ? reason + ' ' : '') + vscode.l10n.t('Paste it'), placeHolder });
+      item.text = \`\${icon} \${model} · \${channel}\`;
+      item.text = '$(sync~spin)';
+      item.tooltip = md;
+    `);
+    assert.deepEqual(found, []);
+  });
+
+  it('reads the keys of l10n.t calls, and flags a non-literal one', () => {
+    const found = l10nCalls('/r', ['/r/src/x.ts'], () => `vscode.l10n.t('A {0}', x); l10n.t({ message: 'B', args: [], comment: 'c' }); vscode.l10n.t(someVar);`);
+    assert.deepEqual(found.map((c) => c.key), ['A {0}', 'B', undefined]);
+  });
+});
