@@ -107,39 +107,6 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     });
   }
 
-  it('a tool round that outlives a change of gateway address carries its own gateway\'s key, not the new one', async function () {
-    if (!vscode.workspace.isTrusted) this.skip(); // tools are off in an untrusted workspace
-    const other = 'sk-second-gateway-Hq4Jt6Wy8Ua1';
-    const gw2 = await startGateway({ keys: { [other]: { balance: 100 } } });
-    const chat = api.chat.controller;
-    const chats = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
-    const before = chats().length;
-    try {
-      // The first round (the tool call) stalls after its first chunk: the address and the key
-      // change while it streams, and the second round goes out on the same answer's client.
-      gw.injectFault({ kind: 'stallAfter', afterChunks: 1, ms: 6000 }, 1);
-      const sent = chat.send('switch mid-answer [[call:list_files {"path":"."}]]');
-      const end = Date.now() + 30_000;
-      while (chats().length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(chats().length, before + 1, 'the first round is on its way');
-      await config().update('baseUrl', gw2.baseUrl, vscode.ConfigurationTarget.Global);
-      while (api.settings().baseUrl !== gw2.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      await vscode.commands.executeCommand('modelgate.setApiKey', other);
-      assert.equal(chats().length, before + 1, 'the switch happened during the first round');
-      await sent;
-      await chat.whenIdle();
-      const rounds = chats().slice(before);
-      assert.ok(rounds.length >= 2, `the answer's second round went to its own gateway (${rounds.length} requests)`);
-      for (const r of rounds) assert.equal(r.headers.authorization, `Bearer ${KEY}`, 'every round on the first gateway carries its own key');
-      assert.ok(!JSON.stringify(gw.requests).includes(other), "the second gateway's key never reached the first gateway");
-    } finally {
-      await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-      const end = Date.now() + 20_000;
-      while (api.settings().baseUrl !== gw.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      await gw2.close();
-    }
-  });
-
   it('after a reload (final flush, history re-read)', async () => {
     await api.chat.reload();
     listen();
