@@ -13,6 +13,7 @@ import { Notices } from './notices';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 import { Transcript } from './transcript';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
+import { l10n } from './l10n';
 
 export interface ChatAppOptions {
   window: Window;
@@ -57,11 +58,11 @@ export class ChatApp {
     this.composer.onEditChanged = (id) => this.transcript.markEditing(id);
 
     this.emptyState = h(doc, 'div', { className: 'empty-state' }, [
-      h(doc, 'div', { className: 'empty-title', text: 'Ask about your code' }),
-      h(doc, 'div', { className: 'empty-hint', text: 'Attach the selection or a file for context. Enter sends, Shift+Enter starts a new line, Escape stops an answer.' }),
+      h(doc, 'div', { className: 'empty-title', text: l10n.t('Ask about your code') }),
+      h(doc, 'div', { className: 'empty-hint', text: l10n.t('Attach the selection or a file for context. Enter sends, Shift+Enter starts a new line, Escape stops an answer.') }),
     ]);
     this.emptyState.hidden = true;
-    this.loading = h(doc, 'div', { className: 'loading', text: 'Loading conversation…', attrs: { role: 'status' } });
+    this.loading = h(doc, 'div', { className: 'loading', text: l10n.t('Loading conversation…'), attrs: { role: 'status' } });
 
     const root = options.root ?? doc.body;
     root.appendChild(

@@ -220,7 +220,7 @@ export class AssistantMessageElement {
     } else if (this.status === 'interrupted') {
       this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).') }));
     } else if (this.status === 'error') {
-      const err = this.error ?? { message: 'The request failed.', actions: ['retry'] as ErrorAction[] };
+      const err = this.error ?? { message: l10n.t('The request failed.'), actions: ['retry'] as ErrorAction[] };
       const actions = this.errorActions();
       this.footer.appendChild(
         h(doc, 'div', { className: 'message-error', attrs: { role: 'alert' } }, [

@@ -4,6 +4,7 @@ import type { ErrorAction } from '../protocol';
 import { h } from './dom';
 import { icon } from './icons';
 import { ACTION_LABELS, actionButton } from './messageViews';
+import { l10n } from './l10n';
 
 const MAX_NOTICES = 3;
 
@@ -15,7 +16,7 @@ export class Notices {
     this.keyBanner = h(doc, 'div', { className: 'notice notice-warning key-banner', attrs: { role: 'status' } }, [
       icon(doc, 'alert'),
       h(doc, 'div', { className: 'notice-body' }, [
-        h(doc, 'div', { className: 'notice-text', text: 'No API key is set. Set your Modelgate key to start chatting.' }),
+        h(doc, 'div', { className: 'notice-text', text: l10n.t('No API key is set. Set your Modelgate key to start chatting.') }),
         h(doc, 'div', { className: 'action-row' }, [actionButton(doc, 'setKey')]),
       ]),
     ]);
@@ -46,7 +47,7 @@ export class Notices {
         h(doc, 'div', { className: 'notice-text', text: message }),
         actions.length > 0 && h(doc, 'div', { className: 'action-row' }, actions.map((a) => actionButton(doc, a))),
       ]),
-      h(doc, 'button', { className: 'icon-button notice-dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss', 'data-dismiss': '' } }, [icon(doc, 'close')]),
+      h(doc, 'button', { className: 'icon-button notice-dismiss', attrs: { type: 'button', 'aria-label': l10n.t('Dismiss'), title: l10n.t('Dismiss'), 'data-dismiss': '' } }, [icon(doc, 'close')]),
     ]);
     this.element.appendChild(el);
     const all = this.element.querySelectorAll('.notice:not(.key-banner)');

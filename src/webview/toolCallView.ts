@@ -60,9 +60,9 @@ export class ToolCallElement {
         this.statusEl,
       ]),
       h(doc, 'div', { className: 'tool-body' }, [
-        h(doc, 'div', { className: 'tool-section-label', text: 'Arguments' }),
+        h(doc, 'div', { className: 'tool-section-label', text: l10n.t('Arguments') }),
         this.argsFull,
-        h(doc, 'div', { className: 'tool-section-label', text: 'Result' }),
+        h(doc, 'div', { className: 'tool-section-label', text: l10n.t('Result') }),
         this.resultEl,
       ]),
     ]);

@@ -307,7 +307,7 @@ export class Transcript {
     const toolbar = block.querySelector('.code-toolbar');
     if (!toolbar) return;
     toolbar.querySelector('.code-feedback')?.remove();
-    const note = h(this.doc, 'span', { className: 'code-feedback', text: 'Copied', attrs: { role: 'status' } });
+    const note = h(this.doc, 'span', { className: 'code-feedback', text: l10n.t('Copied'), attrs: { role: 'status' } });
     toolbar.insertBefore(note, button);
     button.classList.add('copied');
     this.win.setTimeout(() => {
