@@ -130,6 +130,10 @@ export class AnswerRuns {
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       if (outcome.usage) {
         services.usage.record({ source: 'chat', via: 'panel', model, channel: record.channel, usage: outcome.usage, cost: outcome.cost });
+      } else if (record.parts.length > 0) {
+        // Stopped (or cut off) after the gateway started answering, before its usage arrived: the
+        // request is billed, at a cost nobody reported; the spending view counts it as unknown.
+        services.usage.record({ source: 'chat', via: 'panel', model, channel: record.channel });
       }
       const u = outcome.usage;
       services.log.info(

@@ -113,14 +113,21 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const onCancel = token.onCancellationRequested(() => abort.abort());
     const started = Date.now();
     let usage: Usage | undefined;
+    let answered = false; // the gateway started answering: billed, even if its usage never arrives
     let outcome = 'done';
     // fails over along modelgate.fallbackChannels before content, and measures channel health
     const measured = this.services.health.client(client, this.services.settings().fallbackChannels);
     try {
       // The client throws a GatewayError naming "Modelgate: Set API Key" when no key is stored.
       await streamLmResponse(measured, request, abort.signal, {
-        text: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
-        toolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input)),
+        text: (text) => {
+          answered = true;
+          progress.report(new vscode.LanguageModelTextPart(text));
+        },
+        toolCall: (call) => {
+          answered = true;
+          progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+        },
         usage: (u) => (usage = u),
       });
     } catch (err) {
@@ -134,7 +141,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       onCancel.dispose();
-      this.record(request.model, measured.served ?? channel, usage, requester);
+      this.record(request.model, measured.served ?? channel, usage, requester, answered);
       this.services.log.info(
         `Language model request ${outcome}: ${request.model} (${measured.served ?? channel}), ${Date.now() - started} ms` +
           (usage ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion` : ''),
@@ -142,10 +149,12 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     }
   }
 
-  private record(model: string, channel: ChannelChoice, usage: Usage | undefined, requester?: string): void {
-    if (!usage) return; // as the chat panel: only requests the gateway reported tokens for
+  private record(model: string, channel: ChannelChoice, usage: Usage | undefined, requester: string | undefined, answered: boolean): void {
+    // As the chat panel: a request the gateway answered is spent even when it was stopped before
+    // its usage arrived; it is then recorded with an unknown cost, never as $0.
+    if (!usage && !answered) return;
     const price = this.services.catalogue().price(model, channel);
-    this.services.usage.record({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, usage, cost: price ? costOf(usage, price) : undefined });
+    this.services.usage.record({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, ...(usage ? { usage } : {}), cost: usage && price ? costOf(usage, price) : undefined });
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {

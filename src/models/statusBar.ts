@@ -70,7 +70,7 @@ export class ModelStatusBar implements vscode.Disposable {
     if (last) {
       const u = last.usage;
       md.appendMarkdown(
-        `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : ''}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : vscode.l10n.t(' · no price configured')}\n\n`,
+        `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : vscode.l10n.t(' · stopped before the gateway reported tokens')}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : u ? vscode.l10n.t(' · no price configured') : vscode.l10n.t(' · cost unknown')}\n\n`,
       );
       const t = this.services.usage.total();
       md.appendMarkdown(`**${totalsLine(t)}**\n\n`);

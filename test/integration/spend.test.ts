@@ -148,6 +148,29 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     assert.equal(micro(csvToday), micro(after.cost), 'CSV lines add up to today\'s total');
   });
 
+  it('an answer stopped after it started, before the gateway reported usage, counts as a request of unknown cost', async () => {
+    await useModel('flagship-text');
+    await api.chat.controller.newChat();
+    const before = api.spend.summary('day');
+    const chats = () => gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    const sentBefore = chats();
+    const sent = api.chat.controller.send('stop me [[words:20000]] [[fault:drip:1]]');
+    await until(async () => {
+      const last = (await api.chat.controller.conversation()).messages.at(-1);
+      return last?.role === 'assistant' && last.parts.some((p) => p.kind === 'text' && p.text.length > 0);
+    }, 'the first streamed text');
+    api.chat.controller.stop();
+    await sent;
+    await api.chat.controller.whenIdle();
+    assert.equal(chats(), sentBefore + 1, 'one request reached the gateway');
+    const last = (await api.chat.controller.conversation()).messages.at(-1)!;
+    assert.ok(last.role === 'assistant' && last.status === 'stopped' && !last.usage?.completionTokens, `stopped without usage: ${JSON.stringify(last).slice(-300)}`);
+    const after = await until(() => (api.spend.summary('day').requests > before.requests ? api.spend.summary('day') : undefined), 'the stopped answer in the ledger');
+    assert.equal(after.requests, before.requests + 1, 'recorded once');
+    assert.equal(after.unpriced, before.unpriced + 1, 'as a request of unknown cost');
+    assert.equal(micro(after.cost), micro(before.cost), 'nothing added as $0 to the dollars');
+  });
+
   it('a request without a price is shown as unknown, never as $0', async () => {
     await config().update('models', undefined, vscode.ConfigurationTarget.Global);
     await until(() => !api.catalogue().price('flagship-text', 'default'), 'prices removed');
