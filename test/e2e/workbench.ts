@@ -203,7 +203,11 @@ class WorkbenchSession implements Workbench {
     let labels: string[] = [];
     for (;;) {
       const input = await this.openPalette();
-      await input.fill(`>${query}`);
+      // A page that takes the focus as it opens (the walkthrough) can close the palette again.
+      if (!(await input.fill(`>${query}`, { timeout: 5_000 }).then(() => true, () => false))) {
+        if (Date.now() >= deadline) return { labels };
+        continue;
+      }
       const roundEnd = Math.min(deadline, Date.now() + 2000);
       let previous = '';
       let stableRounds = 0;
