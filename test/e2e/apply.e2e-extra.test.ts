@@ -38,7 +38,7 @@ describe('e2e apply: Accept and Discard in the editor title', function () {
     const chat: Frame = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
 
     // another file is the active editor
     // Quick Open lists a file only once the server's file search answers: pick the row, not Enter.

@@ -96,7 +96,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await message().waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
   });
 
   it('sends a message and streams the answer into the transcript', async () => {

@@ -240,7 +240,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await wb.page.mouse.up();
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
 
     // A failed answer: the error card with its actions.
     await send('Tell me [[words:12]] [[fault:streamError:1:The upstream model stopped unexpectedly.]]');

@@ -76,7 +76,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await message().waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
     await send('## How do I **parse** JSON in `Go`?');
     await send('And what about streaming decoders with ostrich buffers?');
     await viewTitle(/^New Chat/).click();

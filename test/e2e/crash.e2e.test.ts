@@ -113,7 +113,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await message().waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
   });
 
   it('the extension host killed (SIGKILL) mid-stream: store whole, the answer back as interrupted', async () => {

@@ -197,7 +197,7 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     await message().waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
   });
 
   it(`holds ${CASES.length} hostile cases streamed in seeded random chunkings (seed ${SEED})`, async () => {

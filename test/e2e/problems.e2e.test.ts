@@ -49,6 +49,7 @@ describe('e2e problems chip: attach the current file\'s problems', function () {
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
+    await wb.keyStored();
     const attach = chat.getByRole('button', { name: 'Attach problems', exact: true });
     await attach.waitFor({ state: 'visible', timeout: 30_000 });
     await attach.click();

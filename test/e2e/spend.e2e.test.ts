@@ -48,7 +48,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await message.waitFor({ state: 'visible' });
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
-    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.keyStored();
 
     await message.fill('hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();

@@ -81,6 +81,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     wb = fixture.get();
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
+    await wb.keyStored(); // checked against the gateway, then stored: only then ask
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     const answer = await ask('[[call:read_file {"path":"README.md"}]]');

@@ -83,6 +83,8 @@ export interface Workbench {
   findCommands(query: string, options?: { expect?: string; timeoutMs?: number }): Promise<string[]>;
   answerInput(text: string, options?: { timeoutMs?: number }): Promise<void>;
   quickInputItems(): Promise<string[]>;
+  /** waits until the status bar shows a stored key (the sparkle icon, not the warning) */
+  keyStored(timeoutMs?: number): Promise<void>;
   statusBarItem(text: string | RegExp): Locator;
   notifications(): Promise<string[]>;
   webviewFrame(match?: FrameMatch, options?: { timeoutMs?: number; extensionId?: string }): Promise<Frame>;
@@ -258,6 +260,15 @@ class WorkbenchSession implements Workbench {
 
   async quickInputItems(): Promise<string[]> {
     return this.page.locator(`${QUICK_ROWS} .label-name`).allInnerTexts().then((all) => all.map((t) => t.trim()));
+  }
+
+  /**
+   * Waits until the status bar shows a stored key: its item loses the warning icon ($(warning))
+   * for the sparkle. The item is there (with the warning) before the key is stored, so waiting
+   * for the item alone let a test send before "Set API Key" finished checking and storing it.
+   */
+  async keyStored(timeoutMs = 60_000): Promise<void> {
+    await this.statusBarItem('flagship-text').locator('.codicon-sparkle').first().waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
   statusBarItem(text: string | RegExp): Locator {
