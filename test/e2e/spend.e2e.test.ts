@@ -53,7 +53,10 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await message.fill('hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await chat.getByRole('button', { name: 'Send', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+    await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 60_000 });
+    // The answer's article shows before its request reaches the gateway: count once it has.
+    for (let i = 0; i < 100 && chatRequests() === 0; i++) await wb.page.waitForTimeout(100);
+    assert.ok(chatRequests() >= 1, 'the first question reached the gateway');
     const sent = chatRequests();
 
     await message.fill('a second question');
@@ -69,7 +72,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, { timeout: 10_000 });
-    assert.equal(chatRequests(), sent, 'nothing was sent');
+    assert.equal(chatRequests(), sent, `nothing was sent: ${JSON.stringify(gw.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as { messages?: { content?: unknown }[] }).messages?.at(-1)?.content))}`);
   });
 
   it('Show Spending draws today\'s total, by model and source, with bars', async () => {
