@@ -25,6 +25,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private controller: ChatController;
   private controllerSubscription: vscode.Disposable;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
+  /** called once when the webview next says `ready` */
+  private readyWaiters: Array<() => void> = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -41,6 +43,27 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.controller = controller;
     this.controllerSubscription = controller.onDidPost((m) => this.deliver(m));
     if (this.view && this.ready) void controller.postSnapshot();
+  }
+
+  /** Whether the webview is loaded and has said `ready` (a cold view has not, yet). */
+  get isReady(): boolean {
+    return !!this.view && this.ready;
+  }
+
+  /** Resolves when the webview has said `ready`, or after `timeoutMs` (false then). */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.isReady) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== done);
+        resolve(false);
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.readyWaiters.push(done);
+    });
   }
 
   get isVisible(): boolean {
@@ -87,7 +110,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     if (msg.type === 'ready') this.ready = true;
-    void this.controller.handle(msg);
+    const handled = this.controller.handle(msg);
+    // After the snapshot went out, so a waiter's next message reaches a page that has it.
+    if (msg.type === 'ready') void handled.catch(() => undefined).then(() => this.readyWaiters.splice(0).forEach((w) => w()));
   }
 
   /** What the view was given, for the CSP tests: its HTML and options (undefined until resolved). */

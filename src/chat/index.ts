@@ -61,7 +61,11 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand('modelgate.openChat', async () => {
       await focus();
-      controller.focusInput(); // the cursor goes into the message box (a view opened cold focuses it on its first snapshot)
+      // A view opened cold cannot take the keyboard until its page has loaded: the workbench's
+      // focus reaches an empty frame. Once the page says `ready`, focus it again (what a second
+      // press did), then the cursor goes into the message box.
+      if (!provider.isReady && (await provider.whenReady(10_000))) await focus();
+      controller.focusInput();
     }),
     vscode.commands.registerCommand('modelgate.newChat', async () => {
       await controller.newChat();
