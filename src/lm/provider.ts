@@ -150,11 +150,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   }
 
   private record(model: string, channel: ChannelChoice, usage: Usage | undefined, requester: string | undefined, answered: boolean): void {
-    // As the chat panel: a request the gateway answered is spent even when it was stopped before
-    // its usage arrived; it is then recorded with an unknown cost, never as $0.
-    if (!usage && !answered) return;
     const price = this.services.catalogue().price(model, channel);
-    this.services.usage.record({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, ...(usage ? { usage } : {}), cost: usage && price ? costOf(usage, price) : undefined });
+    this.services.usage.recordAnswer({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, ...(usage ? { usage } : {}), cost: usage && price ? costOf(usage, price) : undefined }, answered);
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {

@@ -84,6 +84,16 @@ export class UsageLedger implements vscode.Disposable {
     this.spent = parseSpend(raw);
   }
 
+  /**
+   * Records a chat answer's request. One the gateway started answering is billed even when it
+   * was stopped (or cut off) before its usage arrived: it is then recorded with an unknown cost,
+   * never as $0. One that never got an answer and reported no usage is not recorded.
+   */
+  recordAnswer(entry: Omit<UsageEntry, 'at'>, answered: boolean): void {
+    if (!entry.usage && !answered) return;
+    this.record(entry.usage ? entry : { ...entry, cost: undefined });
+  }
+
   record(entry: Omit<UsageEntry, 'at'>): void {
     const e = { ...entry, at: Date.now() };
     this.lastEntry = e;
