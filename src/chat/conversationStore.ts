@@ -160,18 +160,22 @@ export class ConversationStore {
         deleted = parsed.deleted ?? [];
       }
     }
+    // Sets, not array scans: a store of n conversations is listed in O(n), not O(n²).
+    const deletedSet = new Set(deleted);
     for (const name of names) {
       const id = TOMBSTONE_PATTERN.exec(name)?.[1];
-      if (id && !deleted.includes(id)) deleted.push(id);
+      if (id && !deletedSet.has(id)) (deletedSet.add(id), deleted.push(id));
     }
-    summaries = summaries.filter((x) => !deleted.includes(x.id));
+    summaries = summaries.filter((x) => !deletedSet.has(x.id));
+    const listed = new Set(summaries.map((s) => s.id));
     for (const name of names) {
       const id = FILE_PATTERN.exec(name)?.[1];
-      if (!id || summaries.some((s) => s.id === id) || deleted.includes(id)) continue;
+      if (!id || listed.has(id) || deletedSet.has(id)) continue;
       const c = await loadConversation(backend, id, () => undefined);
       if (!c || isEmpty(c)) continue;
       loaded.push(c);
       summaries.push(entryOf(c));
+      listed.add(id);
     }
     if (loaded.length && !(activeId && summaries.some((s) => s.id === activeId))) {
       activeId = [...summaries].sort((x, y) => y.updatedAt - x.updatedAt)[0]?.id;
