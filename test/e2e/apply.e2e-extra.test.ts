@@ -41,21 +41,7 @@ describe('e2e apply: Accept and Discard in the editor title', function () {
     await wb.keyStored();
 
     // another file is the active editor
-    // Quick Open lists a file only once the server's file search answers: pick the row, not Enter.
-    for (let attempt = 0; ; attempt++) {
-      await wb.page.keyboard.press('Escape');
-      await wb.page.keyboard.press('Control+P');
-      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-      const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'other.ts' }).first();
-      const opened = await input
-        .fill('other.ts', { timeout: 10_000 })
-        .then(() => row.click({ timeout: 20_000 }))
-        .then(() => wb.page.locator('.tab.active', { hasText: 'other.ts' }).waitFor({ state: 'visible', timeout: 20_000 }))
-        .then(() => true, () => false);
-      if (opened) break;
-      if (attempt >= 2) throw new Error('Quick Open did not open src/other.ts');
-      await wb.page.locator('.monaco-workbench .part.sidebar .title').first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
+    await wb.quickOpen('other.ts');
 
     await chat.getByRole('textbox', { name: 'Message' }).fill(`[[echo]]Use a local:\n\n\`\`\`ts src/calc.ts\n${BLOCK}\n\`\`\`\n`);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();

@@ -82,6 +82,8 @@ export interface Workbench {
   runCommand(title: string, options?: { timeoutMs?: number }): Promise<void>;
   findCommands(query: string, options?: { expect?: string; timeoutMs?: number }): Promise<string[]>;
   answerInput(text: string, options?: { timeoutMs?: number }): Promise<void>;
+  /** opens a workspace file by name with Quick Open (Ctrl+P) and waits for its tab */
+  quickOpen(fileName: string): Promise<void>;
   quickInputItems(): Promise<string[]>;
   /** waits until the status bar shows a stored key (the sparkle icon, not the warning) */
   keyStored(timeoutMs?: number): Promise<void>;
@@ -243,6 +245,28 @@ class WorkbenchSession implements Workbench {
       [`${QUICK_INPUT} .quick-input-box input`, `>${title}`] as const,
       { timeout: 10_000 },
     );
+  }
+
+  /**
+   * Opens `fileName` with Quick Open (Ctrl+P) and waits for its tab. Quick Open lists a file only
+   * once the server's file search answers, so the row is clicked (not Enter), with the same
+   * give-the-focus-back retry as the palette.
+   */
+  async quickOpen(fileName: string): Promise<void> {
+    const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    const row = this.page.locator(QUICK_ROWS, { hasText: fileName }).first();
+    for (let attempt = 0; ; attempt++) {
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('Control+P');
+      const opened = await input
+        .fill(fileName, { timeout: 10_000 })
+        .then(() => row.click({ timeout: 20_000 }))
+        .then(() => this.page.locator('.tab.active', { hasText: fileName }).waitFor({ state: 'visible', timeout: 20_000 }))
+        .then(() => true, () => false);
+      if (opened) return;
+      if (attempt >= 2) throw new Error(`Quick Open did not open ${fileName}`);
+      await this.page.locator('.monaco-workbench .part.sidebar .title').first().click({ timeout: 5_000 }).catch(() => undefined);
+    }
   }
 
   async findCommands(query: string, options: { expect?: string; timeoutMs?: number } = {}): Promise<string[]> {
