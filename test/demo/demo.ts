@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
-import { BASE_USER_SETTINGS, installExtensions, startServer, writeWorkspace, type Profile, type RunningServer } from '../harness/code-server';
+import { BASE_USER_SETTINGS, installExtensions, profileFolders, startServer, writeWorkspace, type RunningServer } from '../harness/code-server';
 import { extensionVsix, repoRoot, toolPaths } from '../harness/paths';
-import { freePort, runLogged, waitFor } from '../harness/processes';
+import { runLogged, waitFor } from '../harness/processes';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { DEMO_BALANCE_USD, DEMO_KEY, demoModelSettings } from '../gateway/demo-key';
 
@@ -88,20 +88,7 @@ export async function main(): Promise<void> {
   // Registered before anything starts: a Ctrl+C during start-up also cleans up.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal === 'SIGINT' ? 130 : 143));
 
-  const profile: Profile = {
-    baseDir,
-    userDataDir: join(baseDir, 'user-data'),
-    extensionsDir: join(baseDir, 'extensions'),
-    workspace: join(baseDir, 'workspace'),
-    configFile: join(baseDir, 'code-server.yaml'),
-    xdgDir: join(baseDir, 'xdg'),
-    tmpDir: join(baseDir, 't'),
-    closedPort: await freePort(),
-    serverLog: join(baseDir, 'server.log'),
-    installLog: join(baseDir, 'install-extensions.log'),
-  };
-  for (const dir of [join(profile.userDataDir, 'User'), profile.workspace, profile.xdgDir, profile.tmpDir]) mkdirSync(dir, { recursive: true });
-  writeFileSync(profile.configFile, 'auth: none\ncert: false\n');
+  const profile = await profileFolders(baseDir);
   rmSync(profile.serverLog, { force: true });
   if (!existsSync(join(profile.workspace, 'README.md'))) writeWorkspace(profile.workspace, SAMPLE_WORKSPACE);
 

@@ -34,11 +34,8 @@ describe('e2e apply: Accept and Discard in the editor title', function () {
 
   it('Apply opens the diff of the named file with Accept/Discard and a status-bar entry; Accept ends both', async () => {
     const wb: Workbench = fixture.get();
-    await wb.runCommand('Modelgate: Open Chat');
-    const chat: Frame = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    const chat: Frame = await wb.openChat();
+    await wb.setKey(KEY);
 
     // another file is the active editor
     await wb.quickOpen('other.ts');

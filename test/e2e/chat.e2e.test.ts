@@ -9,8 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-chat-7c41d2';
 const HOSTILE = [
@@ -30,25 +29,15 @@ const HOSTILE = [
 
 describe('e2e chat: the panel in the VS Code web workbench', function () {
   this.timeout(240_000);
-  let gw: RunningGateway;
   const dialogs: string[] = [];
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
-      'modelgate.baseUrl': gw.baseUrl,
-      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      ...gatewaySettings(gw),
       'workbench.colorTheme': 'Default Light Modern',
     },
     viewport: { width: 1280, height: 860 },
   }));
-
-  after(async () => {
-    await gw?.close();
-  });
 
   let wb: Workbench;
   let chat: Frame;
@@ -59,9 +48,8 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   const button = (name: string) => chat.getByRole('button', { name, exact: true });
 
   /** The chat webview's frame (again after a reload or when the view was re-created). */
-  async function chatFrame(): Promise<Frame> {
-    await wb.runCommand('Modelgate: Open Chat');
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+  async function chatFrame(timeoutMs?: number): Promise<Frame> {
+    chat = await wb.openChat(timeoutMs ? { timeoutMs } : {});
     return chat;
   }
 
@@ -94,9 +82,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     });
     await chatFrame();
     await message().waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
   });
 
   it('sends a message and streams the answer into the transcript', async () => {
@@ -155,7 +141,8 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.equal(before.length, 2);
     await wb.page.reload({ waitUntil: 'domcontentloaded' });
     await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-    await chatFrame();
+    // A reloaded window starts a new extension host: its commands come late on a loaded machine.
+    await chatFrame(120_000);
     await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
     const after = await users().allInnerTexts();
     assert.deepEqual(after.map((t) => t.trim()), before.map((t) => t.trim()));

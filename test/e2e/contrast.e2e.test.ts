@@ -17,8 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-contrast-5e19a0';
 
@@ -169,24 +168,14 @@ function measureContrast(base: [number, number, number]): TextSample[] {
 
 describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-in themes', function () {
   this.timeout(300_000);
-  let gw: RunningGateway;
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
-      'modelgate.baseUrl': gw.baseUrl,
-      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      ...gatewaySettings(gw),
       'workbench.colorTheme': THEMES[0]!.id,
     },
     viewport: { width: 1280, height: 1300 },
   }));
-
-  after(async () => {
-    await gw?.close();
-  });
 
   let wb: Workbench;
   let chat: Frame;
@@ -230,17 +219,13 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     // A wider side bar than the default, as people who chat tend to make it.
     const sidebar = wb.page.locator('.part.sidebar');
     // The extension's commands show up once its host activated it: slow on a busy machine.
-    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
-    await message().waitFor({ state: 'visible' });
+    chat = await wb.openChat({ timeoutMs: 120_000 });
     const box = (await sidebar.boundingBox())!;
     await wb.page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
     await wb.page.mouse.down();
     await wb.page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
     await wb.page.mouse.up();
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
 
     // A failed answer: the error card with its actions.
     await send('Tell me [[words:12]] [[fault:streamError:1:The upstream model stopped unexpectedly.]]');

@@ -8,27 +8,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-convlist-51a9e0';
 
 describe('e2e conversations: the conversation list and the panel controls', function () {
   this.timeout(300_000);
-  let gw: RunningGateway;
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: { 'modelgate.baseUrl': gw.baseUrl, 'workbench.colorTheme': 'Default Light Modern' },
     viewport: { width: 1280, height: 860 },
   }));
-
-  after(async () => {
-    await gw?.close();
-  });
 
   let wb: Workbench;
   let chat: Frame;
@@ -71,12 +61,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
   it('makes two conversations through the panel (New chat from the view title)', async () => {
     wb = fixture.get();
     // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
-    await wb.runCommand('Modelgate: Open Chat', { timeoutMs: 120_000 });
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
-    await message().waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    chat = await wb.openChat({ timeoutMs: 120_000 });
+    await wb.setKey(KEY);
     await send('## How do I **parse** JSON in `Go`?');
     await send('And what about streaming decoders with ostrich buffers?');
     await viewTitle(/^New Chat/).click();

@@ -111,9 +111,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     wb = fixture.get();
     await chatFrame();
     await message().waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
   });
 
   it('the extension host killed (SIGKILL) mid-stream: store whole, the answer back as interrupted', async () => {

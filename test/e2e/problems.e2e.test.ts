@@ -6,32 +6,21 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-problems-3b90e4';
 
 describe('e2e problems chip: attach the current file\'s problems', function () {
   this.timeout(240_000);
-  let gw: RunningGateway;
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
-      'modelgate.baseUrl': gw.baseUrl,
-      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      ...gatewaySettings(gw),
       'workbench.colorTheme': 'Default Light Modern',
     },
     workspaceFiles: { 'broken.json': '{\n  "name": "demo",\n  "version": 1,,\n}\n' },
     viewport: { width: 1280, height: 860 },
   }));
-
-  after(async () => {
-    await gw?.close();
-  });
 
   let wb: Workbench;
   let chat: Frame;
@@ -45,11 +34,8 @@ describe('e2e problems chip: attach the current file\'s problems', function () {
     await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
     // the JSON language service marks the error in the editor
     await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
-    await wb.runCommand('Modelgate: Open Chat');
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    chat = await wb.openChat();
+    await wb.setKey(KEY);
     const attach = chat.getByRole('button', { name: 'Attach problems', exact: true });
     await attach.waitFor({ state: 'visible', timeout: 30_000 });
     await attach.click();

@@ -8,47 +8,34 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-spend-3f9a01';
 
 describe('e2e spending: budget question and Show Spending in the web workbench', function () {
   this.timeout(240_000);
-  let gw: RunningGateway;
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
-      'modelgate.baseUrl': gw.baseUrl,
-      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      ...gatewaySettings(gw),
       'modelgate.budget.dailyUsd': 0.0001,
       'workbench.colorTheme': 'Default Light Modern',
     },
     viewport: { width: 1280, height: 860 },
   }));
 
-  after(async () => {
-    await gw?.close();
-  });
+  const gw = () => fixture.gateway();
 
   let wb: Workbench;
   let chat: Frame;
   const shots = join(repoRoot(), 'test-results', 'screenshots');
-  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
+  const chatRequests = () => gw().requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
 
   it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
     wb = fixture.get();
-    await wb.runCommand('Modelgate: Open Chat');
-    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    chat = await wb.openChat();
     const message = chat.getByRole('textbox', { name: 'Message' });
-    await message.waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
 
     await message.fill('hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
@@ -72,7 +59,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, { timeout: 10_000 });
-    assert.equal(chatRequests(), sent, `nothing was sent: ${JSON.stringify(gw.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as { messages?: { content?: unknown }[] }).messages?.at(-1)?.content))}`);
+    assert.equal(chatRequests(), sent, `nothing was sent: ${JSON.stringify(gw().requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as { messages?: { content?: unknown }[] }).messages?.at(-1)?.content))}`);
   });
 
   it('Show Spending draws today\'s total, by model and source, with bars', async () => {

@@ -12,8 +12,8 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import type { RunningGateway } from '../gateway/index';
+import { gatewaySettings, useGatewayWorkbench, useWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-web-51f0a9';
 const SHOTS = join(repoRoot(), 'test-results', 'screenshots');
@@ -40,25 +40,20 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 
 describe('e2e web: the web build in the browser (web worker extension host)', function () {
   this.timeout(300_000);
-  let gw: RunningGateway;
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  before(() => {
     mkdirSync(SHOTS, { recursive: true });
   });
 
-  const fixture = useWorkbench(() => ({
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
-      'modelgate.baseUrl': gw.baseUrl,
-      'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+      ...gatewaySettings(gw),
       'remote.extensionKind': { 'modelgate.modelgate': ['web'] },
     },
     viewport: { width: 1280, height: 860 },
   }));
 
-  after(async () => {
-    await gw?.close();
-  });
+  const gw = () => fixture.gateway();
 
   let wb: Workbench;
   let chat: Frame;
@@ -79,14 +74,12 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
 
   it('stores the key in SecretStorage and answers a chat question with a tool call, fetching from the browser', async () => {
     wb = fixture.get();
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored(); // checked against the gateway, then stored: only then ask
+    await wb.setKey(KEY); // checked against the gateway, then stored: only then ask
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     const answer = await ask('[[call:read_file {"path":"README.md"}]]');
     assert.match(answer, /Tool read_file returned \d+ characters\. First line: README\.md \(lines 1-3 of 3\)/, answer);
-    const sent = chatRequests(gw);
+    const sent = chatRequests(gw());
     assert.ok(sent.length >= 2, `expected the tool round trip, saw ${sent.length} chat requests`);
     for (const r of sent) {
       assert.equal(r.headers.origin, new URL(wb.origin).origin, 'a fetch from the browser carries the workbench origin');
@@ -152,7 +145,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
       90_000,
     );
     assert.ok(saved.length > before);
-    const images = gw.requests.filter((r) => r.path.endsWith('/images/generations'));
+    const images = gw().requests.filter((r) => r.path.endsWith('/images/generations'));
     assert.ok(images.length >= 1 && images.every((r) => /Chrome/.test(String(r.headers['user-agent']))));
     await wb.screenshot(join(SHOTS, 'web-image-saved.png'));
   });
@@ -166,14 +159,14 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     await chat.getByRole('textbox', { name: 'Message' }).click(); // the chat view is still open from the tests above
     const answer = await ask('[[call:read_file {"path":"linked/secret.txt"}]]');
     assert.match(answer, /goes through a symbolic link/, answer);
-    assert.ok(!JSON.stringify(gw.requests.map((r) => r.body)).includes('OUTSIDE-SECRET-3f9a'), 'the file outside was never sent');
+    assert.ok(!JSON.stringify(gw().requests.map((r) => r.body)).includes('OUTSIDE-SECRET-3f9a'), 'the file outside was never sent');
   });
 
   it('says CORS, and which origin to allow, when the gateway does not allow the workbench origin', async () => {
     await wb.page.keyboard.press('Escape');
     // The same gateway stops sending CORS headers: to the browser it now looks like a gateway
     // that does not allow the workbench's origin.
-    gw.setCors(false);
+    gw().setCors(false);
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     await message().fill('Does this reach the gateway?');
@@ -184,7 +177,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     });
     const origin = new URL(wb.origin).origin;
     assert.ok(text.includes(`Access-Control-Allow-Origin: ${origin}`), text);
-    gw.setCors('loopback');
+    gw().setCors('loopback');
     await wb.screenshot(join(SHOTS, 'web-cors-failure.png'));
   });
 });

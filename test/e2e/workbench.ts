@@ -58,6 +58,7 @@ import { launchBrowser, type BrowserSession } from '../harness/browser';
 import { createProfile, removeProfile, startServer, type Profile, type RunningServer } from '../harness/code-server';
 import { extensionVsix, repoRoot, toolPaths } from '../harness/paths';
 import { tailOf } from '../harness/processes';
+import { PRICE_CARD, startGateway, type GatewayOptions, type RunningGateway } from '../gateway/index';
 
 export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
@@ -82,6 +83,10 @@ export interface Workbench {
   runCommand(title: string, options?: { timeoutMs?: number }): Promise<void>;
   findCommands(query: string, options?: { expect?: string; timeoutMs?: number }): Promise<string[]>;
   answerInput(text: string, options?: { timeoutMs?: number }): Promise<void>;
+  /** Modelgate: Open Chat, then the chat panel's frame once its message box shows */
+  openChat(options?: { timeoutMs?: number }): Promise<Frame>;
+  /** stores `key` with Modelgate: Set API Key and waits until the status bar shows a stored key */
+  setKey(key: string): Promise<void>;
   /** opens a workspace file by name with Quick Open (Ctrl+P) and waits for its tab */
   quickOpen(fileName: string): Promise<void>;
   quickInputItems(): Promise<string[]>;
@@ -247,6 +252,20 @@ class WorkbenchSession implements Workbench {
     );
   }
 
+  async openChat(options: { timeoutMs?: number } = {}): Promise<Frame> {
+    // The extension host registers its commands a while after the workbench shows.
+    await this.runCommand('Modelgate: Open Chat', { timeoutMs: options.timeoutMs ?? 60_000 });
+    const chat = await this.webviewFrame('[role="log"]', { timeoutMs: options.timeoutMs ?? 60_000 });
+    await chat.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: options.timeoutMs ?? 60_000 });
+    return chat;
+  }
+
+  async setKey(key: string): Promise<void> {
+    await this.runCommand('Modelgate: Set API Key');
+    await this.answerInput(key);
+    await this.keyStored();
+  }
+
   /**
    * Opens `fileName` with Quick Open (Ctrl+P) and waits for its tab. Quick Open lists a file only
    * once the server's file search answers, so the row is clicked (not Enter), with the same
@@ -384,6 +403,40 @@ export function useWorkbench(options: WorkbenchOptions | (() => WorkbenchOptions
     get() {
       if (!wb) throw new Error('the workbench is not open (did the before hook fail?)');
       return wb;
+    },
+  };
+}
+
+/** The user settings most suites start from: the simulator's address and the flagship model's price. */
+export function gatewaySettings(gw: RunningGateway): Record<string, unknown> {
+  return {
+    'modelgate.baseUrl': gw.baseUrl,
+    'modelgate.models': { 'flagship-text': { prices: { default: PRICE_CARD.chat['flagship-text']!.stable } } },
+  };
+}
+
+/**
+ * `useWorkbench` with a gateway simulator of its own that accepts `key` (balance $100): the
+ * simulator starts before the workbench (whose options may read its address) and closes after it.
+ */
+export function useGatewayWorkbench(
+  key: string,
+  options: (gw: RunningGateway) => WorkbenchOptions,
+  gatewayOptions: GatewayOptions = {},
+): { get(): Workbench; gateway(): RunningGateway } {
+  let gw: RunningGateway | undefined;
+  before(async () => {
+    gw = await startGateway({ keys: { [key]: { balance: 100 } }, ...gatewayOptions });
+  });
+  const fixture = useWorkbench(() => options(gw!));
+  after(async () => {
+    await gw?.close();
+  });
+  return {
+    get: () => fixture.get(),
+    gateway() {
+      if (!gw) throw new Error('the gateway simulator is not running (did the before hook fail?)');
+      return gw;
     },
   };
 }

@@ -107,9 +107,11 @@ function serverEnv(profile: Profile, extra: Record<string, string | undefined> =
   return env;
 }
 
-/** Creates the folders, writes settings and the workspace, installs the extensions. */
-export async function createProfile(opts: ProfileOptions, tools: ToolPaths = toolPaths()): Promise<Profile> {
-  const baseDir = opts.baseDir ?? mkdtempSync(join(tmpdir(), 'modelgate-vscode-'));
+/**
+ * A profile's folders under `baseDir` (created, with code-server's config file); settings, the
+ * workspace's files and the extensions are the caller's. Shared by the test harness and `npm start`.
+ */
+export async function profileFolders(baseDir: string): Promise<Profile> {
   const profile: Profile = {
     baseDir,
     userDataDir: join(baseDir, 'user-data'),
@@ -124,6 +126,12 @@ export async function createProfile(opts: ProfileOptions, tools: ToolPaths = too
   };
   for (const dir of [profile.userDataDir, join(profile.userDataDir, 'User'), profile.workspace, profile.xdgDir, profile.tmpDir]) mkdirSync(dir, { recursive: true });
   writeFileSync(profile.configFile, 'auth: none\ncert: false\n');
+  return profile;
+}
+
+/** Creates the folders, writes settings and the workspace, installs the extensions. */
+export async function createProfile(opts: ProfileOptions, tools: ToolPaths = toolPaths()): Promise<Profile> {
+  const profile = await profileFolders(opts.baseDir ?? mkdtempSync(join(tmpdir(), 'modelgate-vscode-')));
   writeFileSync(join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_USER_SETTINGS, ...opts.settings }, null, 2));
   writeWorkspace(profile.workspace, opts.workspaceFiles ?? DEFAULT_WORKSPACE_FILES);
 
