@@ -13,6 +13,8 @@ export interface SseMessage {
   data: string;
   event: string | undefined;
   id: string | undefined;
+  /** True when the decoder knows `data` has no character below U+0020 (lets the fast chunk path skip that check). */
+  plain?: boolean;
 }
 
 export interface SseDecoder {
