@@ -257,7 +257,6 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
         messages.push(...decoder.end());
         assert.equal(messages.length, lines.length);
         for (const m of messages) {
-          // eslint-disable-next-line no-control-regex
           const hasControl = /[\u0000-\u001f]/.test(m.data);
           if (hasControl) assert.equal(m.plain, false, `round ${round}: ${JSON.stringify(m.data)}`);
           else if (exact) assert.equal(m.plain, true, `round ${round}: ${JSON.stringify(m.data)}`);
