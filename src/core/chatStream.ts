@@ -3,6 +3,7 @@
 // fragments, a usage-only last chunk with empty `choices`, `[DONE]`, errors inside the stream.
 import { detailsFromJson } from './errorBody';
 import { errorFromInBand, GatewayError, protocolError, type ErrorContext } from './errors';
+import { FastChunks } from './fastChunk';
 import { ToolCallAssembler } from './toolCalls';
 import type { ChatCompletion, ChatStreamEvent, ToolCall, Usage } from './types';
 import type { SseMessage } from './sse';
@@ -93,8 +94,12 @@ export class ChatStreamAssembler {
   private sawDone = false;
   private usage: Usage | undefined;
 
-  /** `fast: false` validates every chunk with zod (the reference path the tests compare with). */
+  /** `fast: false` parses and validates every chunk with JSON.parse + zod (the reference path the tests compare with). */
   private readonly fast: boolean;
+  /** The content-template fast path (fastChunk.ts), created on the first chunk. */
+  private fastChunks: FastChunks | undefined;
+  /** The last validated chunk passed the hand-written shape check (only those teach a template). */
+  private commonShape = false;
 
   constructor(
     private readonly context: ErrorContext = {},
@@ -114,10 +119,22 @@ export class ChatStreamAssembler {
       this.sawDone = true;
       return events;
     }
-    const json = parseJson(data, 'a stream chunk');
+    let json: unknown;
+    const fast = this.fast && message.event !== 'error' ? (this.fastChunks ??= new FastChunks()) : undefined;
+    if (fast) {
+      const plain = message.plain === true;
+      const text = fast.content(data, plain);
+      if (text !== undefined) {
+        if (text) events.push({ type: 'text', text });
+        return events;
+      }
+      json = fast.large(data, plain);
+    }
+    if (json === undefined) json = parseJson(data, 'a stream chunk');
     const error = inBandError(json, this.context, message.event === 'error');
     if (error) throw error;
     const chunk = this.validate(json);
+    if (fast && this.commonShape) fast.learn(data, json);
     // n is always 1 here: the answer is choice 0 (or the only one there is).
     const choices = chunk.choices;
     const choice = choices ? (choices.length === 1 ? choices[0] : (choices.find((c) => (c.index ?? 0) === 0) ?? choices[0])) : undefined;
@@ -138,7 +155,8 @@ export class ChatStreamAssembler {
 
   /** The fast shape check when it recognises the chunk, else zod (the same errors as before). */
   private validate(json: unknown): ChatChunk {
-    if (this.fast && isCommonChunk(json)) return json;
+    this.commonShape = this.fast && isCommonChunk(json);
+    if (this.commonShape) return json as ChatChunk;
     const parsed = chatChunkSchema.safeParse(json);
     if (!parsed.success) throw protocolError(`a stream chunk has the wrong shape, ${describeZodError(parsed.error)}`);
     return parsed.data;

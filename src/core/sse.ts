@@ -13,6 +13,8 @@ export interface SseMessage {
   data: string;
   event: string | undefined;
   id: string | undefined;
+  /** True when the decoder knows `data` has no character below U+0020 (lets the fast chunk path skip that check). */
+  plain?: boolean;
 }
 
 export interface SseDecoder {
@@ -47,11 +49,72 @@ const CR = 13;
 const COLON = 58;
 const SPACE = 32;
 
-function lastLineEnd(bytes: Uint8Array, from: number): number {
-  const lf = bytes.lastIndexOf(LF);
-  const cr = bytes.lastIndexOf(CR);
-  const last = lf > cr ? lf : cr;
-  return last >= from ? last : -1;
+/** Other control bytes (below 0x20, not LF or CR) seen by the last scan(): first and last index, or -1. */
+let ctrlFirst = -1;
+let ctrlLast = -1;
+
+/**
+ * One forward pass over bytes[from..]: returns the index of the last LF or CR (or -1) and notes
+ * other control bytes in ctrlFirst/ctrlLast. Four bytes at a time: a word is looked at byte by
+ * byte only when one of its bytes is below 0x20 (the "has a byte less than n" bit trick), so
+ * the 8 MB of an image event cost about a quarter of a byte loop, with no allocation but one
+ * Int32Array view. (Two native lastIndexOf calls, LF and CR, were 10 % of the client's CPU on
+ * that event.)
+ */
+function scan(bytes: Uint8Array, from: number): number {
+  let last = -1;
+  ctrlFirst = -1;
+  ctrlLast = -1;
+  const n = bytes.byteLength;
+  const offset = bytes.byteOffset;
+  let i = from;
+  let wordsAt = (offset + i + 3) & ~3;
+  let words = (offset + n - wordsAt) >> 2;
+  if (words < 4) {
+    wordsAt = offset + n; // short: byte by byte
+    words = 0;
+  }
+  const head = wordsAt - offset;
+  for (; i < head; i++) {
+    const c = bytes[i]!;
+    if (c < SPACE) {
+      if (c === LF || c === CR) last = i;
+      else {
+        if (ctrlFirst === -1) ctrlFirst = i;
+        ctrlLast = i;
+      }
+    }
+  }
+  if (words > 0) {
+    const w = new Int32Array(bytes.buffer, wordsAt, words);
+    for (let k = 0; k < words; k++) {
+      const x = w[k]!;
+      if (((x - 0x20202020) & ~x & 0x80808080) === 0) continue;
+      const b = head + (k << 2);
+      for (let j = b; j < b + 4; j++) {
+        const c = bytes[j]!;
+        if (c < SPACE) {
+          if (c === LF || c === CR) last = j;
+          else {
+            if (ctrlFirst === -1) ctrlFirst = j;
+            ctrlLast = j;
+          }
+        }
+      }
+    }
+    i = head + (words << 2);
+  }
+  for (; i < n; i++) {
+    const c = bytes[i]!;
+    if (c < SPACE) {
+      if (c === LF || c === CR) last = i;
+      else {
+        if (ctrlFirst === -1) ctrlFirst = i;
+        ctrlLast = i;
+      }
+    }
+  }
+  return last;
 }
 
 export function createSseDecoder(onComment?: (comment: string) => void, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): SseDecoder {
@@ -65,6 +128,10 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
   /** The previous chunk ended with CR: a LF starting this one belongs to it. */
   let skipLf = false;
   let progressed = false;
+  /** A control byte (not a line end) is in the pending bytes / the region being parsed / the event's data. */
+  let pendingDirty = false;
+  let regionDirty = false;
+  let eventDirty = false;
 
   let data = '';
   let dataLines = 0;
@@ -73,9 +140,10 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
   let out: SseMessage[] = [];
 
   const dispatch = (): void => {
-    if (dataLines > 0) out.push({ data, event: eventType, id });
+    if (dataLines > 0) out.push({ data, event: eventType, id, plain: dataLines === 1 && !eventDirty });
     data = '';
     dataLines = 0;
+    eventDirty = false;
     eventType = undefined;
   };
 
@@ -86,6 +154,7 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
       data = `${data}\n${value}`;
     }
     dataLines++;
+    if (regionDirty) eventDirty = true;
   };
 
   const line = (text: string, start: number, end: number): void => {
@@ -164,6 +233,7 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
     pending = [];
     pendingBytes = 0;
     pendingFirst = -1;
+    pendingDirty = false;
     return all;
   };
 
@@ -182,21 +252,28 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
         skipLf = false;
         if (bytes[start] === LF) start++;
       }
-      const last = lastLineEnd(bytes, start);
+      const last = scan(bytes, start);
       if (last === -1) {
+        if (ctrlFirst !== -1) pendingDirty = true;
         stash(bytes.subarray(start));
         return take();
       }
+      regionDirty = pendingDirty || (ctrlFirst !== -1 && ctrlFirst < last);
+      const tailDirty = ctrlLast > last;
       const region = joinPending(bytes.subarray(start, last + 1));
       // The region ends with its line end; the text parser sees it as one.
       lines(decoder.decode(region));
       if (bytes[last] === CR && last === bytes.byteLength - 1) skipLf = true;
+      pendingDirty = tailDirty;
       stash(bytes.subarray(last + 1));
       return take();
     },
     end() {
       progressed = false;
-      if (pending.length) lines(decoder.decode(joinPending(new Uint8Array(0))));
+      if (pending.length) {
+        regionDirty = pendingDirty;
+        lines(decoder.decode(joinPending(new Uint8Array(0))));
+      }
       // Some servers close the body straight after `data: [DONE]` with no blank line.
       dispatch();
       return take();

@@ -152,6 +152,19 @@ export async function benchSse(options: { smallDeltas?: number; bigBytes?: numbe
   const rounds = options.rounds ?? 7;
   const server = await startServer(smallDeltas, bigBytes);
   try {
+    // Profiling mode: MODELGATE_BENCH_SSE_ONLY=ours|sdk|bytes runs one reader only, for
+    // `node --cpu-prof out/bench/run.js sse` (no ratios; the profile is the output).
+    const only = process.env.MODELGATE_BENCH_SSE_ONLY;
+    if (only) {
+      const reader = only === 'ours' ? ours : only === 'bytes' ? bytesAlone : await sdkReader();
+      if (!reader) throw new Error(`unknown reader ${only}`);
+      for (const kind of (process.env.MODELGATE_BENCH_SSE_KIND ?? 'small,big').split(',')) {
+        const cpu: number[] = [];
+        for (let r = 0; r < rounds * 3; r++) cpu.push((await cpuOf(reader, `${server.url}/${kind}`)).cpu);
+        console.log(`  ${only} ${kind}: CPU ms median ${median(cpu).toFixed(1)} of ${cpu.length}`);
+      }
+      return;
+    }
     const sdk = await sdkReader();
     const readers: Record<string, Reader> = { bytes: bytesAlone, ours, ...(sdk ? { sdk } : {}) };
     for (const kind of ['small', 'big'] as const) {
