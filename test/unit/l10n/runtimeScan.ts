@@ -23,6 +23,11 @@ export function webviewSourceFiles(root: string): string[] {
   return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
 }
 
+/** src/core's .ts files: vscode-free, their `l10n.t` (src/core/l10n.ts) keys are in the bundle too. */
+export function coreSourceFiles(root: string): string[] {
+  return readdirSync(join(root, 'src', 'core')).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts')).map((n) => join(root, 'src', 'core', n)).sort();
+}
+
 /** The host-side .ts files of src/: src/core (no vscode there) and src/webview (its own bundle) excepted. */
 export function hostSourceFiles(root: string): string[] {
   const out: string[] = [];

@@ -6,15 +6,16 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../harness/paths';
-import { englishBundle, hostSourceFiles, l10nCalls, placeholders, plainSinks, webviewSourceFiles } from './runtimeScan';
+import { coreSourceFiles, englishBundle, hostSourceFiles, l10nCalls, placeholders, plainSinks, webviewSourceFiles } from './runtimeScan';
 
 const root = repoRoot();
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { l10n?: string };
 const bundleDir = join(root, manifest.l10n ?? 'media/l10n');
 const bundleFile = join(bundleDir, 'bundle.l10n.json');
 const files = hostSourceFiles(root);
-// The webview's l10n.t (src/webview/l10n.ts) looks its messages up in the same bundle, passed in by the host.
-const calls = l10nCalls(root, [...files, ...webviewSourceFiles(root)]);
+// src/core's l10n.t (src/core/l10n.ts, wired to vscode.l10n.t) and the webview's (src/webview/l10n.ts,
+// given the bundle by the host) look their messages up in the same bundle.
+const calls = l10nCalls(root, [...files, ...coreSourceFiles(root), ...webviewSourceFiles(root)]);
 const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
 
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
