@@ -67,6 +67,40 @@ export function timeoutError(timeoutMs: number, peerName = 'the gateway'): Gatew
   return new GatewayError('timeout', message);
 }
 
+/** Keep-alives but no content for `seconds` (transport.ts's content timeout). */
+export function keepAliveOnlyError(seconds: number, peerName = 'the gateway'): GatewayError {
+  const message =
+    peerName === 'the image host'
+      ? l10n.t('The image host sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds)
+      : l10n.t('The gateway sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds);
+  return new GatewayError('timeout', message);
+}
+
+/**
+ * The message of a failed connection (transport.ts): `detail` is the technical cause ("connection
+ * refused, ECONNREFUSED"), `hint` a translated sentence of what to check.
+ */
+export function networkMessage(phase: 'connect' | 'read', peerName: string, where: string, detail: string, hint: string): string {
+  const image = peerName === 'the image host';
+  if (phase === 'connect') {
+    const reach = image ? l10n.t('Could not reach the image host at {0} ({1}).', where, detail) : l10n.t('Could not reach the gateway at {0} ({1}).', where, detail);
+    return `${reach} ${hint}`;
+  }
+  return image
+    ? l10n.t('The connection to the image host was lost before the response was complete ({0}).', detail)
+    : l10n.t('The connection to the gateway was lost before the response was complete ({0}).', detail);
+}
+
+/** The stored key could not be read (SecretStorage failed). */
+export function keyUnreadableError(): GatewayError {
+  return new GatewayError('auth', l10n.t('Could not read the Modelgate API key. Set it again with “Modelgate: Set API Key”.'), { retryable: false });
+}
+
+/** The key cannot go into a header; the header error would quote it, so this says it instead. */
+export function keyNotSendableError(): GatewayError {
+  return new GatewayError('auth', l10n.t('The API key contains spaces or characters that cannot be sent. Set it again with “Modelgate: Set API Key”.'), { retryable: false });
+}
+
 /** Anything thrown that is not a GatewayError yet (a bug, or an odd injected fetch). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
