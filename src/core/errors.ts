@@ -117,7 +117,8 @@ export function markAfterContent(error: GatewayError): GatewayError {
     error.afterContent = true;
     return error;
   }
-  return new GatewayError(error.kind, l10n.t('{0} The answer above is incomplete.', sentence(error.message)), {
+  // error.message is one of our sentences already (translated, so its end is not necessarily '.').
+  return new GatewayError(error.kind, l10n.t('{0} The answer above is incomplete.', error.message), {
     status: error.status,
     retryable: error.retryable,
     code: error.code,
