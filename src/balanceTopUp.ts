@@ -2,7 +2,7 @@
 // When the setting is unset or invalid, says so and offers to open the setting. A channel switch
 // is never offered for a balance error: every channel draws on the same prepaid balance.
 import * as vscode from 'vscode';
-import { checkConsoleUrl, CONSOLE_URL_HINT, type ConsoleUrlCheck } from './core/consoleUrl';
+import { checkConsoleUrl, consoleUrlHint, type ConsoleUrlCheck } from './core/consoleUrl';
 
 export interface TopUpUi {
   openExternal(uri: vscode.Uri): Thenable<boolean>;
@@ -32,7 +32,7 @@ export async function topUp(ui: TopUpUi = realUi): Promise<TopUpOutcome> {
   }
   const message =
     check.kind === 'unset'
-      ? vscode.l10n.t('Modelgate does not know where your gateway console is. {0} Then "Top up" opens it.', CONSOLE_URL_HINT)
+      ? vscode.l10n.t('Modelgate does not know where your gateway console is. {0} Then "Top up" opens it.', consoleUrlHint())
       : vscode.l10n.t('Cannot open the gateway console: {0}', check.message);
   const OPEN = vscode.l10n.t('Open Setting');
   if ((await ui.ask(message, OPEN)) === OPEN) await ui.openSetting();

@@ -82,7 +82,7 @@ export function readSettings(): Settings {
   // Who the requests are made for is the user's statement, never a repository's.
   if (workspaceOverrides(c, 'endUserId')) problems.push(`"modelgate.endUserId" in this workspace's settings is ignored: the end-user id is read from your user settings only.`);
   const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
-  if (!endUser.ok) problems.push(`${endUser.problem}. Image requests are refused until it is fixed or cleared.`);
+  if (!endUser.ok) problems.push(vscode.l10n.t('{0}. Image requests are refused until it is fixed or cleared.', endUser.problem));
   const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));
   if (fallback.problem) problems.push(fallback.problem);
   const str = (key: string, fallback: string) => {

@@ -4,7 +4,7 @@
 // next to the figure ("+ 2 requests without a price"), never as $0. Pure, unit-tested.
 import { formatUsd } from './cost';
 import { localDay, summarizePeriod, type SpendState } from './spendBook';
-import { plural } from './usageTotals';
+import { l10n } from './l10n';
 
 export type BudgetKind = 'daily' | 'monthly';
 
@@ -34,7 +34,12 @@ export const BUDGET_SETTING: Record<BudgetKind, string> = { daily: 'modelgate.bu
 export function parseBudgetSetting(raw: unknown, name: string): { value?: number; problem?: string } {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'number' || !Number.isFinite(raw) || raw <= 0) {
-    return { problem: `"${name}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is ${JSON.stringify(raw)}. No ${name.endsWith('dailyUsd') ? 'daily' : 'monthly'} budget applies until it is fixed.` };
+    const value = JSON.stringify(raw) ?? String(raw);
+    return {
+      problem: name.endsWith('dailyUsd')
+        ? l10n.t('"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No daily budget applies until it is fixed.', name, value)
+        : l10n.t('"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No monthly budget applies until it is fixed.', name, value),
+    };
   }
   return { value: raw };
 }
@@ -68,16 +73,26 @@ export function dueWarnings(statuses: BudgetStatus[], warned: ReadonlySet<string
   return out;
 }
 
-const periodWord = (k: BudgetKind) => (k === 'daily' ? 'today' : 'this month');
-
-/** "$0.0123 spent today (+ 2 requests without a price)" */
+/** "$0.0123 spent today (+ 2 requests without a price, not counted)" */
 export function spentLine(s: BudgetStatus): string {
-  return `${formatUsd(s.spent)} spent ${periodWord(s.kind)}${s.unpriced ? ` (+ ${plural(s.unpriced, 'request')} without a price, not counted)` : ''}`;
+  const spent = s.kind === 'daily' ? l10n.t('{0} spent today', formatUsd(s.spent)) : l10n.t('{0} spent this month', formatUsd(s.spent));
+  if (!s.unpriced) return spent;
+  const unpriced = s.unpriced === 1 ? l10n.t('(+ 1 request without a price, not counted)') : l10n.t('(+ {0} requests without a price, not counted)', s.unpriced);
+  return `${spent} ${unpriced}`;
 }
 
 /** "Daily budget of $1.00 (modelgate.budget.dailyUsd) reached: $1.02 spent today." */
 export function budgetMessage(s: BudgetStatus): string {
-  const name = `${s.kind === 'daily' ? 'Daily' : 'Monthly'} budget of ${formatUsd(s.limit)} (${BUDGET_SETTING[s.kind]})`;
-  if (s.ratio >= 1) return `${name} reached: ${spentLine(s)}.`;
-  return `${name} is ${Math.floor(s.ratio * 100)} % used: ${spentLine(s)}.`;
+  const limit = formatUsd(s.limit);
+  const setting = BUDGET_SETTING[s.kind];
+  const spent = spentLine(s);
+  if (s.ratio >= 1) {
+    return s.kind === 'daily'
+      ? l10n.t('Daily budget of {0} ({1}) reached: {2}.', limit, setting, spent)
+      : l10n.t('Monthly budget of {0} ({1}) reached: {2}.', limit, setting, spent);
+  }
+  const used = Math.floor(s.ratio * 100);
+  return s.kind === 'daily'
+    ? l10n.t('Daily budget of {0} ({1}) is {2} % used: {3}.', limit, setting, used, spent)
+    : l10n.t('Monthly budget of {0} ({1}) is {2} % used: {3}.', limit, setting, used, spent);
 }

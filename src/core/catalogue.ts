@@ -3,6 +3,7 @@
 // Sources, in increasing priority: the built-in defaults below (the models of the service
 // interface), the ids the gateway lists at GET /models, and the user's `modelgate.models`.
 import * as z from 'zod';
+import { l10n } from './l10n';
 import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from './types';
 
 /** 'default' = no provider field; the gateway picks the channel. */
@@ -15,16 +16,31 @@ export interface ChannelInfo {
   detail: string;
 }
 
-/** What each channel means, for pickers and tooltips. */
+/**
+ * What each channel means, for pickers and tooltips. Getters, so the texts are translated when
+ * read (the translator is wired in activate, after this module loaded).
+ */
 export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
-  default: { id: 'default', label: 'Default', detail: 'The gateway picks the channel (no provider field is sent).' },
+  default: {
+    id: 'default',
+    get label() { return l10n.t('Default'); },
+    get detail() { return l10n.t('The gateway picks the channel (no provider field is sent).'); },
+  },
   direct: {
     id: 'direct',
-    label: 'Direct',
-    detail: 'Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.',
+    get label() { return l10n.t('Direct'); },
+    get detail() { return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.'); },
   },
-  stable: { id: 'stable', label: 'Stable', detail: 'Routed for reliability: fewest failed requests, at a moderate price.' },
-  economical: { id: 'economical', label: 'Economical', detail: 'Routed for the lowest price; can be slower and less reliable.' },
+  stable: {
+    id: 'stable',
+    get label() { return l10n.t('Stable'); },
+    get detail() { return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.'); },
+  },
+  economical: {
+    id: 'economical',
+    get label() { return l10n.t('Economical'); },
+    get detail() { return l10n.t('Routed for the lowest price; can be slower and less reliable.'); },
+  },
 };
 
 const priceSchema = z.object({

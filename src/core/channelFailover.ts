@@ -11,6 +11,7 @@ import { formatUsd } from './cost';
 import { GatewayError, toGatewayError } from './errors';
 import type { Channel, ChatRequest, ChatStreamEvent, GatewayClient, RequestOptions, Usage } from './types';
 import { CHANNELS } from './types';
+import { l10n } from './l10n';
 
 export interface ChannelSwitch {
   from: ChannelChoice;
@@ -163,7 +164,7 @@ export function isChannel(value: unknown): value is Channel {
 export function parseFallbackChannels(raw: unknown): { channels: Channel[]; problem?: string } {
   if (raw === undefined || raw === null) return { channels: [] };
   const allowed = CHANNELS.join(', ');
-  if (!Array.isArray(raw)) return { channels: [], problem: `"modelgate.fallbackChannels" must be a list of channels (${allowed}), for example ["stable"]. Failover is off.` };
+  if (!Array.isArray(raw)) return { channels: [], problem: l10n.t('"modelgate.fallbackChannels" must be a list of channels ({0}), for example ["stable"]. Failover is off.', allowed) };
   const channels: Channel[] = [];
   const bad: string[] = [];
   for (const v of raw) {
@@ -172,7 +173,11 @@ export function parseFallbackChannels(raw: unknown): { channels: Channel[]; prob
     } else bad.push(JSON.stringify(v));
   }
   if (bad.length) {
-    return { channels, problem: `"modelgate.fallbackChannels" has ${bad.join(', ')}, which ${bad.length === 1 ? 'is not a channel' : 'are not channels'}; allowed: ${allowed}.${channels.length ? ` Using ${channels.join(', ')}.` : ' Failover is off.'}` };
+    const what =
+      bad.length === 1
+        ? l10n.t('"modelgate.fallbackChannels" has {0}, which is not a channel; allowed: {1}.', bad[0]!, allowed)
+        : l10n.t('"modelgate.fallbackChannels" has {0}, which are not channels; allowed: {1}.', bad.join(', '), allowed);
+    return { channels, problem: `${what} ${channels.length ? l10n.t('Using {0}.', channels.join(', ')) : l10n.t('Failover is off.')}` };
   }
   return { channels };
 }

@@ -4,6 +4,7 @@
 import { detailsFromJson } from './errorBody';
 import { errorFromInBand, GatewayError, protocolError, type ErrorContext } from './errors';
 import { FastChunks } from './fastChunk';
+import { l10n } from './l10n';
 import { ToolCallAssembler } from './toolCalls';
 import type { ChatCompletion, ChatStreamEvent, ToolCall, Usage } from './types';
 import type { SseMessage } from './sse';
@@ -40,7 +41,7 @@ export function inBandError(json: unknown, context: ErrorContext, force = false)
 }
 
 export function streamCutError(): GatewayError {
-  return new GatewayError('network', 'The gateway closed the stream before the answer was complete (no finish signal).');
+  return new GatewayError('network', l10n.t('The gateway closed the stream before the answer was complete (no finish signal).'));
 }
 
 // The hot-path shape check. It accepts only what chatChunkSchema surely accepts (plain

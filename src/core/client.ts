@@ -3,7 +3,8 @@
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
 import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
 import { completionFromEvents } from './chatStream';
-import { abortedError, errorFromHttp, GatewayError, markAfterContent, missingKeyError, protocolError, toGatewayError, type ErrorContext } from './errors';
+import { abortedError, errorFromHttp, GatewayError, keyNotSendableError, keyUnreadableError, markAfterContent, missingKeyError, protocolError, toGatewayError, type ErrorContext } from './errors';
+import { l10n } from './l10n';
 import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
 import { DEFAULT_MAX_IMAGE_BYTES, decodeBase64Image, imageDownloadError, parseImageUrl, readImageBody } from './imageBytes';
 import { redactErrorInPlace, redactSecret } from './redact';
@@ -86,16 +87,14 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     try {
       raw = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
     } catch {
-      throw new GatewayError('auth', 'Could not read the Modelgate API key. Set it again with “Modelgate: Set API Key”.', { retryable: false });
+      throw keyUnreadableError();
     }
     const key = typeof raw === 'string' ? raw.trim() : '';
     if (!key) throw missingKeyError();
     // A key with spaces or control characters cannot go into a header, and fetch's own
     // error for that would quote the whole header value, key included.
     if (!/^[\x21-\x7e]+$/.test(key)) {
-      throw new GatewayError('auth', 'The API key contains spaces or characters that cannot be sent. Set it again with “Modelgate: Set API Key”.', {
-        retryable: false,
-      });
+      throw keyNotSendableError();
     }
     return key;
   }
@@ -178,7 +177,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   const gatewayPeer = {
     name: 'the gateway',
     where: baseUrl,
-    hint: `Check “modelgate.baseUrl” and your network connection.${options.connectHint ? ` ${options.connectHint}` : ''}`,
+    hint: `${l10n.t('Check “modelgate.baseUrl” and your network connection.')}${options.connectHint ? ` ${options.connectHint}` : ''}`,
   };
 
   async function* streamChat(request: ChatRequest, requestOptions: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> {
@@ -279,7 +278,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (image.b64_json) return decodeBase64Image(image.b64_json, maxImageBytes);
     if (!image.url) throw protocolError('the image has neither url nor b64_json');
     const url = parseImageUrl(image.url);
-    const imagePeer = { name: 'the image host', where: url.origin, hint: `Check your network connection, or generate the image again.${options.connectHint ? ` ${options.connectHint}` : ''}` };
+    const imagePeer = { name: 'the image host', where: url.origin, hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}` };
     return withRetries(signal, undefined, imagePeer, async (attempt) => {
       // No Authorization header and no credentials: the key goes to the base URL only,
       // even when the image URL happens to be on the same origin.

@@ -1,6 +1,9 @@
 // The one error type of the client. `kind` says what went wrong in terms a caller can act on;
 // the message is a short sentence for a person that keeps the server's own words.
+// The sentences the client writes go through l10n.t (whole sentences, {n} placeholders); the
+// server's own words, HTTP reason phrases and technical details are passed in as received.
 import { parseErrorBody, truncate, type ErrorDetails } from './errorBody';
+import { l10n } from './l10n';
 import type { GatewayErrorKind } from './types';
 
 export interface GatewayErrorInit {
@@ -41,26 +44,68 @@ export class GatewayError extends Error {
   }
 }
 
-export const SET_KEY_HINT = 'Set a new key with “Modelgate: Set API Key”.';
+/** A function, not a constant: translated when a message is built, after the translator is wired. */
+export function setKeyHint(): string {
+  return l10n.t('Set a new key with “Modelgate: Set API Key”.');
+}
 
 export function missingKeyError(): GatewayError {
-  return new GatewayError('auth', 'No Modelgate API key is set. Set one with “Modelgate: Set API Key”.', { retryable: false });
+  return new GatewayError('auth', l10n.t('No Modelgate API key is set. Set one with “Modelgate: Set API Key”.'), { retryable: false });
 }
 
 export function abortedError(): GatewayError {
-  return new GatewayError('aborted', 'The request was cancelled.', { retryable: false });
+  return new GatewayError('aborted', l10n.t('The request was cancelled.'), { retryable: false });
 }
 
+/** `peerName` is transport.ts's Peer name: 'the gateway' or 'the image host' (client.ts). */
 export function timeoutError(timeoutMs: number, peerName = 'the gateway'): GatewayError {
   const seconds = Math.max(1, Math.round(timeoutMs / 1000));
-  return new GatewayError('timeout', `Nothing arrived from ${peerName} for ${seconds} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.`);
+  const message =
+    peerName === 'the image host'
+      ? l10n.t('Nothing arrived from the image host for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds)
+      : l10n.t('Nothing arrived from the gateway for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds);
+  return new GatewayError('timeout', message);
+}
+
+/** Keep-alives but no content for `seconds` (transport.ts's content timeout). */
+export function keepAliveOnlyError(seconds: number, peerName = 'the gateway'): GatewayError {
+  const message =
+    peerName === 'the image host'
+      ? l10n.t('The image host sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds)
+      : l10n.t('The gateway sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds);
+  return new GatewayError('timeout', message);
+}
+
+/**
+ * The message of a failed connection (transport.ts): `detail` is the technical cause ("connection
+ * refused, ECONNREFUSED"), `hint` a translated sentence of what to check.
+ */
+export function networkMessage(phase: 'connect' | 'read', peerName: string, where: string, detail: string, hint: string): string {
+  const image = peerName === 'the image host';
+  if (phase === 'connect') {
+    const reach = image ? l10n.t('Could not reach the image host at {0} ({1}).', where, detail) : l10n.t('Could not reach the gateway at {0} ({1}).', where, detail);
+    return `${reach} ${hint}`;
+  }
+  return image
+    ? l10n.t('The connection to the image host was lost before the response was complete ({0}).', detail)
+    : l10n.t('The connection to the gateway was lost before the response was complete ({0}).', detail);
+}
+
+/** The stored key could not be read (SecretStorage failed). */
+export function keyUnreadableError(): GatewayError {
+  return new GatewayError('auth', l10n.t('Could not read the Modelgate API key. Set it again with “Modelgate: Set API Key”.'), { retryable: false });
+}
+
+/** The key cannot go into a header; the header error would quote it, so this says it instead. */
+export function keyNotSendableError(): GatewayError {
+  return new GatewayError('auth', l10n.t('The API key contains spaces or characters that cannot be sent. Set it again with “Modelgate: Set API Key”.'), { retryable: false });
 }
 
 /** Anything thrown that is not a GatewayError yet (a bug, or an odd injected fetch). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  return new GatewayError('protocol', `Unexpected failure while talking to the gateway (${text.slice(0, 160)}).`, { retryable: false });
+  return new GatewayError('protocol', l10n.t('Unexpected failure while talking to the gateway ({0}).', text.slice(0, 160)), { retryable: false });
 }
 
 /**
@@ -72,7 +117,8 @@ export function markAfterContent(error: GatewayError): GatewayError {
     error.afterContent = true;
     return error;
   }
-  return new GatewayError(error.kind, `${error.message.replace(/\.$/, '')}. The answer above is incomplete.`, {
+  // error.message is one of our sentences already (translated, so its end is not necessarily '.').
+  return new GatewayError(error.kind, l10n.t('{0} The answer above is incomplete.', error.message), {
     status: error.status,
     retryable: error.retryable,
     code: error.code,
@@ -84,16 +130,19 @@ export function markAfterContent(error: GatewayError): GatewayError {
 export function htmlInsteadOfAnswerError(summary: string): GatewayError {
   return new GatewayError(
     'protocol',
-    `The gateway (or a proxy in front of it) returned an HTML page instead of an answer (${summary || 'no title'}). Check “modelgate.baseUrl”.`,
+    summary
+      ? l10n.t('The gateway (or a proxy in front of it) returned an HTML page instead of an answer ({0}). Check “modelgate.baseUrl”.', summary)
+      : l10n.t('The gateway (or a proxy in front of it) returned an HTML page instead of an answer (no title). Check “modelgate.baseUrl”.'),
     { retryable: false },
   );
 }
 
 export function protocolError(detail: string): GatewayError {
-  return new GatewayError('protocol', `The gateway sent a response Modelgate cannot read (${truncate(detail, 200)}).`, { retryable: false });
+  // `detail` is a technical diagnostic (what was wrong with the bytes), kept as written.
+  return new GatewayError('protocol', l10n.t('The gateway sent a response Modelgate cannot read ({0}).', truncate(detail, 200)), { retryable: false });
 }
 
-/** `Retry after` in words: "in 45 s", "in 5 min", or "at 14:05" for long waits. */
+/** `Retry after` in English words: "in 45 s", "in 5 min", or "at 14:05" for long waits (messages use `tryAgainAfter`). */
 export function describeWait(ms: number, now = new Date()): string {
   const seconds = Math.ceil(ms / 1000);
   if (seconds < 60) return `in ${Math.max(seconds, 1)} s`;
@@ -149,10 +198,111 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
+/** "Try again in 45 s." / "in 5 min." / "at 14:05." / "at 14:05 on <date>." as one sentence. */
+export function tryAgainAfter(ms: number, now = new Date()): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return l10n.t('Try again in {0} s.', Math.max(seconds, 1));
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return l10n.t('Try again in {0} min.', minutes);
+  const at = new Date(now.getTime() + ms);
+  const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  return at.toDateString() === now.toDateString() ? l10n.t('Try again at {0}.', hhmm) : l10n.t('Try again at {0} on {1}.', hhmm, at.toDateString());
+}
+
+/**
+ * The four shapes of one reason sentence, each a whole message for translators: with the status
+ * (a number, or "<status> <reason phrase>, no message") and the server's words, with only one of
+ * them, or bare. The server's words come last and end the sentence.
+ */
+interface Shapes {
+  both(status: string, said: string): string;
+  status(status: string): string;
+  said(said: string): string;
+  bare(): string;
+}
+
+function shaped(shapes: Shapes, status: string | undefined, said: string | undefined): string {
+  if (status !== undefined) return said !== undefined ? shapes.both(status, said) : shapes.status(status);
+  return said !== undefined ? shapes.said(said) : shapes.bare();
+}
+
+const AUTH_SAYS: Shapes = {
+  both: (s, w) => l10n.t('Gateway rejected the API key ({0}): {1}', s, w),
+  status: (s) => l10n.t('Gateway rejected the API key ({0}).', s),
+  said: (w) => l10n.t('Gateway rejected the API key: {0}', w),
+  bare: () => l10n.t('Gateway rejected the API key.'),
+};
+const BALANCE_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway balance is too low for this request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway balance is too low for this request ({0}).', s),
+  said: (w) => l10n.t('The gateway balance is too low for this request: {0}', w),
+  bare: () => l10n.t('The gateway balance is too low for this request.'),
+};
+const RATE_LIMIT_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway is limiting requests ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway is limiting requests ({0}).', s),
+  said: (w) => l10n.t('The gateway is limiting requests: {0}', w),
+  bare: () => l10n.t('The gateway is limiting requests.'),
+};
+const UNSUPPORTED_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway does not support this request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway does not support this request ({0}).', s),
+  said: (w) => l10n.t('The gateway does not support this request: {0}', w),
+  bare: () => l10n.t('The gateway does not support this request.'),
+};
+const modelMissing = (model: string): Shapes => ({
+  both: (s, w) => l10n.t('Model “{0}” is not available on the gateway ({1}): {2}', model, s, w),
+  status: (s) => l10n.t('Model “{0}” is not available on the gateway ({1}).', model, s),
+  said: (w) => l10n.t('Model “{0}” is not available on the gateway: {1}', model, w),
+  bare: () => l10n.t('Model “{0}” is not available on the gateway.', model),
+});
+const NO_ENDPOINT_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway has no such endpoint ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway has no such endpoint ({0}).', s),
+  said: (w) => l10n.t('The gateway has no such endpoint: {0}', w),
+  bare: () => l10n.t('The gateway has no such endpoint.'),
+};
+const TIMED_OUT_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway timed out ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway timed out ({0}).', s),
+  said: (w) => l10n.t('The gateway timed out: {0}', w),
+  bare: () => l10n.t('The gateway timed out.'),
+};
+const SERVER_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway had a problem ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway had a problem ({0}).', s),
+  said: (w) => l10n.t('The gateway had a problem: {0}', w),
+  bare: () => l10n.t('The gateway had a problem.'),
+};
+const REJECTED_CHAT_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway rejected the chat request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway rejected the chat request ({0}).', s),
+  said: (w) => l10n.t('The gateway rejected the chat request: {0}', w),
+  bare: () => l10n.t('The gateway rejected the chat request.'),
+};
+const REJECTED_IMAGE_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway rejected the image generation request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway rejected the image generation request ({0}).', s),
+  said: (w) => l10n.t('The gateway rejected the image generation request: {0}', w),
+  bare: () => l10n.t('The gateway rejected the image generation request.'),
+};
+const REJECTED_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway rejected the request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway rejected the request ({0}).', s),
+  said: (w) => l10n.t('The gateway rejected the request: {0}', w),
+  bare: () => l10n.t('The gateway rejected the request.'),
+};
+const ASKED_TO_WAIT_SAYS: Shapes = {
+  both: (s, w) => l10n.t('The gateway asked to wait before the next request ({0}): {1}', s, w),
+  status: (s) => l10n.t('The gateway asked to wait before the next request ({0}).', s),
+  said: (w) => l10n.t('The gateway asked to wait before the next request: {0}', w),
+  bare: () => l10n.t('The gateway asked to wait before the next request.'),
+};
+
 export interface ErrorContext {
   /** Model of the request, for a "pick another model" hint on 404. */
   model?: string;
-  /** What the request was for, e.g. "chat" or "image generation". */
+  /** What the request was for: 'chat' or 'image generation' (named in a rejection; others say "the request"). */
   operation?: string;
 }
 
@@ -167,45 +317,47 @@ export function composeError(
 ): GatewayError {
   const statusLabel = status ? `${status}${statusText ? ` ${statusText}` : ''}` : undefined;
   // Without the server's words, the reason phrase is all a person has to go on.
-  const tag = !status ? '' : details.message || kind === 'auth' ? ` (${status})` : ` (${statusLabel}, no message)`;
-  const said = details.message ? `: ${details.message}` : '';
-  const wait = retryAfterMs !== undefined ? ` Try again ${describeWait(retryAfterMs)}.` : '';
+  const tag = !status ? undefined : details.message || kind === 'auth' ? String(status) : l10n.t('{0}, no message', statusLabel!);
+  const said = details.message ? sentence(details.message) : undefined;
+  const wait = retryAfterMs !== undefined ? tryAgainAfter(retryAfterMs) : undefined;
   let message: string;
   if (details.htmlSummary !== undefined) {
-    const summary = details.htmlSummary || statusLabel || 'no title';
-    const label = status && !summary.includes(String(status)) ? `${status} ${summary}` : summary;
-    message = `The gateway (or a proxy in front of it) returned an HTML error page (${label}).`;
-    if (kind === 'auth') message += ` ${SET_KEY_HINT}`;
-    else if (kind === 'server' || kind === 'rate_limit' || kind === 'timeout') message += wait || ' Try again in a moment.';
+    const summary = details.htmlSummary || statusLabel;
+    const label = summary && status && !summary.includes(String(status)) ? `${status} ${summary}` : summary;
+    message = label
+      ? l10n.t('The gateway (or a proxy in front of it) returned an HTML error page ({0}).', label)
+      : l10n.t('The gateway (or a proxy in front of it) returned an HTML error page (no title).');
+    if (kind === 'auth') message += ` ${setKeyHint()}`;
+    else if (kind === 'server' || kind === 'rate_limit' || kind === 'timeout') message += ` ${wait ?? l10n.t('Try again in a moment.')}`;
   } else {
     switch (kind) {
       case 'auth':
-        message = sentence(`Gateway rejected the API key${tag}${said}`) + ` ${SET_KEY_HINT}`;
+        message = `${shaped(AUTH_SAYS, tag, said)} ${setKeyHint()}`;
         break;
       case 'balance':
-        message = sentence(`The gateway balance is too low for this request${tag}${said}`) + ' Top up the balance in the gateway console.';
+        message = `${shaped(BALANCE_SAYS, tag, said)} ${l10n.t('Top up the balance in the gateway console.')}`;
         break;
       case 'rate_limit':
-        message = sentence(`The gateway is limiting requests${tag}${said}`) + (wait || ' Wait a moment and try again.');
+        message = `${shaped(RATE_LIMIT_SAYS, tag, said)} ${wait ?? l10n.t('Wait a moment and try again.')}`;
         break;
       case 'unsupported':
-        message = sentence(`The gateway does not support this request${tag}${said}`) + ' Try another channel or model.';
+        message = `${shaped(UNSUPPORTED_SAYS, tag, said)} ${l10n.t('Try another channel or model.')}`;
         break;
       case 'not_found':
         if (context.model && (!details.message || /model/i.test(textOf(details)))) {
-          message = sentence(`Model “${context.model}” is not available on the gateway${tag}${said}`) + ' Pick another model.';
+          message = `${shaped(modelMissing(context.model), tag, said)} ${l10n.t('Pick another model.')}`;
         } else {
-          message = sentence(`The gateway has no such endpoint${tag}${said}`) + ' Check that “modelgate.baseUrl” ends in the version segment (for example /v1).';
+          message = `${shaped(NO_ENDPOINT_SAYS, tag, said)} ${l10n.t('Check that “modelgate.baseUrl” ends in the version segment (for example /v1).')}`;
         }
         break;
       case 'timeout':
-        message = sentence(`The gateway timed out${tag}${said}`) + ' Try again.';
+        message = `${shaped(TIMED_OUT_SAYS, tag, said)} ${l10n.t('Try again.')}`;
         break;
       case 'server':
-        message = sentence(`The gateway had a problem${tag}${said}`) + (wait || ' Try again in a moment.');
+        message = `${shaped(SERVER_SAYS, tag, said)} ${wait ?? l10n.t('Try again in a moment.')}`;
         break;
       default:
-        message = sentence(`The gateway rejected the ${context.operation ? `${context.operation} ` : ''}request${tag}${said}`);
+        message = shaped(context.operation === 'chat' ? REJECTED_CHAT_SAYS : context.operation === 'image generation' ? REJECTED_IMAGE_SAYS : REJECTED_SAYS, tag, said);
     }
   }
   return new GatewayError(kind, message, {
@@ -242,9 +394,8 @@ export function errorFromInBand(details: ErrorDetails, context: ErrorContext = {
 export function waitTooLongError(error: GatewayError, retryAfterMs: number): GatewayError {
   // A 429 already says "limiting requests … try again in …".
   if (error.kind === 'rate_limit' && error.retryAfterMs === retryAfterMs) return error;
-  const said = error.serverMessage ? `: ${error.serverMessage}` : '';
-  const tag = error.status ? ` (${error.status})` : '';
-  const message = sentence(`The gateway asked to wait before the next request${tag}${said}`) + ` Try again ${describeWait(retryAfterMs)}.`;
+  const said = error.serverMessage ? sentence(error.serverMessage) : undefined;
+  const message = `${shaped(ASKED_TO_WAIT_SAYS, error.status ? String(error.status) : undefined, said)} ${tryAgainAfter(retryAfterMs)}`;
   return new GatewayError('rate_limit', message, {
     status: error.status,
     retryable: true,

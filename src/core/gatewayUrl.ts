@@ -2,6 +2,7 @@
 // redirect (the key goes to this address only; see the credential-redirection notes).
 // Whether http is acceptable for a given host is settled earlier, by ./baseUrl (settings).
 import { GatewayError } from './errors';
+import { l10n } from './l10n';
 
 export function normalizeBaseUrl(baseUrl: string): string {
   return baseUrl.trim().replace(/\/+$/, '');
@@ -25,7 +26,7 @@ export function invalidBaseUrlError(baseUrl: string): GatewayError | undefined {
   } catch {
     // fall through
   }
-  return new GatewayError('bad_request', `The gateway base URL “${baseUrl.slice(0, 100)}” is not an http(s) URL. Fix “modelgate.baseUrl”.`, {
+  return new GatewayError('bad_request', l10n.t('The gateway base URL “{0}” is not an http(s) URL. Fix “modelgate.baseUrl”.', baseUrl.slice(0, 100)), {
     retryable: false,
     code: 'invalid_base_url',
   });
@@ -33,7 +34,7 @@ export function invalidBaseUrlError(baseUrl: string): GatewayError | undefined {
 
 /** A 3xx from the base URL: said plainly, not followed (the key must not travel on). */
 export function redirectError(response: Response): GatewayError {
-  let target = 'another address';
+  let target: string | undefined;
   const location = response.headers.get('location');
   if (location) {
     try {
@@ -45,7 +46,9 @@ export function redirectError(response: Response): GatewayError {
   }
   return new GatewayError(
     'bad_request',
-    `The gateway redirected the request (${response.status}) to ${target}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.`,
+    target
+      ? l10n.t('The gateway redirected the request ({0}) to {1}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.', response.status, target)
+      : l10n.t('The gateway redirected the request ({0}) to another address. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.', response.status),
     { status: response.status, retryable: false, code: 'invalid_base_url' },
   );
 }

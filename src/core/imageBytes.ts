@@ -5,6 +5,7 @@
 import { fromBase64 } from '../platform/bytes';
 import { GatewayError, protocolError } from './errors';
 import { bodyChunks, type Attempt } from './transport';
+import { l10n } from './l10n';
 
 export const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 
@@ -14,11 +15,11 @@ function sizeLabel(bytes: number): string {
 }
 
 export function tooLargeError(maxBytes: number): GatewayError {
-  return new GatewayError('protocol', `The image is larger than the ${sizeLabel(maxBytes)} limit, so it was not downloaded.`, { retryable: false });
+  return new GatewayError('protocol', l10n.t('The image is larger than the {0} limit, so it was not downloaded.', sizeLabel(maxBytes)), { retryable: false });
 }
 
 export function imageExpiredError(status: number): GatewayError {
-  return new GatewayError('not_found', `The image URL expired before it could be downloaded; generate again (${status}).`, { status, retryable: false });
+  return new GatewayError('not_found', l10n.t('The image URL expired before it could be downloaded; generate again ({0}).', status), { status, retryable: false });
 }
 
 /** 'png' | 'jpeg' | 'webp' from the first bytes, or undefined. */
@@ -33,12 +34,14 @@ export function imageFormatOf(bytes: Uint8Array): 'png' | 'jpeg' | 'webp' | unde
 export function assertImageBytes(bytes: Uint8Array, contentType?: string | null): Uint8Array {
   if (imageFormatOf(bytes)) return bytes;
   const head = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-  const type = contentType ? `, content type ${contentType.split(';')[0]!.trim()}` : '';
+  const type = contentType ? contentType.split(';')[0]!.trim() : undefined;
   throw new GatewayError(
     'protocol',
     bytes.byteLength === 0
-      ? 'The image is empty (0 bytes).'
-      : `The downloaded data is not a PNG, JPEG or WebP image (starts with ${head}${type}).`,
+      ? l10n.t('The image is empty (0 bytes).')
+      : type
+        ? l10n.t('The downloaded data is not a PNG, JPEG or WebP image (starts with {0}, content type {1}).', head, type)
+        : l10n.t('The downloaded data is not a PNG, JPEG or WebP image (starts with {0}).', head),
     { retryable: false },
   );
 }
@@ -98,5 +101,5 @@ export function imageDownloadError(status: number, statusText: string, retryAfte
   if (status === 401 || status === 403 || status === 404 || status === 410) return imageExpiredError(status);
   const label = `${status}${statusText ? ` ${statusText}` : ''}`;
   const kind = status === 429 ? 'rate_limit' : status === 408 ? 'timeout' : status >= 500 || status === 409 ? 'server' : 'bad_request';
-  return new GatewayError(kind, `Downloading the image failed (${label}). Try again, or generate the image again.`, { status, retryAfterMs });
+  return new GatewayError(kind, l10n.t('Downloading the image failed ({0}). Try again, or generate the image again.', label), { status, retryAfterMs });
 }

@@ -1,7 +1,7 @@
 // One HTTP attempt: the caller's abort signal, an idle timeout, and reading the body in
 // chunks. Every wait is raced against the attempt's AbortController, so an abort or a
 // timeout ends the wait at once even if the injected fetch ignores its signal.
-import { abortedError, GatewayError, timeoutError } from './errors';
+import { abortedError, GatewayError, keepAliveOnlyError, networkMessage, timeoutError } from './errors';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -42,10 +42,7 @@ export function networkError(error: unknown, phase: 'connect' | 'read', peer: Pe
   const code = errorCode(error);
   const raw = error instanceof Error ? error.message : String(error);
   const detail = code ? `${NETWORK_CODES[code] ?? 'network error'}, ${code}` : raw.slice(0, 120) || 'network error';
-  const message =
-    phase === 'connect'
-      ? `Could not reach ${peer.name} at ${peer.where} (${detail}). ${peer.hint}`
-      : `The connection to ${peer.name} was lost before the response was complete (${detail}).`;
+  const message = networkMessage(phase, peer.name, peer.where, detail, peer.hint);
   return new GatewayError('network', message, { code });
 }
 
@@ -109,10 +106,7 @@ export class Attempt {
     if (this.timedOut) {
       if (!this.noContent) return timeoutError(this.timeoutMs, this.peer.name);
       const seconds = Math.max(1, Math.round(this.contentTimeoutMs / 1000));
-      return new GatewayError(
-        'timeout',
-        `${this.peer.name[0]!.toUpperCase()}${this.peer.name.slice(1)} sent only keep-alives and no answer for ${seconds} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.`,
-      );
+      return keepAliveOnlyError(seconds, this.peer.name);
     }
     if (error instanceof GatewayError) return error;
     return networkError(error, phase, this.peer);

@@ -45,7 +45,7 @@ export function createCodeBlock(doc: Document, lang: string, code: string): HTML
   const codeEl = h(doc, 'code', lang ? { className: `language-${lang}` } : {});
   if (code) codeEl.textContent = code;
   const toolbar = h(doc, 'div', { className: 'code-toolbar' }, [
-    h(doc, 'span', { className: 'code-lang', text: lang || 'text' }),
+    h(doc, 'span', { className: 'code-lang', text: lang || l10n.t('text') }),
     ...ACTIONS.map((a) =>
       h(doc, 'button', { className: 'code-action', attrs: { type: 'button', 'data-code-action': a.action, 'aria-label': a.label, title: a.title } }, [
         icon(doc, a.icon),

@@ -82,7 +82,7 @@ export class Header {
     const text = formatTotalCost(total, unpriced);
     this.total.hidden = !text;
     this.total.textContent = text;
-    this.total.title = text ? `Cost of this conversation so far: ${text}` : 'Cost of this conversation so far'; // the badge may be cut
+    this.total.title = text ? l10n.t('Cost of this conversation so far: {0}', text) : l10n.t('Cost of this conversation so far'); // the badge may be cut
   }
 
   private render(): void {

@@ -23,6 +23,11 @@ export function webviewSourceFiles(root: string): string[] {
   return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
 }
 
+/** src/core's .ts files: vscode-free, their `l10n.t` (src/core/l10n.ts) keys are in the bundle too. */
+export function coreSourceFiles(root: string): string[] {
+  return readdirSync(join(root, 'src', 'core')).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts')).map((n) => join(root, 'src', 'core', n)).sort();
+}
+
 /** The host-side .ts files of src/: src/core (no vscode there) and src/webview (its own bundle) excepted. */
 export function hostSourceFiles(root: string): string[] {
   const out: string[] = [];
@@ -143,6 +148,139 @@ export function plainSinks(root: string, files: string[], read: (f: string) => s
       }
       if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
         if (ASSIGNED_FIELDS.has(node.left.name.text) && isPlainText(node.right)) out.push(where(root, sf, node));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** Words of a sentence: two or more space-separated words (so `${n} KB`, 'png', 'rate_limit' or `in ${n} s` are not). */
+const hasSentence = (s: string) => (s.replace(/\$\([\w~-]+\)/g, '').replace(/\bhttps?:\/\/\S*/g, '').match(/(?:^|\s)\p{L}{2,}/gu) ?? []).length >= 2;
+
+/** The literal parts of `node` (string/template literal, through `+`, `?:`, `??`, `||`, parentheses). */
+function literalParts(node: ts.Expression): string[] {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)];
+  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return literalParts(node.expression);
+  if (ts.isConditionalExpression(node)) return [...literalParts(node.whenTrue), ...literalParts(node.whenFalse)];
+  if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return [...literalParts(node.left), ...literalParts(node.right)];
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return literalParts(node.right);
+  }
+  return [];
+}
+
+/**
+ * src/core modules whose returned strings are messages for a person (checked by the "return"
+ * rule of `plainCoreSinks`); the rest of src/core returns ids, numbers and text the model reads.
+ */
+export const USER_FACING_CORE = ['errors.ts', 'baseUrl.ts', 'consoleUrl.ts', 'gatewayUrl.ts', 'imageBytes.ts', 'channelFailover.ts', 'budget.ts', 'catalogue.ts'];
+/** Properties of result objects that carry a message for a person. */
+const CORE_TEXT_FIELDS = new Set(['message', 'problem', 'label', 'detail', 'hint']);
+/** zod's check options (`.refine(f, { message })`): protocol diagnostics, quoted inside a translated sentence. */
+const ZOD_CALLS = new Set(['refine', 'superRefine', 'min', 'max', 'length', 'nonempty', 'regex', 'check']);
+
+/** A catalogue entry (`{ kind: 'chat' | 'image', id, label, … }`): its label is the model's name, like the ids. */
+function isModelEntry(obj: ts.Node, sf: ts.SourceFile): boolean {
+  return ts.isObjectLiteralExpression(obj) && obj.properties.some((p) => ts.isPropertyAssignment(p) && p.name.getText(sf) === 'kind' && /^['"](chat|image)['"]$/.test(p.initializer.getText(sf)));
+}
+
+/**
+ * src/core's untranslated messages: (1) `new GatewayError(kind, <words>)`, (2) a `message` /
+ * `problem` / `label` / `detail` / `hint` property, or a getter of that name, given words
+ * (zod check options and model names in catalogue entries excepted), (3) in USER_FACING_CORE modules, a `return` of a sentence (two
+ * or more words). A `l10n.t(...)` call, a variable or a helper call is taken as given.
+ */
+export function plainCoreSinks(root: string, files: string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8')): Finding[] {
+  const out: Finding[] = [];
+  for (const file of files) {
+    const sf = parse(file, read(file));
+    const userFacing = USER_FACING_CORE.some((n) => file.endsWith(`${sep}${n}`) || file.endsWith(`/${n}`));
+    const visit = (node: ts.Node, getter?: string) => {
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'GatewayError') {
+        const message = node.arguments?.[1];
+        if (message && isPlainText(message)) out.push(where(root, sf, message));
+      }
+      if (ts.isPropertyAssignment(node) && CORE_TEXT_FIELDS.has(node.name.getText(sf)) && isPlainText(node.initializer)) {
+        const call = node.parent.parent;
+        const zod = ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && ZOD_CALLS.has(call.expression.name.text);
+        if (!zod && !isModelEntry(node.parent, sf)) out.push(where(root, sf, node));
+      }
+      if (ts.isReturnStatement(node) && node.expression) {
+        const parts = literalParts(node.expression);
+        if ((getter && parts.some(hasWords)) || (userFacing && parts.some(hasSentence))) out.push(where(root, sf, node));
+      }
+      if (ts.isGetAccessorDeclaration(node) && CORE_TEXT_FIELDS.has(node.name.getText(sf))) {
+        ts.forEachChild(node, (c) => visit(c, node.name.getText(sf)));
+        return;
+      }
+      // A nested function's returns are its own: a getter's flag does not reach into it.
+      if (ts.isFunctionLike(node)) {
+        ts.forEachChild(node, (c) => visit(c));
+        return;
+      }
+      ts.forEachChild(node, (c) => visit(c, getter));
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** Properties of DOM elements that a person reads (or a screen reader says). */
+const DOM_TEXT_FIELDS = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'alt', 'ariaValueText', 'ariaDescription']);
+/** Attributes that a person reads (or a screen reader says). */
+const DOM_TEXT_ATTRS = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-valuetext', 'aria-description', 'aria-roledescription']);
+
+/**
+ * The webview's untranslated texts: an assignment of words to textContent / innerText / title /
+ * placeholder / ariaLabel / alt (and aria value text/description), `setAttribute` of such an
+ * attribute to words, `doc.createTextNode(words)`, and dom.ts's builders: `h(doc, tag, { text,
+ * attrs: { 'aria-label', title, … } }, [children])` / `append(el, [children])` with words. Only
+ * the webview's `l10n.t(...)`, variables and calls pass.
+ */
+export function plainWebviewSinks(root: string, files: string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8')): Finding[] {
+  const out: Finding[] = [];
+  for (const file of files) {
+    const sf = parse(file, read(file));
+    const flag = (node: ts.Expression, at: ts.Node = node) => {
+      if (isPlainText(node)) out.push(where(root, sf, at));
+    };
+    const attrs = (obj: ts.Expression) => {
+      if (!ts.isObjectLiteralExpression(obj)) return;
+      for (const p of obj.properties) {
+        const key = ts.isPropertyAssignment(p) && (ts.isStringLiteral(p.name) || ts.isIdentifier(p.name)) ? p.name.text : undefined;
+        if (key && DOM_TEXT_ATTRS.has(key)) flag((p as ts.PropertyAssignment).initializer, p);
+      }
+    };
+    const children = (arr: ts.Expression | undefined) => {
+      if (arr && ts.isArrayLiteralExpression(arr)) for (const c of arr.elements) if (!ts.isSpreadElement(c)) flag(c);
+    };
+    const visit = (node: ts.Node) => {
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
+        if (DOM_TEXT_FIELDS.has(node.left.name.text)) flag(node.right, node);
+      }
+      if (ts.isCallExpression(node) && !isL10nT(node)) {
+        const name = calleeName(node);
+        const args = node.arguments;
+        if (name === 'setAttribute' && args.length === 2 && DOM_TEXT_ATTRS.has(literalText(args[0]!) ?? '')) flag(args[1]!, node);
+        if (name === 'createTextNode' && args[0]) flag(args[0]);
+        if (name === 'h' && ts.isIdentifier(node.expression)) {
+          const props = args[2];
+          if (props && ts.isObjectLiteralExpression(props)) {
+            for (const p of props.properties) {
+              if (!ts.isPropertyAssignment(p)) continue;
+              const key = p.name.getText(sf);
+              if (key === 'text') flag(p.initializer, p);
+              if (key === 'attrs') attrs(p.initializer);
+            }
+          }
+          children(args[3]);
+        }
+        if (name === 'setAttrs' && ts.isIdentifier(node.expression) && args[1]) attrs(args[1]);
+        if (name === 'append' && ts.isIdentifier(node.expression)) children(args[1]);
       }
       ts.forEachChild(node, visit);
     };

@@ -6,15 +6,16 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../harness/paths';
-import { englishBundle, hostSourceFiles, l10nCalls, placeholders, plainSinks, webviewSourceFiles } from './runtimeScan';
+import { coreSourceFiles, englishBundle, hostSourceFiles, l10nCalls, placeholders, plainCoreSinks, plainSinks, plainWebviewSinks, USER_FACING_CORE, webviewSourceFiles } from './runtimeScan';
 
 const root = repoRoot();
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { l10n?: string };
 const bundleDir = join(root, manifest.l10n ?? 'media/l10n');
 const bundleFile = join(bundleDir, 'bundle.l10n.json');
 const files = hostSourceFiles(root);
-// The webview's l10n.t (src/webview/l10n.ts) looks its messages up in the same bundle, passed in by the host.
-const calls = l10nCalls(root, [...files, ...webviewSourceFiles(root)]);
+// src/core's l10n.t (src/core/l10n.ts, wired to vscode.l10n.t) and the webview's (src/webview/l10n.ts,
+// given the bundle by the host) look their messages up in the same bundle.
+const calls = l10nCalls(root, [...files, ...coreSourceFiles(root), ...webviewSourceFiles(root)]);
 const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
 
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
@@ -28,6 +29,16 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
 
   it('no notification, button, picker/input/progress title, placeholder, prompt or status-bar text is a plain literal', () => {
     assert.deepEqual(plainSinks(root, files).map(fmt), [], 'wrap these in vscode.l10n.t(...) with {0} placeholders');
+  });
+
+  it('src/core: no GatewayError message, result message/problem/label/detail or returned sentence of a user-facing module is a plain literal', () => {
+    const core = coreSourceFiles(root);
+    for (const name of USER_FACING_CORE) assert.ok(core.some((f) => f.endsWith(`/src/core/${name}`)), name);
+    assert.deepEqual(plainCoreSinks(root, core).map(fmt), [], 'wrap these in l10n.t(...) from src/core/l10n.ts, whole sentences with {0} placeholders');
+  });
+
+  it('src/webview: no textContent/title/placeholder/aria-label (property, setAttribute, h()/append() text) is a plain literal', () => {
+    assert.deepEqual(plainWebviewSinks(root, webviewSourceFiles(root)).map(fmt), [], "wrap these in l10n.t(...) from src/webview/l10n.ts");
   });
 
   it('every vscode.l10n.t message is a literal (so it can be a bundle key)', () => {
@@ -85,6 +96,70 @@ describe('l10n: the runtime string scanner', () => {
       item.text = \`\${icon} \${model} · \${channel}\`;
       item.text = '$(sync~spin)';
       item.tooltip = md;
+    `);
+    assert.deepEqual(found, []);
+  });
+
+  it('src/core: catches GatewayError messages, result messages and returned sentences with words', () => {
+    const core = (source: string, name = 'errors.ts') => plainCoreSinks('/r', [`/r/src/core/${name}`], () => source).map((f) => f.text);
+    const found = core(`
+      throw new GatewayError('auth', 'The key is wrong.');
+      const e = new GatewayError('network', \`Could not reach \${peer} (\${detail}).\`, { code });
+      return { ok: false, message: \`The URL "\${raw}" is not valid. \${hint}\` };
+      return { problem: bad ? 'is not a channel' : x };
+      export const INFO = { a: { id: 'a', label: 'Default' }, b: { get detail() { return 'Picks the channel.'; } } };
+      export function waitWords(s: number) { return \`in \${s} s, or later\`; }
+    `);
+    assert.equal(found.length, 7, found.join('\n'));
+    // Returned sentences only count in the user-facing modules; the other rules everywhere.
+    assert.deepEqual(core(`export function label() { return 'chat panel'; }`, 'spendBook.ts'), []);
+    assert.equal(core(`throw new GatewayError('network', 'The stream was cut.');`, 'chatStream.ts').length, 1);
+  });
+
+  it('src/core: leaves l10n.t, units, ids, zod diagnostics and composed parts alone', () => {
+    const found = plainCoreSinks('/r', ['/r/src/core/imageBytes.ts'], () => `
+      throw new GatewayError('auth', l10n.t('The key is wrong ({0}).', status), { retryable: false });
+      throw new GatewayError(kind, message);
+      return { ok: false, message: \`\${l10n.t('No URL is set.')} \${hint()}\` };
+      if (bytes < 1024 * 1024) return \`\${kb} KB\`;
+      if (png) return 'png';
+      return /[.!?]$/.test(text) ? text : \`\${text}.\`;
+      const schema = z.array(x).min(1, { message: 'the response contains no images' });
+      export const INFO = { a: { id: 'a', get label() { return l10n.t('Default'); } } };
+      export const MODELS = [{ kind: 'chat', id: 'flagship-text', label: 'Flagship (text)' }];
+      if (x) return 'rate_limit';
+    `).map((f) => f.text);
+    assert.deepEqual(found, []);
+  });
+
+  it('src/webview: catches words in DOM text properties, text attributes and dom.ts builders', () => {
+    const web = (source: string) => plainWebviewSinks('/r', ['/r/src/webview/x.ts'], () => source).map((f) => f.text);
+    const found = web(`
+      badge.textContent = 'Thinking…';
+      this.total.title = text ? \`Cost so far: \${text}\` : 'Cost so far';
+      input.placeholder = 'Ask a question';
+      button.ariaLabel = 'Copy code';
+      button.setAttribute('aria-label', 'Copy code');
+      button.setAttribute('title', \`Insert \${n} lines\`);
+      const t = doc.createTextNode('Nothing here yet');
+      const b = h(doc, 'button', { className: 'x', text: 'Stop', attrs: { 'aria-label': 'Stop the answer', title: 'Stop' } }, ['Stop now']);
+      append(el, [h(doc, 'span'), 'more words']);
+      setAttrs(el, { placeholder: 'Type here' });
+    `);
+    assert.equal(found.length, 13, found.join('\n'));
+  });
+
+  it('src/webview: leaves l10n.t, variables, ids, icons and non-text attributes alone', () => {
+    const found = plainWebviewSinks('/r', ['/r/src/webview/x.ts'], () => `
+      badge.textContent = l10n.t('Thinking…');
+      meta.textContent = [model, channel].filter(Boolean).join(' · ');
+      code.textContent = '';
+      el.title = short;
+      button.setAttribute('aria-label', l10n.t('Copy {0}', what));
+      el.setAttribute('class', 'icon icon-copy');
+      el.setAttribute('aria-hidden', 'true');
+      el.setAttribute('data-role', 'assistant message');
+      const b = h(doc, 'button', { className: 'primary send', text: l10n.t('Send'), attrs: { 'data-kind': 'send now', role: 'button' } }, [icon('send'), label]);
     `);
     assert.deepEqual(found, []);
   });
