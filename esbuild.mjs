@@ -104,6 +104,8 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 //     (and those zod functions) to src/platform/features.ts (provideSharedModules);
 //  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
 //     what the main bundle handed over (read from a global only while the feature's require runs).
+/** first line of the extension host bundles: when they started to run (src/extension.ts activationTiming) */
+const LOAD_START = 'var __modelgateLoadStart = performance.now();';
 const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts' };
 const featureRequire = {
   name: 'feature-bundles',
@@ -173,7 +175,7 @@ async function buildNodeHost(outdir) {
         build.onLoad({ filter: /.*/, namespace: 'modelgate-main' }, () => ({ contents: entry, loader: 'js', resolveDir: root }));
       },
     };
-    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true });
+    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true, banner: { js: LOAD_START } });
     const more = [...srcInOutput(main.metafile)].filter((p) => !shared.has(p));
     if (!more.length) break;
     for (const p of more) shared.add(p);
@@ -216,6 +218,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     entryPoints: { extension: 'src/extension.ts' },
     outdir: join(dist, 'web'),
     metafile: true,
+    banner: { js: LOAD_START },
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
   });
   builds.push({
