@@ -42,7 +42,7 @@ export interface ModelgateApi {
    * activate()'s own time, in ms, and the time from the bundle starting to run (its first line;
    * esbuild.mjs banner) to activate() returning: printed by the activation integration test.
    */
-  readonly activationTiming: { activateMs: number; sinceBundleStartMs?: number };
+  readonly activationTiming: { activateMs: number; sinceBundleStartMs?: number; phases: Record<string, number> };
   /** spending and budgets (src/spend) */
   spend: SpendApi;
 }
@@ -55,6 +55,9 @@ let flushOnDeactivate: (() => Promise<void> | undefined) | undefined;
 
 export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const started = performance.now();
+  const phases: Record<string, number> = {}; // where activate()'s time goes (activationTiming)
+  let mark = started;
+  const phase = (name: string) => void ((phases[name] = performance.now() - mark), (mark = performance.now()));
   // Messages built by vscode-free modules (src/core/l10n.ts) are translated like the rest.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
@@ -101,8 +104,10 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     keys.onDidChange(() => catalogue.keyChanged()),
   );
 
+  phase('services');
   const statusBar = new ModelStatusBar(services);
   context.subscriptions.push(statusBar);
+  phase('statusBar');
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -122,18 +127,21 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
+  phase('commands');
 
   // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
   const features = registerLazyFeatures(services);
   flushOnDeactivate = () => features.flush();
+  phase('lazyFeatures');
   const spend = registerSpending(services);
   context.subscriptions.push(...spend.disposables);
+  phase('spend');
 
   // The gateway's model list is fetched after activation, off the critical path.
   setTimeout(() => void catalogue.refresh(), 0);
 
   const ended = performance.now();
-  const activationTiming = { activateMs: ended - started, sinceBundleStartMs: typeof __modelgateLoadStart === 'number' ? ended - __modelgateLoadStart : undefined };
+  const activationTiming = { activateMs: ended - started, sinceBundleStartMs: typeof __modelgateLoadStart === 'number' ? ended - __modelgateLoadStart : undefined, phases };
   return {
     version: 1,
     statusBarText: () => statusBar.text,

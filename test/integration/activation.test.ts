@@ -42,6 +42,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     figures.wasAlreadyActive = wasActive;
     figures.activateBodyMs = api.activationTiming.activateMs;
     figures.bundleStartToActivatedMs = api.activationTiming.sinceBundleStartMs;
+    figures.activatePhasesMs = api.activationTiming.phases;
     figures.host = `${vscode.env.appName} ${vscode.version} (${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`;
   });
 
