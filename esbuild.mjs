@@ -2,7 +2,7 @@
 // chat webview (browser, iife). Test, simulator and benchmark bundles are built on request.
 // Type-checking is a separate step (`npm run typecheck`), as in the esbuild-sample.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -94,10 +94,119 @@ const common = {
 
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
 
+// The Node extension host gets one main bundle (dist/extension.js) plus one bundle per lazily
+// loaded feature (dist/chat.js, images.js, lm.js; src/features.ts, src/platform/features.ts). A
+// feature bundle must not carry its own copy of what the main bundle has: two GatewayError classes
+// or two l10n translators would break instanceof and translation. So, in passes:
+//  1. build the main bundle alone and list the src modules that end up in it ("shared");
+//  2. list the zod functions the feature-only modules call (z.object, ...);
+//  3. build the main bundle from a generated entry that also hands those modules' live namespaces
+//     (and those zod functions) to src/platform/features.ts (provideSharedModules);
+//  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
+//     what the main bundle handed over (read from a global only while the feature's require runs).
+/** first line of the extension host bundles: when they started to run (src/extension.ts activationTiming) */
+const LOAD_START = 'var __modelgateLoadStart = performance.now();';
+const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts' };
+const featureRequire = {
+  name: 'feature-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(chat|images|lm)\.js$/ }, (a) =>
+      a.importer.endsWith(join('src', 'platform', 'features.ts')) ? { path: a.path, external: true } : undefined,
+    );
+  },
+};
+const relPath = (p) => relative(root, p).split(sep).join('/');
+const SKIP = Symbol('skip');
+function sharedModules(shared, zodNames) {
+  return {
+    name: 'shared-modules',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (a) => {
+        if (a.pluginData === SKIP || a.kind === 'entry-point') return undefined;
+        if (a.path === 'zod') return zodNames ? { path: 'zod', namespace: 'modelgate-shared' } : undefined;
+        if (!a.path.startsWith('.')) return undefined;
+        const r = await build.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, importer: a.importer, pluginData: SKIP });
+        if (r.errors.length || !r.path) return undefined;
+        const rel = relPath(r.path);
+        return shared.has(rel) ? { path: rel, namespace: 'modelgate-shared' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'modelgate-shared' }, (a) => ({
+        contents: a.path === 'zod' ? 'module.exports = __modelgateShared.zod;' : `module.exports = __modelgateShared.modules[${JSON.stringify(a.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+const srcInOutput = (metafile) => {
+  const found = new Set();
+  for (const o of Object.values(metafile.outputs)) for (const [p, i] of Object.entries(o.inputs)) if (i.bytesInOutput > 0 && p.startsWith('src/')) found.add(p);
+  return found;
+};
+
+/** Builds dist/extension.js + the feature bundles into `outdir`; returns the metafiles (by output name). */
+async function buildNodeHost(outdir) {
+  const host = { ...node, plugins: [coreGuard, featureRequire] };
+  // 1. what the main bundle has
+  const probe = await esbuild.build({ ...host, entryPoints: { extension: 'src/extension.ts' }, outdir, write: false, metafile: true, sourcemap: false });
+  const shared = srcInOutput(probe.metafile);
+  // 2. the zod functions the feature-only modules call (zod is imported as a namespace: test/unit/bundle/zodImports.test.ts)
+  const featureProbe = await esbuild.build({ ...host, plugins: [coreGuard, sharedModules(shared, undefined)], entryPoints: FEATURES, outdir, write: false, metafile: true, sourcemap: false });
+  const zod = await import('zod');
+  const zodNames = new Set();
+  for (const p of Object.keys(featureProbe.metafile.inputs)) {
+    if (!p.startsWith('src/') || shared.has(p)) continue;
+    for (const m of readFileSync(join(root, p), 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) if (m[1] in zod && typeof zod[m[1]] !== 'undefined') zodNames.add(m[1]);
+  }
+  // 3. the main bundle, handing over the shared modules; repeated if keeping whole namespaces pulled in more modules
+  let main;
+  for (let round = 0; round < 4; round++) {
+    const list = [...shared].sort();
+    const entry = [
+      `import { provideSharedModules } from ${JSON.stringify(join(root, 'src/platform/features.ts'))};`,
+      ...list.map((p, i) => `import * as m${i} from ${JSON.stringify(join(root, p))};`),
+      zodNames.size ? `import * as z from 'zod';` : '',
+      `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${zodNames.size ? `{ ${[...zodNames].sort().map((n) => `${n}: z.${n}`).join(', ')} }` : 'undefined'} });`,
+      `export * from ${JSON.stringify(join(root, 'src/extension.ts'))};`,
+    ].join('\n');
+    const virtualEntry = {
+      name: 'main-entry',
+      setup(build) {
+        build.onResolve({ filter: /^modelgate:main$/ }, () => ({ path: 'main', namespace: 'modelgate-main' }));
+        build.onLoad({ filter: /.*/, namespace: 'modelgate-main' }, () => ({ contents: entry, loader: 'js', resolveDir: root }));
+      },
+    };
+    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true, banner: { js: LOAD_START } });
+    const more = [...srcInOutput(main.metafile)].filter((p) => !shared.has(p));
+    if (!more.length) break;
+    for (const p of more) shared.add(p);
+  }
+  // 4. the feature bundles
+  const features = await esbuild.build({
+    ...host,
+    plugins: [coreGuard, sharedModules(shared, zodNames.size ? zodNames : undefined)],
+    entryPoints: FEATURES,
+    outdir,
+    metafile: true,
+    banner: { js: 'var __modelgateShared = globalThis[Symbol.for("modelgate.sharedModules")]; if (!__modelgateShared) throw new Error("Modelgate: this feature bundle is loaded by dist/extension.js on first use, not on its own");' },
+  });
+  // A module that is in no main bundle but in two feature bundles runs twice: fine for pure
+  // functions, wrong for a class (instanceof) or module state. Fail the build for those.
+  const seen = new Map();
+  for (const o of Object.values(features.metafile.outputs)) for (const [p, i] of Object.entries(o.inputs)) if (i.bytesInOutput > 0 && p.startsWith('src/')) seen.set(p, (seen.get(p) ?? 0) + 1);
+  const twice = [...seen].filter(([p, n]) => n > 1 && /^(export\s+)?(abstract\s+)?(class|let|var)\s/m.test(readFileSync(join(root, p), 'utf8'))).map(([p]) => p);
+  if (twice.length) throw new Error(`these modules would run once per feature bundle but have a class or module state; import them from the main bundle's code too (so they are shared) or keep them in one feature:\n  ${twice.join('\n  ')}`);
+  return { main: main.metafile, features: features.metafile, shared: [...shared].sort(), zod: [...zodNames].sort() };
+}
+
+// --dist=DIR: the production bundles into DIR instead of dist/ (the bench builds a fresh copy), with DIR/meta.json.
+const distArg = process.argv.find((a) => a.startsWith('--dist='));
+const dist = distArg ? resolve(distArg.slice('--dist='.length)) : join(root, 'dist');
+
 const builds = [];
+let nodeHost = false;
 // --sim and --bench build only what they run, so a half-finished extension never blocks them.
 if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !args.has('--demo')) {
-  builds.push({ ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
+  nodeHost = true;
   builds.push({
     ...common,
     plugins: [coreGuard, noNodeModules, platformSeam],
@@ -107,7 +216,9 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     mainFields: ['browser', 'module', 'main'],
     external: ['vscode'],
     entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist/web',
+    outdir: join(dist, 'web'),
+    metafile: true,
+    banner: { js: LOAD_START },
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
   });
   builds.push({
@@ -116,7 +227,8 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     format: 'iife',
     target: 'es2022',
     entryPoints: { webview: 'src/webview/main.ts' },
-    outdir: 'dist',
+    outdir: dist,
+    metafile: true,
   });
 }
 
@@ -145,8 +257,14 @@ if (args.has('--bench')) {
 assertCoreIsPure();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
+  if (nodeHost) {
+    // The split host build is several passes: rerun them all whenever any input of the host or a feature changes.
+    const rebuild = { name: 'node-host', setup: (b) => b.onEnd(async (r) => { if (!r.errors.length) await buildNodeHost(dist).catch((e) => console.error(e)); }) };
+    await (await esbuild.context({ ...node, plugins: [coreGuard, featureRequire, rebuild], entryPoints: { extension: 'src/extension.ts', ...FEATURES }, outdir: dist, write: false })).watch();
+  }
   console.log('[esbuild] watching');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  if (builds.some((b) => b.outdir === 'dist/web')) assertWebBundleIsNodeFree(join(root, 'dist', 'web', 'extension.js'));
+  const [host, ...results] = await Promise.all([nodeHost ? buildNodeHost(dist) : undefined, ...builds.map((b) => esbuild.build(b))]);
+  if (builds.some((b) => b.outdir === join(dist, 'web'))) assertWebBundleIsNodeFree(join(dist, 'web', 'extension.js'));
+  if (distArg) writeFileSync(join(dist, 'meta.json'), JSON.stringify({ host, others: results.map((r) => r.metafile) }));
 }

@@ -9,9 +9,8 @@ import { ModelStatusBar } from './models/statusBar';
 import { ChannelHealthStore } from './models/channelHealthStore';
 import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './models/pickers';
 import { createLog } from './log';
-import { registerChat, type ChatApi } from './chat';
-import { registerImageCommands } from './images';
-import { registerLanguageModelProvider } from './lm';
+import type { ChatApi } from './chat';
+import { registerLazyFeatures, type FeatureLoad } from './features';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import type { Services } from './services';
@@ -35,15 +34,30 @@ export interface ModelgateApi {
   channelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
   statusBarTooltip(): string;
-  chat: ChatApi;
+  /** the chat feature (built on first access, like the chat view's first use) */
+  readonly chat: ChatApi;
+  /** chat, images and lm are built on first use: which are built so far, and what triggered each */
+  loadedFeatures(): FeatureLoad[];
+  /**
+   * activate()'s own time, in ms, and the time from the bundle starting to run (its first line;
+   * esbuild.mjs banner) to activate() returning: printed by the activation integration test.
+   */
+  readonly activationTiming: { activateMs: number; sinceBundleStartMs?: number; phases: Record<string, number> };
   /** spending and budgets (src/spend) */
   spend: SpendApi;
 }
 
+/** performance.now() when the bundle's first line ran (esbuild.mjs banner; absent in other builds) */
+declare const __modelgateLoadStart: number | undefined;
+
 /** set while active, so deactivate() can finish the last transcript write before the host exits */
-let flushOnDeactivate: (() => Promise<void>) | undefined;
+let flushOnDeactivate: (() => Promise<void> | undefined) | undefined;
 
 export function activate(context: vscode.ExtensionContext): ModelgateApi {
+  const started = performance.now();
+  const phases: Record<string, number> = {}; // where activate()'s time goes (activationTiming)
+  let mark = started;
+  const phase = (name: string) => void ((phases[name] = performance.now() - mark), (mark = performance.now()));
   // Messages built by vscode-free modules (src/core/l10n.ts) are translated like the rest.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
@@ -90,8 +104,10 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     keys.onDidChange(() => catalogue.keyChanged()),
   );
 
+  phase('services');
   const statusBar = new ModelStatusBar(services);
   context.subscriptions.push(statusBar);
+  phase('statusBar');
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -111,20 +127,21 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
+  phase('commands');
 
-  const chat = registerChat(services);
-  context.subscriptions.push(...chat.disposables);
-  flushOnDeactivate = () => chat.api.controller.close();
-  context.subscriptions.push(...registerImageCommands(services));
+  // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
+  const features = registerLazyFeatures(services);
+  flushOnDeactivate = () => features.flush();
+  phase('lazyFeatures');
   const spend = registerSpending(services);
   context.subscriptions.push(...spend.disposables);
-  // Modelgate's chat models in VS Code's own chat and for other extensions (vscode.lm);
-  // a no-op where the API is missing.
-  context.subscriptions.push(registerLanguageModelProvider(services));
+  phase('spend');
 
   // The gateway's model list is fetched after activation, off the critical path.
   setTimeout(() => void catalogue.refresh(), 0);
 
+  const ended = performance.now();
+  const activationTiming = { activateMs: ended - started, sinceBundleStartMs: typeof __modelgateLoadStart === 'number' ? ended - __modelgateLoadStart : undefined, phases };
   return {
     version: 1,
     statusBarText: () => statusBar.text,
@@ -135,7 +152,11 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     lastUsage: () => usage.last(),
     channelPickerItems: () => channelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
-    chat: chat.api,
+    get chat() {
+      return features.chat();
+    },
+    loadedFeatures: () => features.loaded(),
+    activationTiming,
     spend: spend.api,
   };
 }

@@ -1,5 +1,6 @@
-// The chat feature: the webview view, its commands and the public chat API. activate() calls
-// registerChat once and pushes the disposables; `api` goes into the extension's exports.
+// The chat feature: the webview view, its commands and the public chat API. src/features.ts calls
+// registerChat on first use (the view resolving, a chat command, the API) and pushes the
+// disposables; it registers the view's provider itself (from activation), and hands it to `provider`.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ChatController } from './chatController';
@@ -30,7 +31,7 @@ export interface ChatApi {
   readonly apply: ChatApply;
 }
 
-export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi } {
+export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const tools = createWorkspaceTools();
   const { apply, disposables: applyDisposables } = registerApply(services.log);
@@ -58,7 +59,6 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
   };
 
   const disposables: vscode.Disposable[] = [
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.commands.registerCommand('modelgate.openChat', async () => {
       await focus();
       // A view opened cold cannot take the keyboard until its page has loaded: the workbench's
@@ -91,6 +91,6 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     tools,
     { dispose: () => controller.dispose() },
   ];
-  return { disposables, api };
+  return { disposables, api, provider };
 }
 

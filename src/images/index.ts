@@ -1,5 +1,5 @@
-// Image generation: "Generate Image Here" (modelgate.generateImage). activate() calls
-// registerImageCommands once and owns the returned disposables.
+// Image generation: "Generate Image Here" (modelgate.generateImage). src/features.ts calls
+// registerImageCommands on the command's first use and owns the returned disposables.
 import type * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerGenerateImageCommand } from './generateImageCommand';
