@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, bundle, activation) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, bundle, activation, panel) runs one suite.
 import * as esbuild from 'esbuild';
 import { rmSync, mkdtempSync, statSync } from 'node:fs';
 import Module from 'node:module';
@@ -9,6 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClient } from './client.bench';
 import { benchConversationList } from './conversationList.bench';
+import { benchPanel } from './panel.bench';
 import { benchRender } from './render.bench';
 import { figure, writeBenchJson } from './report';
 import { benchSse } from './sse.bench';
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     ['conversations', benchConversationList],
     ['bundle', async () => bundleSizes((build ??= await productionBuild()).dir, build.metafile)],
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
+    ['panel', async () => benchPanel(join((build ??= await productionBuild()).dir, 'webview.js'))],
   ];
   try {
     for (const [name, run] of suites) {
