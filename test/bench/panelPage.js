@@ -147,5 +147,38 @@
     return performance.now() - t0;
   }
 
-  window.__panelBench = { restore, restoreSync, bigBlock, stream };
+  /** Streams one text (a hostile-corpus case) and returns the longest task meanwhile. */
+  async function streamText(id, text, deltaChars, intervalMs) {
+    post(snapshot('c' + id, [{ id: 'u', role: 'user', text: 'go', attachments: [], createdAt: 0 }]));
+    await sleep(100);
+    post({ type: 'messageAdded', message: { id: 'a', role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'stable', createdAt: 1 } });
+    const t0 = performance.now();
+    for (let pos = 0; pos < text.length; pos += deltaChars) {
+      post({ type: 'textDelta', messageId: 'a', text: text.slice(pos, pos + deltaChars) });
+      await sleep(intervalMs);
+    }
+    post({ type: 'messageFinished', messageId: 'a', status: 'done' });
+    await sleep(500);
+    return { longest: longestSince(t0), over50: countSince(t0, 50) };
+  }
+
+  const rep = (s, n) => s.repeat(n);
+  const words = (n) => Array.from({ length: n }, (_, i) => ['lorem', 'ipsum', 'dolor', 'sit', 'amet'][i % 5]).join(' ');
+  /** The hostile corpus's slowest cases (test/e2e/hostileCorpus.e2e.test.ts), in the plain page. */
+  const CORPUS = {
+    line200k: () => words(25000) + ' zqNa zqNb',
+    table3000: () => `|${rep(' a |', 3000)}\n|${rep('---|', 3000)}\n|${rep(' b |', 3000)}`,
+    quotesLists200: () => Array.from({ length: 200 }, (_, i) => `${rep('> ', i)}- q${i}`).join('\n'),
+    lists120: () => Array.from({ length: 120 }, (_, i) => `${'  '.repeat(i)}- item${i}`).join('\n'),
+    quotes500: () => rep('> ', 500) + 'deep quote',
+    links3000: () => rep('[', 3000) + 'deep' + rep('](https://example.com)', 3000),
+  };
+  async function corpus() {
+    const out = {};
+    let k = 0;
+    for (const [name, make] of Object.entries(CORPUS)) out[name] = await streamText(k++, make(), 600, 24);
+    return out;
+  }
+
+  window.__panelBench = { restore, restoreSync, bigBlock, stream, corpus };
 })();

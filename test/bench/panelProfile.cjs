@@ -1,5 +1,5 @@
 // CPU profile of one panel bench scenario in Chromium, to see where the long tasks go.
-// Run: node esbuild.mjs && node test/bench/panelProfile.cjs restore|restoreSync|block|stream [top=25]
+// Run: node esbuild.mjs && node test/bench/panelProfile.cjs restore|restoreSync|block|stream|corpus [top=25]
 // Uses dist/webview.js (not minified: function names are readable) and test/bench/panelPage.js.
 // Prints self time and total time by function; never asserts. Writes test-results/panel-<scenario>.cpuprofile.
 const { chromium } = require('playwright-core');
@@ -14,6 +14,7 @@ const calls = {
   restoreSync: 'window.__panelBench.restoreSync(2000)',
   block: 'window.__panelBench.bigBlock(100000)',
   stream: 'window.__panelBench.stream(400000, 1000, 24)',
+  corpus: 'window.__panelBench.corpus()',
 };
 
 (async () => {
