@@ -176,7 +176,7 @@
   async function corpus() {
     const out = {};
     let k = 0;
-    for (const [name, make] of Object.entries(CORPUS)) out[name] = await streamText(k++, make(), 600, 24);
+    for (const [name, make] of Object.entries(CORPUS)) if (!window.__only || window.__only === name) out[name] = await streamText(k++, make(), 600, 24);
     return out;
   }
 
