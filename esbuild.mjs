@@ -251,7 +251,7 @@ if (args.has('--demo')) {
   builds.push({ ...node, entryPoints: { 'demo/demo': 'test/demo/demo.ts', 'demo/seed-extension/extension': 'test/demo/seed-extension/extension.ts' }, outdir: 'out' });
 }
 if (args.has('--bench')) {
-  builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild'] });
+  builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild', 'playwright-core'] });
 }
 
 assertCoreIsPure();

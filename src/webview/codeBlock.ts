@@ -66,19 +66,35 @@ export function codeTextOf(block: Element): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-export function highlightCodeBlock(block: Element, queue?: IdleQueue | null): void {
+/**
+ * Colours a closed block. Big blocks are coloured in slices on idle time; with `defer` (a block
+ * closed while an answer streams) a small one is coloured in one idle step too, so colouring
+ * never lands in a streaming frame.
+ */
+export function highlightCodeBlock(block: Element, queue?: IdleQueue | null, defer = false): void {
   const code = codeElementOf(block);
   if (!code || !code.ownerDocument) return;
   const lang = block.getAttribute('data-lang') ?? '';
   const text = code.textContent ?? '';
   if (!lang || !text || text.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(lang)) return;
-  if (text.length > HIGHLIGHT_SLICE_CHARS) {
+  if (text.length > HIGHLIGHT_SLICE_CHARS || defer) {
     const q = queue === undefined ? idleQueueOf(code.ownerDocument) : queue;
     if (q) {
-      highlightInSlices(code, lang, text, q);
+      if (text.length > HIGHLIGHT_SLICE_CHARS) highlightInSlices(code, lang, text, q);
+      else {
+        q.add(() => {
+          // the block may have been re-rendered or emptied meanwhile: colour only what it still shows
+          if (codeElementOf(block) === code && code.textContent === text) highlightNow(code, lang, text);
+          return false;
+        });
+      }
       return;
     }
   }
+  highlightNow(code, lang, text);
+}
+
+function highlightNow(code: HTMLElement, lang: string, text: string): void {
   let html: string;
   try {
     html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
@@ -111,8 +127,11 @@ export function sliceOffsets(text: string): number[] {
 
 /**
  * Puts each slice's plain text in its own span (the block looks the same), then colours one
- * slice per idle step. The text never changes, so Copy/Insert/Apply read the same code at any
- * moment; (A block removed meanwhile is still finished: bounded, idle-time work.)
+ * slice per idle step, off the page, and puts every coloured slice in at the last step: changing
+ * the block's text runs re-lays out all of its lines, so doing it once per slice made each step
+ * a long frame (26 relayouts of 100 KB of text). The text never changes, so Copy/Insert/Apply
+ * read the same code at any moment. (A block removed meanwhile is still finished: bounded,
+ * idle-time work.)
  */
 function highlightInSlices(code: HTMLElement, lang: string, text: string, queue: IdleQueue): void {
   const doc = code.ownerDocument;
@@ -126,19 +145,23 @@ function highlightInSlices(code: HTMLElement, lang: string, text: string, queue:
   }
   code.classList.add('hljs');
   let next = 0;
+  const coloured: (HTMLElement | null)[] = [];
   queue.add(() => {
     const i = next++;
     if (i >= spans.length) return false;
     try {
       const html = hljs.highlight(text.slice(cuts[i], cuts[i + 1]), { language: lang, ignoreIllegals: true }).value;
-      const highlighted = sanitizeHighlightHtml(doc, html);
-      if (highlighted) {
-        spans[i].textContent = '';
-        spans[i].append(...Array.from(highlighted.childNodes));
-      }
+      coloured[i] = sanitizeHighlightHtml(doc, html);
     } catch {
-      // leave this slice plain
+      coloured[i] = null; // leave this slice plain
     }
-    return next < spans.length;
+    if (next < spans.length) return true;
+    for (let k = 0; k < spans.length; k++) {
+      const c = coloured[k];
+      if (!c) continue;
+      spans[k].textContent = '';
+      spans[k].append(...Array.from(c.childNodes));
+    }
+    return false;
   });
 }

@@ -92,6 +92,8 @@ export class StreamingMarkdown {
   private finished = false;
   private chunk: HTMLElement | null = null;
   private chunkSize = 0;
+  /** rendered at once (a finished message): small blocks are coloured at once, not on idle time */
+  private oneGo = false;
 
   constructor(doc: Document, options: StreamingMarkdownOptions = {}, element?: HTMLElement) {
     this.doc = doc;
@@ -106,6 +108,7 @@ export class StreamingMarkdown {
   /** Renders a complete text at once (used for finished messages in a snapshot). */
   static render(doc: Document, text: string, options: StreamingMarkdownOptions = {}): StreamingMarkdown {
     const r = new StreamingMarkdown(doc, options);
+    r.oneGo = true;
     r.append(text);
     r.finish();
     return r;
@@ -272,7 +275,25 @@ export class StreamingMarkdown {
       else this.element.appendChild(block);
       return [block];
     }
-    return this.insertRendered(renderTokens(tokens, from, to), complete);
+    // Top-level code fences are built as DOM text directly: their content is text by
+    // construction, and sending a 100 KB block through HTML and the sanitizer was one long
+    // task. Everything else goes through the renderer and the sanitizer, in runs between fences.
+    const nodes: Node[] = [];
+    let run = from;
+    for (let i = from; i < to; i++) {
+      const t = tokens[i];
+      if (t.type !== 'fence' || t.level !== 0 || isPlainTextToken(t)) continue;
+      if (run < i) nodes.push(...this.insertRendered(renderTokens(tokens, run, i), complete));
+      const block = createCodeBlock(this.doc, langFromInfo(t.info), t.content);
+      if (complete) {
+        this.appendCommittedNode(block);
+        if (this.highlight) highlightCodeBlock(block, undefined, !this.oneGo);
+      } else this.element.appendChild(block);
+      nodes.push(block);
+      run = i + 1;
+    }
+    if (run < to) nodes.push(...this.insertRendered(renderTokens(tokens, run, to), complete));
+    return nodes;
   }
 
   /** Sanitizes, decorates and renders HTML: committed blocks go into chunks, a tail is appended as is. */
@@ -423,7 +444,7 @@ export class StreamingMarkdown {
     const token = tokens.find((t) => t.type === 'fence');
     f.code.textContent = token ? token.content : '';
     f.block.classList.remove('streaming');
-    if (this.highlight) highlightCodeBlock(f.block);
+    if (this.highlight) highlightCodeBlock(f.block, undefined, !this.oneGo);
     this.stats.committedBlocks++;
   }
 }

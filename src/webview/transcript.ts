@@ -28,11 +28,22 @@ const COPIED_FEEDBACK_MS = 1500;
  * the top renders the next few at once. A 2,000-message conversation then paints after a
  * few dozen messages instead of all of them.
  */
-const INITIAL_MAX_MESSAGES = 24;
+const INITIAL_MAX_MESSAGES = 16;
 const INITIAL_MAX_CHARS = 30_000;
 const SCROLL_BATCH = 8;
-/** Older messages rendered per idle step: each step measures the layout once to keep the scroll position. */
-export const IDLE_BATCH = 8;
+/**
+ * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
+ * used up, so one message per step bounds every task by about one message's rendering; a step
+ * reads no layout (the browser's scroll anchoring keeps the view where it was).
+ */
+export const IDLE_BATCH = 1;
+/**
+ * Older messages are built off the page and inserted this many at a time, in one
+ * `.transcript-page` element (content-visibility: auto, so a page out of view costs the browser
+ * nearly nothing). Inserting each message on its own made every idle step a frame whose style,
+ * layout and intersection work grew with the whole log: quadratic over a 2,000-message restore.
+ */
+export const PAGE_MESSAGES = 50;
 
 export class Transcript {
   readonly element: HTMLElement;
@@ -42,10 +53,15 @@ export class Transcript {
   private readonly scheduler: FrameScheduler;
   private stick = true;
   private lastAutoScrollTop = 0;
+  /** the scroll offset last seen (a scroll event or our own scroll), read without forcing layout */
+  private knownTop = 0;
   private busy = false;
   private readonly win: Window;
   /** messages of the restored conversation not rendered yet, oldest first */
   private older: MessageView[] = [];
+  /** the page of older messages being built off the page (not in the DOM yet), and its size */
+  private page: HTMLElement | null = null;
+  private pageCount = 0;
   private readonly idle: IdleQueue;
 
   constructor(
@@ -61,9 +77,9 @@ export class Transcript {
     });
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
     this.idle = new IdleQueue(frameHost as IdleHost);
-    // Older messages are inserted above what is shown; the scroll position is kept by hand
-    // (the browser's scroll anchoring would move it a second time).
-    this.element.style.overflowAnchor = 'none';
+    // Older messages are inserted above what is shown; the browser's scroll anchoring keeps the
+    // view on the same content (pinned to the bottom, or wherever the user scrolled to) without
+    // a layout read per step. Anchoring does nothing at scroll offset 0: renderOlder measures then.
     this.element.addEventListener('scroll', () => this.onScroll());
     // The log shrinks when a notice appears or the composer grows: stay pinned if we were.
     const Observer = (this.win as unknown as { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;
@@ -79,9 +95,9 @@ export class Transcript {
     return this.entries.length + this.older.length;
   }
 
-  /** Messages of a restored conversation still waiting for idle time. */
+  /** Messages of a restored conversation not in the DOM yet (waiting for idle time, or on a page being built). */
   get unrenderedCount(): number {
-    return this.older.length;
+    return this.older.length + this.pageCount;
   }
 
   reset(messages: MessageView[]): void {
@@ -90,11 +106,13 @@ export class Transcript {
     this.dirty.clear();
     this.entries.length = 0;
     this.byId.clear();
+    this.page = null;
+    this.pageCount = 0;
     clear(this.element);
     const start = initialWindowStart(messages);
     for (let i = start; i < messages.length; i++) this.add(messages[i]);
     this.older = messages.slice(0, start);
-    if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH));
+    if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH, false));
     this.refreshControls();
     this.stick = true;
     this.scrollToBottom();
@@ -147,7 +165,7 @@ export class Transcript {
   }
 
   truncate(fromMessageId: string): void {
-    if (!this.byId.has(fromMessageId) && this.older.some((m) => m.id === fromMessageId)) this.renderAll();
+    if (this.page || (!this.byId.has(fromMessageId) && this.older.some((m) => m.id === fromMessageId))) this.renderAll();
     const index = this.entries.findIndex((e) => messageIdOf(e) === fromMessageId);
     if (index < 0) return;
     for (const e of this.entries.splice(index)) {
@@ -191,38 +209,57 @@ export class Transcript {
   }
 
   /**
-   * Renders up to `count` of the waiting messages (the newest of them) above the ones shown.
-   * Returns true while more are waiting. The view stays where it was: pinned to the bottom,
-   * or on the same content when the user has scrolled up.
+   * Renders up to `count` of the waiting messages (the newest of them) onto the page being
+   * built, and puts that page above the messages shown once it is full, when nothing is left,
+   * or when `now` (a scroll near the top, renderAll). Returns true while more work is waiting.
+   * The view stays where it was: pinned to the bottom, or on the same content when the user
+   * has scrolled up.
    */
-  private renderOlder(count: number): boolean {
+  private renderOlder(count: number, now = true): boolean {
     const n = Math.min(count, this.older.length);
-    if (n === 0) return false;
+    if (n === 0 && !this.page) return false;
     const batch = this.older.splice(this.older.length - n, n);
-    const el = this.element;
-    const heightBefore = el.scrollHeight;
-    const topBefore = el.scrollTop;
-    const frag = this.doc.createDocumentFragment();
     const created: Entry[] = [];
+    const frag = this.doc.createDocumentFragment();
     for (const m of batch) {
       const entry = this.createEntry(m);
       created.push(entry);
       this.byId.set(m.id, entry);
       frag.appendChild(entry.element);
     }
-    this.entries.unshift(...created);
-    el.insertBefore(frag, el.firstChild);
     // The initial window holds the last assistant message, so these never show Regenerate.
     for (const e of created) {
       if (e instanceof UserMessageElement) e.setBusy(this.busy);
       else e.setCanRegenerate(false);
     }
+    this.entries.unshift(...created);
+    this.page ??= h(this.doc, 'div', { className: 'transcript-page' });
+    this.page.insertBefore(frag, this.page.firstChild);
+    this.pageCount += n;
+    if (now || this.pageCount >= PAGE_MESSAGES || this.older.length === 0) this.insertPage(now);
+    return this.older.length > 0 || this.page !== null;
+  }
+
+  private insertPage(measure: boolean): void {
+    const page = this.page;
+    if (!page) return;
+    this.page = null;
+    this.pageCount = 0;
+    const el = this.element;
+    // Scroll anchoring keeps the view in place unless the view is at offset 0 (then nothing is
+    // anchored): only then, or when asked (a scroll near the top), is the layout measured.
+    measure ||= this.knownTop <= 0;
+    const heightBefore = measure ? el.scrollHeight : 0;
+    const topBefore = measure ? el.scrollTop : 0;
+    el.insertBefore(page, el.firstChild);
+    if (!measure) return;
     if (this.stick) this.scrollToBottom();
-    else {
+    else if (el.scrollTop === topBefore) {
+      // not moved by scroll anchoring (offset 0): keep the same content in view by hand
       el.scrollTop = topBefore + (el.scrollHeight - heightBefore);
       this.lastAutoScrollTop = el.scrollTop;
+      this.knownTop = el.scrollTop;
     }
-    return this.older.length > 0;
   }
 
   private refreshControls(): void {
@@ -249,17 +286,19 @@ export class Transcript {
     const el = this.element;
     el.scrollTop = el.scrollHeight;
     this.lastAutoScrollTop = el.scrollTop;
+    this.knownTop = this.lastAutoScrollTop;
   }
 
   private onScroll(): void {
     const el = this.element;
+    this.knownTop = el.scrollTop;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     if (distance <= STICK_THRESHOLD) this.stick = true;
     // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
     // grew before the scroll event arrived must not unpin the view.
     else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
     // Near the top with older messages still waiting: show the next ones now, not on idle.
-    if (this.older.length && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
+    if ((this.older.length || this.page) && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
   }
 
   private onClick(e: MouseEvent): void {

@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, bundle, activation) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, bundle, activation, panel) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClient } from './client.bench';
 import { benchConversationList } from './conversationList.bench';
+import { benchPanel } from './panel.bench';
 import { benchRender } from './render.bench';
 import { figure, writeBenchJson } from './report';
 import { benchSse } from './sse.bench';
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
       await activation(build.dir);
     }],
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
+    ['panel', async () => benchPanel(join((build ??= await productionBuild()).dir, 'webview.js'))],
   ];
   try {
     for (const [name, run] of suites) {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { idleQueueOf } from '../../../src/webview/codeBlock';
 import { StreamingMarkdown } from '../../../src/webview/streamingMarkdown';
 import { newWindow, randomChunks, seeded } from './jsdomEnv';
 
@@ -76,6 +77,8 @@ describe('hostile markdown', function () {
       }
       r.finish();
       assertInert(r.element, 'streamed');
+      idleQueueOf(doc)!.drain(); // blocks closed while streaming are coloured on idle time
+      assertInert(r.element, 'streamed and coloured');
       assert.equal(r.element.innerHTML, once.innerHTML);
     });
   }

@@ -122,6 +122,8 @@ function stream(text: string, seed: number, maxChunk: number, flushEvery: number
     if (++n % flushEvery === 0) r.flush();
   }
   r.finish();
+  // blocks closed while streaming are coloured on idle time
+  idleQueueOf(doc)!.drain();
   return r;
 }
 
@@ -187,6 +189,8 @@ describe('StreamingMarkdown', function () {
     assert.equal(r.element.querySelector('.code-block code [class^="hljs-"]'), null);
     r.append('```\n\nafter');
     r.flush();
+    assert.equal(r.element.querySelector('.code-block code [class^="hljs-"]'), null, 'colouring waits for idle time, out of the streaming frame');
+    idleQueueOf(doc)!.drain();
     const closed = r.element.querySelector('.code-block code')!;
     assert.ok(closed.querySelector('.hljs-keyword'), 'closed block is highlighted');
     assert.equal(closed.textContent, 'const answer = 42;\nfunction f() { return "s"; }\nlet more = true;\n');

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { MessageView } from '../../../src/protocol';
 import type { IdleDeadlineLike, IdleHost } from '../../../src/webview/frameScheduler';
-import { IDLE_BATCH, Transcript, initialWindowStart } from '../../../src/webview/transcript';
+import { IDLE_BATCH, PAGE_MESSAGES, Transcript, initialWindowStart } from '../../../src/webview/transcript';
 import { newWindow } from './jsdomEnv';
 
 class ManualIdle implements IdleHost {
@@ -19,6 +19,8 @@ class ManualIdle implements IdleHost {
     return this.next++;
   };
   cancelIdleCallback = (id: number) => void this.idle.delete(id);
+  /** a stopped clock: the idle queue's own 8 ms slice cap never cuts a period short here */
+  now = () => 0;
   /** one idle period in which `steps` steps fit */
   runIdle(steps: number): void {
     const cbs = [...this.idle.values()];
@@ -61,11 +63,17 @@ describe('webview: windowed restore of long conversations', function () {
     assert.equal(t.unrenderedCount, 2000 - ids.length);
   });
 
-  it('idle steps render the older messages newest first until every message is shown', () => {
+  it('idle steps render the older messages newest first, a page at a time, until every message is shown', () => {
     const { t, host, messages, shownIds } = setup(300);
     const first = shownIds().length;
+    const waiting = t.unrenderedCount;
     host.runIdle(5);
-    assert.equal(shownIds().length, first + 5 * IDLE_BATCH, 'IDLE_BATCH messages per idle step');
+    assert.equal(shownIds().length, first, 'a page of older messages is built off the page until it is full');
+    assert.equal(t.unrenderedCount, waiting, 'built but not shown yet');
+    host.runIdle(PAGE_MESSAGES / IDLE_BATCH - 5);
+    assert.equal(shownIds().length, first + PAGE_MESSAGES, 'a full page goes in at once');
+    assert.equal(t.element.querySelectorAll(':scope > .transcript-page').length, 1);
+    assert.equal(t.unrenderedCount, waiting - PAGE_MESSAGES);
     let periods = 0;
     while (host.idle.size && periods++ < 1000) host.runIdle(50);
     assert.equal(t.unrenderedCount, 0);
@@ -79,7 +87,8 @@ describe('webview: windowed restore of long conversations', function () {
     const full = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
     // a window that starts at 0 renders everything synchronously
     for (const m of messages) full.addMessage(m);
-    assert.equal(t.element.innerHTML, full.element.innerHTML);
+    const articles = (el: Element) => Array.from(el.querySelectorAll('article')).map((a) => a.outerHTML);
+    assert.deepEqual(articles(t.element), articles(full.element));
   });
 
   it('scrolling near the top renders the next messages at once (no idle time needed)', () => {
@@ -89,6 +98,10 @@ describe('webview: windowed restore of long conversations', function () {
     t.element.scrollTop = 0;
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > before, 'scrolled-to messages are shown');
+    host.runIdle(3);
+    const during = shownIds().length;
+    t.element.dispatchEvent(new win.Event('scroll'));
+    assert.ok(shownIds().length > during, 'a page being built is shown at once when scrolled to');
     assert.equal(host.idle.size, 1, 'the idle work continues for the rest');
   });
 

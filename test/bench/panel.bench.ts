@@ -1,0 +1,87 @@
+// The chat panel in Chromium (issue 9): the real webview bundle and media/chat.css in a plain
+// page of the test harness's headless Chromium, driven with the host's own messages
+// (test/bench/panelPage.js). Figures: restore of a 2,000-message conversation, a closed
+// 100 KB code block, and frame times while a 400 KB answer streams. Prints only, never asserts.
+// Skipped with a printed reason when the browser is missing.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHROMIUM_ARGS } from '../harness/browser';
+import { figure } from './report';
+
+const RESTORE_MESSAGES = 2_000;
+const BIG_BLOCK_CHARS = 100_000;
+const STREAM_CHARS = 400_000;
+/** One textDelta per DeltaCoalescer interval (24 ms) of this many characters: ~10 s of streaming. */
+const STREAM_DELTA_CHARS = 1_000;
+const STREAM_INTERVAL_MS = 24;
+
+interface RestoreResult { sync: number; paint: number; shownAtPaint: number; all: number; shownAll: number; longest: number; over50: number; firstText: string | null }
+interface BlockResult { sync: number; all: number; longest: number; over50: number; slices: number; textKept: boolean }
+interface StreamResult { chars: number; duration: number; frames: number; shareUnder16: number; over50: number; p50: number; p95: number; longestFrame: number; longestTask: number; tasksOver50: number }
+
+function chromiumPath(): string {
+  return process.env.MODELGATE_CHROMIUM ?? '/usr/bin/chromium';
+}
+
+/** `webviewJs`: the bundle to measure (a fresh production build from run.ts). */
+export async function benchPanel(webviewJs: string, root = process.cwd()): Promise<void> {
+  const exe = chromiumPath();
+  if (!existsSync(exe)) {
+    console.log(`panel: skipped: no Chromium at ${exe} (the harness's browser; set MODELGATE_CHROMIUM, or install the test tools with test/harness/install-vscode.sh)`);
+    return;
+  }
+  let chromium: typeof import('playwright-core').chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch (error) {
+    console.log(`panel: skipped: playwright-core cannot be loaded (${String(error).slice(0, 120)})`);
+    return;
+  }
+  const browser = await chromium.launch({ executablePath: exe, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const js = readFileSync(webviewJs, 'utf8');
+    const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
+    const pageScript = readFileSync(join(root, 'test/bench/panelPage.js'), 'utf8');
+    /** A fresh page per scenario, so one scenario's DOM and caches do not weigh on the next. */
+    const openPage = async () => {
+      const page = await browser.newPage({ viewport: { width: 500, height: 800 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e).slice(0, 200)));
+      await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body></body></html>`);
+      await page.evaluate(() => {
+        (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} });
+      });
+      await page.addScriptTag({ content: js });
+      await page.addScriptTag({ content: pageScript });
+      return { page, errors };
+    };
+    const note = (errors: string[]) => (errors.length ? `page errors: ${errors.join(' | ')}` : undefined);
+
+    {
+      const { page, errors } = await openPage();
+      const r = (await page.evaluate(`window.__panelBench.restore(${RESTORE_MESSAGES})`)) as RestoreResult;
+      figure({ name: 'panel.restore2000.firstPaint', value: r.paint, unit: 'ms', peerName: 'target', peer: 150, target: '< 1', note: `${r.shownAtPaint} newest messages at paint; snapshot handler ${r.sync.toFixed(0)} ms` });
+      figure({ name: 'panel.restore2000.longestTask', value: r.longest, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `${r.over50} tasks > 50 ms while older messages are added` });
+      figure({ name: 'panel.restore2000.allRendered', value: r.all, unit: 'ms', note: `${r.shownAll}/${RESTORE_MESSAGES} messages rendered on idle time${r.firstText === 'question 0' ? ', first message shown at the top' : `; top shows ${JSON.stringify(r.firstText)}`}${note(errors) ? `; ${note(errors)}` : ''}` });
+      await page.close();
+    }
+    {
+      const { page, errors } = await openPage();
+      const r = (await page.evaluate(`window.__panelBench.bigBlock(${BIG_BLOCK_CHARS})`)) as BlockResult;
+      figure({ name: 'panel.codeBlock100k.snapshotTask', value: r.sync, unit: 'ms', note: 'snapshot handler with one closed 100 KB block' });
+      figure({ name: 'panel.codeBlock100k.longestTask', value: r.longest, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `${r.over50} tasks > 50 ms; coloured in ${r.slices} idle slices, all done after ${r.all.toFixed(0)} ms${r.textKept ? '' : '; TEXT CHANGED'}${note(errors) ? `; ${note(errors)}` : ''}` });
+      await page.close();
+    }
+    {
+      const { page, errors } = await openPage();
+      const r = (await page.evaluate(`window.__panelBench.stream(${STREAM_CHARS}, ${STREAM_DELTA_CHARS}, ${STREAM_INTERVAL_MS})`)) as StreamResult;
+      const how = `${(r.chars / 1000).toFixed(0)} KB mixed markdown, ${STREAM_DELTA_CHARS}-char deltas every ${STREAM_INTERVAL_MS} ms, ${r.frames} frames in ${(r.duration / 1000).toFixed(1)} s`;
+      figure({ name: 'panel.stream400k.framesUnder16.7ms', value: r.shareUnder16 * 100, unit: '%', peerName: 'target', peer: 95, target: '>= 1', note: how });
+      figure({ name: 'panel.stream400k.framesOver50ms', value: r.over50, unit: 'frames', note: `frame interval p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, longest ${r.longestFrame.toFixed(0)} ms (target: none > 50 ms)` });
+      figure({ name: 'panel.stream400k.longestTask', value: r.longestTask, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `${r.tasksOver50} tasks > 50 ms${note(errors) ? `; ${note(errors)}` : ''}` });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
