@@ -113,7 +113,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
   // The image command and the vscode.lm provider go through the same client, but their errors
   // reach the user by other ways (the command's rejection and notification; the error thrown to
   // the calling extension): each one against proxies that echo the key.
-  const IMAGE_FOLDER = 'mg-canary-images';
+  const IMAGE_FOLDER = 'mg-leak-check-images'; // no word of the key: the folder is logged
   const errorText = (err: unknown): string => {
     const e = err as Error & { cause?: unknown };
     let own = '';
