@@ -32,6 +32,7 @@ export const nodeFs: NodeFs | undefined = {
       await writeNew(temp, bytes);
       try {
         await fsp.link(temp, p);
+        await removeStaleTemps(dirname(p));
         return 'created';
       } catch (err) {
         const code = (err as { code?: string }).code;
@@ -66,5 +67,22 @@ async function createInPlace(p: string, bytes: Uint8Array): Promise<'created' | 
   } catch (err) {
     if ((err as { code?: string }).code === 'EEXIST') return 'taken';
     throw err;
+  }
+}
+
+/** temporary files of createExclusive: `.<name>.<uuid>.tmp` */
+const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+/** older than this, a temporary file is no write in progress (another window's) but a crash's leftover */
+export const STALE_TEMP_MS = 10 * 60_000;
+
+/** Best effort: removes the temporary files a killed write left in `dir` (regular files only). */
+async function removeStaleTemps(dir: string): Promise<void> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const file = join(dir, name);
+    const st = await fsp.lstat(file).catch(() => undefined);
+    if (st?.isFile() && now - st.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true }).catch(() => undefined);
   }
 }

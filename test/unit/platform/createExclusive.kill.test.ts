@@ -6,10 +6,10 @@
 // still being written. Afterwards the final name holds nothing or every byte, never a part.
 import * as assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { nodeFs } from '../../../src/platform/fs';
+import { nodeFs, STALE_TEMP_MS } from '../../../src/platform/fs';
 
 const WRITER_ENV = 'MODELGATE_KILL_WRITER_TARGET';
 const SIZE = 96 * 1024 * 1024; // large enough that writing it takes a while on any disk
@@ -95,6 +95,18 @@ if (!target) {
       assert.equal(await nodeFs!.createExclusive(file, new Uint8Array([4])), 'taken');
       assert.deepEqual([...readFileSync(file)], [1, 2, 3]);
       assert.deepEqual(readdirSync(dir), ['sunset-3.png'], 'no temporary file left behind');
+    });
+
+    it('a crash\'s leftover temporary file is removed by the next save into that folder; a fresh one (a write in progress) is kept', async () => {
+      const stale = join(dir, '.sunset-4.png.0b6f3f6e-1d2a-4c3b-9e8f-7a6b5c4d3e2f.tmp');
+      const fresh = join(dir, '.sunset-5.png.1c7a4a7f-2e3b-4d4c-8f9a-8b7c6d5e4f30.tmp');
+      const other = join(dir, '.notes.tmp'); // not ours
+      for (const f of [stale, fresh, other]) writeFileSync(f, 'half');
+      const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
+      utimesSync(stale, old, old);
+      utimesSync(other, old, old);
+      assert.equal(await nodeFs!.createExclusive(join(dir, 'sunset-6.png'), new Uint8Array([1])), 'created');
+      assert.deepEqual(readdirSync(dir).sort(), ['.notes.tmp', basename(fresh), 'sunset-6.png'].sort());
     });
   });
 }
