@@ -2,7 +2,9 @@
 // 14x faster than vscode.workspace.fs in a remote host, see src/chat/tools/fileAccess.ts) and
 // resolves symlinks with realpath (src/core/pathGuard.ts). The browser build swaps in fs.web.ts,
 // where there is no such access: everything goes through vscode.workspace.fs.
+import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export interface NodeFs {
   stat(p: string): Promise<{ isFile(): boolean; isDirectory(): boolean; size: number }>;
@@ -10,8 +12,10 @@ export interface NodeFs {
   realpath(p: string): Promise<string>;
   /**
    * Creates `p` with `bytes` only when nothing (file, folder, link, even a dangling one) is at
-   * that name: open 'wx' (O_CREAT|O_EXCL never follows a link), the bytes written through that
-   * handle, and no half file left when the write fails.
+   * that name, and the name appears only with every byte in it: the bytes go to a temporary
+   * file beside it, which is then hard-linked to `p` (link() fails with EEXIST when anything is
+   * at `p` and never follows a link there) and removed. A process killed mid-write leaves at
+   * most the hidden temporary file, never half an image under its name.
    */
   createExclusive(p: string, bytes: Uint8Array): Promise<'created' | 'taken'>;
 }
@@ -21,21 +25,64 @@ export const nodeFs: NodeFs | undefined = {
   readFile: (p) => fsp.readFile(p),
   realpath: (p) => fsp.realpath(p),
   async createExclusive(p, bytes) {
-    let handle;
+    // Cheap early answer for a taken name (no temporary write); link() below is the real check.
+    if (await fsp.lstat(p).then(() => true, () => false)) return 'taken';
+    const temp = join(dirname(p), `.${basename(p)}.${randomUUID()}.tmp`);
     try {
-      handle = await fsp.open(p, 'wx');
-    } catch (err) {
-      if ((err as { code?: string }).code === 'EEXIST') return 'taken';
-      throw err;
+      await writeNew(temp, bytes);
+      try {
+        await fsp.link(temp, p);
+        await removeStaleTemps(dirname(p));
+        return 'created';
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'EEXIST') return 'taken';
+        // A file system without hard links (some network and FAT mounts): create in place.
+        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') return await createInPlace(p, bytes);
+        throw err;
+      }
+    } finally {
+      await fsp.rm(temp, { force: true }).catch(() => undefined);
     }
-    try {
-      await handle.writeFile(bytes);
-    } catch (err) {
-      await handle.close().catch(() => undefined);
-      await fsp.rm(p, { force: true }).catch(() => undefined); // never leave half a file
-      throw err;
-    }
-    await handle.close();
-    return 'created';
   },
 };
+
+/** open 'wx' (O_CREAT|O_EXCL, never follows a link), the bytes through that handle, no half file on failure */
+async function writeNew(p: string, bytes: Uint8Array): Promise<void> {
+  const handle = await fsp.open(p, 'wx');
+  try {
+    await handle.writeFile(bytes);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fsp.rm(p, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+}
+
+async function createInPlace(p: string, bytes: Uint8Array): Promise<'created' | 'taken'> {
+  try {
+    await writeNew(p, bytes);
+    return 'created';
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EEXIST') return 'taken';
+    throw err;
+  }
+}
+
+/** temporary files of createExclusive: `.<name>.<uuid>.tmp` */
+const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+/** older than this, a temporary file is no write in progress (another window's) but a crash's leftover */
+export const STALE_TEMP_MS = 10 * 60_000;
+
+/** Best effort: removes the temporary files a killed write left in `dir` (regular files only). */
+async function removeStaleTemps(dir: string): Promise<void> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const file = join(dir, name);
+    const st = await fsp.lstat(file).catch(() => undefined);
+    if (st?.isFile() && now - st.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true }).catch(() => undefined);
+  }
+}

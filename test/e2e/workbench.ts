@@ -43,6 +43,9 @@
 //                          extension are considered unless `extensionId` is passed in options.
 // wb.webviewFrames()       all inner webview frames right now.
 // wb.screenshot(path)      PNG of the whole page; returns the path.
+// wb.openWindow()          a second window on the same server and workspace (a new page of the
+//                          same browser, so the same browser storage and SecretStorage; its own
+//                          extension host). Its close() closes only that page.
 // wb.close()               closes the browser, stops the server (whole process group) and removes
 //                          the temp profile; idempotent. Keeps the profile when the test failed
 //                          (useWorkbench) or MODELGATE_KEEP_TMP=1, and prints where it is.
@@ -97,6 +100,8 @@ export interface Workbench {
   webviewFrame(match?: FrameMatch, options?: { timeoutMs?: number; extensionId?: string }): Promise<Frame>;
   webviewFrames(): Frame[];
   screenshot(path: string): Promise<string>;
+  /** Another window on the same server and workspace (a new page, its own extension host). */
+  openWindow(options?: { readyTimeoutMs?: number }): Promise<Workbench>;
   /** Marks the session as failed: close() keeps its profile and logs. */
   markFailed(): void;
   close(): Promise<void>;
@@ -158,6 +163,7 @@ class WorkbenchSession implements Workbench {
     private readonly browser: BrowserSession,
     private readonly server: RunningServer,
     readonly profile: Profile,
+    private readonly secondary = false,
   ) {
     this.page = browser.page;
     this.origin = server.origin;
@@ -358,9 +364,17 @@ class WorkbenchSession implements Workbench {
     this.failed = true;
   }
 
+  async openWindow(options: { readyTimeoutMs?: number } = {}): Promise<Workbench> {
+    const page = await this.browser.context.newPage();
+    const second = new WorkbenchSession({ context: this.browser.context, page, close: () => page.close() }, this.server, this.profile, true);
+    await second.waitUntilReady(options.readyTimeoutMs ?? 120_000, true);
+    return second;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.secondary) return this.browser.close(); // only this window's page
     await this.browser.close();
     await this.server.stop();
     // The browser profile is most of the folder's size and says nothing about a failure.

@@ -4,7 +4,10 @@
 // place the extension writes that a test can reach is searched for the key and any 8-character
 // piece of it in those forms: the messages posted to the webview (errors and notices as shown),
 // the conversation views, the stored chat history, the log files, the user and workspace
-// settings files. The search is the test's own (not the extension's redactor).
+// settings files. The image command and the vscode.lm provider meet the same echoing proxies:
+// the error they throw (what the user or the calling extension is shown) and the saved image
+// files are searched too. Browser-side storage (globalState, workspaceState, webview state) and
+// VS Code's notifications are searched by test/e2e/storageCanary.e2e.test.ts. The search is the test's own (not the extension's redactor).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -107,6 +110,70 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     });
   }
 
+  // The image command and the vscode.lm provider go through the same client, but their errors
+  // reach the user by other ways (the command's rejection and notification; the error thrown to
+  // the calling extension): each one against proxies that echo the key.
+  const IMAGE_FOLDER = 'mg-leak-check-images'; // no word of the key: the folder is logged
+  const errorText = (err: unknown): string => {
+    const e = err as Error & { cause?: unknown };
+    let own = '';
+    try {
+      own = JSON.stringify(err, Object.getOwnPropertyNames(err ?? {}));
+    } catch {
+      own = '';
+    }
+    return [String(err), e?.message, e?.stack, own, String(e?.cause ?? '')].join('\n');
+  };
+
+  it('the image command: a normal image, then echoing proxies; the error shown has no piece of the key', async () => {
+    const generate = (prompt: string) =>
+      Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>('modelgate.generateImage', { prompt, folder: IMAGE_FOLDER, model: 'image-small', size: '256x256', open: false, insertLink: false }));
+    gw.clearFaults(); // a 5xx injected for the chat's retries may have a few uses left
+    const ok = await generate('a lighthouse at dusk'); // no word of the key in the prompt: it is logged and saved
+    assert.equal(ok?.length, 1, 'one image saved');
+    let tried = 0;
+    for (const [status, type, body] of echoes()) {
+      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      let thrown: unknown;
+      await generate(`image ${tried}`).then(
+        () => assert.fail(`the image run succeeded through an injected ${status}`),
+        (err: unknown) => (thrown = err),
+      );
+      gw.clearFaults();
+      const text = errorText(thrown);
+      assert.ok((thrown as Error).message.length > 0, 'a message is shown');
+      assert.deepEqual(leaks(text), [], `image error for ${status}: ${text.slice(0, 400)}`);
+      tried++;
+    }
+    assert.equal(tried, echoes().length);
+  });
+
+  it('the vscode.lm provider: selectChatModels + sendRequest against echoing proxies; the thrown error has no piece of the key', async function () {
+    if (typeof vscode.lm?.selectChatModels !== 'function') this.skip();
+    gw.clearFaults();
+    const [model] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'flagship-text' });
+    assert.ok(model, 'vscode.lm lists the Modelgate model');
+    const ask = async (prompt: string): Promise<string> => {
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+      let text = '';
+      for await (const part of response.text) text += part;
+      return text;
+    };
+    assert.equal((await ask('hello [[words:4]]')).split(' ').length, 4);
+    for (const [status, type, body] of echoes()) {
+      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      let thrown: unknown;
+      await ask('again [[words:3]]').then(
+        () => assert.fail(`the request succeeded through an injected ${status}`),
+        (err: unknown) => (thrown = err),
+      );
+      gw.clearFaults();
+      const text = errorText(thrown);
+      assert.deepEqual(leaks(text), [], `vscode.lm error for ${status}: ${text.slice(0, 400)}`);
+    }
+    assert.equal((await ask('still fine [[words:2]]')).split(' ').length, 2, 'the next request works');
+  });
+
   it('after a reload (final flush, history re-read)', async () => {
     await api.chat.reload();
     listen();
@@ -141,6 +208,8 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     walk(path.join(userData, 'logs'), (f) => f.endsWith('.log')); // the output channel and host logs
     const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (ws) files.push(path.join(ws, '.vscode', 'settings.json'));
+    if (ws) walk(path.join(ws, IMAGE_FOLDER), () => true); // saved images (PNG text chunks hold the prompt and model)
+    const images = files.filter((f) => f.endsWith('.png')).length;
     let logs = 0;
     for (const f of files) {
       if (!fs.existsSync(f)) continue;
@@ -148,6 +217,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
       check(f, fs.readFileSync(f).toString('latin1'));
     }
     assert.ok(files.some((f) => f.endsWith('index.json')), 'the history was searched');
+    assert.ok(images >= 1, 'the saved images were searched');
     assert.deepEqual(hits, []);
     assert.ok(logs > 0 || fs.existsSync(path.join(userData, 'logs')) === false, 'log files searched');
   });

@@ -1,0 +1,196 @@
+// Reliability suites 7 and 8 (issue 10), the part an integration suite cannot do: two windows.
+// Two pages of the browser on the same code-server workspace are two VS Code windows, each with
+// its own extension host, sharing one chat history on disk. Ten conversations stream at once,
+// five started in each window (interleaved); afterwards every one is whole on disk (the question
+// and the full answer, status done), both windows reloaded, and the list in either window still
+// names all ten. Bounded: short answers dripped slowly enough to overlap (about a minute each).
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../gateway/index';
+import { useWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-two-windows-8e31c0';
+const PER_WINDOW = 5;
+const WORDS = 80;
+const DRIP_MS = 15; // ~12 KB of SSE in 1-5 byte pieces: well over a minute per answer
+
+interface Stored {
+  id: string;
+  title: string;
+  messages: { role: string; text?: string; status?: string; parts?: { kind: string; text?: string }[] }[];
+}
+
+/** The conversations of the shared store on disk whose first question starts with `prefix`. */
+function storedConversations(userDataDir: string, prefix: string): Stored[] {
+  const dir = join(userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
+  if (!existsSync(dir)) return [];
+  const out: Stored[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json') || name === 'index.json') continue;
+    const text = readFileSync(join(dir, name), 'utf8');
+    let c: Stored;
+    try {
+      c = JSON.parse(text) as Stored;
+    } catch {
+      throw new Error(`${name} is not whole JSON (${text.length} chars)`);
+    }
+    if (c.messages?.[0]?.text?.startsWith(prefix)) out.push(c);
+  }
+  return out;
+}
+
+const answerOf = (c: Stored) => c.messages.find((m) => m.role === 'assistant');
+const answerText = (c: Stored) => (answerOf(c)?.parts ?? []).map((p) => p.text ?? '').join('').trim();
+
+/** pids of the extension hosts under the server (descendants whose command line says so). */
+function extensionHostPids(rootPid: number): number[] {
+  const parentOf = new Map<number, number>();
+  const cmdOf = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmdOf.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf.get(pid), n = 0; p !== undefined && n < 20; p = parentOf.get(p), n++) if (p === rootPid) return true;
+    return false;
+  };
+  return [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
+}
+
+async function poll<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = probe();
+    if (last !== undefined) return last;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe('e2e two windows: 10 conversations streaming at once across two windows, nothing lost', function () {
+  this.timeout(600_000);
+  let gw: RunningGateway;
+  before(async () => {
+    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  });
+  const fixture = useWorkbench(() => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  let second: Workbench | undefined;
+  after(async () => {
+    await second?.close();
+    await gw?.close();
+  });
+
+  const windows: { wb: Workbench; chat?: Frame; name: string }[] = [];
+  const prefix = 'two-windows';
+  const labels: string[] = [];
+
+  async function chatFrame(w: { wb: Workbench; chat?: Frame }): Promise<Frame> {
+    await w.wb.runCommand('Modelgate: Open Chat');
+    w.chat = await w.wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
+    return w.chat;
+  }
+
+  /** New chat in that window, then a question whose answer drips for a while. */
+  async function start(w: { wb: Workbench; chat?: Frame }, label: string): Promise<void> {
+    const chat = w.chat!;
+    const hadArticles = (await chat.getByRole('log').getByRole('article').count()) > 0;
+    await w.wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click();
+    if (hadArticles) await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
+    const text = `${label} [[words:${WORDS}]] [[fault:drip:${DRIP_MS}]]`;
+    const box = chat.getByRole('textbox', { name: 'Message' });
+    await box.fill(text);
+    await chat.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 }).catch(() => undefined);
+    await box.fill(text);
+    await chat.getByRole('button', { name: 'Send', exact: true }).click();
+    await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+  }
+
+  it('opens two windows on one workspace, each with its own extension host, sharing the key', async () => {
+    const first = fixture.get();
+    windows.push({ wb: first, name: 'A' });
+    await chatFrame(windows[0]!);
+    await first.runCommand('Modelgate: Set API Key');
+    await first.answerInput(KEY);
+    await first.keyStored();
+    second = await first.openWindow();
+    windows.push({ wb: second, name: 'B' });
+    await chatFrame(windows[1]!);
+    await second.keyStored();
+    const hosts = await poll('two extension hosts', 60_000, () => {
+      const pids = extensionHostPids(first.serverPid);
+      return pids.length >= 2 ? pids : undefined;
+    });
+    assert.equal(hosts.length, 2, `one extension host per window: ${hosts.join()}`);
+  });
+
+  it('10 conversations stream at once, 5 started in each window, and all end whole on disk', async () => {
+    const userData = windows[0]!.wb.profile.userDataDir;
+    for (let i = 0; i < PER_WINDOW; i++) {
+      for (const w of windows) {
+        const label = `${prefix} ${w.name}${i}`;
+        labels.push(label);
+        await start(w, label);
+      }
+    }
+    // All ten are streaming at the same time: on disk (each window saves within ~100 ms of a
+    // change) every conversation has its answer marked streaming, none done yet.
+    const streaming = await poll('all ten conversations on disk, streaming', 30_000, () => {
+      const all = storedConversations(userData, prefix);
+      const states = all.map((c) => answerOf(c)?.status);
+      if (states.some((s) => s === 'done')) throw new Error(`an answer ended before all ten had started: ${states.join()}`);
+      return all.length === 10 && states.every((s) => s === 'streaming') ? all : undefined;
+    });
+    console.log(`[two windows] ${streaming.length} conversations streaming at once; ${extensionHostPids(windows[0]!.wb.serverPid).length} extension hosts`);
+    const done = await poll('all ten answers done on disk', 300_000, () => {
+      const all = storedConversations(userData, prefix);
+      return all.length === 10 && all.every((c) => answerOf(c)?.status !== 'streaming') ? all : undefined;
+    });
+    const problems: string[] = [];
+    for (const label of labels) {
+      const mine = done.filter((c) => c.messages[0]?.text?.startsWith(`${label} `));
+      if (mine.length !== 1) {
+        problems.push(`${label}: ${mine.length} conversations`);
+        continue;
+      }
+      const c = mine[0]!;
+      const words = answerText(c).split(/\s+/).filter(Boolean).length;
+      if (c.messages.length !== 2 || answerOf(c)?.status !== 'done' || words !== WORDS) {
+        problems.push(`${label}: ${c.messages.length} messages, answer ${answerOf(c)?.status} with ${words} words`);
+      }
+    }
+    assert.deepEqual(problems, [], 'every conversation has its question and its whole answer');
+  });
+
+  it('after both windows reload: still ten whole conversations, listed in either window', async () => {
+    for (const w of windows) {
+      await w.wb.page.reload({ waitUntil: 'domcontentloaded' });
+      await w.wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    }
+    for (const w of windows) await chatFrame(w);
+    const all = storedConversations(windows[0]!.wb.profile.userDataDir, prefix);
+    assert.equal(all.length, 10);
+    for (const c of all) assert.equal(answerText(c).split(/\s+/).filter(Boolean).length, WORDS, `${c.messages[0]?.text} kept its answer`);
+    for (const w of windows) {
+      await w.wb.runCommand('Modelgate: Open Conversation…');
+      const end = Date.now() + 30_000;
+      let listed: string[] = [];
+      while (Date.now() < end) {
+        listed = await w.wb.quickInputItems();
+        if (labels.every((l) => listed.some((i) => i.includes(l)))) break;
+        await w.wb.page.waitForTimeout(500);
+      }
+      await w.wb.page.keyboard.press('Escape');
+      const missing = labels.filter((l) => !listed.some((i) => i.includes(l)));
+      assert.deepEqual(missing, [], `window ${w.name} lists every conversation (it lists: ${listed.join(' | ')})`);
+    }
+  });
+});
