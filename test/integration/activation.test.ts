@@ -107,6 +107,8 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     // the second call goes straight to the real command (the proxy is gone)
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 })));
     assert.equal(api.loadedFeatures().filter((f) => f.feature === 'images').length, 1, 'built once');
+    // the refused calls left error notifications: clear them, later suites drive editors
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   it('the first Open Chat builds the chat feature and the view resolves with the chat page', async () => {
