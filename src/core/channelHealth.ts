@@ -4,6 +4,7 @@
 // last failure's kind. Pure (no vscode): the extension keeps one in globalState
 // (src/models/channelHealthStore.ts), the failover client (channelFailover.ts) fills it in.
 import * as z from 'zod';
+import { l10n } from './l10n';
 
 export const HEALTH_MAX_SAMPLES = 200;
 export const HEALTH_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -145,17 +146,17 @@ export function formatMs(ms: number): string {
  * "not measured yet". `short` (the picker's one line): without p90 and the last error.
  */
 export function formatHealth(s: HealthSummary, options: { short?: boolean } = {}): string {
-  if (!s.requests) return 'not measured yet';
+  if (!s.requests) return l10n.t('not measured yet');
   const parts: string[] = [];
   if (s.p50FirstTokenMs !== undefined) {
-    parts.push(`p50 first token ${formatMs(s.p50FirstTokenMs)}`);
-    if (s.p90FirstTokenMs !== undefined && !options.short) parts.push(`p90 ${formatMs(s.p90FirstTokenMs)}`);
+    parts.push(l10n.t('p50 first token {0}', formatMs(s.p50FirstTokenMs)));
+    if (s.p90FirstTokenMs !== undefined && !options.short) parts.push(l10n.t('p90 {0}', formatMs(s.p90FirstTokenMs)));
   } else {
-    parts.push('no first token measured');
+    parts.push(l10n.t('no first token measured'));
   }
-  if (s.tokensPerSecond !== undefined) parts.push(`${s.tokensPerSecond >= 10 ? Math.round(s.tokensPerSecond) : s.tokensPerSecond} tok/s`);
-  const errors = `${s.errors} error${s.errors === 1 ? '' : 's'} in ${s.requests}`;
-  parts.push(s.lastError && !options.short ? `${errors} (last: ${s.lastError})` : errors);
+  if (s.tokensPerSecond !== undefined) parts.push(l10n.t('{0} tok/s', s.tokensPerSecond >= 10 ? Math.round(s.tokensPerSecond) : s.tokensPerSecond));
+  const errors = s.errors === 1 ? l10n.t('1 error in {0}', s.requests) : l10n.t('{0} errors in {1}', s.errors, s.requests);
+  parts.push(s.lastError && !options.short ? l10n.t('{0} (last: {1})', errors, s.lastError) : errors);
   return parts.join(' · ');
 }
 

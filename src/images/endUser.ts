@@ -5,6 +5,7 @@
 // itself must never be put in a request body.
 import { GatewayError } from '../core';
 import { checkEndUserId } from '../core/endUserId';
+import { l10n } from '../core/l10n';
 import type { Services } from '../services';
 import { ImageArgumentsError } from './imageErrors';
 
@@ -23,15 +24,14 @@ export async function endUserFor(services: Services, requested: unknown): Promis
     from = 'setting';
   }
   if (user !== undefined && user === (await services.keys.get())) {
-    const problem = 'is your API key; it would be sent in the request body. Use an identifier of the end user instead';
-    if (from === 'argument') throw new ImageArgumentsError([`user ${problem}`]);
-    throw settingError(`"modelgate.endUserId" ${problem}.`);
+    if (from === 'argument') throw new ImageArgumentsError([l10n.t('user is your API key; it would be sent in the request body. Use an identifier of the end user instead')]);
+    throw settingError(l10n.t('"modelgate.endUserId" is your API key; it would be sent in the request body. Use an identifier of the end user instead.'));
   }
   return user;
 }
 
 function settingError(problem: string): GatewayError {
-  return new GatewayError('bad_request', `${problem} Nothing was sent: fix or clear “modelgate.endUserId” in your user settings.`, {
+  return new GatewayError('bad_request', l10n.t('{0} Nothing was sent: fix or clear “modelgate.endUserId” in your user settings.', problem), {
     retryable: false,
     code: 'invalid_setting',
   });

@@ -65,9 +65,9 @@ export class BudgetGuard implements vscode.Disposable {
     if (answer === SEND_ONCE) return { send: true };
     if (answer === RAISE_BUDGET) {
       void vscode.commands.executeCommand('workbench.action.openSettings', BUDGET_SETTING[over.kind]);
-      return { send: false, message: `Nothing was sent: ${budgetMessage(over)} Raise "${BUDGET_SETTING[over.kind]}" in your user settings, then send again.` };
+      return { send: false, message: vscode.l10n.t('Nothing was sent: {0} Raise "{1}" in your user settings, then send again.', budgetMessage(over), BUDGET_SETTING[over.kind]) };
     }
-    return { send: false, message: `Nothing was sent: ${budgetMessage(over)}` };
+    return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', budgetMessage(over)) };
   }
 
   /** For vscode.lm requests: throws, naming the budget, while one is used up. */
