@@ -78,6 +78,9 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     await api?.chat.controller.whenIdle();
     await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await gw?.close();
+    // The saved images go: later suites search the whole workspace and count its binary files.
+    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (ws) fs.rmSync(path.join(ws, IMAGE_FOLDER), { recursive: true, force: true });
   });
 
   it('the test\'s own search finds every form (it can fail)', () => {
