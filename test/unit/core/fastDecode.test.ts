@@ -4,42 +4,12 @@
 // errors. The fast check may decline a chunk zod accepts (zod then decides); it must never
 // accept one zod rejects.
 import * as assert from 'node:assert/strict';
+import { decodeStream as decode } from './helpers';
 import { startGateway } from '../../gateway';
 import { seededRng, type Rng } from '../../gateway/rng';
-import { chatEventBatches } from '../../../src/core/chatResponse';
 import { isCommonChunk } from '../../../src/core/chatStream';
-import { Attempt } from '../../../src/core/transport';
 import { chatChunkSchema } from '../../../src/core/wire';
-import { GatewayError, type ChatStreamEvent } from '../../../src/core';
 
-const peer = { name: 'the gateway', where: 'http://127.0.0.1:9/v1', hint: '' };
-
-interface Outcome {
-  events: ChatStreamEvent[];
-  error?: { kind: string; message: string };
-}
-
-async function decode(chunks: Uint8Array[], fast: boolean): Promise<Outcome> {
-  let i = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-  const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-  const attempt = new Attempt(undefined, 60_000, peer);
-  const events: ChatStreamEvent[] = [];
-  try {
-    for await (const batch of chatEventBatches(response, attempt, { model: 'm', operation: 'chat' }, { fast })) events.push(...batch);
-    return { events };
-  } catch (error) {
-    assert.ok(error instanceof GatewayError, `not a GatewayError: ${String(error)}`);
-    return { events, error: { kind: error.kind, message: error.message } };
-  } finally {
-    attempt.dispose();
-  }
-}
 
 function randomChunks(bytes: Uint8Array, rng: Rng): Uint8Array[] {
   const out: Uint8Array[] = [];

@@ -4,41 +4,11 @@
 // (UTF-8 sequences and \uXXXX escapes split across chunks). The fast path must also really be
 // taken (counted), so these tests would notice it silently falling back everywhere.
 import * as assert from 'node:assert/strict';
+import { decodeStream as decode } from './helpers';
 import { seededRng, type Rng } from '../../gateway/rng';
-import { chatEventBatches } from '../../../src/core/chatResponse';
 import { FastChunks, findContentValue, jsonStringBody, LARGE_CHUNK, stringEnd } from '../../../src/core/fastChunk';
 import { createSseDecoder } from '../../../src/core/sse';
-import { Attempt } from '../../../src/core/transport';
-import { GatewayError, type ChatStreamEvent } from '../../../src/core';
 
-const peer = { name: 'the gateway', where: 'http://127.0.0.1:9/v1', hint: '' };
-
-interface Outcome {
-  events: ChatStreamEvent[];
-  error?: { kind: string; message: string };
-}
-
-async function decode(chunks: Uint8Array[], fast: boolean): Promise<Outcome> {
-  let i = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-  const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-  const attempt = new Attempt(undefined, 60_000, peer);
-  const events: ChatStreamEvent[] = [];
-  try {
-    for await (const batch of chatEventBatches(response, attempt, { model: 'm', operation: 'chat' }, { fast })) events.push(...batch);
-    return { events };
-  } catch (error) {
-    assert.ok(error instanceof GatewayError, `not a GatewayError: ${String(error)}`);
-    return { events, error: { kind: error.kind, message: error.message } };
-  } finally {
-    attempt.dispose();
-  }
-}
 
 function randomChunks(bytes: Uint8Array, rng: Rng): Uint8Array[] {
   const out: Uint8Array[] = [];

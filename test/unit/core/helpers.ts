@@ -3,7 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGatewayClient, GatewayError, type GatewayClient, type GatewayClientOptionsWithTuning, type GatewayErrorKind } from '../../../src/core';
+import { chatEventBatches } from '../../../src/core/chatResponse';
+import { Attempt } from '../../../src/core/transport';
+import { createGatewayClient, GatewayError, type ChatStreamEvent, type GatewayClient, type GatewayClientOptionsWithTuning, type GatewayErrorKind } from '../../../src/core';
 
 export const KEY = 'sk-test-4f9c2e81d7b3a6';
 
@@ -229,4 +231,34 @@ export function countingFetch(): { fetch: typeof globalThis.fetch; count(): numb
     }) as typeof globalThis.fetch,
     count: () => calls,
   };
+}
+
+/** What a stream of raw chunks decodes to (events, and the error it ends with): `fast` on or off, for comparing the decode paths. */
+const decodePeer = { name: 'the gateway', where: 'http://127.0.0.1:9/v1', hint: '' };
+
+export interface DecodeOutcome {
+  events: ChatStreamEvent[];
+  error?: { kind: string; message: string };
+}
+
+export async function decodeStream(chunks: Uint8Array[], fast: boolean): Promise<DecodeOutcome> {
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!);
+      else controller.close();
+    },
+  });
+  const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  const attempt = new Attempt(undefined, 60_000, decodePeer);
+  const events: ChatStreamEvent[] = [];
+  try {
+    for await (const batch of chatEventBatches(response, attempt, { model: 'm', operation: 'chat' }, { fast })) events.push(...batch);
+    return { events };
+  } catch (error) {
+    assert.ok(error instanceof GatewayError, `not a GatewayError: ${String(error)}`);
+    return { events, error: { kind: error.kind, message: error.message } };
+  } finally {
+    attempt.dispose();
+  }
 }
