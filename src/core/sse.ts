@@ -62,49 +62,33 @@ let ctrlLast = -1;
  * that event.)
  */
 function scan(bytes: Uint8Array, from: number): number {
-  let last = -1;
   ctrlFirst = -1;
   ctrlLast = -1;
   const n = bytes.byteLength;
   const offset = bytes.byteOffset;
-  let i = from;
-  let wordsAt = (offset + i + 3) & ~3;
+  let wordsAt = (offset + from + 3) & ~3;
   let words = (offset + n - wordsAt) >> 2;
   if (words < 4) {
     wordsAt = offset + n; // short: byte by byte
     words = 0;
   }
   const head = wordsAt - offset;
-  for (; i < head; i++) {
-    const c = bytes[i]!;
-    if (c < SPACE) {
-      if (c === LF || c === CR) last = i;
-      else {
-        if (ctrlFirst === -1) ctrlFirst = i;
-        ctrlLast = i;
-      }
-    }
-  }
+  let last = scanBytes(bytes, from, head, -1);
   if (words > 0) {
     const w = new Int32Array(bytes.buffer, wordsAt, words);
     for (let k = 0; k < words; k++) {
       const x = w[k]!;
       if (((x - 0x20202020) & ~x & 0x80808080) === 0) continue;
       const b = head + (k << 2);
-      for (let j = b; j < b + 4; j++) {
-        const c = bytes[j]!;
-        if (c < SPACE) {
-          if (c === LF || c === CR) last = j;
-          else {
-            if (ctrlFirst === -1) ctrlFirst = j;
-            ctrlLast = j;
-          }
-        }
-      }
+      last = scanBytes(bytes, b, b + 4, last);
     }
-    i = head + (words << 2);
   }
-  for (; i < n; i++) {
+  return scanBytes(bytes, head + (words << 2), n, last);
+}
+
+/** Byte by byte over bytes[from..to): the last LF or CR (else `last`); other control bytes go to ctrlFirst/ctrlLast. */
+function scanBytes(bytes: Uint8Array, from: number, to: number, last: number): number {
+  for (let i = from; i < to; i++) {
     const c = bytes[i]!;
     if (c < SPACE) {
       if (c === LF || c === CR) last = i;
