@@ -8,33 +8,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { extensionHostPids } from '../harness/processes';
+import { useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-crash-4d1b7a';
 const INTERRUPTED = 'Interrupted: the answer was cut off';
 
-/** pids of the extension hosts under the server (descendants whose command line says so). */
-function extensionHostPids(rootPid: number): number[] {
-  const parentOf = new Map<number, number>();
-  const cmdOf = new Map<number, string>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parentOf.set(Number(name), ppid);
-      cmdOf.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' '));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let p = parentOf.get(pid), n = 0; p !== undefined && n < 20; p = parentOf.get(p), n++) if (p === rootPid) return true;
-    return false;
-  };
-  return [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
-}
 
 /** Every file of the chat store parses as JSON; returns the names (temporary files listed apart). */
 function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
@@ -52,13 +31,8 @@ function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
 
 describe('e2e crash safety: the extension host killed and the window reloaded mid-stream', function () {
   this.timeout(300_000);
-  let gw: RunningGateway;
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-  const fixture = useWorkbench(() => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
   after(async () => {
-    await gw?.close();
   });
 
   let wb: Workbench;

@@ -14,8 +14,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import type { Frame } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-canary-Hy7Pq2Wd9Tk4Ms6Jc3Fv';
 const DECOY = 'decoy-Rn5Gx8Lb2Qw';
@@ -103,14 +102,10 @@ async function dumpStorage(): Promise<Entry[]> {
 
 describe('e2e canary key in browser storage: IndexedDB, localStorage, webview state, notifications', function () {
   this.timeout(420_000);
-  let gw: RunningGateway;
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-  const fixture = useWorkbench(() => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  const gw = () => fixture.gateway();
   after(async () => {
     clearInterval(poller);
-    await gw?.close();
   });
 
   let wb: Workbench;
@@ -162,7 +157,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
 
     assert.ok((await ask('hello [[words:5]]')).split(/\s+/).length >= 5);
     await ask('list the files [[call:list_files {"path":"."}]]');
-    assert.ok(gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length >= 3, 'the tool round went back to the gateway');
+    assert.ok(gw().requests.filter((r) => r.path.endsWith('/chat/completions')).length >= 3, 'the tool round went back to the gateway');
 
     const auth = `Bearer ${KEY}`;
     const echoes: [number, string, string][] = [
@@ -173,7 +168,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
       [502, 'text/html', `<html><head><title>Bad gateway for ${auth}</title></head><body>${b64(KEY)}</body></html>`],
     ];
     for (const [i, [status, contentType, body]] of echoes.entries()) {
-      gw.injectFault({ kind: 'status', status, contentType, body }, status >= 500 ? 5 : 1);
+      gw().injectFault({ kind: 'status', status, contentType, body }, status >= 500 ? 5 : 1);
       const shown = await ask(`question ${i} [[words:3]]`);
       assert.ok(shown.length > 0, `an error is shown for ${status}`);
       assert.deepEqual(leaks(shown), [], `the error shown in the panel for ${status}: ${shown}`);

@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { useWorkbench, type Workbench } from './workbench';
+import { extensionHostPids } from '../harness/processes';
+import { useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-two-windows-8e31c0';
 const PER_WINDOW = 5;
@@ -44,26 +44,6 @@ function storedConversations(userDataDir: string, prefix: string): Stored[] {
 const answerOf = (c: Stored) => c.messages.find((m) => m.role === 'assistant');
 const answerText = (c: Stored) => (answerOf(c)?.parts ?? []).map((p) => p.text ?? '').join('').trim();
 
-/** pids of the extension hosts under the server (descendants whose command line says so). */
-function extensionHostPids(rootPid: number): number[] {
-  const parentOf = new Map<number, number>();
-  const cmdOf = new Map<number, string>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      cmdOf.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' '));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let p = parentOf.get(pid), n = 0; p !== undefined && n < 20; p = parentOf.get(p), n++) if (p === rootPid) return true;
-    return false;
-  };
-  return [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
-}
 
 async function poll<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -78,15 +58,10 @@ async function poll<T>(what: string, timeoutMs: number, probe: () => T | undefin
 
 describe('e2e two windows: 10 conversations streaming at once across two windows, nothing lost', function () {
   this.timeout(600_000);
-  let gw: RunningGateway;
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-  });
-  const fixture = useWorkbench(() => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
   let second: Workbench | undefined;
   after(async () => {
     await second?.close();
-    await gw?.close();
   });
 
   const windows: { wb: Workbench; chat?: Frame; name: string }[] = [];

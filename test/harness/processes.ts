@@ -3,7 +3,7 @@
 // host, file watchers, pty hosts), and every live group is killed when this process exits for
 // any reason, a crash or Ctrl-C included.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, existsSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const liveGroups = new Set<number>();
@@ -135,4 +135,26 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
     if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for ${what}`);
     await sleep(opts.intervalMs ?? 250);
   }
+}
+
+/** pids of the extension hosts under the server (descendants whose command line says so). */
+export function extensionHostPids(rootPid: number): number[] {
+  const parentOf = new Map<number, number>();
+  const cmdOf = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parentOf.set(Number(name), ppid);
+      cmdOf.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf.get(pid), n = 0; p !== undefined && n < 20; p = parentOf.get(p), n++) if (p === rootPid) return true;
+    return false;
+  };
+  return [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
 }
