@@ -241,12 +241,19 @@ class WorkbenchSession implements Workbench {
   }
 
   async runCommand(title: string, options: { timeoutMs?: number } = {}): Promise<void> {
-    const { labels, found } = await this.searchPalette(title, title, options.timeoutMs ?? 30_000);
-    if (!found) {
-      await this.page.keyboard.press('Escape');
-      throw new Error(`the command palette has no entry '${title}' (it lists: ${labels.join(' | ') || 'nothing'})`);
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    for (let attempt = 0; ; attempt++) {
+      const { labels, found } = await this.searchPalette(title, title, Math.max(5_000, deadline - Date.now()));
+      if (!found) {
+        await this.page.keyboard.press('Escape');
+        throw new Error(`the command palette has no entry '${title}' (it lists: ${labels.join(' | ') || 'nothing'})`);
+      }
+      // A view that takes the focus as it opens (a chat panel, an extension activating) can close
+      // the palette between finding the row and clicking it: the command did not run, so search again.
+      const clicked = await found.click({ timeout: 5_000 }).then(() => true, () => false);
+      if (clicked) break;
+      if (attempt >= 3) throw new Error(`the command palette closed four times before '${title}' could be chosen`);
     }
-    await found.click();
     // The palette closes, or turns into the command's own input box.
     await this.page.waitForFunction(
       ([selector, typed]) => {
