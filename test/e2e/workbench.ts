@@ -113,20 +113,24 @@ const QUICK_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 // Installing with code-server's CLI costs a few seconds; do it once per set of .vsix files
 // per process and copy the result into each profile.
-const templates = new Map<string, string>();
-let templateRoot: string | undefined;
+// The state lives on globalThis: each e2e file is its own bundle, and one mocha process runs them all.
+interface TemplateState { byKey: Map<string, string>; root?: string }
+const templateKey = Symbol.for('modelgate.e2e.extensionTemplates');
+const sharedTemplates = globalThis as unknown as Record<symbol, TemplateState | undefined>;
+const templateState: TemplateState = (sharedTemplates[templateKey] ??= { byKey: new Map<string, string>() });
+const templates = templateState.byKey;
 
 async function extensionsTemplate(vsixes: string[]): Promise<string> {
   const key = vsixes.map((v) => `${v}@${statSync(v).mtimeMs}`).join('|');
   const known = templates.get(key);
   if (known) return known;
-  if (!templateRoot) {
+  if (!templateState.root) {
     const root = mkdtempSync(join(tmpdir(), 'modelgate-e2e-extensions-'));
-    templateRoot = root;
+    templateState.root = root;
     process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   }
   // A scratch profile whose only use is its freshly installed extensions folder.
-  const scratch = await createProfile({ baseDir: join(templateRoot, String(templates.size)), vsixes, workspaceFiles: {} });
+  const scratch = await createProfile({ baseDir: join(templateState.root, String(templates.size)), vsixes, workspaceFiles: {} });
   templates.set(key, scratch.extensionsDir);
   return scratch.extensionsDir;
 }

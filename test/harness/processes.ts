@@ -6,8 +6,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-const liveGroups = new Set<number>();
-let hooksInstalled = false;
+// Each test file is its own bundle, with its own copy of this module: the state lives on
+// globalThis so that one mocha process installs the exit hooks once and kills every group.
+interface GroupState { live: Set<number>; hooksInstalled: boolean }
+const stateKey = Symbol.for('modelgate.test.processGroups');
+const shared = globalThis as unknown as Record<symbol, GroupState | undefined>;
+const state: GroupState = (shared[stateKey] ??= { live: new Set<number>(), hooksInstalled: false });
+const liveGroups = state.live;
 
 function killGroupNow(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -18,8 +23,8 @@ function killGroupNow(pid: number, signal: NodeJS.Signals): void {
 }
 
 function installExitHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
+  if (state.hooksInstalled) return;
+  state.hooksInstalled = true;
   // 'exit' handlers must be synchronous: a SIGKILL to each group is the only thing that fits.
   process.on('exit', () => {
     for (const pid of liveGroups) killGroupNow(pid, 'SIGKILL');
