@@ -4,7 +4,8 @@
 // vscode.l10n.t on activation; unwired, it only fills the placeholders.
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
-const english: Translate = (message, ...args) =>
+/** Fills the placeholders only: for text that stays English (exports, stored data). */
+export const english: Translate = (message, ...args) =>
   message.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
 
 let translate: Translate = english;

@@ -7,6 +7,10 @@
 // An entry without a price (no price configured for the model and channel) has cost
 // undefined: it is counted apart as "unpriced", never as $0.
 
+import { english, l10n as userLanguage, type Translate } from './l10n';
+
+const plainEnglish = { t: english };
+
 export type SpendSource = 'panel' | 'lm' | 'image';
 export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image'];
 
@@ -187,12 +191,17 @@ export interface SpendSummary {
   bySource: SpendRow[];
 }
 
-/** "panel", "image", "lm: publisher.name", "lm (caller unknown)" */
-export function sourceLabel(source: SpendSource, requester?: string): string {
-  if (source === 'panel') return 'chat panel';
-  if (source === 'image') return 'image command';
-  if (!requester) return 'vscode.lm (caller not reported)';
-  return requester === 'core' ? 'vscode.lm: VS Code chat' : `vscode.lm: ${requester}`;
+/**
+ * "chat panel", "image command", "vscode.lm: publisher.name", "vscode.lm (caller not reported)".
+ * In the user's language on the spending page (`l10n` = core's l10n); English in the CSV export
+ * (the default), which scripts read. The parameter is named `l10n` so the bundle scanner finds
+ * these messages.
+ */
+export function sourceLabel(source: SpendSource, requester?: string, l10n: { t: Translate } = plainEnglish): string {
+  if (source === 'panel') return l10n.t('chat panel');
+  if (source === 'image') return l10n.t('image command');
+  if (!requester) return l10n.t('vscode.lm (caller not reported)');
+  return requester === 'core' ? l10n.t('vscode.lm: VS Code chat') : l10n.t('vscode.lm: {0}', requester);
 }
 
 function addRow(rows: Map<string, SpendRow>, key: string, requests: number, unpriced: number, cost: number): void {
@@ -221,7 +230,7 @@ export function summarize(state: SpendState, start: number, end: number): SpendS
     s.images += f.images;
     addRow(byModel, g.model, f.requests, f.unpriced, f.cost);
     addRow(byChannel, g.channel, f.requests, f.unpriced, f.cost);
-    addRow(bySource, sourceLabel(g.source, g.requester), f.requests, f.unpriced, f.cost);
+    addRow(bySource, sourceLabel(g.source, g.requester, userLanguage), f.requests, f.unpriced, f.cost);
   };
   for (const a of state.days) {
     const t = dayStart(a.day);

@@ -12,6 +12,8 @@ import { CHANNEL_INFO } from '../../../src/core/catalogue';
 import { checkBaseUrl } from '../../../src/core/baseUrl';
 import { parseFallbackChannels } from '../../../src/core/channelFailover';
 import { budgetMessage } from '../../../src/core/budget';
+import { addSpend, emptySpend, summarize, type SpendEntry } from '../../../src/core/spendBook';
+import { spendCsv } from '../../../src/core/spendCsv';
 
 const english = JSON.parse(readFileSync(join(repoRoot(), 'media', 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
 const pseudo: Record<string, string> = Object.fromEntries(Object.keys(english).map((k) => [k, `⟦${k}⟧`]));
@@ -70,6 +72,18 @@ describe('l10n: a pseudo translation reaches the core messages', () => {
     const budget = budgetMessage({ kind: 'daily', limit: 1, spent: 1.02, unpriced: 2, ratio: 1.02, periodKey: 'daily:2026-11-23' });
     assert.equal(budget, '⟦Daily budget of $1.00 (modelgate.budget.dailyUsd) reached: ⟦$1.02 spent today⟧ ⟦(+ 2 requests without a price, not counted)⟧.⟧');
     for (const m of [CHANNEL_INFO.economical.label, base.ok ? '' : base.message, failover, budget]) assert.equal(untranslated(m), '', m);
+  });
+
+  it('the spending page names its sources in the user language; the CSV export stays English', () => {
+    const at = Date.UTC(2026, 10, 23, 12);
+    const entry = (source: SpendEntry['source'], requester?: string): SpendEntry => ({ at, source, requester, model: 'm', channel: 'stable', promptTokens: 1, cachedTokens: 0, completionTokens: 1, images: 0, cost: 0.01 });
+    let state = emptySpend();
+    for (const e of [entry('panel'), entry('image'), entry('lm'), entry('lm', 'core'), entry('lm', 'pub.ext')]) state = addSpend(state, e);
+    const keys = summarize(state, at - 1, at + 1).bySource.map((r) => r.key).sort();
+    assert.deepEqual(keys, ['⟦chat panel⟧', '⟦image command⟧', '⟦vscode.lm (caller not reported)⟧', '⟦vscode.lm: VS Code chat⟧', '⟦vscode.lm: pub.ext⟧']);
+    const csv = spendCsv(state);
+    assert.ok(!csv.includes('⟦'), csv);
+    assert.match(csv, /chat panel/);
   });
 
   it('a message outside l10n.t (or missing from the bundle) comes out bare', () => {
