@@ -43,7 +43,7 @@ export class SpendView implements vscode.Disposable {
       this.render();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('modelgate.spending', 'Modelgate Spending', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+    const panel = vscode.window.createWebviewPanel('modelgate.spending', vscode.l10n.t('Modelgate Spending'), vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
     this.panel = panel;
     panel.onDidDispose(() => (this.panel = undefined));
     panel.webview.onDidReceiveMessage((raw: unknown) => {

@@ -71,6 +71,10 @@ export interface WorkbenchOptions {
   vsixes?: string[];
   viewport?: { width: number; height: number };
   readyTimeoutMs?: number;
+  /** code-server's --locale (VS Code's display language, and vscode.env.language) */
+  locale?: string;
+  /** Runs after the profile (its installed extensions included) is made, before the server starts. */
+  prepareProfile?: (profile: Profile) => void;
 }
 
 export type FrameMatch = string | ((frame: Frame) => boolean | Promise<boolean>);
@@ -143,7 +147,8 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
   try {
-    server = await startServer(profile, { trustWorkspace: options.trustWorkspace, env: options.env });
+    options.prepareProfile?.(profile);
+    server = await startServer(profile, { trustWorkspace: options.trustWorkspace, env: options.env, locale: options.locale });
     browser = await launchBrowser(join(profile.baseDir, 'chromium-profile'), join(profile.baseDir, 'browser-console.log'), options.viewport);
     const wb = new WorkbenchSession(browser, server, profile);
     await wb.waitUntilReady(options.readyTimeoutMs ?? 120_000, Object.keys(options.workspaceFiles ?? { default: '' }).length > 0);

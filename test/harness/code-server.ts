@@ -173,6 +173,8 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for the HTTP endpoint to answer. Default 60 s. */
   startTimeoutMs?: number;
+  /** --locale: the display language (vscode.env.language). */
+  locale?: string;
 }
 
 export interface RunningServer {
@@ -215,6 +217,7 @@ export async function startServer(profile: Profile, opts: ServerOptions = {}, to
     '--extensions-dir', profile.extensionsDir,
   ];
   if (opts.trustWorkspace !== false) args.push('--disable-workspace-trust');
+  if (opts.locale) args.push('--locale', opts.locale);
   args.push(profile.workspace);
   const proc = spawnGroup(tools.node24, args, { cwd: profile.baseDir, env: serverEnv(profile, opts.env), logFile: profile.serverLog });
   const deathReason = () => (proc.hasExited() ? `the server exited early (see ${profile.serverLog})` : undefined);

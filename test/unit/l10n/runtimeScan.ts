@@ -2,7 +2,7 @@
 // two l10n checks: (1) every `l10n.t(...)` call, whose first argument is the key of
 // media/l10n/bundle.l10n.json, and (2) user-visible sinks (notifications and their buttons,
 // quick pick / input box / progress titles, placeholders and prompts, status-bar text and
-// tooltips) that are handed a plain string or template literal instead of `vscode.l10n.t(...)`.
+// tooltips, webview panel titles) that are handed a plain string or template literal instead of `vscode.l10n.t(...)`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as ts from 'typescript';
@@ -144,6 +144,8 @@ export function plainSinks(root: string, files: string[], read: (f: string) => s
           }
         } else if (name && OPTION_CALLS.has(name)) {
           for (const arg of node.arguments) checkOptions(arg, OPTION_FIELDS);
+        } else if (name === 'createWebviewPanel' && node.arguments[1] && isPlainText(node.arguments[1])) {
+          out.push(where(root, sf, node.arguments[1])); // the editor tab's title
         }
       }
       if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
