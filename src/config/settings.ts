@@ -80,7 +80,7 @@ export function readSettings(): Settings {
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
   else problems.push(vscode.l10n.t('"modelgate.channel" is "{0}"; allowed: {1}. Using "default".', rawChannel, CHANNEL_CHOICES.join(', ')));
   // Who the requests are made for is the user's statement, never a repository's.
-  if (workspaceOverrides(c, 'endUserId')) problems.push(`"modelgate.endUserId" in this workspace's settings is ignored: the end-user id is read from your user settings only.`);
+  if (workspaceOverrides(c, 'endUserId')) problems.push(vscode.l10n.t('"modelgate.endUserId" in this workspace\'s settings is ignored: the end-user id is read from your user settings only.'));
   const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
   if (!endUser.ok) problems.push(vscode.l10n.t('{0}. Image requests are refused until it is fixed or cleared.', endUser.problem));
   const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));

@@ -128,11 +128,11 @@ export function validateChoices(model: ImageModelInfo, requested: RequestedOptio
     // Shape-checked only (the spec's values); whether the model takes them is the gateway's answer.
     if (requested.quality !== undefined) {
       if (QUALITIES.includes(requested.quality as ImageQuality)) choices.quality = requested.quality as ImageQuality;
-      else problems.push(`quality “${String(requested.quality)}” is not valid (allowed: ${list(QUALITIES)})`);
+      else problems.push(l10n.t('quality “{0}” is not valid (allowed: {1})', String(requested.quality), list(QUALITIES)));
     }
     if (requested.style !== undefined) {
       if (STYLES.includes(requested.style as ImageStyle)) choices.style = requested.style as ImageStyle;
-      else problems.push(`style “${String(requested.style)}” is not valid (allowed: ${list(STYLES)})`);
+      else problems.push(l10n.t('style “{0}” is not valid (allowed: {1})', String(requested.style), list(STYLES)));
     }
     return problems.length ? { ok: false, problems } : { ok: true, choices };
   }

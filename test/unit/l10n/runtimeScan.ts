@@ -122,6 +122,16 @@ const OPTION_FIELDS = new Set(['title', 'placeHolder', 'prompt', 'detail', 'open
 /** Properties of QuickPick/InputBox/StatusBarItem objects that are visible text. */
 const ASSIGNED_FIELDS = new Set(['text', 'tooltip', 'title', 'placeholder', 'prompt', 'validationMessage']);
 
+/** `problems.push`, `warnings.push`, `messages.push`, `errors.push`: lists of texts for the user. */
+function isMessageList(callee: ts.Expression): boolean {
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && /(problem|warning|message|error)s$/i.test(callee.expression.text);
+}
+
+/** A literal (or template) with the words of a sentence: an id such as 'setKey' is not one. */
+function isSentence(node: ts.Expression): boolean {
+  return isPlainText(node) && literalParts(node).some((part) => hasSentence(part));
+}
+
 /** User-visible sinks of `files` that are given a plain literal instead of `vscode.l10n.t(...)`. */
 export function plainSinks(root: string, files: string[], read: (f: string) => string = (f) => readFileSync(f, 'utf8')): Finding[] {
   const out: Finding[] = [];
@@ -144,6 +154,8 @@ export function plainSinks(root: string, files: string[], read: (f: string) => s
           }
         } else if (name && OPTION_CALLS.has(name)) {
           for (const arg of node.arguments) checkOptions(arg, OPTION_FIELDS);
+        } else if (name === 'push' && isMessageList(node.expression) && node.arguments.some((a) => isSentence(a))) {
+          out.push(where(root, sf, node)); // problems.push('…'): a list of messages for the user
         } else if (name === 'createWebviewPanel' && node.arguments[1] && isPlainText(node.arguments[1])) {
           out.push(where(root, sf, node.arguments[1])); // the editor tab's title
         }
