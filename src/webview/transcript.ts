@@ -3,7 +3,7 @@
 // user has not scrolled up, and routes clicks inside messages (code buttons, links, edit,
 // regenerate, error actions) to the host through one delegated listener.
 import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../protocol';
-import { codeTextOf } from './codeBlock';
+import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, IdleQueue, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
@@ -30,6 +30,13 @@ const COPIED_FEEDBACK_MS = 1500;
  */
 const INITIAL_MAX_MESSAGES = 16;
 const INITIAL_MAX_CHARS = 30_000;
+/**
+ * Within that budget the first window is sized to the view: the newest messages go in this many
+ * at a time until the log is taller than the view by FILL_MARGIN_PX (one layout read per batch;
+ * a view with no height yet, e.g. a hidden panel, takes the whole budget).
+ */
+const FILL_BATCH = 3;
+const FILL_MARGIN_PX = 120;
 const SCROLL_BATCH = 8;
 /**
  * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
@@ -62,6 +69,8 @@ export class Transcript {
   /** the page of older messages being built off the page (not in the DOM yet), and its size */
   private page: HTMLElement | null = null;
   private pageCount = 0;
+  /** code blocks of the first window not coloured yet, in document order */
+  private uncoloured: Element[] = [];
   private readonly idle: IdleQueue;
 
   constructor(
@@ -108,10 +117,12 @@ export class Transcript {
     this.byId.clear();
     this.page = null;
     this.pageCount = 0;
+    this.uncoloured = [];
     clear(this.element);
-    const start = initialWindowStart(messages);
-    for (let i = start; i < messages.length; i++) this.add(messages[i]);
+    const start = this.renderWindow(messages, initialWindowStart(messages));
     this.older = messages.slice(0, start);
+    // colour the first window's code on idle time, before older messages are rendered
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
     if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH, false));
     this.refreshControls();
     this.stick = true;
@@ -122,6 +133,7 @@ export class Transcript {
   renderAll(): void {
     this.renderOlder(this.older.length);
     this.idle.clear();
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
   }
 
   addMessage(message: MessageView): void {
@@ -199,6 +211,57 @@ export class Transcript {
     return message.role === 'user'
       ? new UserMessageElement(this.doc, message)
       : new AssistantMessageElement(this.doc, message, this.markdownOptions);
+  }
+
+  /**
+   * Renders the first window, newest first: at most the messages from `cap` on, and only as many
+   * as fill the view (but always back to the last answer, which owns Regenerate). Code in these
+   * messages is coloured on idle time right after the first paint (`uncoloured`), so the
+   * highlighter and its grammar compile stay out of the task that paints. Returns the index of
+   * the oldest message rendered.
+   */
+  private renderWindow(messages: MessageView[], cap: number): number {
+    const el = this.element;
+    const defer = this.markdownOptions.highlight !== false;
+    const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
+    let lastAssistant = -1;
+    for (let i = messages.length - 1; i >= cap; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+    // the log was just emptied: this layout read is of the page without it
+    const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
+    // chunks not yet painted would measure as their placeholder size (see chat.css)
+    if (view > 0) el.classList.add('filling');
+    let start = messages.length;
+    while (start > cap) {
+      const from = Math.max(cap, start - FILL_BATCH);
+      const frag = this.doc.createDocumentFragment();
+      const created: Entry[] = [];
+      const blocks: Element[] = [];
+      for (let i = from; i < start; i++) {
+        const m = messages[i];
+        // a message still streaming keeps the normal options: its later blocks colour as they close
+        const settled = m.role === 'assistant' && m.status !== 'streaming';
+        const entry = settled ? new AssistantMessageElement(this.doc, m, options) : this.createEntry(m);
+        created.push(entry);
+        this.byId.set(m.id, entry);
+        frag.appendChild(entry.element);
+        if (defer && settled) blocks.push(...entry.element.querySelectorAll('.code-block[data-lang]'));
+      }
+      // in document order; colouring pops from the end, so the lowest (in view) go first
+      this.uncoloured.unshift(...blocks);
+      this.entries.unshift(...created);
+      el.insertBefore(frag, el.firstChild);
+      start = from;
+      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && el.scrollHeight > view + FILL_MARGIN_PX) break;
+    }
+    el.classList.remove('filling');
+    return start;
+  }
+
+  /** Colours one code block of the first window (the lowest one left); true while more wait. */
+  private colourStep(): boolean {
+    const block = this.uncoloured.pop();
+    if (block?.isConnected) highlightCodeBlock(block);
+    return this.uncoloured.length > 0;
   }
 
   private add(message: MessageView): void {
@@ -297,8 +360,10 @@ export class Transcript {
     // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
     // grew before the scroll event arrived must not unpin the view.
     else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
-    // Near the top with older messages still waiting: show the next ones now, not on idle.
-    if ((this.older.length || this.page) && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
+    // The user scrolled up to near the top with older messages still waiting: show the next ones
+    // now, not on idle. Only the user's scroll: the first window is about one view tall, so our
+    // own scroll to the bottom of it also lands "near the top".
+    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
   }
 
   private onClick(e: MouseEvent): void {

@@ -40,10 +40,26 @@ function conversation(n: number): MessageView[] {
   return out;
 }
 
-function setup(n: number) {
+/**
+ * jsdom lays nothing out: this gives the log a view `clientHeight` tall and a content height of
+ * `perArticle` px per message shown, which is what the first window is sized by.
+ */
+function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): void {
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => clientHeight });
+  Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => el.querySelectorAll('article').length * perArticle });
+  let top = 0;
+  Object.defineProperty(el, 'scrollTop', {
+    configurable: true,
+    get: () => top,
+    set: (v: number) => { top = Math.max(0, Math.min(v, el.scrollHeight - clientHeight)); },
+  });
+}
+
+function setup(n: number, options: { layout?: [clientHeight: number, perArticle: number]; highlight?: boolean } = {}) {
   const win = newWindow();
   const host = new ManualIdle();
-  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: false });
+  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: options.highlight ?? false });
+  if (options.layout) fakeLayout(t.element, ...options.layout);
   win.document.body.appendChild(t.element);
   const messages = conversation(n);
   t.reset(messages);
@@ -92,17 +108,59 @@ describe('webview: windowed restore of long conversations', function () {
   });
 
   it('scrolling near the top renders the next messages at once (no idle time needed)', () => {
-    const { win, t, host, shownIds } = setup(2000);
+    const { win, t, host, shownIds } = setup(2000, { layout: [500, 100] });
     const before = shownIds().length;
-    Object.defineProperty(t.element, 'clientHeight', { configurable: true, value: 500 });
+    assert.ok(t.element.scrollTop > 0, 'pinned to the bottom');
+    // the user scrolls up to the top
     t.element.scrollTop = 0;
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > before, 'scrolled-to messages are shown');
     host.runIdle(3);
     const during = shownIds().length;
+    t.element.scrollTop = 0;
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > during, 'a page being built is shown at once when scrolled to');
     assert.equal(host.idle.size, 1, 'the idle work continues for the rest');
+  });
+
+  it('the first window is sized to the view: the newest messages until the log is taller than the view', () => {
+    const { t, messages, shownIds } = setup(2000, { layout: [500, 100] });
+    const ids = shownIds();
+    // 100 px each in a 500 px view: 6 fill it by 120 px or more; they go in 3 at a time
+    assert.equal(ids.length, 9);
+    assert.deepEqual(ids, messages.slice(-9).map((m) => m.id));
+    assert.equal(t.unrenderedCount, 2000 - 9);
+    assert.ok(!t.element.classList.contains('filling'), 'the measuring class is taken off again');
+    // a hidden panel (no height yet) takes the whole budget, as before
+    const hidden = setup(2000, { layout: [0, 100] });
+    assert.equal(hidden.shownIds().length, 16);
+  });
+
+  it('our own scroll to the bottom of a one-view window does not render older messages at once', () => {
+    const { win, t, shownIds } = setup(2000, { layout: [500, 100] });
+    const before = shownIds().length;
+    // the first window is about one view tall: the bottom is "near the top" too
+    assert.ok(t.element.scrollTop < t.element.clientHeight);
+    t.element.dispatchEvent(new win.Event('scroll'));
+    assert.equal(shownIds().length, before, 'nothing rendered in the scroll event');
+    assert.equal(t.unrenderedCount, 2000 - before);
+  });
+
+  it('code in the first window is coloured on idle time, the lowest block first, before older messages are rendered', () => {
+    const { t, host, shownIds } = setup(400, { layout: [500, 100], highlight: true });
+    const coloured = () => Array.from(t.element.querySelectorAll('.code-block')).map((b) => b.querySelector('[class^="hljs-"]') !== null);
+    const first = shownIds().length;
+    assert.ok(coloured().length > 1 && coloured().every((c) => !c), 'nothing coloured in the task that paints');
+    host.runIdle(1);
+    const after1 = coloured();
+    assert.equal(after1.filter(Boolean).length, 1);
+    assert.equal(after1[after1.length - 1], true, 'the lowest block (in view) first');
+    host.runIdle(after1.length - 1);
+    assert.ok(coloured().every(Boolean), 'every block of the first window coloured');
+    assert.equal(shownIds().length, first, 'colouring came before any older message');
+    while (host.idle.size) host.runIdle(50);
+    assert.equal(t.unrenderedCount, 0);
+    assert.ok(coloured().every(Boolean), 'older messages are coloured as they are rendered');
   });
 
   it('editing from an old message that is not rendered yet renders it first', () => {
