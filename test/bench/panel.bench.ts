@@ -87,8 +87,10 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
       return { page, errors };
     };
     const note = (errors: string[]) => (errors.length ? `page errors: ${errors.join(' | ')}` : undefined);
+    // MODELGATE_PANEL_SCENARIOS=restore (comma-separated: restore, block, stream) runs only those
+    const wanted = (process.env.MODELGATE_PANEL_SCENARIOS ?? 'restore,block,stream').split(',').map((x) => x.trim());
 
-    {
+    if (wanted.includes('restore')) {
       const { page, errors } = await openPage();
       // a light trace (task boundaries and user timing only) for the CPU-time figures below
       await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'blink.user_timing'] });
@@ -103,14 +105,14 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
       figure({ name: 'panel.restore2000.allRendered', value: r.all, unit: 'ms', note: `${r.shownAll}/${RESTORE_MESSAGES} messages rendered on idle time${r.firstText === 'question 0' ? ', first message shown at the top' : `; top shows ${JSON.stringify(r.firstText)}`}${note(errors) ? `; ${note(errors)}` : ''}` });
       await page.close();
     }
-    {
+    if (wanted.includes('block')) {
       const { page, errors } = await openPage();
       const r = (await page.evaluate(`window.__panelBench.bigBlock(${BIG_BLOCK_CHARS})`)) as BlockResult;
       figure({ name: 'panel.codeBlock100k.snapshotTask', value: r.sync, unit: 'ms', note: 'snapshot handler with one closed 100 KB block' });
       figure({ name: 'panel.codeBlock100k.longestTask', value: r.longest, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `${r.over50} tasks > 50 ms; coloured in ${r.slices} idle slices, all done after ${r.all.toFixed(0)} ms${r.textKept ? '' : '; TEXT CHANGED'}${note(errors) ? `; ${note(errors)}` : ''}` });
       await page.close();
     }
-    {
+    if (wanted.includes('stream')) {
       const { page, errors } = await openPage();
       const r = (await page.evaluate(`window.__panelBench.stream(${STREAM_CHARS}, ${STREAM_DELTA_CHARS}, ${STREAM_INTERVAL_MS})`)) as StreamResult;
       const how = `${(r.chars / 1000).toFixed(0)} KB mixed markdown, ${STREAM_DELTA_CHARS}-char deltas every ${STREAM_INTERVAL_MS} ms, ${r.frames} frames in ${(r.duration / 1000).toFixed(1)} s`;
