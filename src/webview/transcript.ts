@@ -37,6 +37,13 @@ const INITIAL_MAX_CHARS = 30_000;
  */
 const FILL_BATCH = 3;
 const FILL_MARGIN_PX = 120;
+/**
+ * Text denser than this (px per character, px per line) does not occur in the panel: a window
+ * holding more characters than the view could show at this density fills it for sure, and is
+ * not measured (measuring lays out every chunk, also those the view would skip).
+ */
+const DENSEST_CHAR_PX = 6;
+const DENSEST_LINE_PX = 16;
 const SCROLL_BATCH = 8;
 /**
  * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
@@ -228,6 +235,8 @@ export class Transcript {
     for (let i = messages.length - 1; i >= cap; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
     // the log was just emptied: this layout read is of the page without it
     const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
+    const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
+    let chars = 0;
     // chunks not yet painted would measure as their placeholder size (see chat.css)
     if (view > 0) el.classList.add('filling');
     let start = messages.length;
@@ -238,6 +247,7 @@ export class Transcript {
       const blocks: Element[] = [];
       for (let i = from; i < start; i++) {
         const m = messages[i];
+        chars += messageSize(m);
         // a message still streaming keeps the normal options: its later blocks colour as they close
         const settled = m.role === 'assistant' && m.status !== 'streaming';
         const entry = settled ? new AssistantMessageElement(this.doc, m, options) : this.createEntry(m);
@@ -251,7 +261,7 @@ export class Transcript {
       this.entries.unshift(...created);
       el.insertBefore(frag, el.firstChild);
       start = from;
-      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && el.scrollHeight > view + FILL_MARGIN_PX) break;
+      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && (chars > capacity || el.scrollHeight > view + FILL_MARGIN_PX)) break;
     }
     el.classList.remove('filling');
     return start;

@@ -1,7 +1,8 @@
 // Devtools timeline trace of one panel bench scenario in Chromium: every main-thread task over a
 // threshold, with its wall time (dur), the renderer thread's own CPU time (tdur: what the task
 // cost without the time the tab waited for a core on a loaded machine), and what it spent it on.
-// Run: node esbuild.mjs && node test/bench/panelTrace.cjs restore|restoreSync|block|stream [thresholdMs=50]
+// Run: node esbuild.mjs && node test/bench/panelTrace.cjs restore|restoreSync|block|stream [thresholdMs=50] [cpu]
+// (with `cpu`, only tasks whose CPU time is over the threshold are listed; else wall or CPU)
 // Uses dist/webview.js and test/bench/panelPage.js, like panelProfile.cjs. Prints only, never
 // asserts. Writes test-results/panel-<scenario>.trace.json (open it in the devtools Performance tab).
 const { chromium } = require('playwright-core');
@@ -11,6 +12,7 @@ const path = require('path');
 const root = path.join(__dirname, '../..');
 const scenario = process.argv[2] || 'restore';
 const threshold = Number(process.argv[3] || 50);
+const byCpu = process.argv[4] === 'cpu';
 const calls = {
   restore: 'window.__panelBench.restore(2000)',
   restoreSync: 'window.__panelBench.restoreSync(2000)',
@@ -53,7 +55,7 @@ const calls = {
   console.log(`tasks over ${threshold} ms: wall ${top.filter((t) => t.dur > threshold * 1000).length}, CPU ${top.filter((t) => (t.tdur || 0) > threshold * 1000).length}`);
   // what the long tasks spent their time on: the sum of each event name inside them (nested names overlap)
   const kinds = ['FunctionCall', 'V8.Execute', 'EvaluateScript', 'TimerFire', 'FireIdleCallback', 'FireAnimationFrame', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'UpdateLayer', 'IntersectionObserverController::computeIntersections', 'ScrollAnchor', 'MajorGC', 'MinorGC', 'V8.GC_MC_BACKGROUND', 'BlinkGC.AtomicPhase', 'ParseHTML', 'HitTest', 'Commit', 'v8.compile', 'V8.ParseFunctions'];
-  for (const t of top.filter((x) => x.dur > threshold * 1000 || (x.tdur || 0) > threshold * 1000).slice(0, 40)) {
+  for (const t of top.filter((x) => (!byCpu && x.dur > threshold * 1000) || (x.tdur || 0) > threshold * 1000).slice(0, 40)) {
     const inside = onMain.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
     const sums = new Map();
     for (const e of inside) if (kinds.includes(e.name)) sums.set(e.name, (sums.get(e.name) || 0) + e.dur);

@@ -44,15 +44,25 @@ function conversation(n: number): MessageView[] {
  * jsdom lays nothing out: this gives the log a view `clientHeight` tall and a content height of
  * `perArticle` px per message shown, which is what the first window is sized by.
  */
-function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): void {
+function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): { scrollHeightReads: number } {
+  const counts = { scrollHeightReads: 0 };
+  const height = () => el.querySelectorAll('article').length * perArticle;
   Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => clientHeight });
-  Object.defineProperty(el, 'scrollHeight', { configurable: true, get: () => el.querySelectorAll('article').length * perArticle });
+  Object.defineProperty(el, 'clientWidth', { configurable: true, get: () => 400 });
+  Object.defineProperty(el, 'scrollHeight', {
+    configurable: true,
+    get: () => {
+      counts.scrollHeightReads++;
+      return height();
+    },
+  });
   let top = 0;
   Object.defineProperty(el, 'scrollTop', {
     configurable: true,
     get: () => top,
-    set: (v: number) => { top = Math.max(0, Math.min(v, el.scrollHeight - clientHeight)); },
+    set: (v: number) => { top = Math.max(0, Math.min(v, height() - clientHeight)); },
   });
+  return counts;
 }
 
 function setup(n: number, options: { layout?: [clientHeight: number, perArticle: number]; highlight?: boolean } = {}) {
@@ -134,6 +144,20 @@ describe('webview: windowed restore of long conversations', function () {
     // a hidden panel (no height yet) takes the whole budget, as before
     const hidden = setup(2000, { layout: [0, 100] });
     assert.equal(hidden.shownIds().length, 16);
+  });
+
+  it('a first window with more text than the view can show is not measured', () => {
+    const win = newWindow();
+    const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
+    const counts = fakeLayout(t.element, 500, 10);
+    win.document.body.appendChild(t.element);
+    // 400 x 500 px holds at most ~2,000 characters of the densest text; three of these hold 9,000
+    const messages = conversation(200).map((m) => (m.role === 'user' ? { ...m, text: 'long '.repeat(600) } : m));
+    const before = counts.scrollHeightReads;
+    t.reset(messages);
+    assert.equal(t.element.querySelectorAll('article').length, 3, 'one batch');
+    // only the scroll to the bottom reads the height (10 px per message would never fill the view)
+    assert.equal(counts.scrollHeightReads - before, 1);
   });
 
   it('our own scroll to the bottom of a one-view window does not render older messages at once', () => {
