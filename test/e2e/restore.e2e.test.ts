@@ -146,7 +146,8 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
   it('scrolled to the top, the first message is shown; the middle and the last are shown when scrolled to; every message is there once, in order', async function () {
     this.timeout(TEST_BUDGET_MS + 30_000);
     if (!opened) this.skip();
-    const deadline = Date.now() + TEST_BUDGET_MS;
+    const started = Date.now();
+    const deadline = started + TEST_BUDGET_MS;
     // Scroll to the top as a user does (the log has the keyboard focus; Ctrl+Home), again and
     // again: older pages go in above while the user is there, which moves the top further up.
     await log().focus();
@@ -159,7 +160,7 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
       if (atTop && (await article(0).count()) === 1 && (await shownAsText(0)).shown) break;
       assert.ok(Date.now() < deadline, `the first message never showed at the top (scrolled ${presses} times; ${await log().locator('article').count()} of ${COUNT} in the log)`);
     }
-    console.log(`    [e2e] at the top after ${presses} presses of Ctrl+Home`);
+    console.log(`    [e2e] at the top with the first message shown after ${presses} presses of Ctrl+Home, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await expectShown(0, /^\s*You\b[\s\S]*\bquestion 0\s*$/);
     const top = await screenshot('restore-2000-top.png');
     console.log(`    [e2e] screenshot: ${top}`);
