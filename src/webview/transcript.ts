@@ -5,7 +5,7 @@
 import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../protocol';
 import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
-import { FrameScheduler, IdleQueue, type FrameHost, type IdleHost } from './frameScheduler';
+import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
 import { l10n } from './l10n';
 import { isOpenableHref } from './sanitize';
@@ -44,7 +44,12 @@ const FILL_MARGIN_PX = 120;
  */
 const DENSEST_CHAR_PX = 6;
 const DENSEST_LINE_PX = 16;
-const SCROLL_BATCH = 8;
+/**
+ * A scroll near the top renders older messages at once for up to MAX_IDLE_SLICE_MS (at least one,
+ * at most a page): bounded by time, not by count, so that a few long answers do not make the
+ * scroll handler a long task and many short ones come in quickly.
+ */
+const SCROLL_MAX_MESSAGES = 50;
 /**
  * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
  * used up, so one message per step bounds every task by about one message's rendering; a step
@@ -79,6 +84,8 @@ export class Transcript {
   /** code blocks of the first window not coloured yet, in document order */
   private uncoloured: Element[] = [];
   private readonly idle: IdleQueue;
+  /** the clock scroll-time rendering is bounded by (the idle host's, so tests can stop it) */
+  private readonly now: () => number;
 
   constructor(
     private readonly doc: Document,
@@ -93,6 +100,8 @@ export class Transcript {
     });
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
     this.idle = new IdleQueue(frameHost as IdleHost);
+    const idleHost = frameHost as IdleHost;
+    this.now = () => (idleHost.now ? idleHost.now() : this.win.performance.now());
     // Older messages are inserted above what is shown; the browser's scroll anchoring keeps the
     // view on the same content (pinned to the bottom, or wherever the user scrolled to) without
     // a layout read per step. Anchoring does nothing at scroll offset 0: renderOlder measures then.
@@ -313,6 +322,17 @@ export class Transcript {
     return this.older.length > 0 || this.page !== null;
   }
 
+  /** Older messages for a scroll near the top: as many as fit in one slice, then the page goes in. */
+  private renderOlderForScroll(): void {
+    const end = this.now() + MAX_IDLE_SLICE_MS;
+    let n = 0;
+    do {
+      this.renderOlder(1, false);
+      n++;
+    } while (this.older.length && n < SCROLL_MAX_MESSAGES && this.now() < end);
+    this.insertPage(true);
+  }
+
   private insertPage(measure: boolean): void {
     const page = this.page;
     if (!page) return;
@@ -373,7 +393,7 @@ export class Transcript {
     // The user scrolled up to near the top with older messages still waiting: show the next ones
     // now, not on idle. Only the user's scroll: the first window is about one view tall, so our
     // own scroll to the bottom of it also lands "near the top".
-    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
+    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
   }
 
   private onClick(e: MouseEvent): void {

@@ -20,7 +20,7 @@ class ManualIdle implements IdleHost {
   };
   cancelIdleCallback = (id: number) => void this.idle.delete(id);
   /** a stopped clock: the idle queue's own 8 ms slice cap never cuts a period short here */
-  now = () => 0;
+  now: () => number = () => 0;
   /** one idle period in which `steps` steps fit */
   runIdle(steps: number): void {
     const cbs = [...this.idle.values()];
@@ -131,6 +131,25 @@ describe('webview: windowed restore of long conversations', function () {
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > during, 'a page being built is shown at once when scrolled to');
     assert.equal(host.idle.size, 1, 'the idle work continues for the rest');
+  });
+
+  it('a scroll near the top renders older messages for one slice of time: one when a message takes the slice, at most a page', () => {
+    const { win, t, host, shownIds } = setup(2000, { layout: [500, 100] });
+    const scrollToTop = () => {
+      t.element.scrollTop = 0;
+      t.element.dispatchEvent(new win.Event('scroll'));
+    };
+    // a clock that moves 10 ms per reading: every message "takes" longer than the 8 ms slice
+    let clock = 0;
+    host.now = () => (clock += 10);
+    let before = shownIds().length;
+    scrollToTop();
+    assert.equal(shownIds().length, before + 1, 'one message: the slice was used up');
+    // a stopped clock: the slice never ends, the count cap (a page) does
+    host.now = () => 0;
+    before = shownIds().length;
+    scrollToTop();
+    assert.equal(shownIds().length, before + PAGE_MESSAGES);
   });
 
   it('the first window is sized to the view: the newest messages until the log is taller than the view', () => {
