@@ -9,6 +9,8 @@ import { CHROMIUM_ARGS } from '../harness/browser';
 import { figure } from './report';
 
 const RESTORE_MESSAGES = 2_000;
+/** How long the log is scrolled up right after the restore. */
+const SCROLL_MS = 4_000;
 const BIG_BLOCK_CHARS = 100_000;
 const STREAM_CHARS = 400_000;
 /** One textDelta per DeltaCoalescer interval (24 ms) of this many characters: ~10 s of streaming. */
@@ -16,6 +18,7 @@ const STREAM_DELTA_CHARS = 1_000;
 const STREAM_INTERVAL_MS = 24;
 
 interface RestoreResult { sync: number; paint: number; shownAtPaint: number; all: number; shownAll: number; longest: number; over50: number; firstText: string | null }
+interface ScrollResult { frames: number; shareUnder16: number; over50: number; p95: number; longestFrame: number; longestTask: number; tasksOver50: number; shown: number; oldest: string | null }
 interface BlockResult { sync: number; all: number; longest: number; over50: number; slices: number; textKept: boolean }
 interface StreamResult { chars: number; duration: number; frames: number; shareUnder16: number; over50: number; p50: number; p95: number; longestFrame: number; longestTask: number; tasksOver50: number }
 
@@ -87,8 +90,8 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
       return { page, errors };
     };
     const note = (errors: string[]) => (errors.length ? `page errors: ${errors.join(' | ')}` : undefined);
-    // MODELGATE_PANEL_SCENARIOS=restore (comma-separated: restore, block, stream) runs only those
-    const wanted = (process.env.MODELGATE_PANEL_SCENARIOS ?? 'restore,block,stream').split(',').map((x) => x.trim());
+    // MODELGATE_PANEL_SCENARIOS=restore (comma-separated: restore, scroll, block, stream) runs only those
+    const wanted = (process.env.MODELGATE_PANEL_SCENARIOS ?? 'restore,scroll,block,stream').split(',').map((x) => x.trim());
 
     if (wanted.includes('restore')) {
       const { page, errors } = await openPage();
@@ -103,6 +106,17 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
         figure({ name: 'panel.restore2000.longestTaskCpu', value: cpu.longestCpu, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `renderer thread CPU time of the longest of ${cpu.tasks} later tasks (its wall time includes waiting for a core; longest wall ${cpu.longestWall.toFixed(0)} ms); ${cpu.over50Cpu} over 50 ms` });
       } else figure({ name: 'panel.restore2000.longestTaskCpu', value: NaN, unit: 'ms', note: 'no renderer main thread or mark in the trace' });
       figure({ name: 'panel.restore2000.allRendered', value: r.all, unit: 'ms', note: `${r.shownAll}/${RESTORE_MESSAGES} messages rendered on idle time${r.firstText === 'question 0' ? ', first message shown at the top' : `; top shows ${JSON.stringify(r.firstText)}`}${note(errors) ? `; ${note(errors)}` : ''}` });
+      await page.close();
+    }
+    if (wanted.includes('scroll')) {
+      const { page, errors } = await openPage();
+      await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+      const r = (await page.evaluate(`window.__panelBench.restoreScroll(${RESTORE_MESSAGES}, ${SCROLL_MS})`)) as ScrollResult;
+      const cpu = cpuTasks(await browser.stopTracing(), 'panel-scroll-start');
+      const how = `scrolled up 120 px per frame for ${SCROLL_MS / 1000} s right after restoring ${RESTORE_MESSAGES} messages; ${r.frames} frames, p95 ${r.p95.toFixed(1)} ms, longest ${r.longestFrame.toFixed(0)} ms; ${r.shown} messages rendered by then, oldest ${r.oldest}`;
+      figure({ name: 'panel.restoreScroll.framesUnder16.7ms', value: r.shareUnder16 * 100, unit: '%', peerName: 'target', peer: 95, target: '>= 1', note: how });
+      figure({ name: 'panel.restoreScroll.framesOver50ms', value: r.over50, unit: 'frames', note: `longest task ${r.longestTask.toFixed(0)} ms wall, ${r.tasksOver50} tasks > 50 ms` });
+      if (cpu) figure({ name: 'panel.restoreScroll.longestTaskCpu', value: cpu.longestCpu, unit: 'ms', peerName: 'target', peer: 50, target: '<= 1', note: `renderer thread CPU time of the longest task while scrolling (wall ${cpu.longestWall.toFixed(0)} ms); ${cpu.over50Cpu} over 50 ms${note(errors) ? `; ${note(errors)}` : ''}` });
       await page.close();
     }
     if (wanted.includes('block')) {
