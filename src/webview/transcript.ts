@@ -3,9 +3,9 @@
 // user has not scrolled up, and routes clicks inside messages (code buttons, links, edit,
 // regenerate, error actions) to the host through one delegated listener.
 import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../protocol';
-import { codeTextOf } from './codeBlock';
+import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
-import { FrameScheduler, IdleQueue, type FrameHost, type IdleHost } from './frameScheduler';
+import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
 import { l10n } from './l10n';
 import { isOpenableHref } from './sanitize';
@@ -30,7 +30,26 @@ const COPIED_FEEDBACK_MS = 1500;
  */
 const INITIAL_MAX_MESSAGES = 16;
 const INITIAL_MAX_CHARS = 30_000;
-const SCROLL_BATCH = 8;
+/**
+ * Within that budget the first window is sized to the view: the newest messages go in this many
+ * at a time until the log is taller than the view by FILL_MARGIN_PX (one layout read per batch;
+ * a view with no height yet, e.g. a hidden panel, takes the whole budget).
+ */
+const FILL_BATCH = 3;
+const FILL_MARGIN_PX = 120;
+/**
+ * Text denser than this (px per character, px per line) does not occur in the panel: a window
+ * holding more characters than the view could show at this density fills it for sure, and is
+ * not measured (measuring lays out every chunk, also those the view would skip).
+ */
+const DENSEST_CHAR_PX = 6;
+const DENSEST_LINE_PX = 16;
+/**
+ * A scroll near the top renders older messages at once for up to MAX_IDLE_SLICE_MS (at least one,
+ * at most a page): bounded by time, not by count, so that a few long answers do not make the
+ * scroll handler a long task and many short ones come in quickly.
+ */
+const SCROLL_MAX_MESSAGES = 50;
 /**
  * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
  * used up, so one message per step bounds every task by about one message's rendering; a step
@@ -62,7 +81,11 @@ export class Transcript {
   /** the page of older messages being built off the page (not in the DOM yet), and its size */
   private page: HTMLElement | null = null;
   private pageCount = 0;
+  /** code blocks of the first window not coloured yet, in document order */
+  private uncoloured: Element[] = [];
   private readonly idle: IdleQueue;
+  /** the clock scroll-time rendering is bounded by (the idle host's, so tests can stop it) */
+  private readonly now: () => number;
 
   constructor(
     private readonly doc: Document,
@@ -77,6 +100,8 @@ export class Transcript {
     });
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
     this.idle = new IdleQueue(frameHost as IdleHost);
+    const idleHost = frameHost as IdleHost;
+    this.now = () => (idleHost.now ? idleHost.now() : this.win.performance.now());
     // Older messages are inserted above what is shown; the browser's scroll anchoring keeps the
     // view on the same content (pinned to the bottom, or wherever the user scrolled to) without
     // a layout read per step. Anchoring does nothing at scroll offset 0: renderOlder measures then.
@@ -108,10 +133,12 @@ export class Transcript {
     this.byId.clear();
     this.page = null;
     this.pageCount = 0;
+    this.uncoloured = [];
     clear(this.element);
-    const start = initialWindowStart(messages);
-    for (let i = start; i < messages.length; i++) this.add(messages[i]);
+    const start = this.renderWindow(messages, initialWindowStart(messages));
     this.older = messages.slice(0, start);
+    // colour the first window's code on idle time, before older messages are rendered
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
     if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH, false));
     this.refreshControls();
     this.stick = true;
@@ -122,6 +149,7 @@ export class Transcript {
   renderAll(): void {
     this.renderOlder(this.older.length);
     this.idle.clear();
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
   }
 
   addMessage(message: MessageView): void {
@@ -201,6 +229,60 @@ export class Transcript {
       : new AssistantMessageElement(this.doc, message, this.markdownOptions);
   }
 
+  /**
+   * Renders the first window, newest first: at most the messages from `cap` on, and only as many
+   * as fill the view (but always back to the last answer, which owns Regenerate). Code in these
+   * messages is coloured on idle time right after the first paint (`uncoloured`), so the
+   * highlighter and its grammar compile stay out of the task that paints. Returns the index of
+   * the oldest message rendered.
+   */
+  private renderWindow(messages: MessageView[], cap: number): number {
+    const el = this.element;
+    const defer = this.markdownOptions.highlight !== false;
+    const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
+    let lastAssistant = -1;
+    for (let i = messages.length - 1; i >= cap; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+    // the log was just emptied: this layout read is of the page without it
+    const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
+    const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
+    let chars = 0;
+    // chunks not yet painted would measure as their placeholder size (see chat.css)
+    if (view > 0) el.classList.add('filling');
+    let start = messages.length;
+    while (start > cap) {
+      const from = Math.max(cap, start - FILL_BATCH);
+      const frag = this.doc.createDocumentFragment();
+      const created: Entry[] = [];
+      const blocks: Element[] = [];
+      for (let i = from; i < start; i++) {
+        const m = messages[i];
+        chars += messageSize(m);
+        // a message still streaming keeps the normal options: its later blocks colour as they close
+        const settled = m.role === 'assistant' && m.status !== 'streaming';
+        const entry = settled ? new AssistantMessageElement(this.doc, m, options) : this.createEntry(m);
+        created.push(entry);
+        this.byId.set(m.id, entry);
+        frag.appendChild(entry.element);
+        if (defer && settled) blocks.push(...entry.element.querySelectorAll('.code-block[data-lang]'));
+      }
+      // in document order; colouring pops from the end, so the lowest (in view) go first
+      this.uncoloured.unshift(...blocks);
+      this.entries.unshift(...created);
+      el.insertBefore(frag, el.firstChild);
+      start = from;
+      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && (chars > capacity || el.scrollHeight > view + FILL_MARGIN_PX)) break;
+    }
+    el.classList.remove('filling');
+    return start;
+  }
+
+  /** Colours one code block of the first window (the lowest one left); true while more wait. */
+  private colourStep(): boolean {
+    const block = this.uncoloured.pop();
+    if (block?.isConnected) highlightCodeBlock(block);
+    return this.uncoloured.length > 0;
+  }
+
   private add(message: MessageView): void {
     const entry = this.createEntry(message);
     this.entries.push(entry);
@@ -238,6 +320,17 @@ export class Transcript {
     this.pageCount += n;
     if (now || this.pageCount >= PAGE_MESSAGES || this.older.length === 0) this.insertPage(now);
     return this.older.length > 0 || this.page !== null;
+  }
+
+  /** Older messages for a scroll near the top: as many as fit in one slice, then the page goes in. */
+  private renderOlderForScroll(): void {
+    const end = this.now() + MAX_IDLE_SLICE_MS;
+    let n = 0;
+    do {
+      this.renderOlder(1, false);
+      n++;
+    } while (this.older.length && n < SCROLL_MAX_MESSAGES && this.now() < end);
+    this.insertPage(true);
   }
 
   private insertPage(measure: boolean): void {
@@ -297,8 +390,10 @@ export class Transcript {
     // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
     // grew before the scroll event arrived must not unpin the view.
     else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
-    // Near the top with older messages still waiting: show the next ones now, not on idle.
-    if ((this.older.length || this.page) && el.scrollTop < el.clientHeight) this.renderOlder(SCROLL_BATCH);
+    // The user scrolled up to near the top with older messages still waiting: show the next ones
+    // now, not on idle. Only the user's scroll: the first window is about one view tall, so our
+    // own scroll to the bottom of it also lands "near the top".
+    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
   }
 
   private onClick(e: MouseEvent): void {

@@ -20,7 +20,7 @@ class ManualIdle implements IdleHost {
   };
   cancelIdleCallback = (id: number) => void this.idle.delete(id);
   /** a stopped clock: the idle queue's own 8 ms slice cap never cuts a period short here */
-  now = () => 0;
+  now: () => number = () => 0;
   /** one idle period in which `steps` steps fit */
   runIdle(steps: number): void {
     const cbs = [...this.idle.values()];
@@ -40,10 +40,36 @@ function conversation(n: number): MessageView[] {
   return out;
 }
 
-function setup(n: number) {
+/**
+ * jsdom lays nothing out: this gives the log a view `clientHeight` tall and a content height of
+ * `perArticle` px per message shown, which is what the first window is sized by.
+ */
+function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): { scrollHeightReads: number } {
+  const counts = { scrollHeightReads: 0 };
+  const height = () => el.querySelectorAll('article').length * perArticle;
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => clientHeight });
+  Object.defineProperty(el, 'clientWidth', { configurable: true, get: () => 400 });
+  Object.defineProperty(el, 'scrollHeight', {
+    configurable: true,
+    get: () => {
+      counts.scrollHeightReads++;
+      return height();
+    },
+  });
+  let top = 0;
+  Object.defineProperty(el, 'scrollTop', {
+    configurable: true,
+    get: () => top,
+    set: (v: number) => { top = Math.max(0, Math.min(v, height() - clientHeight)); },
+  });
+  return counts;
+}
+
+function setup(n: number, options: { layout?: [clientHeight: number, perArticle: number]; highlight?: boolean } = {}) {
   const win = newWindow();
   const host = new ManualIdle();
-  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: false });
+  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: options.highlight ?? false });
+  if (options.layout) fakeLayout(t.element, ...options.layout);
   win.document.body.appendChild(t.element);
   const messages = conversation(n);
   t.reset(messages);
@@ -92,17 +118,92 @@ describe('webview: windowed restore of long conversations', function () {
   });
 
   it('scrolling near the top renders the next messages at once (no idle time needed)', () => {
-    const { win, t, host, shownIds } = setup(2000);
+    const { win, t, host, shownIds } = setup(2000, { layout: [500, 100] });
     const before = shownIds().length;
-    Object.defineProperty(t.element, 'clientHeight', { configurable: true, value: 500 });
+    assert.ok(t.element.scrollTop > 0, 'pinned to the bottom');
+    // the user scrolls up to the top
     t.element.scrollTop = 0;
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > before, 'scrolled-to messages are shown');
     host.runIdle(3);
     const during = shownIds().length;
+    t.element.scrollTop = 0;
     t.element.dispatchEvent(new win.Event('scroll'));
     assert.ok(shownIds().length > during, 'a page being built is shown at once when scrolled to');
     assert.equal(host.idle.size, 1, 'the idle work continues for the rest');
+  });
+
+  it('a scroll near the top renders older messages for one slice of time: one when a message takes the slice, at most a page', () => {
+    const { win, t, host, shownIds } = setup(2000, { layout: [500, 100] });
+    const scrollToTop = () => {
+      t.element.scrollTop = 0;
+      t.element.dispatchEvent(new win.Event('scroll'));
+    };
+    // a clock that moves 10 ms per reading: every message "takes" longer than the 8 ms slice
+    let clock = 0;
+    host.now = () => (clock += 10);
+    let before = shownIds().length;
+    scrollToTop();
+    assert.equal(shownIds().length, before + 1, 'one message: the slice was used up');
+    // a stopped clock: the slice never ends, the count cap (a page) does
+    host.now = () => 0;
+    before = shownIds().length;
+    scrollToTop();
+    assert.equal(shownIds().length, before + PAGE_MESSAGES);
+  });
+
+  it('the first window is sized to the view: the newest messages until the log is taller than the view', () => {
+    const { t, messages, shownIds } = setup(2000, { layout: [500, 100] });
+    const ids = shownIds();
+    // 100 px each in a 500 px view: 6 fill it by 120 px or more; they go in 3 at a time
+    assert.equal(ids.length, 9);
+    assert.deepEqual(ids, messages.slice(-9).map((m) => m.id));
+    assert.equal(t.unrenderedCount, 2000 - 9);
+    assert.ok(!t.element.classList.contains('filling'), 'the measuring class is taken off again');
+    // a hidden panel (no height yet) takes the whole budget, as before
+    const hidden = setup(2000, { layout: [0, 100] });
+    assert.equal(hidden.shownIds().length, 16);
+  });
+
+  it('a first window with more text than the view can show is not measured', () => {
+    const win = newWindow();
+    const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
+    const counts = fakeLayout(t.element, 500, 10);
+    win.document.body.appendChild(t.element);
+    // 400 x 500 px holds at most ~2,000 characters of the densest text; three of these hold 9,000
+    const messages = conversation(200).map((m) => (m.role === 'user' ? { ...m, text: 'long '.repeat(600) } : m));
+    const before = counts.scrollHeightReads;
+    t.reset(messages);
+    assert.equal(t.element.querySelectorAll('article').length, 3, 'one batch');
+    // only the scroll to the bottom reads the height (10 px per message would never fill the view)
+    assert.equal(counts.scrollHeightReads - before, 1);
+  });
+
+  it('our own scroll to the bottom of a one-view window does not render older messages at once', () => {
+    const { win, t, shownIds } = setup(2000, { layout: [500, 100] });
+    const before = shownIds().length;
+    // the first window is about one view tall: the bottom is "near the top" too
+    assert.ok(t.element.scrollTop < t.element.clientHeight);
+    t.element.dispatchEvent(new win.Event('scroll'));
+    assert.equal(shownIds().length, before, 'nothing rendered in the scroll event');
+    assert.equal(t.unrenderedCount, 2000 - before);
+  });
+
+  it('code in the first window is coloured on idle time, the lowest block first, before older messages are rendered', () => {
+    const { t, host, shownIds } = setup(400, { layout: [500, 100], highlight: true });
+    const coloured = () => Array.from(t.element.querySelectorAll('.code-block')).map((b) => b.querySelector('[class^="hljs-"]') !== null);
+    const first = shownIds().length;
+    assert.ok(coloured().length > 1 && coloured().every((c) => !c), 'nothing coloured in the task that paints');
+    host.runIdle(1);
+    const after1 = coloured();
+    assert.equal(after1.filter(Boolean).length, 1);
+    assert.equal(after1[after1.length - 1], true, 'the lowest block (in view) first');
+    host.runIdle(after1.length - 1);
+    assert.ok(coloured().every(Boolean), 'every block of the first window coloured');
+    assert.equal(shownIds().length, first, 'colouring came before any older message');
+    while (host.idle.size) host.runIdle(50);
+    assert.equal(t.unrenderedCount, 0);
+    assert.ok(coloured().every(Boolean), 'older messages are coloured as they are rendered');
   });
 
   it('editing from an old message that is not rendered yet renders it first', () => {
