@@ -1,0 +1,136 @@
+// Helpers of the image half of the crash test (crash.e2e.test.ts): a watcher process that
+// SIGKILLs the extension host the moment the saver creates its Nth temporary file, and a look
+// at an image folder that tells whole images, partial ones and leftover temporary files apart.
+//
+// The watcher is a separate Node process (not a callback in this test process, whose event loop
+// is busy with Playwright and the in-process gateway simulator): fs.watch is inotify on Linux,
+// so the kill goes out within a millisecond or so of the file's creation, while the saver is
+// still writing it (a 20 MiB image is written in 512 KiB pieces through the thread pool).
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidPngError, readPngChunks } from '../../src/images/pngText';
+
+/** createExclusive's temporary files (src/platform/fs.ts): `.<final name>.<uuid>.tmp` */
+export const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+export interface KillReport {
+  /** false: the timeout came first (no temporary file appeared), nothing was killed */
+  killed: boolean;
+  /** the temporary file whose creation triggered the kill */
+  trigger?: string;
+  /** the folder as the watcher saw it right after sending SIGKILL (sizes may still grow by the write in flight) */
+  snapshot: { name: string; size: number }[];
+  error?: string;
+}
+
+const WATCHER = String.raw`
+const fs = require('node:fs');
+const [dir, pidText, nthText, timeoutText, pattern] = process.argv.slice(1);
+const pid = Number(pidText), nth = Number(nthText), temp = new RegExp(pattern);
+const seen = new Set();
+let done = false;
+function snapshot() {
+  return fs.readdirSync(dir).map((name) => { try { return { name, size: fs.lstatSync(dir + '/' + name).size }; } catch { return { name, size: -1 }; } });
+}
+const watcher = fs.watch(dir, (event, name) => {
+  if (done || !name || !temp.test(name) || seen.has(name)) return;
+  seen.add(name);
+  if (seen.size < nth) return;
+  done = true;
+  let error;
+  try { process.kill(pid, 'SIGKILL'); } catch (err) { error = String(err); }
+  const report = { killed: !error, trigger: name, snapshot: snapshot(), error };
+  watcher.close();
+  process.stdout.write(JSON.stringify(report) + '\n', () => process.exit(0));
+});
+setTimeout(() => {
+  if (done) return;
+  done = true;
+  process.stdout.write(JSON.stringify({ killed: false, snapshot: snapshot() }) + '\n', () => process.exit(0));
+}, Number(timeoutText));
+process.stdout.write('ready\n');
+`;
+
+/**
+ * Starts the watcher on `dir`; `ready` resolves once it watches, `report` once it killed `pid`
+ * (at the creation of the `nth` temporary file) or gave up after `timeoutMs`.
+ */
+export function killOnTempFile(dir: string, pid: number, nth: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
+  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let readyResolve!: () => void;
+  const ready = new Promise<void>((r) => (readyResolve = r));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    if (out.startsWith('ready\n')) readyResolve();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const report = new Promise<KillReport>((resolve, reject) => {
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as KillReport);
+      else reject(new Error(`the kill watcher ended (${code}) without a report: ${err.slice(0, 2000)}`));
+      readyResolve();
+    });
+  });
+  return { ready, report };
+}
+
+/** True once `pid` is gone or a zombie (killed, not yet reaped by its parent). */
+export function processGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+export interface FileState {
+  name: string;
+  size: number;
+  /** a whole PNG: signature, every chunk inside the file with its CRC, IEND last and nothing after */
+  whole: boolean;
+  problem?: string;
+}
+
+export interface FolderState {
+  /** files under an image's name (not hidden) */
+  finals: FileState[];
+  /** createExclusive's temporary files */
+  temps: FileState[];
+  /** anything else (should be nothing) */
+  others: string[];
+}
+
+export function checkPng(file: string): { whole: boolean; problem?: string } {
+  try {
+    readPngChunks(new Uint8Array(readFileSync(file)));
+    return { whole: true };
+  } catch (err) {
+    if (err instanceof InvalidPngError) return { whole: false, problem: err.message };
+    throw err;
+  }
+}
+
+export function folderState(dir: string): FolderState {
+  const state: FolderState = { finals: [], temps: [], others: [] };
+  if (!existsSync(dir)) return state;
+  for (const name of readdirSync(dir).sort()) {
+    const file = join(dir, name);
+    const st = lstatSync(file);
+    if (!st.isFile()) {
+      state.others.push(name);
+      continue;
+    }
+    const entry = { name, size: st.size, ...checkPng(file) };
+    if (TEMP_NAME.test(name)) state.temps.push(entry);
+    else if (!name.startsWith('.') && name.endsWith('.png')) state.finals.push(entry);
+    else state.others.push(name);
+  }
+  return state;
+}
+
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
