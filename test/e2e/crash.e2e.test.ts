@@ -186,7 +186,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     return 'window reloaded';
   }
 
-  /** One generate of IMAGES x IMAGE_MB, the host killed when the saver creates its `nth` temporary file. */
+  /** One generate of IMAGES x IMAGE_MB, the host killed once the saver's `nth` temporary file holds a quarter of an image. */
   async function killDuringSave(label: string, nth: number): Promise<void> {
     mkdirSync(imageDir(), { recursive: true });
     const hosts = extensionHostPids(wb.serverPid).filter((p) => !processGone(p));
@@ -195,7 +195,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     let watcher: { ready: Promise<void>; report: Promise<KillReport> } | undefined;
     const before = folderState(imageDir());
     await generate(`${label} [[imageMb:${IMAGE_MB}]]`, IMAGES, async () => {
-      watcher = killOnTempFile(imageDir(), host, nth, 120_000);
+      watcher = killOnTempFile(imageDir(), host, nth, (IMAGE_MB * 1024 * 1024) / 4, 120_000);
       await watcher.ready;
     });
     const report = await watcher!.report;
@@ -206,12 +206,12 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const newFinals = after.finals.filter((f) => !before.finals.some((b) => b.name === f.name));
     const newTemps = after.temps.filter((f) => !before.temps.some((b) => b.name === f.name));
     const trigger = after.temps.find((t) => t.name === report.trigger);
-    // Landed = the save was under way: fewer than all images under their names, and the file
-    // being written at the kill left partial (its bytes not all there) or not yet linked.
-    const landed = newFinals.length < IMAGES && !!trigger && !trigger.whole;
+    // Landed = inside the byte write: fewer than all images under their names, and the file
+    // being written at the kill left with some but not all of its bytes.
+    const landed = newFinals.length < IMAGES && !!trigger && !trigger.whole && trigger.size > 0;
     const detail =
       `kill at temporary file ${nth}: ${newFinals.length} of ${IMAGES} images under their names, ` +
-      (trigger ? `the file being written has ${mib(trigger.size)} of ~${IMAGE_MB} MiB (${trigger.whole ? 'whole, not yet linked' : 'partial'})` : 'the file being written is gone (the save had moved on)') +
+      (trigger ? `the file being written has ${trigger.size} bytes of ~${IMAGE_MB} MiB (${trigger.whole ? 'whole, not yet linked' : 'partial'})` : 'the file being written is gone (the save had moved on)') +
       `; ${newTemps.length} temporary file(s) left; ${how}`;
     kills.push({ label, landed, detail });
     console.log(`[crash-image] ${label}: ${landed ? 'LANDED mid-write' : 'did not land mid-write'}: ${detail}`);

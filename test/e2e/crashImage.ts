@@ -1,11 +1,12 @@
 // Helpers of the image half of the crash test (crash.e2e.test.ts): a watcher process that
-// SIGKILLs the extension host the moment the saver creates its Nth temporary file, and a look
+// SIGKILLs the extension host while the saver writes its Nth temporary file, and a look
 // at an image folder that tells whole images, partial ones and leftover temporary files apart.
 //
 // The watcher is a separate Node process (not a callback in this test process, whose event loop
 // is busy with Playwright and the in-process gateway simulator): fs.watch is inotify on Linux,
-// so the kill goes out within a millisecond or so of the file's creation, while the saver is
-// still writing it (a 20 MiB image is written in 512 KiB pieces through the thread pool).
+// so the kill goes out within a millisecond or so of the write that made the file reach the
+// threshold, while the saver is still writing it (a 20 MiB image is written in 512 KiB pieces
+// through the thread pool). Killing at the file's creation instead landed before its first byte.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,17 +27,16 @@ export interface KillReport {
 
 const WATCHER = String.raw`
 const fs = require('node:fs');
-const [dir, pidText, nthText, timeoutText, pattern] = process.argv.slice(1);
-const pid = Number(pidText), nth = Number(nthText), temp = new RegExp(pattern);
-const seen = new Set();
+const [dir, pidText, nthText, minBytesText, timeoutText, pattern] = process.argv.slice(1);
+const pid = Number(pidText), nth = Number(nthText), minBytes = Number(minBytesText), temp = new RegExp(pattern);
+const order = [];
 let done = false;
-function snapshot() {
-  return fs.readdirSync(dir).map((name) => { try { return { name, size: fs.lstatSync(dir + '/' + name).size }; } catch { return { name, size: -1 }; } });
-}
+function sizeOf(name) { try { return fs.lstatSync(dir + '/' + name).size; } catch { return -1; } }
+function snapshot() { return fs.readdirSync(dir).map((name) => ({ name, size: sizeOf(name) })); }
 const watcher = fs.watch(dir, (event, name) => {
-  if (done || !name || !temp.test(name) || seen.has(name)) return;
-  seen.add(name);
-  if (seen.size < nth) return;
+  if (done || !name || !temp.test(name)) return;
+  if (!order.includes(name)) order.push(name);
+  if (order[nth - 1] !== name || sizeOf(name) < minBytes) return;
   done = true;
   let error;
   try { process.kill(pid, 'SIGKILL'); } catch (err) { error = String(err); }
@@ -54,10 +54,11 @@ process.stdout.write('ready\n');
 
 /**
  * Starts the watcher on `dir`; `ready` resolves once it watches, `report` once it killed `pid`
- * (at the creation of the `nth` temporary file) or gave up after `timeoutMs`.
+ * (when the `nth` temporary file to appear holds at least `minBytes`: its write is under way)
+ * or gave up after `timeoutMs`.
  */
-export function killOnTempFile(dir: string, pid: number, nth: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
-  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function killOnTempFile(dir: string, pid: number, nth: number, minBytes: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
+  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let readyResolve!: () => void;
