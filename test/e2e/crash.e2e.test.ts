@@ -8,14 +8,15 @@
 // 20 MiB images (the simulator's [[imageMb:N]]), by a watcher process that fires on the creation
 // of the saver's Nth temporary file (crashImage.ts). Afterwards: every file under an image's name
 // is a whole PNG, anything else is a temporary file of the saver's own pattern, the next save
-// removes the stale ones, and a generate after the restart works without overwriting anything.
+// removes the killed host's leftovers (and keeps a running writer's), and a generate after the
+// restart works without overwriting anything.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids, waitFor } from '../harness/processes';
-import { folderState, killOnTempFile, mib, processGone, type FolderState, type KillReport } from './crashImage';
+import { folderState, killOnTempFile, mib, processGone, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
 import { repoRoot } from '../harness/paths';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 
@@ -230,30 +231,34 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await killDuringSave('crash two', 2);
   });
 
-  it('after the restart: the next save removes the stale temporary files, and a generate works without overwriting', async () => {
+  it('after the restart: the next save removes the killed host\'s temporary files (a running writer\'s stay), and a generate works without overwriting', async () => {
     const before = checkImageFolder('before the next generate');
     assert.ok(before.temps.length > 0, 'the kills left temporary files to clean up');
     const landed = kills.filter((k) => k.landed).length;
     console.log(`[crash-image] kills that landed mid-write: ${landed} of ${kills.length}`);
     // A run where no kill landed inside a write proved nothing about half-written files.
     assert.ok(landed >= 1, `at least one kill landed while an image was being written: ${kills.map((k) => k.detail).join(' | ')}`);
-    // A leftover is removed once it is older than STALE_TEMP_MS (10 min: a younger one may be
-    // another window's save in progress): age them, as a restart the next day would find them.
-    const old = (Date.now() - 11 * 60_000) / 1000;
-    for (const t of before.temps) utimesSync(join(imageDir(), t.name), old, old);
+    // The leftovers name their writer (host tag and pid): the killed extension hosts are gone, so
+    // the next save removes them at once. A young temporary file of a process that runs (here:
+    // this test runner, standing for another window's save in progress) must stay.
+    const [, host, pid] = TEMP_NAME.exec(before.temps[0]!.name)!;
+    assert.ok(host && pid, `the temporary file names its writer: ${before.temps[0]!.name}`);
+    const inProgress = `.other-window-1.png.4fad7da2-516e-4a7f-9c2d-be0f9a8b7c63.${host}-${process.pid}.tmp`;
+    writeFileSync(join(imageDir(), inProgress), 'still being written');
     const hashes = new Map(before.finals.map((f) => [f.name, createHash('sha256').update(readFileSync(join(imageDir(), f.name))).digest('hex')]));
     await generate('after the crash', 2);
     const after = await waitFor(
-      'two new whole images and no stale temporary file',
+      'two new whole images, the killed hosts\' temporary files removed',
       () => {
         const s = folderState(imageDir());
         const fresh = s.finals.filter((f) => !hashes.has(f.name) && f.whole);
-        return fresh.length === 2 && s.temps.length === 0 ? s : undefined;
+        return fresh.length === 2 && s.temps.every((t) => t.name === inProgress) ? s : undefined;
       },
       { timeoutMs: 120_000, intervalMs: 250 },
     ).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}; folder: ${describeState(folderState(imageDir()))}; notifications: ${'see the failure screenshot'}`);
+      throw new Error(`${(err as Error).message}; folder: ${describeState(folderState(imageDir()))}`);
     });
+    assert.deepEqual(after.temps.map((t) => t.name), [inProgress], 'a running writer\'s temporary file is kept');
     checkImageFolder('after the next generate');
     for (const [name, hash] of hashes) {
       assert.equal(createHash('sha256').update(readFileSync(join(imageDir(), name))).digest('hex'), hash, `${name} is unchanged (not overwritten)`);

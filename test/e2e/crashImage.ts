@@ -11,9 +11,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidPngError, readPngChunks } from '../../src/images/pngText';
+import { TEMP_NAME } from '../../src/platform/fs';
 
-/** createExclusive's temporary files (src/platform/fs.ts): `.<final name>.<uuid>.tmp` */
-export const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+/** createExclusive's temporary files (src/platform/fs.ts) */
+export { TEMP_NAME };
 
 export interface KillReport {
   /** false: the timeout came first (no temporary file appeared), nothing was killed */
