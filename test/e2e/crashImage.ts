@@ -5,7 +5,7 @@
 // The watcher is a separate Node process (not a callback in this test process, whose event loop
 // is busy with Playwright and the in-process gateway simulator): fs.watch is inotify on Linux,
 // so the kill goes out within a millisecond or so of the write that made the file reach the
-// threshold, while the saver is still writing it (a 20 MiB image is written in 512 KiB pieces
+// threshold, while the saver is still writing it (a 24 MiB image is written in 512 KiB pieces
 // through the thread pool). Killing at the file's creation instead landed before its first byte.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -30,14 +30,17 @@ const WATCHER = String.raw`
 const fs = require('node:fs');
 const [dir, pidText, nthText, minBytesText, timeoutText, pattern] = process.argv.slice(1);
 const pid = Number(pidText), nth = Number(nthText), minBytes = Number(minBytesText), temp = new RegExp(pattern);
+const initial = new Set(fs.readdirSync(dir)); // a leftover of an earlier kill is not this save's
 const order = [];
 let done = false;
 function sizeOf(name) { try { return fs.lstatSync(dir + '/' + name).size; } catch { return -1; } }
 function snapshot() { return fs.readdirSync(dir).map((name) => ({ name, size: sizeOf(name) })); }
 const watcher = fs.watch(dir, (event, name) => {
-  if (done || !name || !temp.test(name)) return;
+  if (done || !name || !temp.test(name) || initial.has(name)) return;
   if (!order.includes(name)) order.push(name);
-  if (order[nth - 1] !== name || sizeOf(name) < minBytes) return;
+  const size = sizeOf(name);
+  // size -1: the file is already gone (written, linked, removed before this process looked): kill now all the same
+  if (order[nth - 1] !== name || (size >= 0 && size < minBytes)) return;
   done = true;
   let error;
   try { process.kill(pid, 'SIGKILL'); } catch (err) { error = String(err); }
