@@ -5,8 +5,8 @@
 // "Interrupted", and how much of the text shown before the crash was lost is printed (the store
 // writes at most 100 ms after a change while streaming; not asserted: timing on a shared machine).
 // Then images: the extension host killed while "Modelgate: Generate Image Here" is writing
-// 24 MiB images (the simulator's [[imageMb:N]]), by a watcher process that fires on the creation
-// of the saver's Nth temporary file (crashImage.ts). Afterwards: every file under an image's name
+// 24 MiB images (the simulator's [[imageMb:N]]), by a watcher process that fires on the first
+// bytes of the saver's Nth temporary file (crashImage.ts). Afterwards: every file under an image's name
 // is a whole PNG, anything else is a temporary file of the saver's own pattern, the next save
 // removes the killed host's leftovers (and keeps a running writer's), and a generate after the
 // restart works without overwriting anything.
