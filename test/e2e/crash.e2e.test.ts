@@ -207,6 +207,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const report = await watcher!.report;
     assert.ok(report.killed, `the watcher killed the extension host (${report.error ?? 'no temporary file appeared within 90 s'})`);
     const how = await restartAfter(host);
+    if (nth === 1) await wb.screenshot(screenshotFile('crash-image-host-killed.png')); // what the user sees right after the crash
     // The folder as the crash left it (the host is gone: nothing writes any more).
     const after = checkImageFolder(label);
     const newFinals = after.finals.filter((f) => !before.finals.some((b) => b.name === f.name));
