@@ -16,7 +16,7 @@ import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids, waitFor } from '../harness/processes';
-import { folderState, killOnTempFile, mib, processGone, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
+import { folderState, killDuringWrite, mib, processGone, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
 import { repoRoot } from '../harness/paths';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 
@@ -201,7 +201,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     let watcher: { ready: Promise<void>; report: Promise<KillReport> } | undefined;
     const before = folderState(imageDir());
     await generate(`${label} [[imageMb:${IMAGE_MB}]]`, IMAGES, async () => {
-      watcher = killOnTempFile(imageDir(), host, nth, 1, 90_000);
+      watcher = killDuringWrite(imageDir(), host, nth, 1, IMAGE_MB * 1024 * 1024, 90_000);
       await watcher.ready;
     });
     const report = await watcher!.report;

@@ -29,17 +29,24 @@ export interface KillReport {
 
 const WATCHER = String.raw`
 const fs = require('node:fs');
-const [dir, pidText, nthText, minBytesText, timeoutText, pattern] = process.argv.slice(1);
-const pid = Number(pidText), nth = Number(nthText), minBytes = Number(minBytesText), temp = new RegExp(pattern);
+const [dir, pidText, nthText, minBytesText, wholeBytesText, timeoutText, pattern] = process.argv.slice(1);
+const pid = Number(pidText), nth = Number(nthText), minBytes = Number(minBytesText), wholeBytes = Number(wholeBytesText), temp = new RegExp(pattern);
+const image = /^[^.].*\.png$/;
 const initial = new Set(fs.readdirSync(dir)); // a leftover of an earlier kill is not this save's
 const order = [];
 let done = false;
 function sizeOf(name) { try { return fs.lstatSync(dir + '/' + name).size; } catch { return -1; } }
 function snapshot() { return fs.readdirSync(dir).map((name) => ({ name, size: sizeOf(name) })); }
 const watcher = fs.watch(dir, (event, name) => {
-  if (done || !name || !temp.test(name) || initial.has(name)) return;
-  if (!order.includes(name)) order.push(name);
+  if (done || !name || !(temp.test(name) || image.test(name)) || initial.has(name)) return;
   const size = sizeOf(name);
+  if (!order.includes(name)) {
+    // A file being written: a temporary file, or an image name written in place (what the saver
+    // did before temp + link; the watcher must aim at that too, or the test could not catch it).
+    // An image name that appears whole was linked from a finished temporary file: not a write.
+    if (image.test(name) && size >= wholeBytes) return;
+    order.push(name);
+  }
   // size -1: the file is already gone (written, linked, removed before this process looked): kill now all the same
   if (order[nth - 1] !== name || (size >= 0 && size < minBytes)) return;
   done = true;
@@ -59,11 +66,12 @@ process.stdout.write('ready\n');
 
 /**
  * Starts the watcher on `dir`; `ready` resolves once it watches, `report` once it killed `pid`
- * (when the `nth` temporary file to appear holds at least `minBytes`: its write is under way)
- * or gave up after `timeoutMs`.
+ * (when the `nth` file being written to appear holds at least `minBytes`: its write is under
+ * way) or gave up after `timeoutMs`. Files being written: temporary files, and image names that
+ * appear smaller than `wholeBytes` (written in place).
  */
-export function killOnTempFile(dir: string, pid: number, nth: number, minBytes: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
-  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function killDuringWrite(dir: string, pid: number, nth: number, minBytes: number, wholeBytes: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
+  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(wholeBytes), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let readyResolve!: () => void;
