@@ -206,16 +206,17 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
       assert.deepEqual(leaks(shown), [], `the error shown in the panel for ${status}: ${shown}`);
     }
     // Images: one saved (its choices go to globalState), then one through a proxy echoing the key.
+    // (No "canary" in the prompts: the file name would hold "-canary-", a piece of the key.)
     gw().clearFaults(); // the 502 above is injected for 5 requests (the chat retries): what is left of it is not for the images
     const imagesBefore = pngsUnder(wb.workspace).length;
-    await generateImage('a canary on a wire', () => pngsUnder(wb.workspace).length > imagesBefore, 'the image to be saved');
+    await generateImage('a sparrow on a wire', () => pngsUnder(wb.workspace).length > imagesBefore, 'the image to be saved');
     const imageRequests = () => gw().requests.filter((r) => r.path.endsWith('/images/generations')).length;
     assert.equal(imageRequests(), 1, 'one image request reached the gateway');
     const toastsBefore = toasts.size;
     gw().injectFault({ kind: 'status', status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: `Invalid key: Bearer ${KEY}`, code: encodeURIComponent(KEY) } }) }, 1);
     // the progress notification ("Generating the image…") is a toast too: wait for another one
     const errorShown = () => [...toasts].slice(toastsBefore).some((t) => !/Generating|Downloading|Saving/.test(t));
-    await generateImage('a canary behind a proxy', () => imageRequests() >= 2 && errorShown(), 'the error of the echoing proxy to be shown');
+    await generateImage('a sparrow behind a proxy', () => imageRequests() >= 2 && errorShown(), 'the error of the echoing proxy to be shown');
     assert.equal(pngsUnder(wb.workspace).length, imagesBefore + 1, 'nothing saved from the failed request');
     console.log(`[canary] image command: 1 saved, 1 refused by the echoing proxy; notifications now: ${[...toasts].slice(toastsBefore).join(' | ')}`);
     await chatFrame();
@@ -278,7 +279,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     console.log(`[canary] the draft decoy was found in: ${decoyAt.join(' | ')}`);
     assert.ok(decoyAt.length > 0, 'the draft (webview state) is in the dumped browser storage');
     assert.ok(records > 0, 'IndexedDB was read');
-    assert.ok(images.length >= 1 && entries.some((e) => e.where.startsWith('saved image') && e.text.includes('a canary on a wire')), 'the saved image (its PNG text) was searched');
+    assert.ok(images.length >= 1 && entries.some((e) => e.where.startsWith('saved image') && e.text.includes('a sparrow on a wire')), 'the saved image (its PNG text) was searched');
     assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]') && e.text.includes('modelgate.image.lastChoices')), "the image command's globalState (its last choices) was searched");
     assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]')), "the extension's globalState (IndexedDB record modelgate.modelgate) was read");
     assert.ok(entries.some((e) => e.where.endsWith('[secrets.provider]')), "VS Code's SecretStorage (localStorage secrets.provider, encrypted) was read");
