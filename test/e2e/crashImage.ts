@@ -102,6 +102,16 @@ export function processGone(pid: number): boolean {
   }
 }
 
+/** When `pid` started (clock ticks since boot; /proc/<pid>/stat field 22), or -1 when it is gone. */
+export function startTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return -1;
+  }
+}
+
 export interface FileState {
   name: string;
   size: number;
