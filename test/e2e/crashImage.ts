@@ -10,6 +10,7 @@
 // whole write, so where each kill landed is measured afterwards and reported, not assumed.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { InvalidPngError, readPngChunks } from '../../src/images/pngText';
 import { TEMP_NAME } from '../../src/platform/fs';
@@ -72,6 +73,13 @@ process.stdout.write('ready\n');
  */
 export function killDuringWrite(dir: string, pid: number, nth: number, minBytes: number, wholeBytes: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
   const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(wholeBytes), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Best effort: ahead of the busy processes, so it wakes in time on a loaded machine (needs the
+  // right to raise a priority; without it the watcher runs at the normal one).
+  try {
+    if (child.pid) setPriority(child.pid, -10);
+  } catch {
+    // not allowed: normal priority
+  }
   let out = '';
   let err = '';
   let readyResolve!: () => void;
