@@ -2,8 +2,9 @@
 // 14x faster than vscode.workspace.fs in a remote host, see src/chat/tools/fileAccess.ts) and
 // resolves symlinks with realpath (src/core/pathGuard.ts). The browser build swaps in fs.web.ts,
 // where there is no such access: everything goes through vscode.workspace.fs.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
 export interface NodeFs {
@@ -15,7 +16,8 @@ export interface NodeFs {
    * that name, and the name appears only with every byte in it: the bytes go to a temporary
    * file beside it, which is then hard-linked to `p` (link() fails with EEXIST when anything is
    * at `p` and never follows a link there) and removed. A process killed mid-write leaves at
-   * most the hidden temporary file, never half an image under its name.
+   * most the hidden temporary file, never half an image under its name; the next save into
+   * that folder removes such leftovers (isStaleTemp).
    */
   createExclusive(p: string, bytes: Uint8Array): Promise<'created' | 'taken'>;
 }
@@ -27,7 +29,7 @@ export const nodeFs: NodeFs | undefined = {
   async createExclusive(p, bytes) {
     // Cheap early answer for a taken name (no temporary write); link() below is the real check.
     if (await fsp.lstat(p).then(() => true, () => false)) return 'taken';
-    const temp = join(dirname(p), `.${basename(p)}.${randomUUID()}.tmp`);
+    const temp = join(dirname(p), `.${basename(p)}.${randomUUID()}.${WRITER}.tmp`);
     try {
       await writeNew(temp, bytes);
       try {
@@ -70,10 +72,40 @@ async function createInPlace(p: string, bytes: Uint8Array): Promise<'created' | 
   }
 }
 
-/** temporary files of createExclusive: `.<name>.<uuid>.tmp` */
-const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+/**
+ * Temporary files of createExclusive: `.<name>.<uuid>.<host>-<pid>.tmp`, where host is a hash of
+ * this machine's name and pid the writing process (the extension host); `.<name>.<uuid>.tmp`
+ * from earlier versions. Groups: 1 host, 2 pid.
+ */
+export const TEMP_NAME = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.([0-9a-f]{8})-(\d{1,10}))?\.tmp$/;
 /** older than this, a temporary file is no write in progress (another window's) but a crash's leftover */
 export const STALE_TEMP_MS = 10 * 60_000;
+/** this machine (a pid means something only on the machine that wrote it: folders can be shared) */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const WRITER = `${HOST}-${process.pid}`;
+
+/** false only when no process `pid` runs on this machine (signal 0 checks, sends nothing) */
+function processRuns(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 1) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code !== 'ESRCH'; // EPERM: it runs, as another user
+  }
+}
+
+/**
+ * A leftover, not a write in progress: written on this machine by a process that is gone (a
+ * killed window's extension host; removed by the next save right after the restart), or, from
+ * any writer, untouched for STALE_TEMP_MS.
+ */
+export function isStaleTemp(name: string, mtimeMs: number, now = Date.now()): boolean {
+  const m = TEMP_NAME.exec(name);
+  if (!m) return false;
+  if (now - mtimeMs > STALE_TEMP_MS) return true;
+  return m[1] === HOST && Number(m[2]) !== process.pid && !processRuns(Number(m[2]));
+}
 
 /** Best effort: removes the temporary files a killed write left in `dir` (regular files only). */
 async function removeStaleTemps(dir: string): Promise<void> {
@@ -83,6 +115,6 @@ async function removeStaleTemps(dir: string): Promise<void> {
     if (!TEMP_NAME.test(name)) continue;
     const file = join(dir, name);
     const st = await fsp.lstat(file).catch(() => undefined);
-    if (st?.isFile() && now - st.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true }).catch(() => undefined);
+    if (st?.isFile() && isStaleTemp(name, st.mtimeMs, now)) await fsp.rm(file, { force: true }).catch(() => undefined);
   }
 }

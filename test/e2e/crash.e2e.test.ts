@@ -4,15 +4,30 @@
 // file in place of a conversation), the partial answer is back in the panel marked
 // "Interrupted", and how much of the text shown before the crash was lost is printed (the store
 // writes at most 100 ms after a change while streaming; not asserted: timing on a shared machine).
+// Then images: the extension host killed while "Modelgate: Generate Image Here" is writing
+// 24 MiB images (the simulator's [[imageMb:N]]), by a watcher process that fires on the first
+// bytes of the saver's Nth temporary file (crashImage.ts). Afterwards: every file under an image's name
+// is a whole PNG, anything else is a temporary file of the saver's own pattern, the next save
+// removes the killed host's leftovers (and keeps a running writer's), and a generate after the
+// restart works without overwriting anything.
 import * as assert from 'node:assert/strict';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { extensionHostPids } from '../harness/processes';
+import { extensionHostPids, waitFor } from '../harness/processes';
+import { folderState, killDuringWrite, mib, processGone, startTicks, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
+import { repoRoot } from '../harness/paths';
 import { useGatewayWorkbench, type Workbench } from './workbench';
+
+const screenshotFile = (name: string) => join(repoRoot(), 'test-results', 'screenshots', name);
 
 const KEY = 'sk-e2e-crash-4d1b7a';
 const INTERRUPTED = 'Interrupted: the answer was cut off';
+const IMAGE_FOLDER = 'crash-images';
+/** images per request and their size: large enough that the save lasts a while (the kill must land inside it) */
+const IMAGES = 4;
+const IMAGE_MB = 24; // under the 25 MB download limit with the text chunks the extension adds
 
 
 /** Every file of the chat store parses as JSON; returns the names (temporary files listed apart). */
@@ -31,9 +46,14 @@ function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
 
 describe('e2e crash safety: the extension host killed and the window reloaded mid-stream', function () {
   this.timeout(300_000);
-  const fixture = useGatewayWorkbench(KEY, (gw) => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
-  after(async () => {
-  });
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
+    settings: {
+      'modelgate.baseUrl': gw.baseUrl,
+      'modelgate.chat.model': 'flagship-text',
+      'modelgate.image.model': 'image-small',
+      'modelgate.image.folder': IMAGE_FOLDER,
+    },
+  }));
 
   let wb: Workbench;
   let chat: Frame;
@@ -116,5 +136,158 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     checkStore(wb.profile.userDataDir);
     await checkRestored('reload', shown);
     checkStore(wb.profile.userDataDir);
+  });
+
+  // ---------- images ----------
+
+  const imageDir = () => join(wb.workspace, IMAGE_FOLDER);
+  const kills: { label: string; landed: boolean; detail: string }[] = [];
+  /** temporary files the killed hosts left (removed later by a next save: checked at the end) */
+  const leftovers = new Set<string>();
+  /** tries per kill point: a kill that lands after the save (the watcher starved on a loaded machine) is tried again once */
+  const ATTEMPTS = 2;
+
+  /** Clicks the row of the open quick pick whose label is exactly `label`. */
+  async function pick(label: string): Promise<void> {
+    const row = wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: wb.page.locator('.label-name').getByText(label, { exact: true }) })
+      .first();
+    await row.click({ timeout: 60_000 });
+  }
+
+  /** Modelgate: Generate Image Here, answered: image-small, 256x256, `n` images; `beforeLast` runs before the last answer. */
+  async function generate(prompt: string, n: number, beforeLast?: () => Promise<void>): Promise<void> {
+    await wb.runCommand('Modelgate: Generate Image Here', { timeoutMs: 120_000 });
+    await wb.answerInput(prompt, { timeoutMs: 30_000 });
+    await pick('Image (2nd gen, small)');
+    await pick('256x256');
+    const last = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name').getByText(String(n), { exact: true }) }).first();
+    await last.waitFor({ state: 'visible', timeout: 60_000 });
+    await beforeLast?.();
+    await last.click({ timeout: 10_000 });
+  }
+
+  const describeState = (s: FolderState) =>
+    `${s.finals.length} under an image name (${s.finals.map((f) => `${f.name} ${mib(f.size)} ${f.whole ? 'whole' : `PARTIAL: ${f.problem}`}`).join('; ') || 'none'}), ` +
+    `${s.temps.length} temporary (${s.temps.map((f) => `${mib(f.size)} ${f.whole ? 'whole' : 'partial'}`).join('; ') || 'none'})` +
+    (s.others.length ? `, others: ${s.others.join(', ')}` : '');
+
+  /** The folder's invariant after any crash: no partial file under an image's name, nothing but the saver's temporary files besides. */
+  function checkImageFolder(label: string): FolderState {
+    const state = folderState(imageDir());
+    for (const f of state.finals) assert.ok(f.whole, `${label}: ${f.name} is under an image's name but not a whole PNG (${f.problem}, ${f.size} bytes)`);
+    assert.deepEqual(state.others, [], `${label}: only images and the saver's temporary files are in the folder`);
+    return state;
+  }
+
+  /** After the kill: the host gone, a new one running (VS Code restarts a crashed remote host by itself; else a reload). */
+  async function restartAfter(killed: number, before: number[]): Promise<string> {
+    await waitFor('the killed extension host to be gone', () => (processGone(killed) ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
+    const next = await waitFor('a new extension host', () => extensionHostPids(wb.serverPid).find((p) => !before.includes(p) && !processGone(p)), { timeoutMs: 45_000, intervalMs: 500 }).catch(() => undefined);
+    if (next) return `restarted by VS Code (pid ${next})`;
+    await wb.page.reload({ waitUntil: 'domcontentloaded' });
+    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    return 'window reloaded';
+  }
+
+  /**
+   * One generate of IMAGES x IMAGE_MB, the host killed once the saver's `nth` temporary file has
+   * its first bytes. (Aiming at its creation landed before the first byte; aiming at a quarter
+   * written landed at 19 of 20 MiB on the loaded machine: the watcher's reaction time is about
+   * the length of the write, so the first bytes are the aim that lands inside.)
+   */
+  async function killDuringSave(label: string, nth: number): Promise<void> {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      if (await killOnce(attempt === 1 ? label : `${label} again`, nth)) return;
+    }
+  }
+
+  /** One try; true when the kill landed inside the byte write. */
+  async function killOnce(label: string, nth: number): Promise<boolean> {
+    mkdirSync(imageDir(), { recursive: true });
+    // After a reload the old window's extension host may linger (the server keeps it for a
+    // reconnection grace period, idle): the window's own host is the newest one.
+    const hosts = extensionHostPids(wb.serverPid).filter((p) => !processGone(p));
+    assert.ok(hosts.length >= 1, 'an extension host under the server');
+    const host = hosts.reduce((a, b) => (startTicks(b) > startTicks(a) ? b : a));
+    let watcher: { ready: Promise<void>; report: Promise<KillReport> } | undefined;
+    const before = folderState(imageDir());
+    await generate(`${label} [[imageMb:${IMAGE_MB}]]`, IMAGES, async () => {
+      watcher = killDuringWrite(imageDir(), host, nth, 1, IMAGE_MB * 1024 * 1024, 90_000);
+      await watcher.ready;
+    });
+    const report = await watcher!.report;
+    assert.ok(report.killed, `the watcher killed the extension host (${report.error ?? 'no temporary file appeared within 90 s'})`);
+    const how = await restartAfter(host, hosts);
+    if (nth === 1) await wb.screenshot(screenshotFile('crash-image-host-killed.png')); // what the user sees right after the crash
+    // The folder as the crash left it (the host is gone: nothing writes any more).
+    const after = checkImageFolder(label);
+    const newFinals = after.finals.filter((f) => !before.finals.some((b) => b.name === f.name));
+    const newTemps = after.temps.filter((f) => !before.temps.some((b) => b.name === f.name));
+    const trigger = after.temps.find((t) => t.name === report.trigger);
+    // Landed = inside the byte write: fewer than all images under their names, and the file
+    // being written at the kill left with some but not all of its bytes.
+    const landed = newFinals.length < IMAGES && !!trigger && !trigger.whole && trigger.size > 0;
+    const detail =
+      `kill at temporary file ${nth}: ${newFinals.length} of ${IMAGES} images under their names, ` +
+      (trigger ? `the file being written has ${trigger.size} bytes of ~${IMAGE_MB} MiB (${trigger.whole ? 'whole, not yet linked' : 'partial'})` : 'the file being written is gone (the save had moved on)') +
+      `; ${newTemps.length} temporary file(s) left; ${how}`;
+    kills.push({ label, landed, detail });
+    for (const t of newTemps) leftovers.add(t.name);
+    console.log(`[crash-image] ${label}: ${landed ? 'LANDED mid-write' : 'did not land mid-write'}: ${detail}`);
+    console.log(`[crash-image]   watcher saw at the kill: ${report.snapshot.map((e) => `${e.name} ${e.size}`).join(', ')}`);
+    console.log(`[crash-image]   folder now: ${describeState(after)}`);
+    // Not asserted (where a kill lands depends on the machine's load; the invariant above must
+    // hold wherever it lands): the images saved before it are there, whole.
+    if (newFinals.length !== nth - 1) console.log(`[crash-image]   expected ${nth - 1} image(s) saved before the kill, found ${newFinals.length}`);
+    return landed;
+  }
+
+  it('the extension host killed while the first image is being written: nothing under its name, only a temporary file', async () => {
+    await killDuringSave('crash one', 1);
+  });
+
+  it('the extension host killed while the second image is being written: the first whole, the second not under its name', async () => {
+    await killDuringSave('crash two', 2);
+  });
+
+  it('after the restart: the next save removes the killed host\'s temporary files (a running writer\'s stay), and a generate works without overwriting', async () => {
+    const before = checkImageFolder('before the next generate');
+    const landed = kills.filter((k) => k.landed).length;
+    console.log(`[crash-image] kills that landed mid-write: ${landed} of ${kills.length}`);
+    // A run where no kill landed inside a write proved nothing about half-written files.
+    assert.ok(landed >= 1, `at least one kill landed while an image was being written: ${kills.map((k) => k.detail).join(' | ')}`);
+    assert.ok(leftovers.size >= 1, 'the kills left temporary files');
+    // The leftovers name their writer (host tag and pid): the killed extension hosts are gone, so
+    // the next save into the folder removes them at once (a kill's leftover may already be gone,
+    // removed by the save of the kill after it). A young temporary file of a process that runs
+    // (here: this test runner, standing for another window's save in progress) must stay.
+    const [, host, pid] = TEMP_NAME.exec([...leftovers][0]!)!;
+    assert.ok(host && pid, `the temporary file names its writer: ${[...leftovers][0]}`);
+    const inProgress = `.other-window-1.png.4fad7da2-516e-4a7f-9c2d-be0f9a8b7c63.${host}-${process.pid}.tmp`;
+    writeFileSync(join(imageDir(), inProgress), 'still being written');
+    console.log(`[crash-image] before the next generate: ${before.temps.length} of the ${leftovers.size} leftover(s) still there`);
+    const hashes = new Map(before.finals.map((f) => [f.name, createHash('sha256').update(readFileSync(join(imageDir(), f.name))).digest('hex')]));
+    await generate('after the crash', 2);
+    const after = await waitFor(
+      'two new whole images, the killed hosts\' temporary files removed',
+      () => {
+        const s = folderState(imageDir());
+        const fresh = s.finals.filter((f) => !hashes.has(f.name) && f.whole);
+        return fresh.length === 2 && s.temps.every((t) => t.name === inProgress) ? s : undefined; // every leftover gone
+      },
+      { timeoutMs: 120_000, intervalMs: 250 },
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; folder: ${describeState(folderState(imageDir()))}`);
+    });
+    assert.deepEqual(after.temps.map((t) => t.name), [inProgress], 'a running writer\'s temporary file is kept');
+    checkImageFolder('after the next generate');
+    for (const [name, hash] of hashes) {
+      assert.equal(createHash('sha256').update(readFileSync(join(imageDir(), name))).digest('hex'), hash, `${name} is unchanged (not overwritten)`);
+    }
+    console.log(`[crash-image] after the restart: ${describeState(after)}`);
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot(screenshotFile('crash-image-after-restart.png'));
   });
 });

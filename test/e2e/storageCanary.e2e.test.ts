@@ -3,16 +3,20 @@
 // browser (IndexedDB / localStorage), and shows notifications only in the page: an integration
 // test cannot reach them. Here a distinctive key is stored through "Set API Key", goes through a
 // chat, a tool round and proxies that echo it in their error bodies (whole, URL-encoded, base64,
-// upper case, cut), the window is reloaded, and then every IndexedDB database and object store,
+// upper case, cut), an image generated with "Generate Image Here" (saved, its choices remembered
+// in globalState) and an image request through a proxy that echoes the key (its error shown as
+// a notification), the window is reloaded, and then every IndexedDB database and object store,
 // localStorage and sessionStorage of the workbench page and of every frame (webviews included),
-// the panel's text and every notification seen during the run are searched for the key and any
+// the panel's text, every notification seen during the run and the saved images (their PNG text
+// chunks hold the prompt and the model) are searched for the key and any
 // 8-character piece of it, plain, URL-encoded and base64 (3 alignments), in any letter case:
 // zero hits. VS Code's SecretStorage is searched too: code-server keeps it encrypted in
 // localStorage (`secrets.provider`), so the key must not be readable there either.
 // A decoy typed into the chat's draft must be found in the dump of the browser's storage (the
 // panel keeps its draft in the webview state): that proves the dump reaches webview state.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 
@@ -31,6 +35,16 @@ const leaks = (text: string): string[] => {
   const lower = text.toLowerCase();
   return PIECES.filter((p) => lower.includes(p));
 };
+
+function pngsUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...pngsUnder(p));
+    else if (name.endsWith('.png')) out.push(p);
+  }
+  return out;
+}
 
 interface Entry {
   where: string;
@@ -102,7 +116,9 @@ async function dumpStorage(): Promise<Entry[]> {
 
 describe('e2e canary key in browser storage: IndexedDB, localStorage, webview state, notifications', function () {
   this.timeout(420_000);
-  const fixture = useGatewayWorkbench(KEY, (gw) => ({ settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text' } }));
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
+    settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text', 'modelgate.image.model': 'image-small' },
+  }));
   const gw = () => fixture.gateway();
   after(async () => {
     clearInterval(poller);
@@ -135,6 +151,22 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     await button('Stop').waitFor({ state: 'hidden', timeout: 90_000 });
     await collectToasts();
     return (await assistants().last().innerText()).trim();
+  }
+
+  /**
+   * Modelgate: Generate Image Here, the offered answers accepted (model, size, count), until
+   * `done` says the run is over (a new image saved, or an error shown).
+   */
+  async function generateImage(prompt: string, done: () => boolean, what: string): Promise<void> {
+    await wb.runCommand('Modelgate: Generate Image Here', { timeoutMs: 60_000 });
+    await wb.answerInput(prompt);
+    const deadline = Date.now() + 90_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (await wb.page.locator('.quick-input-widget').isVisible()) await wb.page.keyboard.press('Enter');
+      await wb.page.waitForTimeout(300);
+      await collectToasts();
+    }
   }
 
   it('the test\'s own search finds every form of the key (it can fail)', () => {
@@ -173,6 +205,21 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
       assert.ok(shown.length > 0, `an error is shown for ${status}`);
       assert.deepEqual(leaks(shown), [], `the error shown in the panel for ${status}: ${shown}`);
     }
+    // Images: one saved (its choices go to globalState), then one through a proxy echoing the key.
+    // (No "canary" in the prompts: the file name would hold "-canary-", a piece of the key.)
+    gw().clearFaults(); // the 502 above is injected for 5 requests (the chat retries): what is left of it is not for the images
+    const imagesBefore = pngsUnder(wb.workspace).length;
+    await generateImage('a sparrow on a wire', () => pngsUnder(wb.workspace).length > imagesBefore, 'the image to be saved');
+    const imageRequests = () => gw().requests.filter((r) => r.path.endsWith('/images/generations')).length;
+    assert.equal(imageRequests(), 1, 'one image request reached the gateway');
+    const toastsBefore = toasts.size;
+    gw().injectFault({ kind: 'status', status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: `Invalid key: Bearer ${KEY}`, code: encodeURIComponent(KEY) } }) }, 1);
+    // the progress notification ("Generating the image…") is a toast too: wait for another one
+    const errorShown = () => [...toasts].slice(toastsBefore).some((t) => !/Generating|Downloading|Saving/.test(t));
+    await generateImage('a sparrow behind a proxy', () => imageRequests() >= 2 && errorShown(), 'the error of the echoing proxy to be shown');
+    assert.equal(pngsUnder(wb.workspace).length, imagesBefore + 1, 'nothing saved from the failed request');
+    console.log(`[canary] image command: 1 saved, 1 refused by the echoing proxy; notifications now: ${[...toasts].slice(toastsBefore).join(' | ')}`);
+    await chatFrame();
     // A draft that stays in the composer: the panel keeps it in its webview state.
     await message().fill(`unsent ${DECOY}`);
     await wb.page.waitForTimeout(1500);
@@ -216,6 +263,8 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
       entries.push({ where: `${label}: page text`, text: body });
     }
     for (const t of toasts) entries.push({ where: 'notification', text: t });
+    const images = pngsUnder(wb.workspace);
+    for (const f of images) entries.push({ where: `saved image ${f}`, text: readFileSync(f).toString('latin1') });
 
     const hits = entries.filter((e) => leaks(e.text).length > 0).map((e) => `${e.where}: ${leaks(e.text).join(',')}`);
     const records = entries.filter((e) => e.where.includes('indexedDB') && !e.where.endsWith('records)')).length;
@@ -230,6 +279,8 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     console.log(`[canary] the draft decoy was found in: ${decoyAt.join(' | ')}`);
     assert.ok(decoyAt.length > 0, 'the draft (webview state) is in the dumped browser storage');
     assert.ok(records > 0, 'IndexedDB was read');
+    assert.ok(images.length >= 1 && entries.some((e) => e.where.startsWith('saved image') && e.text.includes('a sparrow on a wire')), 'the saved image (its PNG text) was searched');
+    assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]') && e.text.includes('modelgate.image.lastChoices')), "the image command's globalState (its last choices) was searched");
     assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]')), "the extension's globalState (IndexedDB record modelgate.modelgate) was read");
     assert.ok(entries.some((e) => e.where.endsWith('[secrets.provider]')), "VS Code's SecretStorage (localStorage secrets.provider, encrypted) was read");
     assert.deepEqual(hits, [], 'no piece of the key anywhere in the browser');

@@ -6,6 +6,8 @@ import { applyUpfrontFault, sendJsonWithFault } from './fault-responses';
 import { isUpfront, parseFaultMarker, stripFaultMarkers } from './faults';
 import { sleep } from './http-io';
 import { validateImageRequest } from './image-request';
+import { imageMbMarker, stripImageMb } from './markers';
+import { padPng } from './png';
 import { imageCost } from './prices';
 import type { RequestContext } from './request-context';
 
@@ -20,7 +22,8 @@ export async function handleImages(ctx: RequestContext): Promise<void> {
       if (!(await applyUpfrontFault(marked, res, signal))) return;
     } else if (marked) fault = marked;
   }
-  const prompt = stripFaultMarkers(request.prompt);
+  const padMb = ctx.markersApply ? imageMbMarker(request.prompt) : undefined;
+  const prompt = stripImageMb(stripFaultMarkers(request.prompt));
 
   const profile = state.channels[request.channel];
   const record = state.channelLedger.entry(request.model.id, request.channel);
@@ -41,7 +44,8 @@ export async function handleImages(ctx: RequestContext): Promise<void> {
 
   const data: { url?: string; b64_json?: string; revised_prompt?: string }[] = [];
   for (let i = 0; i < request.n && !signal.aborted; i++) {
-    const png = await state.images.render(`${request.quality}:${request.style}:${prompt}`, request.width, request.height, i);
+    const rendered = await state.images.render(`${request.quality}:${request.style}:${prompt}`, request.width, request.height, i);
+    const png = padMb ? padPng(rendered, padMb * 1024 * 1024, i + 1) : rendered;
     if (request.responseFormat === 'b64_json') {
       data.push({ b64_json: png.toString('base64') });
     } else {

@@ -6,6 +6,7 @@
 //   [[rounds:N]]         repeat the calls for N rounds of tool results before answering (default 1)
 //   [[chunks:SEED]]      with [[echo]]: stream the answer in seeded random pieces of 1-24 characters
 //                        (hostile corpus tests: every chunking of the same text must render the same)
+//   [[imageMb:N]]        (image prompts) every image file padded to N MiB (crash tests: a save that lasts)
 //   [[fault:...]]        see faults.ts
 
 export interface CallMarker {
@@ -35,6 +36,17 @@ export function stripChunks(text: string): string {
   return text.replace(/\[\[chunks:\d+\]\][ \t]*(\r?\n)?/g, '');
 }
 export const roundsMarker = (text: string): number | undefined => numberMarker(text, 'rounds');
+
+/** Largest padding `[[imageMb:N]]` asks for (above the client's 25 MB download limit, so a test can cross it). */
+export const MAX_IMAGE_MB = 64;
+export const imageMbMarker = (text: string): number | undefined => {
+  const mb = numberMarker(text, 'imageMb');
+  return mb === undefined ? undefined : Math.min(mb, MAX_IMAGE_MB);
+};
+
+export function stripImageMb(text: string): string {
+  return text.replace(/[ \t]*\[\[imageMb:\d+\]\]/g, '');
+}
 
 /**
  * Finds every `[[call:NAME ARGS]]`. ARGS is a balanced `{...}` (its strings may hold `]]`), else

@@ -63,6 +63,30 @@ export async function encodePng(width: number, height: number, rgb: Uint8Array):
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
+/** Chunk type of the padding: ancillary, private, safe to copy (readers skip it; the picture is unchanged). */
+export const PADDING_CHUNK = 'paDd';
+
+/**
+ * `png` grown to `totalBytes` (when it is smaller) by one padding chunk before IEND, filled with
+ * seeded noise: a real, valid PNG of the size a test needs (a save that takes a while to write).
+ */
+export function padPng(png: Buffer, totalBytes: number, seed = 1): Buffer {
+  const room = totalBytes - png.length - 12;
+  if (room <= 0) return png;
+  const data = Buffer.allocUnsafe(room);
+  let x = seed | 1;
+  let i = 0;
+  for (; i + 4 <= room; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data.writeInt32LE(x, i);
+  }
+  data.fill(0, i);
+  const iend = png.length - 12; // IEND is always the last 12 bytes of what encodePng makes
+  return Buffer.concat([png.subarray(0, iend), chunk(PADDING_CHUNK, data), png.subarray(iend)]);
+}
+
 /**
  * A picture derived from the prompt: a two-colour diagonal gradient with rings around a
  * hash-placed centre and a little grain, so each prompt looks different and the file has the

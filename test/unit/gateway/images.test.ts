@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { inflateSync } from 'node:zlib';
 import { startGateway } from '../../gateway/index';
-import { crc32, PNG_SIGNATURE } from '../../gateway/png';
+import { crc32, PADDING_CHUNK, PNG_SIGNATURE } from '../../gateway/png';
 import { images, KEY, useGateway } from './helpers';
 
 interface ImageBody {
@@ -89,6 +89,21 @@ describe('gateway simulator: images', function () {
     const c = ((await (await images(ctx.gw, { prompt: 'a forest', response_format: 'b64_json' })).json()) as ImageBody).data[0]!.b64_json;
     assert.equal(a, b);
     assert.notEqual(a, c);
+  });
+
+  it('[[imageMb:N]] pads every image to N MiB with a chunk readers skip: valid PNG, same picture (crash tests)', async () => {
+    const plain = ((await (await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite', response_format: 'b64_json' })).json()) as ImageBody).data;
+    const padded = ((await (await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite [[imageMb:3]]', response_format: 'b64_json' })).json()) as ImageBody).data;
+    assert.equal(padded.length, 2);
+    for (const [i, item] of padded.entries()) {
+      const bytes = Buffer.from(item.b64_json!, 'base64');
+      assert.equal(bytes.length, 3 * 1024 * 1024);
+      assert.deepEqual(inspectPng(bytes), { width: 256, height: 256 });
+      const unpadded = Buffer.from(plain[i]!.b64_json!, 'base64');
+      // the same picture (the marker is not part of the prompt it is drawn from), plus one chunk before IEND
+      assert.deepEqual(bytes.subarray(0, unpadded.length - 12), unpadded.subarray(0, unpadded.length - 12));
+      assert.equal(bytes.subarray(unpadded.length - 8, unpadded.length - 4).toString('ascii'), PADDING_CHUNK);
+    }
   });
 
   it('serves nothing else on the image host', async () => {

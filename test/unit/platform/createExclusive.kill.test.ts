@@ -9,7 +9,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { nodeFs, STALE_TEMP_MS } from '../../../src/platform/fs';
+import { isStaleTemp, nodeFs, STALE_TEMP_MS, TEMP_NAME } from '../../../src/platform/fs';
 
 const WRITER_ENV = 'MODELGATE_KILL_WRITER_TARGET';
 const SIZE = 96 * 1024 * 1024; // large enough that writing it takes a while on any disk
@@ -107,6 +107,31 @@ if (!target) {
       utimesSync(other, old, old);
       assert.equal(await nodeFs!.createExclusive(join(dir, 'sunset-6.png'), new Uint8Array([1])), 'created');
       assert.deepEqual(readdirSync(dir).sort(), ['.notes.tmp', basename(fresh), 'sunset-6.png'].sort());
+    });
+
+    it('the leftover of a killed writer is removed by the very next save (its process is gone); a running process\'s and another machine\'s stay', async () => {
+      const run = await writeAndKill(join(dir, 'sunset-7.png'), () => true);
+      assert.ok(run.killed, 'the writer was killed');
+      const leftovers = readdirSync(dir).filter((n) => TEMP_NAME.test(n));
+      assert.equal(leftovers.length, 1, `the killed write left its temporary file: ${readdirSync(dir).join(', ')}`);
+      const [, host, pid] = TEMP_NAME.exec(leftovers[0]!)!;
+      assert.ok(host && pid, `the temporary file names its writer: ${leftovers[0]}`);
+      // young files of writers that may still be writing: a running process here, any process elsewhere
+      const running = `.sunset-8.png.2d8b5b80-3f4c-4e5d-9a0b-9c8d7e6f5a41.${host}-${process.ppid}.tmp`;
+      const elsewhere = `.sunset-9.png.3e9c6c91-405d-4f6e-8b1c-ad9e8f7a6b52.${host.replace(/^./, (c) => (c === '0' ? '1' : '0'))}-${pid}.tmp`;
+      for (const f of [running, elsewhere]) writeFileSync(join(dir, f), 'half');
+      assert.equal(await nodeFs!.createExclusive(join(dir, 'sunset-10.png'), new Uint8Array([1])), 'created');
+      assert.deepEqual(readdirSync(dir).sort(), [elsewhere, running, 'sunset-10.png'].sort());
+      console.log(`[kill mid-write] leftover ${leftovers[0]} (writer ${pid}, gone) removed by the next save`);
+    });
+
+    it('isStaleTemp: only names of its own pattern; old ones of any writer', () => {
+      const now = Date.now();
+      assert.equal(isStaleTemp('.a.png.0b6f3f6e-1d2a-4c3b-9e8f-7a6b5c4d3e2f.tmp', now - STALE_TEMP_MS - 1, now), true);
+      assert.equal(isStaleTemp('.a.png.0b6f3f6e-1d2a-4c3b-9e8f-7a6b5c4d3e2f.tmp', now, now), false);
+      assert.equal(isStaleTemp('.a.png.0b6f3f6e-1d2a-4c3b-9e8f-7a6b5c4d3e2f.00000000-1.tmp', now, now), false); // pid 1: never taken for gone
+      assert.equal(isStaleTemp('.notes.tmp', 0, now), false);
+      assert.equal(isStaleTemp('a.png', 0, now), false);
     });
   });
 }
