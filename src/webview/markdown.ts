@@ -9,6 +9,17 @@ const IMAGE_URL_DISPLAY_MAX = 120;
 
 /** Block nesting markdown-it may build (its default, 100, gives DOMs 100 elements deep). */
 export const MAX_BLOCK_NESTING = 48;
+/**
+ * Block containers (block quotes, lists, list items) nested deeper than this are not built:
+ * what is inside the deepest allowed container is shown as one plain block holding its text
+ * exactly as typed (markers included). A list level costs two (<ul>, <li>), a quote one: 8
+ * list levels or 16 quote levels. Each level indents the text (1.6em per list, 13 px per quote),
+ * so at this depth a 300-pixel side bar has little width left, and no answer worth reading nests
+ * deeper. Deeper DOMs were the corpus's slowest cases: lists nested 120 deep and quotes + lists
+ * nested 200 deep cost 170 to 560 ms per flush in Chromium (parse, sanitize and mostly layout of
+ * boxes a few characters wide, on every re-render of the unfinished block).
+ */
+export const MAX_BLOCK_DEPTH = 16;
 /** Inline elements (emphasis, strong, strike, links) nested deeper than this become text. */
 export const MAX_INLINE_DEPTH = 16;
 /** Blocks at least this long are checked for pathological markup before markdown-it sees them. */
@@ -40,6 +51,44 @@ function capInlineDepth(children: MdToken[]): void {
       if (demoted.pop()) toText(t);
     }
   }
+}
+
+/** Token type of the text below MAX_BLOCK_DEPTH (rendered as a plain <pre class="md-deep">). */
+export const DEEP_TEXT = 'modelgate_deep_text';
+
+const LIST_MARKER = /^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
+
+type BlockState = Parameters<Parameters<MarkdownIt['block']['ruler']['before']>[2]>[0];
+
+/**
+ * Block rule, tried before all others: at MAX_BLOCK_DEPTH (or one level above it, on a line that
+ * starts a list, whose items would be at the cap) it takes every line that still belongs
+ * to the enclosing container (a block quote's own lines; for a list item, its indented lines)
+ * and emits them as one DEEP_TEXT token, with the container markers already stripped by the
+ * outer levels and everything deeper kept as typed. Nothing is dropped: the lines it does not
+ * take (less indented ones, which end a list item) are parsed by the outer levels as usual.
+ */
+function blockDepthCap(state: BlockState, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.level < MAX_BLOCK_DEPTH - 1) return false;
+  // one level above the cap, a list would put its <li> at the cap: that line starts the plain block
+  if (state.level === MAX_BLOCK_DEPTH - 1 && !LIST_MARKER.test(state.src.slice(state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine]))) return false;
+  if (silent) return true;
+  let next = startLine + 1;
+  let end = next;
+  while (next < endLine) {
+    if (state.isEmpty(next)) {
+      next++;
+      continue;
+    }
+    if (state.sCount[next] < state.blkIndent) break;
+    end = ++next;
+  }
+  const token = state.push(DEEP_TEXT, 'pre', 0);
+  token.block = true;
+  token.content = state.getLines(startLine, end, state.blkIndent, true);
+  token.map = [startLine, end];
+  state.line = end;
+  return true;
 }
 
 function toText(t: MdToken): void {
@@ -122,6 +171,8 @@ function createMarkdownIt(): MarkdownIt {
   // not in the typings' Options, but read by both block and inline parsers
   (md.options as { maxNesting?: number }).maxNesting = MAX_BLOCK_NESTING;
   md.linkify.set({ fuzzyEmail: false });
+  // First block rule: at MAX_BLOCK_DEPTH, the rest of the enclosing container is one plain block.
+  md.block.ruler.before('table', 'modelgate_block_depth_cap', blockDepthCap);
   // Reference definitions ("[x]: url") make a block's rendering depend on text far away, which
   // would break rendering each finished block once (see StreamingMarkdown). Models rarely use
   // them; with the rule off such a line shows as text, URL included.
@@ -138,6 +189,8 @@ function createMarkdownIt(): MarkdownIt {
     const label = `🖼 ${alt ? `${alt} ` : ''}(${shown})`;
     return `<a href="${escapeHtml(src)}" class="md-image-link">${escapeHtml(label)}</a>`;
   };
+
+  md.renderer.rules[DEEP_TEXT] = (tokens, idx) => `<pre class="md-deep"><code>${escapeHtml(tokens[idx].content)}</code></pre>\n`;
 
   md.renderer.rules.fence = (tokens, idx) => {
     const token = tokens[idx];

@@ -487,6 +487,8 @@ export function decorate(doc: Document, root: DocumentFragment | Element, highli
     if (!isElement(code) || code.tagName !== 'CODE') continue;
     const m = /(?:^|\s)language-(\S+)/.exec(code.getAttribute('class') ?? '');
     const block = createCodeBlock(doc, m ? m[1] : '', code.textContent ?? '');
+    // text below the block depth cap: a plain block (no colouring), marked for tests and CSS
+    if (pre.classList.contains('md-deep')) block.classList.add('md-plain', 'md-deep');
     pre.replaceWith(block);
     if (highlight) highlightCodeBlock(block);
   }
