@@ -56,6 +56,46 @@ export function createCodeBlock(doc: Document, lang: string, code: string): HTML
   return h(doc, 'div', { className: 'code-block', attrs: { 'data-lang': lang || undefined } }, [toolbar, h(doc, 'pre', {}, [codeEl])]);
 }
 
+/**
+ * Plain blocks (text shown as typed: oversized or too deeply nested markup) hold their text in
+ * segments of at most this many characters, each its own block box (`.code-segment`) that the
+ * browser lays out only when on screen (chat.css): one 170 KB line was one layout of 170 KB on
+ * every re-render, 100 to 450 ms in Chromium. A segment ends at a line end when one is in its
+ * second half; a longer line is cut (shown wrapped there). The text itself is exactly the source.
+ */
+export const PLAIN_SEGMENT_CHARS = 2_000;
+
+/** Where the text of a plain block is cut into segments: offsets, 0 and text.length included. */
+export function plainSegmentOffsets(text: string, size = PLAIN_SEGMENT_CHARS): number[] {
+  const cuts = [0];
+  let pos = 0;
+  while (text.length - pos > size) {
+    let cut = text.lastIndexOf('\n', pos + size - 1) + 1;
+    if (cut <= pos + size / 2) {
+      cut = pos + size;
+      // never between the two halves of a surrogate pair
+      const c = text.charCodeAt(cut - 1);
+      if (c >= 0xd800 && c <= 0xdbff) cut--;
+    }
+    cuts.push(cut);
+    pos = cut;
+  }
+  cuts.push(text.length);
+  return cuts;
+}
+
+/** A code block without a language holding `text` exactly, in segments (see PLAIN_SEGMENT_CHARS). */
+export function createPlainBlock(doc: Document, text: string): HTMLElement {
+  const block = createCodeBlock(doc, '', '');
+  block.classList.add('md-plain');
+  const code = codeElementOf(block)!;
+  const cuts = plainSegmentOffsets(text);
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    if (cuts[i + 1] > cuts[i]) code.appendChild(h(doc, 'span', { className: 'code-segment', text: text.slice(cuts[i], cuts[i + 1]) }));
+  }
+  return block;
+}
+
 export function codeElementOf(block: Element): HTMLElement | null {
   return block.querySelector('pre > code');
 }

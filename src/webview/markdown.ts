@@ -31,10 +31,18 @@ const MAX_BRACKET_DEPTH = 32;
  * A line with more table pipes than this (a 3,000-column table) is shown as plain text:
  * markdown-it, the sanitizer and the browser's layout of such a table took 1.5 s in one task in
  * Chromium, and no answer needs it formatted. The text is kept exactly (plain block, Copy works).
- * (A cap on line length was tried and taken out: the e2e corpus's 200 KB line then never
- * finished streaming in the real panel; not yet understood.)
  */
 export const MAX_LINE_PIPES = 256;
+/**
+ * A top-level block with a line longer than this is shown as plain text (in segments, see
+ * createPlainBlock; longLineBlocksAsPlain):
+ * one paragraph of 170 KB was parsed, sanitized and laid out as one box on each re-render, up to
+ * 450 ms per task at the end of the corpus's 200 KB line in the real panel. Prose lines are a few
+ * hundred characters; a 20,000-character line is data (a minified file, base64), which is
+ * better read and copied as plain text anyway. (An earlier cap, without segments, was taken out:
+ * the 200 KB line then exceeded the e2e's 120 s to finish on a machine at load 13-20.)
+ */
+export const MAX_LINE_CHARS = 20_000;
 
 function capInlineDepth(children: MdToken[]): void {
   let depth = 0;
@@ -114,7 +122,9 @@ export function isPathologicalMarkdown(src: string): boolean {
   let pipes = 0;
   for (let i = 0; i < src.length; i++) {
     const c = src.charCodeAt(i);
-    if (c === 10) pipes = 0; else if (c === 124 && ++pipes > MAX_LINE_PIPES) return true;
+    if (c === 10) {
+      pipes = 0;
+    } else if (c === 124 && ++pipes > MAX_LINE_PIPES) return true;
     // * _ ~ [ ] ( >
     if (c === 42 || c === 95 || c === 126 || c === 91 || c === 93 || c === 40 || c === 62) n++;
     if (c === 91 && ++brackets > maxBrackets) maxBrackets = brackets;
@@ -123,6 +133,46 @@ export function isPathologicalMarkdown(src: string): boolean {
   // link labels nested deeper than this make markdown-it's link scan quadratic
   if (maxBrackets > MAX_BRACKET_DEPTH) return true;
   return src.length >= PATHOLOGICAL_MIN_CHARS && n / src.length > PATHOLOGICAL_DELIMITER_SHARE;
+}
+
+/** True when a line of `src` is longer than MAX_LINE_CHARS. */
+export function hasLongLine(src: string): boolean {
+  if (src.length <= MAX_LINE_CHARS) return false;
+  for (let start = 0; start < src.length; ) {
+    const nl = src.indexOf('\n', start);
+    const end = nl < 0 ? src.length : nl;
+    if (end - start > MAX_LINE_CHARS) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/**
+ * The top-level blocks of `tokens` (parsed from `src`) that hold a line longer than
+ * MAX_LINE_CHARS, each replaced by one plain-text block with its source lines as is. Code fences
+ * are left alone (they are text already). Markdown-it's own pass over such a line is fast; what
+ * cost hundreds of milliseconds was sanitizing and laying out one huge paragraph.
+ */
+export function longLineBlocksAsPlain(tokens: MdToken[], src: string): MdToken[] {
+  const starts = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (starts[starts.length - 1] !== src.length) starts.push(src.length);
+  const at = (line: number) => starts[Math.min(line, starts.length - 1)];
+  const out: MdToken[] = [];
+  for (const b of topLevelBlocks(tokens)) {
+    let long = false;
+    if (tokens[b.from].type !== 'fence') {
+      for (let line = b.startLine; line < b.endLine && !long; line++) long = at(line + 1) - at(line) > MAX_LINE_CHARS + 1;
+    }
+    if (!long) {
+      for (let i = b.from; i < b.to; i++) out.push(tokens[i]);
+      continue;
+    }
+    const [plain] = plainTextTokens(src.slice(at(b.startLine), at(b.endLine)));
+    plain.map = [b.startLine, b.endLine];
+    out.push(plain);
+  }
+  return out;
 }
 
 /** One plain-text block holding `src` as is (rendered as a code block without a language). */
