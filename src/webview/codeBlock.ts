@@ -15,11 +15,13 @@ export type CodeAction = 'copy' | 'insert' | 'apply';
 const MAX_HIGHLIGHT_CHARS = 200_000;
 /**
  * Blocks longer than this are highlighted in slices of about this size, one slice per idle
- * step: one highlight.js call over 100k characters was a single 1.6 s task. Slices are cut at
+ * step: one highlight.js call over 100k characters was a single 1.6 s task. (2,000: a step of
+ * 4,000 characters was 11 ms of highlight.js and DOMPurify on an idle machine, more than the
+ * idle queue's 8 ms slice.) Slices are cut at
  * blank lines where possible (a construct spanning a cut, e.g. a long comment, is coloured as
  * if it started there: a cosmetic cost only).
  */
-export const HIGHLIGHT_SLICE_CHARS = 4_000;
+export const HIGHLIGHT_SLICE_CHARS = 2_000;
 
 const queues = new WeakMap<object, IdleQueue>();
 
@@ -167,11 +169,12 @@ export function sliceOffsets(text: string): number[] {
 
 /**
  * Puts each slice's plain text in its own span (the block looks the same), then colours one
- * slice per idle step, off the page, and puts every coloured slice in at the last step: changing
- * the block's text runs re-lays out all of its lines, so doing it once per slice made each step
- * a long frame (26 relayouts of 100 KB of text). The text never changes, so Copy/Insert/Apply
- * read the same code at any moment. (A block removed meanwhile is still finished: bounded,
- * idle-time work.)
+ * slice per idle step and puts it in at once. Each slice is its own block box, laid out only
+ * when on screen (.code-slice in chat.css), so a step re-lays out one slice at most. (Before the
+ * slices were block boxes, changing one re-laid out all lines of the block, so every coloured
+ * slice waited for the last step, which then moved all of them in one 110 to 270 ms task.) The
+ * text never changes, so Copy/Insert/Apply read the same code at any moment. (A block removed
+ * meanwhile is still finished: bounded, idle-time work.)
  */
 function highlightInSlices(code: HTMLElement, lang: string, text: string, queue: IdleQueue): void {
   const doc = code.ownerDocument;
@@ -185,23 +188,20 @@ function highlightInSlices(code: HTMLElement, lang: string, text: string, queue:
   }
   code.classList.add('hljs');
   let next = 0;
-  const coloured: (HTMLElement | null)[] = [];
   queue.add(() => {
     const i = next++;
     if (i >= spans.length) return false;
+    let c: HTMLElement | null = null;
     try {
       const html = hljs.highlight(text.slice(cuts[i], cuts[i + 1]), { language: lang, ignoreIllegals: true }).value;
-      coloured[i] = sanitizeHighlightHtml(doc, html);
+      c = sanitizeHighlightHtml(doc, html);
     } catch {
-      coloured[i] = null; // leave this slice plain
+      // leave this slice plain
     }
-    if (next < spans.length) return true;
-    for (let k = 0; k < spans.length; k++) {
-      const c = coloured[k];
-      if (!c) continue;
-      spans[k].textContent = '';
-      spans[k].append(...Array.from(c.childNodes));
+    if (c) {
+      spans[i].textContent = '';
+      spans[i].append(...Array.from(c.childNodes));
     }
-    return false;
+    return next < spans.length;
   });
 }
