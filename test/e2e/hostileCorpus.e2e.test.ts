@@ -126,6 +126,9 @@ const CASES: Case[] = [
   { category: 'nesting', name: 'html divs x5000 (as text)', body: rep('<div>', 5000) + 'deep' + rep('</div>', 5000) },
 ];
 
+/** Cases whose answer is photographed (what a user sees of the caps: test-results/screenshots/corpus-*.png). */
+const PHOTOGRAPHED = new Set(['lists x120', 'block quotes x500', '200 KB line of words']);
+
 const isLocalHost = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/i.test(host);
 
 /** A request is "leaving" when it is http(s)/ws(s) to a host other than this machine. */
@@ -300,6 +303,18 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         }
         return { text: a.textContent ?? '', nodes, depth, bad };
       });
+      if (PHOTOGRAPHED.has(c.name)) {
+        const shots = join(repoRoot(), 'test-results', 'screenshots');
+        mkdirSync(shots, { recursive: true });
+        const answer = chat.locator('article[aria-label="Assistant"]').last();
+        await answer.evaluate((a) => a.scrollIntoView({ block: 'start' }));
+        await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, `corpus-${c.name.replace(/[^a-z0-9]+/gi, '-')}.png`) });
+        // back to the bottom, so the log is pinned again for the next case (as a user would leave it)
+        await chat.evaluate(() => {
+          const log = document.querySelector('[role="log"]')!;
+          log.scrollTop = log.scrollHeight;
+        });
+      }
       const globals = await Promise.all(
         wb.page.frames().map((f) => f.evaluate(() => (window as unknown as { __pwned?: number }).__pwned).catch(() => undefined)),
       );
