@@ -12,14 +12,14 @@ export const MAX_BLOCK_NESTING = 48;
 /**
  * Block containers (block quotes, lists, list items) nested deeper than this are not built:
  * what is inside the deepest allowed container is shown as one plain block holding its text
- * exactly as typed (markers included). A list level costs two (<ul>, <li>), a quote one: 8
- * list levels or 16 quote levels. Each level indents the text (1.6em per list, 13 px per quote),
- * so at this depth a 300-pixel side bar has little width left, and no answer worth reading nests
- * deeper. Deeper DOMs were the corpus's slowest cases: lists nested 120 deep and quotes + lists
- * nested 200 deep cost 170 to 560 ms per flush in Chromium (parse, sanitize and mostly layout of
- * boxes a few characters wide, on every re-render of the unfinished block).
+ * exactly as typed (markers included). A list level costs two (<ul>, <li>), a quote one: 6
+ * list levels or 12 quote levels. Each level indents the text (1.6em per list, 13 px per quote):
+ * with 16, the corpus's screenshots in a 300-pixel side bar showed the plain block squeezed to a
+ * strip a few characters wide; at 12 about 110 px are left, and no answer worth reading nests
+ * deeper. Deeper DOMs were also slow: every re-render of an unfinished block nested 48 deep
+ * parsed, sanitized and laid out boxes a few characters wide.
  */
-export const MAX_BLOCK_DEPTH = 16;
+export const MAX_BLOCK_DEPTH = 12;
 /** Inline elements (emphasis, strong, strike, links) nested deeper than this become text. */
 export const MAX_INLINE_DEPTH = 16;
 /** Blocks at least this long are checked for pathological markup before markdown-it sees them. */

@@ -52,7 +52,7 @@ describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly
   // jsdom is slow and the machines are shared: a generous limit (no timing is asserted)
   this.timeout(120_000);
 
-  it('block quotes x500 on one line: 16 quotes, then the rest as typed', () => {
+  it('block quotes x500 on one line: MAX_BLOCK_DEPTH quotes, then the rest as typed', () => {
     const src = `${'> '.repeat(500)}deep quote\n\nafter`;
     for (const [how, el] of both(src, 40)) {
       assert.equal(containerDepth(el), MAX_BLOCK_DEPTH, how);
@@ -90,7 +90,7 @@ describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly
 
   it('nesting up to the cap is markdown as before (no plain block)', () => {
     const lines = Array.from({ length: LAST_LIST }, (_, i) => listLine(i));
-    const quotes = `${'> '.repeat(MAX_BLOCK_DEPTH - 1)}fifteen quotes deep`;
+    const quotes = `${'> '.repeat(MAX_BLOCK_DEPTH - 1)}one quote less than the cap`;
     for (const [how, el] of [...both(lines.join('\n'), 20), ...both(quotes, 20)]) {
       assert.deepEqual(deepTexts(el), [], how);
     }
