@@ -12,14 +12,14 @@ export const MAX_BLOCK_NESTING = 48;
 /**
  * Block containers (block quotes, lists, list items) nested deeper than this are not built:
  * what is inside the deepest allowed container is shown as one plain block holding its text
- * exactly as typed (markers included). A list level costs two (<ul>, <li>), a quote one: 6
- * list levels or 12 quote levels. Each level indents the text (1.6em per list, 13 px per quote):
- * with 16, the corpus's screenshots in a 300-pixel side bar showed the plain block squeezed to a
- * strip a few characters wide; at 12 about 110 px are left, and no answer worth reading nests
- * deeper. Deeper DOMs were also slow: every re-render of an unfinished block nested 48 deep
- * parsed, sanitized and laid out boxes a few characters wide.
+ * exactly as typed (markers included). A list level costs two (<ul>, <li>), a quote one: 5
+ * list levels or 10 quote levels. Each level takes width (about 21 px per list level, 13 px per
+ * quote level): in the corpus's screenshots in a 300-pixel side bar, the plain block under 16
+ * quotes was 0 px wide and under 12 quotes 2 px; at 10 about 140 px are left, and no answer
+ * worth reading nests deeper. Deeper DOMs were also slow: every re-render of an unfinished
+ * block nested 48 deep parsed, sanitized and laid out boxes a few characters wide.
  */
-export const MAX_BLOCK_DEPTH = 12;
+export const MAX_BLOCK_DEPTH = 10;
 /** Inline elements (emphasis, strong, strike, links) nested deeper than this become text. */
 export const MAX_INLINE_DEPTH = 16;
 /** Blocks at least this long are checked for pathological markup before markdown-it sees them. */
