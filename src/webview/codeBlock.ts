@@ -15,11 +15,13 @@ export type CodeAction = 'copy' | 'insert' | 'apply';
 const MAX_HIGHLIGHT_CHARS = 200_000;
 /**
  * Blocks longer than this are highlighted in slices of about this size, one slice per idle
- * step: one highlight.js call over 100k characters was a single 1.6 s task. Slices are cut at
+ * step: one highlight.js call over 100k characters was a single 1.6 s task. (2,000: a step of
+ * 4,000 characters was 11 ms of highlight.js and DOMPurify on an idle machine, more than the
+ * idle queue's 8 ms slice.) Slices are cut at
  * blank lines where possible (a construct spanning a cut, e.g. a long comment, is coloured as
  * if it started there: a cosmetic cost only).
  */
-export const HIGHLIGHT_SLICE_CHARS = 4_000;
+export const HIGHLIGHT_SLICE_CHARS = 2_000;
 
 const queues = new WeakMap<object, IdleQueue>();
 
@@ -54,6 +56,46 @@ export function createCodeBlock(doc: Document, lang: string, code: string): HTML
     ),
   ]);
   return h(doc, 'div', { className: 'code-block', attrs: { 'data-lang': lang || undefined } }, [toolbar, h(doc, 'pre', {}, [codeEl])]);
+}
+
+/**
+ * Plain blocks (text shown as typed: oversized or too deeply nested markup) hold their text in
+ * segments of at most this many characters, each its own block box (`.code-segment`) that the
+ * browser lays out only when on screen (chat.css): one 170 KB line was one layout of 170 KB on
+ * every re-render, 100 to 450 ms in Chromium. A segment ends at a line end when one is in its
+ * second half; a longer line is cut (shown wrapped there). The text itself is exactly the source.
+ */
+export const PLAIN_SEGMENT_CHARS = 2_000;
+
+/** Where the text of a plain block is cut into segments: offsets, 0 and text.length included. */
+export function plainSegmentOffsets(text: string, size = PLAIN_SEGMENT_CHARS): number[] {
+  const cuts = [0];
+  let pos = 0;
+  while (text.length - pos > size) {
+    let cut = text.lastIndexOf('\n', pos + size - 1) + 1;
+    if (cut <= pos + size / 2) {
+      cut = pos + size;
+      // never between the two halves of a surrogate pair
+      const c = text.charCodeAt(cut - 1);
+      if (c >= 0xd800 && c <= 0xdbff) cut--;
+    }
+    cuts.push(cut);
+    pos = cut;
+  }
+  cuts.push(text.length);
+  return cuts;
+}
+
+/** A code block without a language holding `text` exactly, in segments (see PLAIN_SEGMENT_CHARS). */
+export function createPlainBlock(doc: Document, text: string): HTMLElement {
+  const block = createCodeBlock(doc, '', '');
+  block.classList.add('md-plain');
+  const code = codeElementOf(block)!;
+  const cuts = plainSegmentOffsets(text);
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    if (cuts[i + 1] > cuts[i]) code.appendChild(h(doc, 'span', { className: 'code-segment', text: text.slice(cuts[i], cuts[i + 1]) }));
+  }
+  return block;
 }
 
 export function codeElementOf(block: Element): HTMLElement | null {
@@ -127,11 +169,12 @@ export function sliceOffsets(text: string): number[] {
 
 /**
  * Puts each slice's plain text in its own span (the block looks the same), then colours one
- * slice per idle step, off the page, and puts every coloured slice in at the last step: changing
- * the block's text runs re-lays out all of its lines, so doing it once per slice made each step
- * a long frame (26 relayouts of 100 KB of text). The text never changes, so Copy/Insert/Apply
- * read the same code at any moment. (A block removed meanwhile is still finished: bounded,
- * idle-time work.)
+ * slice per idle step and puts it in at once. Each slice is its own block box, laid out only
+ * when on screen (.code-slice in chat.css), so a step re-lays out one slice at most. (Before the
+ * slices were block boxes, changing one re-laid out all lines of the block, so every coloured
+ * slice waited for the last step, which then moved all of them in one 110 to 270 ms task.) The
+ * text never changes, so Copy/Insert/Apply read the same code at any moment. (A block removed
+ * meanwhile is still finished: bounded, idle-time work.)
  */
 function highlightInSlices(code: HTMLElement, lang: string, text: string, queue: IdleQueue): void {
   const doc = code.ownerDocument;
@@ -145,23 +188,20 @@ function highlightInSlices(code: HTMLElement, lang: string, text: string, queue:
   }
   code.classList.add('hljs');
   let next = 0;
-  const coloured: (HTMLElement | null)[] = [];
   queue.add(() => {
     const i = next++;
     if (i >= spans.length) return false;
+    let c: HTMLElement | null = null;
     try {
       const html = hljs.highlight(text.slice(cuts[i], cuts[i + 1]), { language: lang, ignoreIllegals: true }).value;
-      coloured[i] = sanitizeHighlightHtml(doc, html);
+      c = sanitizeHighlightHtml(doc, html);
     } catch {
-      coloured[i] = null; // leave this slice plain
+      // leave this slice plain
     }
-    if (next < spans.length) return true;
-    for (let k = 0; k < spans.length; k++) {
-      const c = coloured[k];
-      if (!c) continue;
-      spans[k].textContent = '';
-      spans[k].append(...Array.from(c.childNodes));
+    if (c) {
+      spans[i].textContent = '';
+      spans[i].append(...Array.from(c.childNodes));
     }
-    return false;
+    return next < spans.length;
   });
 }

@@ -16,10 +16,10 @@
 // CommonMark decides block structure line by line, and a complete line never changes how an
 // earlier, already-closed block is read; decisions are therefore taken on complete lines only
 // (a partial line such as "--" may still become "--x", a paragraph continuation).
-import { codeElementOf, createCodeBlock, highlightCodeBlock } from './codeBlock';
+import { codeElementOf, createCodeBlock, createPlainBlock, highlightCodeBlock, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { h, isElement } from './dom';
 import {
-  hitNestingLimit, isClosingFence, isPathologicalMarkdown, isPlainTextToken, langFromInfo, md, plainTextTokens, renderTokens, topLevelBlocks,
+  hasLongLine, hitNestingLimit, isClosingFence, isPathologicalMarkdown, isPlainTextToken, langFromInfo, longLineBlocksAsPlain, md, plainTextTokens, renderTokens, topLevelBlocks,
   type MdToken, type TopBlock,
 } from './markdown';
 import { isOpenableHref, sanitizeMarkdownHtml } from './sanitize';
@@ -88,6 +88,9 @@ export class StreamingMarkdown {
   /** length of the tail's complete-lines prefix that the last commit decision looked at */
   private decidedCompleteEnd = -1;
   private rawPreview: HTMLElement | null = null;
+  /** the raw preview's last segment and its length (see appendRawPreview) */
+  private rawSegment: HTMLElement | null = null;
+  private rawSegmentChars = 0;
   private fence: OpenFence | null = null;
   private finished = false;
   private chunk: HTMLElement | null = null;
@@ -176,9 +179,13 @@ export class StreamingMarkdown {
     this.stats.parses++;
     this.stats.parsedChars += src.length;
     const tokens = md.parse(src, {});
-    if (!hitNestingLimit(tokens)) return tokens;
+    if (hitNestingLimit(tokens)) {
+      this.stats.plainFallbacks++;
+      return plainTextTokens(src);
+    }
+    if (!hasLongLine(src)) return tokens;
     this.stats.plainFallbacks++;
-    return plainTextTokens(src);
+    return longLineBlocksAsPlain(tokens, src);
   }
 
   private updateTail(added: string, final: boolean): void {
@@ -267,27 +274,20 @@ export class StreamingMarkdown {
   }
 
   private insertTokens(tokens: MdToken[], from: number, to: number, complete: boolean): Node[] {
-    // Plain-text fallback: built as DOM text directly (nothing to sanitize, nothing to parse).
-    if (to - from === 1 && isPlainTextToken(tokens[from])) {
-      const block = createCodeBlock(this.doc, '', tokens[from].content);
-      block.classList.add('md-plain');
-      if (complete) this.appendCommittedNode(block);
-      else this.element.appendChild(block);
-      return [block];
-    }
-    // Top-level code fences are built as DOM text directly: their content is text by
-    // construction, and sending a 100 KB block through HTML and the sanitizer was one long
-    // task. Everything else goes through the renderer and the sanitizer, in runs between fences.
+    // Top-level code fences and plain-text blocks are built as DOM text directly: their content
+    // is text by construction, and sending a 100 KB block through HTML and the sanitizer was one
+    // long task. Everything else goes through the renderer and the sanitizer, in runs between them.
     const nodes: Node[] = [];
     let run = from;
     for (let i = from; i < to; i++) {
       const t = tokens[i];
-      if (t.type !== 'fence' || t.level !== 0 || isPlainTextToken(t)) continue;
+      if (t.type !== 'fence' || t.level !== 0) continue;
       if (run < i) nodes.push(...this.insertRendered(renderTokens(tokens, run, i), complete));
-      const block = createCodeBlock(this.doc, langFromInfo(t.info), t.content);
+      const plain = isPlainTextToken(t);
+      const block = plain ? createPlainBlock(this.doc, t.content) : createCodeBlock(this.doc, langFromInfo(t.info), t.content);
       if (complete) {
         this.appendCommittedNode(block);
-        if (this.highlight) highlightCodeBlock(block, undefined, !this.oneGo);
+        if (this.highlight && !plain) highlightCodeBlock(block, undefined, !this.oneGo);
       } else this.element.appendChild(block);
       nodes.push(block);
       run = i + 1;
@@ -330,16 +330,36 @@ export class StreamingMarkdown {
     if (this.rawPreview) {
       this.rawPreview.remove();
       this.rawPreview = null;
+      this.rawSegment = null;
     }
   }
 
+  /**
+   * Shows text that arrived since the large tail's last render, as is. It goes into segments of
+   * about PLAIN_SEGMENT_CHARS (block boxes), so each flush lays out one small segment instead of
+   * all the text appended so far (one line of 170 KB otherwise grew one box by every flush).
+   */
   private appendRawPreview(added: string): void {
     this.stats.rawAppends++;
     if (!this.rawPreview) {
       this.rawPreview = h(this.doc, 'div', { className: 'md-raw' });
       this.element.appendChild(this.rawPreview);
+      this.rawSegment = null;
     }
-    this.rawPreview.appendChild(this.doc.createTextNode(added));
+    let pos = 0;
+    while (pos < added.length) {
+      if (!this.rawSegment || this.rawSegmentChars >= PLAIN_SEGMENT_CHARS) {
+        this.rawSegment = h(this.doc, 'div', { className: 'md-raw-segment' });
+        this.rawPreview.appendChild(this.rawSegment);
+        this.rawSegmentChars = 0;
+      }
+      let take = Math.min(added.length - pos, PLAIN_SEGMENT_CHARS - this.rawSegmentChars);
+      const c = added.charCodeAt(pos + take - 1);
+      if (pos + take < added.length && take > 1 && c >= 0xd800 && c <= 0xdbff) take--;
+      this.rawSegment.appendChild(this.doc.createTextNode(added.slice(pos, pos + take)));
+      this.rawSegmentChars += take;
+      pos += take;
+    }
   }
 
   // ---------------------------------------------------------------- open code fences
@@ -486,7 +506,10 @@ export function decorate(doc: Document, root: DocumentFragment | Element, highli
     const code = pre.firstElementChild;
     if (!isElement(code) || code.tagName !== 'CODE') continue;
     const m = /(?:^|\s)language-(\S+)/.exec(code.getAttribute('class') ?? '');
-    const block = createCodeBlock(doc, m ? m[1] : '', code.textContent ?? '');
+    // text below the block depth cap: a plain block (no colouring), marked for tests and CSS
+    const deep = pre.classList.contains('md-deep');
+    const block = deep ? createPlainBlock(doc, code.textContent ?? '') : createCodeBlock(doc, m ? m[1] : '', code.textContent ?? '');
+    if (deep) block.classList.add('md-deep');
     pre.replaceWith(block);
     if (highlight) highlightCodeBlock(block);
   }

@@ -6,8 +6,12 @@
 // case's marker words are in the rendered answer, no active or remote-loading markup reached the
 // DOM, and the work is bounded by deterministic proxies (DOM depth and node count of the answer).
 // No timing assertion: the longest main-thread task of the webview per case (PerformanceObserver
-// 'longtask') and send-to-idle times are printed only.
+// 'longtask') from Send until idle, each long task with what the browser blames for it, the
+// longest task while the test fills the Message box with the case (typing, not a flush), and
+// send-to-idle times are printed only.
 // Seed: MODELGATE_CORPUS_SEED (default 20261123). One workbench, three conversations.
+// MODELGATE_CORPUS_ONLY=<regex> runs only the cases whose name matches (for profiling; the suite
+// in `npm test` runs them all).
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +22,7 @@ import { useWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-corpus-5b19e0';
 const SEED = Number(process.env.MODELGATE_CORPUS_SEED ?? 20261123);
+const ONLY = process.env.MODELGATE_CORPUS_ONLY ? new RegExp(process.env.MODELGATE_CORPUS_ONLY, 'i') : undefined;
 const P = `window.__pwned=(window.__pwned||0)+1;console.log('MG_PWNED');alert('MG_PWNED')`;
 const EVIL = 'https://attacker.example';
 
@@ -121,6 +126,9 @@ const CASES: Case[] = [
   { category: 'nesting', name: 'html divs x5000 (as text)', body: rep('<div>', 5000) + 'deep' + rep('</div>', 5000) },
 ];
 
+/** Cases whose answer is photographed (what a user sees of the caps: test-results/screenshots/corpus-*.png). */
+const PHOTOGRAPHED = new Set(['lists x120', 'block quotes x500', '200 KB line of words']);
+
 const isLocalHost = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/i.test(host);
 
 /** A request is "leaving" when it is http(s)/ws(s) to a host other than this machine. */
@@ -203,11 +211,22 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
   it(`holds ${CASES.length} hostile cases streamed in seeded random chunkings (seed ${SEED})`, async () => {
     assert.ok(CASES.length >= 60);
     // Long tasks of the webview's main thread, recorded for the printout (never asserted).
+    // Each with its start (ms since the send) and what the browser blames: "self" is the panel's
+    // own frame; an ancestor is the workbench around it (same event loop when same-origin).
     await chat.evaluate(() => {
-      const w = window as unknown as { __mgLong: number[] };
+      const w = window as unknown as { __mgLong: number[]; __mgTasks: string[]; __mgSent: number };
       w.__mgLong = [];
+      w.__mgTasks = [];
+      w.__mgSent = 0;
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__mgLong.push(e.duration);
+        for (const e of list.getEntries()) {
+          // entries arrive after the task: one that began before the current mark (the Message
+          // box being filled) belongs to the typing, not to what follows
+          if (e.startTime < w.__mgSent) continue;
+          w.__mgLong.push(e.duration);
+          const a = (e as PerformanceEntry & { attribution?: { name: string; containerType: string }[] }).attribution?.[0];
+          w.__mgTasks.push(`${e.duration.toFixed(0)} ms at +${(e.startTime - w.__mgSent).toFixed(0)} (${a ? `${a.name}${a.containerType ? `/${a.containerType}` : ''}` : '?'})`);
+        }
       }).observe({ type: 'longtask', buffered: false });
     });
     recording = true;
@@ -216,8 +235,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     const perCategory = new Map<string, { tried: number; held: number }>();
     const longest: number[] = [];
 
+    const details: string[] = [];
     for (let i = 0; i < CASES.length; i++) {
       const c = CASES[i]!;
+      if (ONLY && !ONLY.test(c.name)) continue;
       if (i > 0 && i % 25 === 0) {
         // A few conversations, so no transcript grows without end.
         await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
@@ -229,15 +250,32 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       const text = `${begin}\n\n${c.body}\n\n${end}`;
       const answersBefore = await chat.locator('article[aria-label="Assistant"]').count();
       await chat.evaluate(() => {
-        (window as unknown as { __mgLong: number[] }).__mgLong.length = 0;
+        const w = window as unknown as { __mgLong: number[]; __mgTasks: string[]; __mgSent: number };
+        w.__mgLong.length = 0;
+        w.__mgTasks.length = 0;
+        w.__mgSent = performance.now();
       });
       const sent = Date.now();
       await message().fill(`[[echo]][[chunks:${seed}]]\n${text}`);
+      // Typing the case into the Message box is the test's input, not a flush of the answer: its
+      // long tasks (the box lays out up to 170 KB of text) are printed in their own column.
+      const typing = await chat.evaluate(async () => {
+        const w = window as unknown as { __mgLong: number[]; __mgTasks: string[]; __mgSent: number };
+        // let the observer deliver the fill's entries first
+        await new Promise((r) => setTimeout(r, 200));
+        const longest = w.__mgLong.length ? Math.max(...w.__mgLong) : 0;
+        w.__mgLong.length = 0;
+        w.__mgTasks.length = 0;
+        w.__mgSent = performance.now();
+        return longest;
+      });
       await button('Send').click();
       await chat.waitForFunction((n) => document.querySelectorAll('article[aria-label="Assistant"]').length > n, answersBefore, { timeout: 60_000 });
       await waitIdle();
       const wall = Date.now() - sent;
       const long = await chat.evaluate(() => [...(window as unknown as { __mgLong: number[] }).__mgLong]);
+      const tasks = await chat.evaluate(() => [...(window as unknown as { __mgTasks: string[] }).__mgTasks]);
+      if (tasks.length) details.push(`  #${String(i).padStart(2)} ${c.name}: ${tasks.join(', ')}`);
       const scan: AnswerScan = await chat.evaluate(() => {
         const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop()!;
         const bad: string[] = [];
@@ -265,6 +303,18 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         }
         return { text: a.textContent ?? '', nodes, depth, bad };
       });
+      if (PHOTOGRAPHED.has(c.name)) {
+        const shots = join(repoRoot(), 'test-results', 'screenshots');
+        mkdirSync(shots, { recursive: true });
+        const answer = chat.locator('article[aria-label="Assistant"]').last();
+        await answer.evaluate((a) => a.scrollIntoView({ block: 'start' }));
+        await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, `corpus-${c.name.replace(/[^a-z0-9]+/gi, '-')}.png`) });
+        // back to the bottom, so the log is pinned again for the next case (as a user would leave it)
+        await chat.evaluate(() => {
+          const log = document.querySelector('[role="log"]')!;
+          log.scrollTop = log.scrollHeight;
+        });
+      }
       const globals = await Promise.all(
         wb.page.frames().map((f) => f.evaluate(() => (window as unknown as { __pwned?: number }).__pwned).catch(() => undefined)),
       );
@@ -291,24 +341,27 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       const maxLong = long.length ? Math.max(...long) : 0;
       longest.push(maxLong);
       rows.push(
-        `  #${String(i).padStart(2)} ${(c.category + ' / ' + c.name).padEnd(58).slice(0, 58)} ${String(text.length).padStart(7)} ch  depth ${String(scan.depth).padStart(3)}  nodes ${String(scan.nodes).padStart(6)}  long tasks ${String(long.length).padStart(2)} max ${maxLong.toFixed(0).padStart(5)} ms  send->idle ${wall} ms${problems.length ? '  FAIL' : ''}`,
+        `  #${String(i).padStart(2)} ${(c.category + ' / ' + c.name).padEnd(58).slice(0, 58)} ${String(text.length).padStart(7)} ch  depth ${String(scan.depth).padStart(3)}  nodes ${String(scan.nodes).padStart(6)}  long tasks ${String(long.length).padStart(2)} max ${maxLong.toFixed(0).padStart(5)} ms  typing ${typing.toFixed(0).padStart(4)} ms  send->idle ${wall} ms${problems.length ? '  FAIL' : ''}`,
       );
     }
     recording = false;
 
-    console.log(`[corpus] seed ${SEED}; per case: characters, DOM depth/nodes of the answer, webview long tasks (> 50 ms main thread), send->idle wall time (printed, never asserted)`);
+    console.log(`[corpus] seed ${SEED}; per case: characters, DOM depth/nodes of the answer, webview long tasks (> 50 ms main thread) from Send to idle, the longest task while the Message box was filled with the case, send->idle wall time (printed, never asserted)`);
     for (const r of rows) console.log(r);
+    console.log('[corpus] long tasks per case after Send: duration, start after Send, blamed frame (iframe: the panel; window: the workbench around it)');
+    for (const d of details) console.log(d);
     const sorted = [...longest].sort((a, b) => a - b);
     const over = longest.filter((x) => x > 50).length;
     console.log(`[corpus] longest webview task per case: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms; cases with a task > 50 ms: ${over}/${longest.length}`);
     for (const [cat, v] of perCategory) console.log(`[corpus] ${cat.padEnd(14)} ${v.held}/${v.tried} held`);
     const held = [...perCategory.values()].reduce((n, v) => n + v.held, 0);
-    console.log(`[corpus] total ${held}/${CASES.length} held`);
+    console.log(`[corpus] total ${held}/${rows.length} held${ONLY ? ` (only ${ONLY})` : ''}`);
 
     const dir = join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(dir, { recursive: true });
     await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, 'hostile-corpus.png') });
 
+    assert.ok(ONLY || rows.length === CASES.length);
     assert.deepEqual(failures, [], `cases that did not hold:\n${failures.join('\n')}`);
   });
 });
