@@ -4,6 +4,7 @@
 // last failure's kind. Pure (no vscode): the extension keeps one in globalState
 // (src/models/channelHealthStore.ts), the failover client (channelFailover.ts) fills it in.
 import * as z from 'zod';
+import { lazy } from './lazy';
 import { l10n } from './l10n';
 
 export const HEALTH_MAX_SAMPLES = 200;
@@ -43,9 +44,12 @@ export function percentile(values: readonly number[], p: number): number | undef
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Compact persisted form of a sample: [at, ok, firstTokenMs|-1, tokensPerSecond|-1, error?]. */
-const persistedSample = z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60));
-const persistedSchema = z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) });
-export type PersistedHealth = z.infer<typeof persistedSchema>;
+// Built on first use (issue 9): a new profile has nothing stored, and activation builds no schema.
+const persisted = lazy(() => ({
+  sample: z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60)),
+  schema: z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) }),
+}));
+export type PersistedHealth = z.infer<ReturnType<typeof persisted>['schema']>;
 
 const pairKey = (model: string, channel: string) => `${model.slice(0, 200)}\u0000${channel.slice(0, 40)}`;
 
@@ -102,6 +106,8 @@ export class ChannelHealth {
   /** Reads what toJSON() wrote; anything malformed is dropped, never trusted. */
   static fromJSON(raw: unknown, now = Date.now()): ChannelHealth {
     const health = new ChannelHealth();
+    if (raw === undefined) return health; // nothing stored yet
+    const { schema: persistedSchema, sample: persistedSample } = persisted();
     const parsed = persistedSchema.safeParse(raw);
     if (!parsed.success) return health;
     for (const [key, rows] of Object.entries(parsed.data.pairs).slice(-HEALTH_MAX_PAIRS)) {
