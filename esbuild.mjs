@@ -104,10 +104,13 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 //     (and those zod functions) to src/platform/features.ts (provideSharedModules);
 //  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
 //     what the main bundle handed over (read from a global only while the feature's require runs).
-/** first line of the extension host bundles: when they started to run (src/extension.ts activationTiming) */
-const LOAD_START = 'var __modelgateLoadStart = performance.now();';
+/**
+ * first line of the extension host bundles: when they started to run (src/extension.ts
+ * activationTiming), by the clock and by the main thread's CPU time (Node 23.9+; absent elsewhere)
+ */
+const LOAD_START = 'var __modelgateLoadStart = performance.now(), __modelgateLoadStartCpu = globalThis.process?.threadCpuUsage?.();';
 /** last line of the same bundles: when their module code had run (loadMs = LOAD_END - LOAD_START) */
-const LOAD_END = 'var __modelgateLoadEnd = performance.now();';
+const LOAD_END = 'var __modelgateLoadEnd = performance.now(), __modelgateLoadEndCpu = globalThis.process?.threadCpuUsage?.();';
 const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts' };
 const featureRequire = {
   name: 'feature-bundles',
