@@ -3,8 +3,6 @@
 // time to first token (p50, p90), output tokens per second, how many requests failed and the
 // last failure's kind. Pure (no vscode): the extension keeps one in globalState
 // (src/models/channelHealthStore.ts), the failover client (channelFailover.ts) fills it in.
-import * as z from 'zod';
-import { lazy } from './lazy';
 import { l10n } from './l10n';
 
 export const HEALTH_MAX_SAMPLES = 200;
@@ -44,12 +42,35 @@ export function percentile(values: readonly number[], p: number): number | undef
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Compact persisted form of a sample: [at, ok, firstTokenMs|-1, tokensPerSecond|-1, error?]. */
-// Built on first use (issue 9): a new profile has nothing stored, and activation builds no schema.
-const persisted = lazy(() => ({
-  sample: z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60)),
-  schema: z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) }),
-}));
-export type PersistedHealth = z.infer<ReturnType<typeof persisted>['schema']>;
+export type PersistedSample = [at: number, ok: 0 | 1, firstTokenMs: number, tokensPerSecond: number, ...error: string[]];
+export interface PersistedHealth {
+  v: 1;
+  pairs: Record<string, unknown[]>;
+}
+
+// What is stored is checked by hand, not with zod: activation reads it for the status bar, and
+// building the zod schemas cost more than the rest of activate() (issue 9). The rules are exactly
+// those of z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) })
+// and z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60)):
+// test/unit/core/channelHealth.test.ts compares both on a corpus.
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The stored object's pairs, or undefined when it is not the persisted form (then nothing is trusted). */
+export function readPersisted(raw: unknown): PersistedHealth | undefined {
+  if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.pairs)) return undefined;
+  for (const [key, rows] of Object.entries(raw.pairs)) if (key.length > 300 || !Array.isArray(rows)) return undefined;
+  return { v: 1, pairs: raw.pairs as Record<string, unknown[]> };
+}
+
+/** One stored sample row, or undefined when malformed (that row is dropped). */
+export function readPersistedSample(row: unknown): PersistedSample | undefined {
+  if (!Array.isArray(row) || row.length < 4) return undefined;
+  const [at, ok, first, tps] = row as unknown[];
+  if (!isNumber(at) || (ok !== 0 && ok !== 1) || !isNumber(first) || !isNumber(tps)) return undefined;
+  for (let i = 4; i < row.length; i++) if (typeof row[i] !== 'string' || (row[i] as string).length > 60) return undefined;
+  return row as PersistedSample;
+}
 
 const pairKey = (model: string, channel: string) => `${model.slice(0, 200)}\u0000${channel.slice(0, 40)}`;
 
@@ -106,17 +127,15 @@ export class ChannelHealth {
   /** Reads what toJSON() wrote; anything malformed is dropped, never trusted. */
   static fromJSON(raw: unknown, now = Date.now()): ChannelHealth {
     const health = new ChannelHealth();
-    if (raw === undefined) return health; // nothing stored yet
-    const { schema: persistedSchema, sample: persistedSample } = persisted();
-    const parsed = persistedSchema.safeParse(raw);
-    if (!parsed.success) return health;
-    for (const [key, rows] of Object.entries(parsed.data.pairs).slice(-HEALTH_MAX_PAIRS)) {
+    const parsed = readPersisted(raw);
+    if (!parsed) return health;
+    for (const [key, rows] of Object.entries(parsed.pairs).slice(-HEALTH_MAX_PAIRS)) {
       if (!key.includes('\u0000')) continue;
       const samples: HealthSample[] = [];
       for (const row of rows.slice(-HEALTH_MAX_SAMPLES)) {
-        const r = persistedSample.safeParse(row);
-        if (!r.success) continue;
-        const [at, ok, first, tps, error] = r.data;
+        const r = readPersistedSample(row);
+        if (!r) continue;
+        const [at, ok, first, tps, error] = r;
         if (!finite(at)) continue;
         samples.push(clean({ at, ok: ok === 1, firstTokenMs: first >= 0 ? first : undefined, tokensPerSecond: tps >= 0 ? tps : undefined, error }));
       }
