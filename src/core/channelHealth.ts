@@ -75,12 +75,31 @@ export function readPersistedSample(row: unknown): PersistedSample | undefined {
 const pairKey = (model: string, channel: string) => `${model.slice(0, 200)}\u0000${channel.slice(0, 40)}`;
 
 export class ChannelHealth {
-  /** insertion order = least recently recorded first */
-  private readonly pairs = new Map<string, HealthSample[]>();
+  /**
+   * insertion order = least recently recorded first. A pair read by fromJSON stays as stored rows
+   * until it is used (issue 9: the status bar reads the current model's pairs at activation, not
+   * all 32 × 200 samples); every pair is decoded before anything changes or is saved.
+   */
+  private readonly pairs = new Map<string, HealthSample[] | StoredRows>();
+
+  /** the pair's samples, decoding its stored rows on first use (an empty pair is dropped, as fromJSON did) */
+  private samplesOf(key: string): HealthSample[] | undefined {
+    const value = this.pairs.get(key);
+    if (!value || Array.isArray(value)) return value;
+    const samples = decodeRows(value.rows, value.now);
+    if (samples.length) this.pairs.set(key, samples); // keeps its place in the order
+    else this.pairs.delete(key);
+    return samples.length ? samples : undefined;
+  }
+
+  private decodeAll(): void {
+    for (const key of [...this.pairs.keys()]) this.samplesOf(key);
+  }
 
   record(model: string, channel: string, sample: HealthSample): void {
+    this.decodeAll();
     const key = pairKey(model, channel);
-    const samples = this.pairs.get(key) ?? [];
+    const samples = this.samplesOf(key) ?? [];
     this.pairs.delete(key);
     samples.push(clean(sample));
     prune(samples, sample.at);
@@ -93,7 +112,7 @@ export class ChannelHealth {
   }
 
   summary(model: string, channel: string, now = Date.now()): HealthSummary {
-    const samples = (this.pairs.get(pairKey(model, channel)) ?? []).filter((s) => now - s.at <= HEALTH_MAX_AGE_MS);
+    const samples = (this.samplesOf(pairKey(model, channel)) ?? []).filter((s) => now - s.at <= HEALTH_MAX_AGE_MS);
     const firstTokens = samples.flatMap((s) => (s.ok && s.firstTokenMs !== undefined ? [s.firstTokenMs] : []));
     const speeds = samples.flatMap((s) => (s.ok && s.tokensPerSecond !== undefined ? [s.tokensPerSecond] : []));
     const failures = samples.filter((s) => !s.ok);
@@ -113,8 +132,9 @@ export class ChannelHealth {
   }
 
   toJSON(): PersistedHealth {
+    this.decodeAll();
     const pairs: PersistedHealth['pairs'] = {};
-    for (const [key, samples] of this.pairs) {
+    for (const [key, samples] of this.pairs as Map<string, HealthSample[]>) {
       pairs[key] = samples.map((s) => {
         const row: (number | string)[] = [s.at, s.ok ? 1 : 0, s.firstTokenMs ?? -1, s.tokensPerSecond ?? -1];
         if (s.error) row.push(s.error);
@@ -130,20 +150,31 @@ export class ChannelHealth {
     const parsed = readPersisted(raw);
     if (!parsed) return health;
     for (const [key, rows] of Object.entries(parsed.pairs).slice(-HEALTH_MAX_PAIRS)) {
-      if (!key.includes('\u0000')) continue;
-      const samples: HealthSample[] = [];
-      for (const row of rows.slice(-HEALTH_MAX_SAMPLES)) {
-        const r = readPersistedSample(row);
-        if (!r) continue;
-        const [at, ok, first, tps, error] = r;
-        if (!finite(at)) continue;
-        samples.push(clean({ at, ok: ok === 1, firstTokenMs: first >= 0 ? first : undefined, tokensPerSecond: tps >= 0 ? tps : undefined, error }));
-      }
-      prune(samples, now);
-      if (samples.length) health.pairs.set(key, samples);
+      if (!key.includes('\u0000') || !rows.length) continue;
+      health.pairs.set(key, { rows, now }); // decoded on first use (samplesOf)
     }
     return health;
   }
+}
+
+/** A pair's rows as stored, with the time they were read (what fromJSON prunes against). */
+interface StoredRows {
+  rows: unknown[];
+  now: number;
+}
+
+/** The samples of one pair's stored rows: malformed rows dropped, bounded and pruned as on record. */
+function decodeRows(rows: unknown[], now: number): HealthSample[] {
+  const samples: HealthSample[] = [];
+  for (const row of rows.slice(-HEALTH_MAX_SAMPLES)) {
+    const r = readPersistedSample(row);
+    if (!r) continue;
+    const [at, ok, first, tps, error] = r;
+    if (!finite(at)) continue;
+    samples.push(clean({ at, ok: ok === 1, firstTokenMs: first >= 0 ? first : undefined, tokensPerSecond: tps >= 0 ? tps : undefined, error }));
+  }
+  prune(samples, now);
+  return samples;
 }
 
 function clean(s: HealthSample): HealthSample {

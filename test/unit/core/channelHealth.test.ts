@@ -115,4 +115,25 @@ describe('channel health: the rolling record', () => {
     }
     assert.ok(accepted > 500, `the corpus has both kinds: ${accepted} of 3000 stored forms accepted`);
   });
+
+  it('decodes a stored pair on first use, with the same results in any order of use', () => {
+    const now = 100 * DAY;
+    const pairs: Record<string, unknown[]> = {};
+    for (let p = 0; p < HEALTH_MAX_PAIRS + 3; p++) pairs[`m${p}\u0000direct`] = Array.from({ length: 5 }, (_, i) => [now - i * DAY * (p % 3 === 0 ? 3 : 1), i % 2, 100 + p, 20, ...(i % 2 ? [] : ['timeout'])]);
+    pairs['m5\u0000direct'] = [[now, 7, 1, 1], 'x']; // nothing valid: the pair is dropped
+    const raw = JSON.parse(JSON.stringify({ v: 1, pairs }));
+    const sample = { at: now, ok: true, firstTokenMs: 250, tokensPerSecond: 30 };
+    // the reference: every pair decoded first (toJSON decodes all), then used
+    const ref = ChannelHealth.fromJSON(raw, now);
+    const refJson = ref.toJSON();
+    assert.equal(Object.keys(refJson.pairs).length, HEALTH_MAX_PAIRS - 1, 'the oldest pairs beyond the bound and the empty one are not kept');
+    assert.ok(!('m5\u0000direct' in refJson.pairs));
+    // lazily: a summary decodes its own pair only; a record decodes them all before evicting
+    const lazy = ChannelHealth.fromJSON(raw, now);
+    assert.deepEqual(lazy.summary('m9', 'direct', now), ref.summary('m9', 'direct', now));
+    lazy.record('new', 'direct', sample); // the empty stored pair must not count towards the bound
+    ref.record('new', 'direct', sample);
+    assert.deepEqual(lazy.summary('m5', 'direct', now), { requests: 0, errors: 0 });
+    assert.deepEqual(lazy.toJSON(), ref.toJSON());
+  });
 });
