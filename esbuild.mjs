@@ -104,8 +104,13 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 //     (and those zod functions) to src/platform/features.ts (provideSharedModules);
 //  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
 //     what the main bundle handed over (read from a global only while the feature's require runs).
-/** first line of the extension host bundles: when they started to run (src/extension.ts activationTiming) */
-const LOAD_START = 'var __modelgateLoadStart = performance.now();';
+/**
+ * first line of the extension host bundles: when they started to run (src/extension.ts
+ * activationTiming), by the clock and by the main thread's CPU time (Node 23.9+; absent elsewhere)
+ */
+const LOAD_START = 'var __modelgateLoadStart = performance.now(), __modelgateLoadStartCpu = globalThis.process?.threadCpuUsage?.();';
+/** last line of the same bundles: when their module code had run (loadMs = LOAD_END - LOAD_START) */
+const LOAD_END = 'var __modelgateLoadEnd = performance.now(), __modelgateLoadEndCpu = globalThis.process?.threadCpuUsage?.();';
 const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts' };
 const featureRequire = {
   name: 'feature-bundles',
@@ -113,6 +118,31 @@ const featureRequire = {
     build.onResolve({ filter: /^\.\/(chat|images|lm)\.js$/ }, (a) =>
       a.importer.endsWith(join('src', 'platform', 'features.ts')) ? { path: a.path, external: true } : undefined,
     );
+  },
+};
+// `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in every module that
+// imports it: a fresh copy of the ~200 getters of VS Code's API object per module (16 in
+// dist/extension.js, a few ms of loading the bundle in the real host, issue 9). Nothing uses a
+// default import of 'vscode', so the API object itself does: the written bundle is rewritten to
+// `require("vscode")`. The build fails if the pattern is not what it expects.
+const plainVscode = {
+  name: 'plain-vscode',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length || !result.metafile || build.initialOptions.write === false) return;
+      for (const out of Object.keys(result.metafile.outputs)) {
+        if (!out.endsWith('.js')) continue;
+        const file = resolve(root, out);
+        const code = readFileSync(file, 'utf8');
+        const requires = code.split('require("vscode")').length - 1;
+        if (!requires) continue;
+        const wrappers = new Set([...code.matchAll(/([\w$]+)\(require\("vscode"\)\)/g)].map((m) => m[1]));
+        const wrapped = code.split(/[\w$]+\(require\("vscode"\)\)/).length - 1;
+        if (wrappers.size !== 1 || wrapped !== requires) throw new Error(`${out}: expected every require("vscode") wrapped by one __toESM helper, found ${wrapped} of ${requires} wrapped by [${[...wrappers].join(', ')}]`);
+        const [helper] = wrappers;
+        writeFileSync(file, code.replaceAll(`${helper}(require("vscode"))`, 'require("vscode")'));
+      }
+    });
   },
 };
 const relPath = (p) => relative(root, p).split(sep).join('/');
@@ -145,7 +175,7 @@ const srcInOutput = (metafile) => {
 
 /** Builds dist/extension.js + the feature bundles into `outdir`; returns the metafiles (by output name). */
 async function buildNodeHost(outdir) {
-  const host = { ...node, plugins: [coreGuard, featureRequire] };
+  const host = { ...node, plugins: [coreGuard, featureRequire, plainVscode] };
   // 1. what the main bundle has
   const probe = await esbuild.build({ ...host, entryPoints: { extension: 'src/extension.ts' }, outdir, write: false, metafile: true, sourcemap: false });
   const shared = srcInOutput(probe.metafile);
@@ -175,7 +205,7 @@ async function buildNodeHost(outdir) {
         build.onLoad({ filter: /.*/, namespace: 'modelgate-main' }, () => ({ contents: entry, loader: 'js', resolveDir: root }));
       },
     };
-    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true, banner: { js: LOAD_START } });
+    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true, banner: { js: LOAD_START }, footer: { js: LOAD_END } });
     const more = [...srcInOutput(main.metafile)].filter((p) => !shared.has(p));
     if (!more.length) break;
     for (const p of more) shared.add(p);
@@ -183,7 +213,7 @@ async function buildNodeHost(outdir) {
   // 4. the feature bundles
   const features = await esbuild.build({
     ...host,
-    plugins: [coreGuard, sharedModules(shared, zodNames.size ? zodNames : undefined)],
+    plugins: [coreGuard, sharedModules(shared, zodNames.size ? zodNames : undefined), plainVscode],
     entryPoints: FEATURES,
     outdir,
     metafile: true,
@@ -209,7 +239,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
   nodeHost = true;
   builds.push({
     ...common,
-    plugins: [coreGuard, noNodeModules, platformSeam],
+    plugins: [coreGuard, noNodeModules, platformSeam, plainVscode],
     platform: 'browser',
     format: 'cjs',
     target: 'es2022',
@@ -219,6 +249,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     outdir: join(dist, 'web'),
     metafile: true,
     banner: { js: LOAD_START },
+    footer: { js: LOAD_END },
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
   });
   builds.push({

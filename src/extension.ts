@@ -39,22 +39,44 @@ export interface ModelgateApi {
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /**
-   * activate()'s own time, in ms, and the time from the bundle starting to run (its first line;
-   * esbuild.mjs banner) to activate() returning: printed by the activation integration test.
+   * Where activation's time goes, in ms (printed by the activation integration test): `loadMs`
+   * runs the bundle's module code (its first to its last line; esbuild.mjs banner and footer),
+   * `activateMs` is activate()'s own time, `requireAndActivateMs` their sum (what this extension
+   * costs; compiling the file is not in it). `hostWaitMs` is the time between the two that the
+   * extension host spends elsewhere (other extensions, building the context), and
+   * `sinceBundleStartMs` runs from the bundle's first line to activate() returning. `cpu` has
+   * the main thread's CPU time of the same two stretches (Node 23.9+): on a loaded machine the
+   * clock also counts the time the thread waited for a core.
    */
-  readonly activationTiming: { activateMs: number; sinceBundleStartMs?: number; phases: Record<string, number> };
+  readonly activationTiming: {
+    activateMs: number;
+    loadMs?: number;
+    requireAndActivateMs?: number;
+    hostWaitMs?: number;
+    sinceBundleStartMs?: number;
+    cpu: { loadMs?: number; activateMs?: number };
+    phases: Record<string, number>;
+  };
   /** spending and budgets (src/spend) */
   spend: SpendApi;
 }
 
-/** performance.now() when the bundle's first line ran (esbuild.mjs banner; absent in other builds) */
+/** performance.now() when the bundle's first and last lines ran (esbuild.mjs banner and footer; absent in other builds) */
 declare const __modelgateLoadStart: number | undefined;
+declare const __modelgateLoadEnd: number | undefined;
+/** the main thread's CPU time at the same two lines (process.threadCpuUsage, Node 23.9+), µs */
+interface CpuMark { user: number; system: number }
+declare const __modelgateLoadStartCpu: CpuMark | undefined;
+declare const __modelgateLoadEndCpu: CpuMark | undefined;
+const threadCpu = (): CpuMark | undefined => (globalThis as { process?: { threadCpuUsage?: () => CpuMark } }).process?.threadCpuUsage?.();
+const cpuMs = (from: CpuMark | undefined, to: CpuMark | undefined) => (from && to ? (to.user + to.system - from.user - from.system) / 1000 : undefined);
 
 /** set while active, so deactivate() can finish the last transcript write before the host exits */
 let flushOnDeactivate: (() => Promise<void> | undefined) | undefined;
 
 export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const started = performance.now();
+  const startedCpu = threadCpu();
   const phases: Record<string, number> = {}; // where activate()'s time goes (activationTiming)
   let mark = started;
   const phase = (name: string) => void ((phases[name] = performance.now() - mark), (mark = performance.now()));
@@ -141,7 +163,22 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   setTimeout(() => void catalogue.refresh(), 0);
 
   const ended = performance.now();
-  const activationTiming = { activateMs: ended - started, sinceBundleStartMs: typeof __modelgateLoadStart === 'number' ? ended - __modelgateLoadStart : undefined, phases };
+  const endedCpu = threadCpu();
+  const loadStart = typeof __modelgateLoadStart === 'number' ? __modelgateLoadStart : undefined;
+  const loadEnd = typeof __modelgateLoadEnd === 'number' ? __modelgateLoadEnd : undefined;
+  const loadMs = loadStart !== undefined && loadEnd !== undefined ? loadEnd - loadStart : undefined;
+  const activationTiming = {
+    activateMs: ended - started,
+    loadMs,
+    requireAndActivateMs: loadMs !== undefined ? loadMs + ended - started : undefined,
+    hostWaitMs: loadEnd !== undefined ? started - loadEnd : undefined,
+    sinceBundleStartMs: loadStart !== undefined ? ended - loadStart : undefined,
+    cpu: {
+      loadMs: cpuMs(typeof __modelgateLoadStartCpu === 'object' ? __modelgateLoadStartCpu : undefined, typeof __modelgateLoadEndCpu === 'object' ? __modelgateLoadEndCpu : undefined),
+      activateMs: cpuMs(startedCpu, endedCpu),
+    },
+    phases,
+  };
   return {
     version: 1,
     statusBarText: () => statusBar.text,

@@ -9,26 +9,9 @@
 //  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
 import * as vscode from 'vscode';
 import type { ChatApi } from './chat';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, LM_VENDOR } from './featureIds';
 import { loadChatModule, loadImagesModule, loadLmModule } from './platform/features';
 import type { Services } from './services';
-
-/** package.json `contributes.views` id of the chat view (= src/chat CHAT_VIEW_ID). */
-const CHAT_VIEW_ID = 'modelgate.chat';
-/** The commands src/chat registers (chat view commands and src/chat/apply). */
-const CHAT_COMMANDS = [
-  'modelgate.openChat',
-  'modelgate.newChat',
-  'modelgate.openConversation',
-  'modelgate.askAboutSelection',
-  'modelgate.attachProblems',
-  'modelgate.apply.accept',
-  'modelgate.apply.discard',
-  'modelgate.apply.showPending',
-] as const;
-/** The command src/images registers (= GENERATE_IMAGE_COMMAND). */
-const IMAGE_COMMANDS = ['modelgate.generateImage'] as const;
-/** The vendor of package.json's `contributes.languageModelChatProviders` (= src/lm LM_VENDOR). */
-const LM_VENDOR = 'modelgate';
 
 export type FeatureName = 'chat' | 'images' | 'lm';
 
@@ -75,7 +58,7 @@ export function registerLazyFeatures(services: Services): Features {
 
   // ---------- chat ----------
   let chat: { api: ChatApi; resolve: vscode.WebviewViewProvider['resolveWebviewView'] } | undefined;
-  const chatProxies = proxyCommands(CHAT_COMMANDS, (trigger) => ensureChat(trigger));
+  const chatProxies = proxyCommands(FEATURE_COMMANDS.chat, (trigger) => ensureChat(trigger));
   function ensureChat(trigger: string): NonNullable<typeof chat> {
     if (chat) return chat;
     return timed('chat', trigger, () => {
@@ -92,7 +75,7 @@ export function registerLazyFeatures(services: Services): Features {
 
   // ---------- images ----------
   let images = false;
-  const imageProxies = proxyCommands(IMAGE_COMMANDS, (trigger) => {
+  const imageProxies = proxyCommands(FEATURE_COMMANDS.images, (trigger) => {
     if (images) return;
     timed('images', trigger, () => {
       imageProxies.dispose();

@@ -2,6 +2,7 @@
 // registerChat on first use (the view resolving, a chat command, the API) and pushes the
 // disposables; it registers the view's provider itself (from activation), and hands it to `provider`.
 import * as vscode from 'vscode';
+import { CHAT_COMMANDS, commandTable } from '../featureIds';
 import type { Services } from '../services';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
@@ -58,34 +59,39 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     apply,
   };
 
-  const disposables: vscode.Disposable[] = [
-    vscode.commands.registerCommand('modelgate.openChat', async () => {
+  // exactly the commands of CHAT_COMMANDS (src/featureIds.ts: src/features.ts proxies them until now)
+  const commands = commandTable(CHAT_COMMANDS, {
+    openChat: async () => {
       await focus();
       // A view opened cold cannot take the keyboard until its page has loaded: the workbench's
       // focus reaches an empty frame. Once the page says `ready`, focus it again (what a second
       // press did), then the cursor goes into the message box.
       if (!provider.isReady && (await provider.whenReady(10_000))) await focus();
       controller.focusInput();
-    }),
-    vscode.commands.registerCommand('modelgate.newChat', async () => {
+    },
+    newChat: async () => {
       await controller.newChat();
       await focus();
-    }),
-    vscode.commands.registerCommand('modelgate.openConversation', async () => {
+    },
+    openConversation: async () => {
       await showConversationList(listHost);
-    }),
-    vscode.commands.registerCommand('modelgate.askAboutSelection', async () => {
+    },
+    askAboutSelection: async () => {
       const editor = vscode.window.activeTextEditor; // before the panel takes focus
       await focus();
       await controller.attachSelection(editor);
       controller.focusInput();
-    }),
-    vscode.commands.registerCommand('modelgate.attachProblems', async () => {
+    },
+    attachProblems: async () => {
       const editor = vscode.window.activeTextEditor; // before the panel takes focus
       await focus();
       await controller.attachProblems(editor);
       controller.focusInput();
-    }),
+    },
+  });
+
+  const disposables: vscode.Disposable[] = [
+    ...commands.map(([id, run]) => vscode.commands.registerCommand(id, run)),
     provider,
     ...applyDisposables,
     tools,

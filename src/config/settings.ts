@@ -45,17 +45,30 @@ export interface Settings {
   problems: string[];
 }
 
-function userValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | undefined {
-  const i = config.inspect<T>(key);
-  return i?.globalValue ?? i?.defaultValue;
+/**
+ * `config.inspect(key)`, once per key for one reading of the settings: inspect is the costly part
+ * of reading them in the extension host (issue 9: readSettings runs in activate()).
+ */
+type Inspect = (key: string) => ReturnType<vscode.WorkspaceConfiguration['inspect']>;
+function inspector(config: vscode.WorkspaceConfiguration): Inspect {
+  const seen = new Map<string, ReturnType<Inspect>>();
+  return (key) => {
+    if (!seen.has(key)) seen.set(key, config.inspect(key));
+    return seen.get(key);
+  };
+}
+
+function userValue<T>(inspect: Inspect, key: string): T | undefined {
+  const i = inspect(key);
+  return (i?.globalValue ?? i?.defaultValue) as T | undefined;
 }
 
 /** cost-deciding settings: read from user settings only */
 export const USER_ONLY_KEYS = ['chat.model', 'channel', 'fallbackChannels', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
-function workspaceOverrides(config: vscode.WorkspaceConfiguration, key: string): boolean {
-  const i = config.inspect(key);
+function workspaceOverrides(inspect: Inspect, key: string): boolean {
+  const i = inspect(key);
   return (
     i?.workspaceValue !== undefined ||
     i?.workspaceFolderValue !== undefined ||
@@ -68,8 +81,11 @@ function clampNumber(v: unknown, min: number, max: number, fallback: number): nu
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
 
+const imageFolder = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
 export function readSettings(): Settings {
-  const c = vscode.workspace.getConfiguration(SECTION);
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const c = inspector(config);
   const problems: string[] = [];
   const base = checkBaseUrl(userValue<string>(c, 'baseUrl'));
   for (const key of USER_ONLY_KEYS) {
@@ -106,7 +122,7 @@ export function readSettings(): Settings {
     channel,
     fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
-    imageFolder: typeof c.get('image.folder') === 'string' ? (c.get<string>('image.folder') ?? '').trim() : '',
+    imageFolder: imageFolder(config.get('image.folder')),
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),

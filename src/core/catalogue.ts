@@ -3,6 +3,7 @@
 // Sources, in increasing priority: the built-in defaults below (the models of the service
 // interface), the ids the gateway lists at GET /models, and the user's `modelgate.models`.
 import * as z from 'zod';
+import { lazy } from './lazy';
 import { l10n } from './l10n';
 import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from './types';
 
@@ -43,44 +44,52 @@ export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
   },
 };
 
-const priceSchema = z.object({
-  /** USD per 1M input tokens */
-  input: z.number().nonnegative(),
-  /** USD per 1M output tokens */
-  output: z.number().nonnegative(),
-  /** USD per 1M cached input tokens; absent = cached tokens are billed at the input price */
-  cacheRead: z.number().nonnegative().optional(),
-});
-export type Price = z.infer<typeof priceSchema>;
+// The schemas of `modelgate.models` are built on first use (issue 9: not while the bundle loads).
+function buildSchemas() {
+  const priceSchema = z.object({
+    /** USD per 1M input tokens */
+    input: z.number().nonnegative(),
+    /** USD per 1M output tokens */
+    output: z.number().nonnegative(),
+    /** USD per 1M cached input tokens; absent = cached tokens are billed at the input price */
+    cacheRead: z.number().nonnegative().optional(),
+  });
 
-const channelKey = z.enum(['default', 'direct', 'stable', 'economical']);
+  const channelKey = z.enum(['default', 'direct', 'stable', 'economical']);
 
-const chatOverride = z.object({
-  kind: z.literal('chat').optional(),
-  label: z.string().optional(),
-  contextWindow: z.number().int().positive().optional(),
-  maxOutput: z.number().int().positive().optional(),
-  imageInput: z.boolean().optional(),
-  tools: z.boolean().optional(),
-  caching: z.boolean().optional(),
-  prices: z.partialRecord(channelKey, priceSchema).optional(),
-});
-const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
-export type ImagePrices = z.infer<typeof imagePricesSchema>;
+  const chatOverride = z.object({
+    kind: z.literal('chat').optional(),
+    label: z.string().optional(),
+    contextWindow: z.number().int().positive().optional(),
+    maxOutput: z.number().int().positive().optional(),
+    imageInput: z.boolean().optional(),
+    tools: z.boolean().optional(),
+    caching: z.boolean().optional(),
+    prices: z.partialRecord(channelKey, priceSchema).optional(),
+  });
+  const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
 
-const imageOverride = z.object({
-  kind: z.literal('image'),
-  label: z.string().optional(),
-  sizes: z.array(z.enum(IMAGE_SIZES)).nonempty().optional(),
-  maxN: z.number().int().min(1).max(10).optional(),
-  quality: z.boolean().optional(),
-  style: z.boolean().optional(),
-  /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} (issue 11, item 5) */
-  prices: imagePricesSchema.optional(),
-});
-/** Schema of one entry of the `modelgate.models` setting. */
-export const modelOverrideSchema = z.union([imageOverride, chatOverride]);
-export type ModelOverride = z.infer<typeof modelOverrideSchema>;
+  const imageOverride = z.object({
+    kind: z.literal('image'),
+    label: z.string().optional(),
+    sizes: z.array(z.enum(IMAGE_SIZES)).nonempty().optional(),
+    maxN: z.number().int().min(1).max(10).optional(),
+    quality: z.boolean().optional(),
+    style: z.boolean().optional(),
+    /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} (issue 11, item 5) */
+    prices: imagePricesSchema.optional(),
+  });
+  const modelOverrideSchema = z.union([imageOverride, chatOverride]);
+  return { priceSchema, imagePricesSchema, modelOverrideSchema };
+}
+const schemas = lazy(buildSchemas);
+type Schemas = ReturnType<typeof buildSchemas>;
+export type Price = z.infer<Schemas['priceSchema']>;
+export type ImagePrices = z.infer<Schemas['imagePricesSchema']>;
+/** One entry of the `modelgate.models` setting. */
+export type ModelOverride = z.infer<Schemas['modelOverrideSchema']>;
+/** Schema of one entry of the `modelgate.models` setting (built on the first call). */
+export const modelOverrideSchema = () => schemas().modelOverrideSchema;
 
 export interface ChatModelInfo {
   kind: 'chat';
@@ -216,7 +225,7 @@ export class ModelCatalogue {
     const problems: CatalogueProblem[] = [];
     const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};
     for (const [id, raw] of Object.entries(overrides)) {
-      const parsed = modelOverrideSchema.safeParse(raw);
+      const parsed = modelOverrideSchema().safeParse(raw);
       if (!parsed.success) {
         problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
         continue;

@@ -3,7 +3,6 @@
 // time to first token (p50, p90), output tokens per second, how many requests failed and the
 // last failure's kind. Pure (no vscode): the extension keeps one in globalState
 // (src/models/channelHealthStore.ts), the failover client (channelFailover.ts) fills it in.
-import * as z from 'zod';
 import { l10n } from './l10n';
 
 export const HEALTH_MAX_SAMPLES = 200;
@@ -43,19 +42,64 @@ export function percentile(values: readonly number[], p: number): number | undef
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Compact persisted form of a sample: [at, ok, firstTokenMs|-1, tokensPerSecond|-1, error?]. */
-const persistedSample = z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60));
-const persistedSchema = z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) });
-export type PersistedHealth = z.infer<typeof persistedSchema>;
+export type PersistedSample = [at: number, ok: 0 | 1, firstTokenMs: number, tokensPerSecond: number, ...error: string[]];
+export interface PersistedHealth {
+  v: 1;
+  pairs: Record<string, unknown[]>;
+}
+
+// What is stored is checked by hand, not with zod: activation reads it for the status bar, and
+// building the zod schemas cost more than the rest of activate() (issue 9). The rules are exactly
+// those of z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) })
+// and z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60)):
+// test/unit/core/channelHealth.test.ts compares both on a corpus.
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The stored object's pairs, or undefined when it is not the persisted form (then nothing is trusted). */
+export function readPersisted(raw: unknown): PersistedHealth | undefined {
+  if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.pairs)) return undefined;
+  for (const [key, rows] of Object.entries(raw.pairs)) if (key.length > 300 || !Array.isArray(rows)) return undefined;
+  return { v: 1, pairs: raw.pairs as Record<string, unknown[]> };
+}
+
+/** One stored sample row, or undefined when malformed (that row is dropped). */
+export function readPersistedSample(row: unknown): PersistedSample | undefined {
+  if (!Array.isArray(row) || row.length < 4) return undefined;
+  const [at, ok, first, tps] = row as unknown[];
+  if (!isNumber(at) || (ok !== 0 && ok !== 1) || !isNumber(first) || !isNumber(tps)) return undefined;
+  for (let i = 4; i < row.length; i++) if (typeof row[i] !== 'string' || (row[i] as string).length > 60) return undefined;
+  return row as PersistedSample;
+}
 
 const pairKey = (model: string, channel: string) => `${model.slice(0, 200)}\u0000${channel.slice(0, 40)}`;
 
 export class ChannelHealth {
-  /** insertion order = least recently recorded first */
-  private readonly pairs = new Map<string, HealthSample[]>();
+  /**
+   * insertion order = least recently recorded first. A pair read by fromJSON stays as stored rows
+   * until it is used (issue 9: the status bar reads the current model's pairs at activation, not
+   * all 32 × 200 samples); every pair is decoded before anything changes or is saved.
+   */
+  private readonly pairs = new Map<string, HealthSample[] | StoredRows>();
+
+  /** the pair's samples, decoding its stored rows on first use (an empty pair is dropped, as fromJSON did) */
+  private samplesOf(key: string): HealthSample[] | undefined {
+    const value = this.pairs.get(key);
+    if (!value || Array.isArray(value)) return value;
+    const samples = decodeRows(value.rows, value.now);
+    if (samples.length) this.pairs.set(key, samples); // keeps its place in the order
+    else this.pairs.delete(key);
+    return samples.length ? samples : undefined;
+  }
+
+  private decodeAll(): void {
+    for (const key of [...this.pairs.keys()]) this.samplesOf(key);
+  }
 
   record(model: string, channel: string, sample: HealthSample): void {
+    this.decodeAll();
     const key = pairKey(model, channel);
-    const samples = this.pairs.get(key) ?? [];
+    const samples = this.samplesOf(key) ?? [];
     this.pairs.delete(key);
     samples.push(clean(sample));
     prune(samples, sample.at);
@@ -68,7 +112,7 @@ export class ChannelHealth {
   }
 
   summary(model: string, channel: string, now = Date.now()): HealthSummary {
-    const samples = (this.pairs.get(pairKey(model, channel)) ?? []).filter((s) => now - s.at <= HEALTH_MAX_AGE_MS);
+    const samples = (this.samplesOf(pairKey(model, channel)) ?? []).filter((s) => now - s.at <= HEALTH_MAX_AGE_MS);
     const firstTokens = samples.flatMap((s) => (s.ok && s.firstTokenMs !== undefined ? [s.firstTokenMs] : []));
     const speeds = samples.flatMap((s) => (s.ok && s.tokensPerSecond !== undefined ? [s.tokensPerSecond] : []));
     const failures = samples.filter((s) => !s.ok);
@@ -88,8 +132,9 @@ export class ChannelHealth {
   }
 
   toJSON(): PersistedHealth {
+    this.decodeAll();
     const pairs: PersistedHealth['pairs'] = {};
-    for (const [key, samples] of this.pairs) {
+    for (const [key, samples] of this.pairs as Map<string, HealthSample[]>) {
       pairs[key] = samples.map((s) => {
         const row: (number | string)[] = [s.at, s.ok ? 1 : 0, s.firstTokenMs ?? -1, s.tokensPerSecond ?? -1];
         if (s.error) row.push(s.error);
@@ -102,23 +147,34 @@ export class ChannelHealth {
   /** Reads what toJSON() wrote; anything malformed is dropped, never trusted. */
   static fromJSON(raw: unknown, now = Date.now()): ChannelHealth {
     const health = new ChannelHealth();
-    const parsed = persistedSchema.safeParse(raw);
-    if (!parsed.success) return health;
-    for (const [key, rows] of Object.entries(parsed.data.pairs).slice(-HEALTH_MAX_PAIRS)) {
-      if (!key.includes('\u0000')) continue;
-      const samples: HealthSample[] = [];
-      for (const row of rows.slice(-HEALTH_MAX_SAMPLES)) {
-        const r = persistedSample.safeParse(row);
-        if (!r.success) continue;
-        const [at, ok, first, tps, error] = r.data;
-        if (!finite(at)) continue;
-        samples.push(clean({ at, ok: ok === 1, firstTokenMs: first >= 0 ? first : undefined, tokensPerSecond: tps >= 0 ? tps : undefined, error }));
-      }
-      prune(samples, now);
-      if (samples.length) health.pairs.set(key, samples);
+    const parsed = readPersisted(raw);
+    if (!parsed) return health;
+    for (const [key, rows] of Object.entries(parsed.pairs).slice(-HEALTH_MAX_PAIRS)) {
+      if (!key.includes('\u0000') || !rows.length) continue;
+      health.pairs.set(key, { rows, now }); // decoded on first use (samplesOf)
     }
     return health;
   }
+}
+
+/** A pair's rows as stored, with the time they were read (what fromJSON prunes against). */
+interface StoredRows {
+  rows: unknown[];
+  now: number;
+}
+
+/** The samples of one pair's stored rows: malformed rows dropped, bounded and pruned as on record. */
+function decodeRows(rows: unknown[], now: number): HealthSample[] {
+  const samples: HealthSample[] = [];
+  for (const row of rows.slice(-HEALTH_MAX_SAMPLES)) {
+    const r = readPersistedSample(row);
+    if (!r) continue;
+    const [at, ok, first, tps, error] = r;
+    if (!finite(at)) continue;
+    samples.push(clean({ at, ok: ok === 1, firstTokenMs: first >= 0 ? first : undefined, tokensPerSecond: tps >= 0 ? tps : undefined, error }));
+  }
+  prune(samples, now);
+  return samples;
 }
 
 function clean(s: HealthSample): HealthSample {

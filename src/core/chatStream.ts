@@ -8,7 +8,7 @@ import { l10n } from './l10n';
 import { ToolCallAssembler } from './toolCalls';
 import type { ChatCompletion, ChatStreamEvent, ToolCall, Usage } from './types';
 import type { SseMessage } from './sse';
-import { chatChunkSchema, chatCompletionSchema, describeZodError, type ChatChunk, type WireUsage } from './wire';
+import { describeZodError, wire, type ChatChunk, type WireUsage } from './wire';
 
 export function usageFromWire(usage: WireUsage): Usage {
   return {
@@ -158,7 +158,7 @@ export class ChatStreamAssembler {
   private validate(json: unknown): ChatChunk {
     this.commonShape = this.fast && isCommonChunk(json);
     if (this.commonShape) return json as ChatChunk;
-    const parsed = chatChunkSchema.safeParse(json);
+    const parsed = wire().chatChunkSchema.safeParse(json);
     if (!parsed.success) throw protocolError(`a stream chunk has the wrong shape, ${describeZodError(parsed.error)}`);
     return parsed.data;
   }
@@ -183,7 +183,7 @@ export function completionFromJsonText(text: string, context: ErrorContext = {})
   const json = parseJson(text, 'the answer');
   const error = inBandError(json, context);
   if (error) throw error;
-  const parsed = chatCompletionSchema.safeParse(json);
+  const parsed = wire().chatCompletionSchema.safeParse(json);
   if (!parsed.success) throw protocolError(`the answer has the wrong shape, ${describeZodError(parsed.error)}`);
   const choice = parsed.data.choices[0]!;
   const content = choice.message?.content;

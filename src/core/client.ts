@@ -31,7 +31,7 @@ import type {
   ImageResponse,
   RequestOptions,
 } from './types';
-import { describeZodError, imageResponseSchema, modelListSchema } from './wire';
+import { describeZodError, wire } from './wire';
 
 /** Knobs for tests and benchmarks on top of the public options. */
 export interface GatewayClientTuning {
@@ -245,7 +245,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     return withRetries(signal, key, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, key, context);
       const json = await readJsonAnswer(response, attempt, context);
-      const parsed = imageResponseSchema.safeParse(json);
+      const parsed = wire().imageResponseSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the image answer has the wrong shape, ${describeZodError(parsed.error)}`);
       return {
         created: parsed.data.created,
@@ -265,7 +265,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     return withRetries(signal, key, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, key, {});
       const json = await readJsonAnswer(response, attempt, {});
-      const parsed = modelListSchema.safeParse(json);
+      const parsed = wire().modelListSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
       const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;
       return entries.map((entry) => ({ id: typeof entry === 'string' ? entry : entry.id }));

@@ -1,7 +1,7 @@
 // Turns whatever a failed request sent back (JSON of several shapes, plain text, a proxy's
 // HTML page, nothing) into a short text a person can read. HTML is never passed on raw:
 // a CDN's 502 page dumped into a chat panel helps nobody (see field notes).
-import { errorEnvelopeSchema, errorObjectSchema } from './wire';
+import { wire } from './wire';
 
 export const MAX_SERVER_MESSAGE_CHARS = 300;
 const MAX_HTML_SUMMARY_CHARS = 200;
@@ -46,7 +46,7 @@ function messageOf(value: unknown): string | undefined {
 
 /** Details from a parsed JSON error object (`{message,type,code,param}`). */
 export function detailsFromErrorObject(value: unknown): ErrorDetails {
-  const parsed = errorObjectSchema.safeParse(value);
+  const parsed = wire().errorObjectSchema.safeParse(value);
   if (!parsed.success) return {};
   const { message, type, code, param, status } = parsed.data;
   const text = messageOf(message);
@@ -62,7 +62,7 @@ export function detailsFromErrorObject(value: unknown): ErrorDetails {
 
 /** Details from a JSON value that is an error envelope, or undefined if it is not one. */
 export function detailsFromJson(value: unknown): ErrorDetails | undefined {
-  const envelope = errorEnvelopeSchema.safeParse(value);
+  const envelope = wire().errorEnvelopeSchema.safeParse(value);
   if (envelope.success) {
     const inner = envelope.data.error;
     if (typeof inner === 'string') return { message: clean(inner) };

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
 import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue';
+import { IMAGE_COMMANDS } from '../featureIds';
 import type { Services } from '../services';
 import { showError } from '../userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
@@ -21,7 +22,7 @@ import { askModel, askOptions, askPrompt } from './imageQuestions';
 import { checkImageFolder, configuredTarget, requireWorkspace, targetForPath, targetForResource, workspaceFolderOf, type ImageTarget } from './imageTarget';
 import { LastImageChoices } from './lastChoices';
 
-export const GENERATE_IMAGE_COMMAND = 'modelgate.generateImage';
+export const GENERATE_IMAGE_COMMAND = IMAGE_COMMANDS.generateImage;
 
 const MAX_PREFILL = 2000;
 

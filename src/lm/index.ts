@@ -6,7 +6,7 @@ import type { Services } from '../services';
 import { ModelgateChatProvider } from './provider';
 
 /** The vendor of package.json's `contributes.languageModelChatProviders`. */
-export const LM_VENDOR = 'modelgate';
+export { LM_VENDOR } from '../featureIds';
 
 export function createLanguageModelProvider(services: Services): vscode.LanguageModelChatProvider & vscode.Disposable {
   return new ModelgateChatProvider(services);

@@ -59,7 +59,8 @@ function figuresOf(raw: unknown): UsageEntry | undefined {
 export class UsageLedger implements vscode.Disposable {
   private lastEntry: UsageEntry | undefined;
   private totals: UsageTotals;
-  private spent: SpendState;
+  /** the spend ledger, read from the store on first use (issue 9: up to 1,000 entries, not parsed at activation) */
+  private spent: SpendState | undefined;
   /** the stored object `spent` was read from or written as */
   private spentRaw: unknown;
   private readonly recorded = new vscode.EventEmitter<UsageEntry>();
@@ -69,8 +70,6 @@ export class UsageLedger implements vscode.Disposable {
     const saved = store?.get(USAGE_STATE_KEY) as { totals?: unknown; last?: unknown } | undefined;
     this.totals = parseTotals(saved?.totals, Date.now());
     this.lastEntry = this.totals.requests > 0 ? figuresOf(saved?.last) : undefined;
-    this.spentRaw = store?.get(SPEND_STATE_KEY);
-    this.spent = parseSpend(this.spentRaw);
   }
 
   /**
@@ -79,7 +78,7 @@ export class UsageLedger implements vscode.Disposable {
    */
   reloadSpend(force = false): void {
     const raw = this.store?.get(SPEND_STATE_KEY);
-    if (!force && raw !== undefined && raw === this.spentRaw) return;
+    if (!force && this.spent && raw !== undefined && raw === this.spentRaw) return;
     this.spentRaw = raw;
     this.spent = parseSpend(raw);
   }
@@ -102,8 +101,8 @@ export class UsageLedger implements vscode.Disposable {
     const u = e.usage;
     // Re-read first: globalState is shared by all windows, and another window may have
     // recorded since (each write replaces the whole ledger).
-    if (this.store) this.reloadSpend();
-    this.spent = addSpend(this.spent, {
+    const spent = this.currentSpend();
+    this.spent = addSpend(spent, {
       at: e.at,
       source: e.via ?? (e.source === 'image' ? 'image' : 'panel'),
       ...(e.requester ? { requester: e.requester.slice(0, 200) } : {}),
@@ -122,8 +121,13 @@ export class UsageLedger implements vscode.Disposable {
 
   /** the spend ledger (every billed request, bounded), as last stored by any window */
   spend(): SpendState {
-    if (this.store) this.reloadSpend();
-    return this.spent;
+    return this.currentSpend();
+  }
+
+  /** the ledger as stored now (re-read when another window wrote it; in memory without a store) */
+  private currentSpend(): SpendState {
+    if (this.store || !this.spent) this.reloadSpend();
+    return this.spent!;
   }
 
   last(): UsageEntry | undefined {

@@ -4,13 +4,15 @@
 // message the page sends is validated with zod.
 import * as vscode from 'vscode';
 import * as z from 'zod';
+import { lazy } from '../core/lazy';
 import { spendCsv } from '../core/spendCsv';
 import { summarizePeriod } from '../core/spendBook';
 import type { UsageLedger } from '../models/usageLedger';
 import type { BudgetGuard } from './budgetGuard';
 import { buildSpendHtml, type SpendPage } from './spendHtml';
 
-const messageSchema = z.object({ type: z.literal('exportCsv') }).strict();
+/** built when the page first sends (issue 9: no schema is built at activation) */
+const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
 
 function nonce(): string {
   const bytes = new Uint8Array(18);
@@ -47,7 +49,7 @@ export class SpendView implements vscode.Disposable {
     this.panel = panel;
     panel.onDidDispose(() => (this.panel = undefined));
     panel.webview.onDidReceiveMessage((raw: unknown) => {
-      if (!messageSchema.safeParse(raw).success) return;
+      if (!messageSchema().safeParse(raw).success) return;
       void this.exportCsv();
     });
     this.render();

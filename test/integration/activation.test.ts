@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
+import { FEATURE_COMMANDS } from '../../src/featureIds';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 
@@ -30,6 +31,10 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     return cache ? path.join(ext.extensionPath, 'dist', FEATURE_FILES[feature]) in cache : undefined;
   };
   const loadOf = (feature: Feature) => api.loadedFeatures().find((f) => f.feature === feature);
+  /** Modelgate's registered command ids, sorted */
+  const ownCommands = async () => (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('modelgate.')).sort();
+  /** what was registered right after activation (proxies included), for the last test */
+  let atActivation: string[] = [];
 
   before(async () => {
     const found = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
@@ -41,6 +46,10 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     figures.getExtensionActivateMs = performance.now() - t0;
     figures.wasAlreadyActive = wasActive;
     figures.activateBodyMs = api.activationTiming.activateMs;
+    figures.bundleLoadMs = api.activationTiming.loadMs;
+    figures.requireAndActivateMs = api.activationTiming.requireAndActivateMs;
+    figures.hostWaitMs = api.activationTiming.hostWaitMs;
+    figures.cpuMs = api.activationTiming.cpu; // the extension host thread's CPU time (the clock counts waiting for a core too)
     figures.bundleStartToActivatedMs = api.activationTiming.sinceBundleStartMs;
     figures.activatePhasesMs = api.activationTiming.phases;
     figures.host = `${vscode.env.appName} ${vscode.version} (${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI)`;
@@ -65,6 +74,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     assert.deepEqual(api.loadedFeatures(), [], 'nothing built by activation (or by an earlier suite: this file must run first)');
     for (const f of Object.keys(FEATURE_FILES) as Feature[]) assert.notEqual(required(f), true, `dist/${FEATURE_FILES[f]} was required before first use`);
     const commands = new Set(await vscode.commands.getCommands(true));
+    atActivation = await ownCommands();
     const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
     const missing = contributed.filter((c) => !commands.has(c));
     assert.deepEqual(missing, [], 'every contributed command is registered from activation');
@@ -128,5 +138,27 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     await vscode.commands.executeCommand('modelgate.newChat'); // the real command, no second build
     assert.equal(api.loadedFeatures().filter((f) => f.feature === 'chat').length, 1, 'built once');
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  });
+
+  it("package.json's commands, the proxied lists (src/featureIds.ts) and what the built features register agree", async () => {
+    // every feature built (lm registers no commands; chat and images were built by the tests above)
+    void api.chat;
+    await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.deepEqual(built().filter((f) => f !== 'lm').sort(), ['chat', 'images']);
+    const contributed = new Set((ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command));
+    const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images];
+    assert.deepEqual(proxied.filter((id) => !contributed.has(id)), [], 'every proxied command is contributed in package.json');
+    // Once built, a feature's real commands replace its proxies: the same ids must be registered
+    // as right after activation. A command a feature registers without a proxy shows up only now
+    // (it would not have worked before the feature was built); a listed id that the feature does
+    // not register is gone now (its proxy was removed and nothing took its place).
+    const now = await ownCommands();
+    assert.ok(atActivation.length > 0, 'the first test recorded the commands registered at activation');
+    assert.deepEqual(
+      { registeredOnlyOnceBuilt: now.filter((c) => !atActivation.includes(c)), goneOnceBuilt: atActivation.filter((c) => !now.includes(c)) },
+      { registeredOnlyOnceBuilt: [], goneOnceBuilt: [] },
+      'the features register exactly the commands proxied for them',
+    );
   });
 });

@@ -2,6 +2,7 @@
 // diff with Accept and Discard in the editor title and a status-bar entry, written only on
 // Accept. registerApply() is called once by registerChat; the controller calls `propose`.
 import * as vscode from 'vscode';
+import { APPLY_COMMANDS, commandTable } from '../../featureIds';
 import type { Log } from '../../log';
 import { ApplyFlow, type ApplyOutcome, type ApplyRequest } from './applyFlow';
 import { vscodeApplyUi, type ApplyUi } from './applyUi';
@@ -61,13 +62,15 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
 
   const disposables: vscode.Disposable[] = [
     pending,
-    vscode.commands.registerCommand('modelgate.apply.accept', (arg?: unknown) => apply.accept(arg)),
-    vscode.commands.registerCommand('modelgate.apply.discard', (arg?: unknown) => apply.discard(arg)),
-    vscode.commands.registerCommand('modelgate.apply.showPending', async () => {
-      const list = pending.list();
-      const one = list.length === 1 ? list[0] : await pick(undefined, 'review');
-      if (one) await pending.show(one);
-    }),
+    ...commandTable(APPLY_COMMANDS, {
+      accept: (arg?: unknown) => apply.accept(arg),
+      discard: (arg?: unknown) => apply.discard(arg),
+      showPending: async () => {
+        const list = pending.list();
+        const one = list.length === 1 ? list[0] : await pick(undefined, 'review');
+        if (one) await pending.show(one);
+      },
+    }).map(([id, run]) => vscode.commands.registerCommand(id, run)),
   ];
   return { apply, disposables };
 }
