@@ -104,10 +104,19 @@
     const oldest = document.querySelector('article');
     frames.sort((a, b) => a - b);
     return {
-      frames: frames.length, shareUnder16: frames.length ? frames.filter((d) => d < 16.7).length / frames.length : NaN,
+      frames: frames.length, shareUnder16: frames.length ? frames.filter((d) => d < 16.7).length / frames.length : NaN, shareOnTime: onTimeShare(frames),
       over50: frames.filter((d) => d > 50).length, p95: frames[Math.floor(frames.length * 0.95)] || NaN, longestFrame: frames[frames.length - 1] || NaN,
       longestTask: longestSince(t0), tasksOver50: countSince(t0, 50), shown: articles(), oldest: oldest ? oldest.getAttribute('data-message-id') : null,
     };
+  }
+
+  /**
+   * Share of frame intervals under 1.5 vsync periods (25 ms at 60 Hz): frames that missed no
+   * vsync. An on-time frame's interval is 16.67 ms give or take the timer's jitter, so "under
+   * 16.7 ms" counts about a third to a half of on-time frames as late; this one does not.
+   */
+  function onTimeShare(frames) {
+    return frames.length ? frames.filter((d) => d < 1.5 * (1000 / 60)).length / frames.length : NaN;
   }
 
   async function bigBlock(chars) {
@@ -167,7 +176,7 @@
     frames.sort((a, b) => a - b);
     const under = frames.filter((d) => d < 16.7).length;
     return {
-      chars: text.length, duration, frames: frames.length, shareUnder16: frames.length ? under / frames.length : NaN,
+      chars: text.length, duration, frames: frames.length, shareUnder16: frames.length ? under / frames.length : NaN, shareOnTime: onTimeShare(frames),
       over50: frames.filter((d) => d > 50).length, p50: frames[Math.floor(frames.length * 0.5)] || NaN, p95: frames[Math.floor(frames.length * 0.95)] || NaN,
       longestFrame: frames[frames.length - 1] || NaN, longestTask: longestSince(t0), tasksOver50: countSince(t0, 50),
     };
