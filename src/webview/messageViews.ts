@@ -2,6 +2,7 @@
 // and screen readers find messages by that name). Buttons carry data-* attributes and are
 // handled by the transcript's delegated listener.
 import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../protocol';
+import { plainSegmentOffsets, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
@@ -42,6 +43,19 @@ export function attachmentChip(doc: Document, a: AttachmentView, removable: bool
   ]);
 }
 
+/**
+ * The user's own text, exactly as typed. A long one is built in segments (as plain blocks are,
+ * see PLAIN_SEGMENT_CHARS) that the browser lays out only when on screen: a 172 KB message was one
+ * 66 to 185 ms layout right after Send.
+ */
+export function userText(doc: Document, text: string): HTMLElement {
+  if (text.length <= PLAIN_SEGMENT_CHARS) return h(doc, 'div', { className: 'message-text', text });
+  const cuts = plainSegmentOffsets(text);
+  const segments: HTMLElement[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) segments.push(h(doc, 'span', { className: 'text-segment', text: text.slice(cuts[i], cuts[i + 1]) }));
+  return h(doc, 'div', { className: 'message-text' }, segments);
+}
+
 export class UserMessageElement {
   readonly element: HTMLElement;
   readonly editButton: HTMLButtonElement;
@@ -56,7 +70,7 @@ export class UserMessageElement {
       message.attachments.length > 0 &&
         h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
           message.attachments.map((a) => attachmentChip(doc, a, false))),
-      h(doc, 'div', { className: 'message-text', text: message.text }),
+      userText(doc, message.text),
     ]);
   }
 

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { PLAIN_SEGMENT_CHARS, codeElementOf, codeTextOf, idleQueueOf, plainSegmentOffsets } from '../../../src/webview/codeBlock';
 import { MAX_LINE_CHARS, MAX_LINE_PIPES, hasLongLine, isPathologicalMarkdown } from '../../../src/webview/markdown';
 import { StreamingMarkdown } from '../../../src/webview/streamingMarkdown';
+import { UserMessageElement } from '../../../src/webview/messageViews';
 import { newWindow, randomChunks, seeded } from './jsdomEnv';
 
 const doc = newWindow().document;
@@ -92,5 +93,19 @@ describe('webview: size caps show oversized blocks as plain text, text exact', f
     r.finish();
     assert.equal(r.element.querySelector('.md-raw'), null);
     assert.equal(plainTexts(r.element).join(''), text);
+  });
+
+  it("the user's own long message is kept exactly, in bounded segments; a short one is one text", () => {
+    const user = (text: string) => new UserMessageElement(doc, { id: 'u', role: 'user', text, attachments: [], createdAt: 0 }).element.querySelector('.message-text')!;
+    const short = user('hello\n  world');
+    assert.equal(short.children.length, 0);
+    assert.equal(short.textContent, 'hello\n  world');
+    for (const [, text] of CASES) {
+      const el = user(text);
+      assert.equal(el.textContent, text, 'the exact text');
+      assert.ok(el.children.length > 1, 'segments');
+      for (const seg of Array.from(el.children)) assert.ok(seg.className === 'text-segment' && (seg.textContent ?? '').length <= PLAIN_SEGMENT_CHARS);
+      assert.equal(el.childNodes.length, el.children.length, 'only segments directly in the text');
+    }
   });
 });
