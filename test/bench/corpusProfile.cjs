@@ -6,11 +6,8 @@
 // Run: node esbuild.mjs && node test/bench/corpusProfile.cjs <case> [deltaChars=100] [intervalMs=24] [top=20]
 // Cases: line200k, word100k, emph60k, table3000, brackets50k, quotes500, lists120, quotesLists200,
 // links3000, divs5000, block100k (a closed 100 KB code block streamed), all.
-const { chromium } = require('playwright-core');
-const fs = require('fs');
-const path = require('path');
+const { launch, openPanelPage, printCpuProfile } = require('./panelHarness.cjs');
 
-const root = path.join(__dirname, '../..');
 const [name = 'all', deltaArg = '100', intervalArg = '24', topArg = '20'] = process.argv.slice(2);
 const rep = (s, n) => s.repeat(n);
 const words = (n) => Array.from({ length: n }, (_, i) => `word${i % 97}`).join(' ');
@@ -39,12 +36,7 @@ const CASES = {
 };
 
 async function runCase(browser, key, deltaChars, intervalMs, profile) {
-  const page = await browser.newPage({ viewport: { width: 360, height: 860 } });
-  page.on('pageerror', (e) => console.log('PAGEERR', String(e).slice(0, 200)));
-  const css = fs.readFileSync(path.join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body></body></html>`);
-  await page.evaluate(() => { window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} }); });
-  await page.addScriptTag({ content: fs.readFileSync(process.env.MODELGATE_WEBVIEW_JS || path.join(root, 'dist/webview.js'), 'utf8') });
+  const page = await openPanelPage(browser, { width: 360, height: 860 }, { benchPage: false });
   const text = `zq1a\n\n${CASES[key]()}\n\nzq1b`;
   const cdp = profile ? await page.context().newCDPSession(page) : null;
   if (cdp) {
@@ -100,40 +92,14 @@ async function runCase(browser, key, deltaChars, intervalMs, profile) {
   return { result, prof };
 }
 
-function printProfile(profile, top) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
-  const self = new Map();
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) || 0) + (profile.timeDeltas[i] || 0) / 1000);
-  const key = (n) => `${n.callFrame.functionName || '(anon)'} ${path.basename(n.callFrame.url || '')}:${n.callFrame.lineNumber + 1}`;
-  const selfBy = new Map();
-  const totalBy = new Map();
-  for (const [id, ms] of self) {
-    const k0 = key(byId.get(id));
-    selfBy.set(k0, (selfBy.get(k0) || 0) + ms);
-    const seen = new Set();
-    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-      const k = key(byId.get(cur));
-      if (seen.has(k)) continue;
-      seen.add(k);
-      totalBy.set(k, (totalBy.get(k) || 0) + ms);
-    }
-  }
-  for (const [title, m] of [['self time', selfBy], ['total time (inclusive)', totalBy]]) {
-    console.log(`  ${title}`);
-    for (const [k, v] of [...m].filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${v.toFixed(0).padStart(8)} ms  ${k}`);
-  }
-}
-
 (async () => {
-  const browser = await chromium.launch({ executablePath: process.env.MODELGATE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await launch();
   try {
     const keys = name === 'all' ? Object.keys(CASES) : name.split(',');
     for (const key of keys) {
       const { result, prof } = await runCase(browser, key, Number(deltaArg), Number(intervalArg), keys.length === 1);
       console.log(`${key}: ${JSON.stringify(result)}`);
-      if (prof) printProfile(prof, Number(topArg));
+      if (prof) printCpuProfile(prof, Number(topArg), { skipIdle: true, indent: '  ' });
     }
   } finally {
     await browser.close();

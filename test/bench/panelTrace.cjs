@@ -5,32 +5,19 @@
 // (with `cpu`, only tasks whose CPU time is over the threshold are listed; else wall or CPU)
 // Uses dist/webview.js and test/bench/panelPage.js, like panelProfile.cjs. Prints only, never
 // asserts. Writes test-results/panel-<scenario>.trace.json (open it in the devtools Performance tab).
-const { chromium } = require('playwright-core');
 const fs = require('fs');
 const path = require('path');
+const { root, SCENARIOS, launch, openPanelPage } = require('./panelHarness.cjs');
 
-const root = path.join(__dirname, '../..');
 const scenario = process.argv[2] || 'restore';
 const threshold = Number(process.argv[3] || 50);
 const byCpu = process.argv[4] === 'cpu';
-const calls = {
-  restore: 'window.__panelBench.restore(2000)',
-  restoreSync: 'window.__panelBench.restoreSync(2000)',
-  block: 'window.__panelBench.bigBlock(100000)',
-  stream: 'window.__panelBench.stream(400000, 1000, 24)',
-};
 
 (async () => {
-  const browser = await chromium.launch({ executablePath: process.env.MODELGATE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 500, height: 800 } });
-  page.on('pageerror', (e) => console.log('PAGEERR', String(e).slice(0, 200)));
-  const css = fs.readFileSync(path.join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body></body></html>`);
-  await page.evaluate(() => { window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} }); });
-  await page.addScriptTag({ content: fs.readFileSync(path.join(root, 'dist/webview.js'), 'utf8') });
-  await page.addScriptTag({ content: fs.readFileSync(path.join(__dirname, 'panelPage.js'), 'utf8') });
+  const browser = await launch();
+  const page = await openPanelPage(browser, { width: 500, height: 800 });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'] });
-  const result = await page.evaluate(calls[scenario]);
+  const result = await page.evaluate(SCENARIOS[scenario]);
   const buffer = await browser.stopTracing();
   await browser.close();
   fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
