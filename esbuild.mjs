@@ -45,15 +45,16 @@ const coreGuard = {
   },
 };
 
-// The web extension (package.json `browser`): src/platform/X.ts is the Node build's side of the platform
-// seam; this bundle takes src/platform/X.web.ts instead, chosen here at build time (no runtime sniffing).
-const platformDir = join(root, 'src', 'platform');
+// The web extension (package.json `browser`): a module src/**/X.ts with a sibling X.web.ts is the Node
+// build's side of a platform seam (src/platform/, src/chat/tools/regexScan, src/featureLoading/featureBundles);
+// this bundle takes X.web.ts instead, chosen here at build time (no runtime sniffing).
+const srcDir = join(root, 'src');
 const platformSeam = {
   name: 'platform-seam',
   setup(build) {
     build.onResolve({ filter: /^\./ }, (a) => {
       const abs = resolve(a.resolveDir, a.path);
-      if (dirname(abs) !== platformDir || abs.endsWith('.web')) return undefined;
+      if (!abs.startsWith(srcDir + sep) || abs.endsWith('.web')) return undefined;
       const web = `${abs.replace(/\.ts$/, '')}.web.ts`;
       return existsSync(web) ? { path: web } : undefined;
     });
@@ -95,13 +96,13 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
 
 // The Node extension host gets one main bundle (dist/extension.js) plus one bundle per lazily
-// loaded feature (dist/chat.js, images.js, lm.js; src/features.ts, src/platform/features.ts). A
+// loaded feature (dist/chat.js, images.js, lm.js; src/featureLoading/lazyFeatures.ts, src/featureLoading/featureBundles.ts). A
 // feature bundle must not carry its own copy of what the main bundle has: two GatewayError classes
 // or two l10n translators would break instanceof and translation. So, in passes:
 //  1. build the main bundle alone and list the src modules that end up in it ("shared");
 //  2. list the zod functions the feature-only modules call (z.object, ...);
 //  3. build the main bundle from a generated entry that also hands those modules' live namespaces
-//     (and those zod functions) to src/platform/features.ts (provideSharedModules);
+//     (and those zod functions) to src/featureLoading/featureBundles.ts (provideSharedModules);
 //  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
 //     what the main bundle handed over (read from a global only while the feature's require runs).
 /**
@@ -116,7 +117,7 @@ const featureRequire = {
   name: 'feature-bundles',
   setup(build) {
     build.onResolve({ filter: /^\.\/(chat|images|lm)\.js$/ }, (a) =>
-      a.importer.endsWith(join('src', 'platform', 'features.ts')) ? { path: a.path, external: true } : undefined,
+      a.importer.endsWith(join('src', 'featureLoading', 'featureBundles.ts')) ? { path: a.path, external: true } : undefined,
     );
   },
 };
@@ -192,7 +193,7 @@ async function buildNodeHost(outdir) {
   for (let round = 0; round < 4; round++) {
     const list = [...shared].sort();
     const entry = [
-      `import { provideSharedModules } from ${JSON.stringify(join(root, 'src/platform/features.ts'))};`,
+      `import { provideSharedModules } from ${JSON.stringify(join(root, 'src/featureLoading/featureBundles.ts'))};`,
       ...list.map((p, i) => `import * as m${i} from ${JSON.stringify(join(root, p))};`),
       zodNames.size ? `import * as z from 'zod';` : '',
       `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${zodNames.size ? `{ ${[...zodNames].sort().map((n) => `${n}: z.${n}`).join(', ')} }` : 'undefined'} });`,
@@ -265,7 +266,8 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
 
 const tests = (dir) => walk(join(root, dir), (p) => p.endsWith('.test.ts'));
 if (args.has('--tests') || args.has('--tests-only')) {
-  const unit = tests('test/unit');
+  // unit tests of the product (test/unit mirrors src/) and the simulator's own tests (test/gateway/tests)
+  const unit = [...tests('test/unit'), ...tests('test/gateway/tests')];
   if (unit.length) builds.push({ ...node, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'jsdom', 'typescript'] });
   const integration = [...tests('test/integration'), ...walk(join(root, 'test/integration'), (p) => /index\.ts$/.test(p))];
   if (integration.length) builds.push({ ...node, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });

@@ -1,21 +1,21 @@
 // activate(): construct the services, wire them, register commands and views. No logic of its own.
 import * as vscode from 'vscode';
-import { readSettings, SECTION, type Settings } from './config/settings';
-import { KeyStore } from './secrets/keyStore';
-import { GatewayService } from './gateway/gatewayService';
-import { CatalogueService } from './models/catalogueService';
-import { UsageLedger, type UsageEntry } from './models/usageLedger';
-import { ModelStatusBar } from './models/statusBar';
-import { ChannelHealthStore } from './models/channelHealthStore';
-import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './models/pickers';
-import { createLog } from './log';
+import { readSettings, SECTION, type Settings } from './services/settings';
+import { KeyStore } from './services/keyStore';
+import { GatewayService } from './services/gatewayService';
+import { CatalogueService } from './services/catalogueService';
+import { UsageLedger, type UsageEntry } from './services/usageLedger';
+import { ModelStatusBar } from './statusBar/statusBar';
+import { ChannelHealthStore } from './services/channelHealthStore';
+import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './statusBar/modelChannelPicker';
+import { createLog } from './services/log';
 import type { ChatApi } from './chat';
-import { registerLazyFeatures, type FeatureLoad } from './features';
+import { registerLazyFeatures, type FeatureLoad } from './featureLoading/lazyFeatures';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
-import type { Services } from './services';
-import type { ModelCatalogue } from './core/catalogue';
-import { BudgetGuard, registerSpending, type SpendApi } from './spend';
+import type { Services } from './services/serviceContainer';
+import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
+import { BudgetGuard, registerSpending, type SpendApi } from './spendingView';
 import { setTranslator } from './core/l10n';
 
 /** What activate() returns: used by other extensions and by the integration tests. */

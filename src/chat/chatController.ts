@@ -10,27 +10,27 @@
 // tests use to drive a chat without a DOM. Services are held in a #private field: other
 // extensions that read our exports get the chat, not the key store.
 import * as vscode from 'vscode';
-import type { ChatModelInfo } from '../core/catalogue';
-import { imagesOf, layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/promptLayout';
-import type { ChatMessage } from '../core/types';
-import type { AttachmentView, ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from '../protocol';
-import type { Services } from '../services';
-import { describeError, runErrorAction } from '../userErrors';
-import { AnswerRuns, errorText, type ChatTools } from './answerRuns';
-import { CacheLossNotices } from './cacheLoss';
-import { ChatAttachments } from './chatAttachments';
-import { ChatOutput } from './chatOutput';
+import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
+import { imagesOf, layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/prompt/promptLayout';
+import type { ChatMessage } from '../core/client/types';
+import type { AttachmentView, ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
+import type { Services } from '../services/serviceContainer';
+import { describeError, runErrorAction } from '../services/userErrors';
+import { AnswerRuns, errorText, type ChatTools } from './answers/activeAnswers';
+import { CacheLossNotices } from './answers/cacheLossWarning';
+import { ChatAttachments } from './context/chatAttachments';
+import { ChatOutput } from './view/chatOutput';
 import type { ChatScope } from './chatScope';
 import type { ChatApply } from './apply';
-import { copyCode, insertCode, openLink } from './codeActions';
-import { ConversationStore, type StorageBackend } from './conversationStore';
-import { decodePastedImage } from './imageInput';
-import { checkSendable, refuse } from './sendChecks';
-import { SYSTEM_PROMPT } from './systemPrompt';
-import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './turnContext';
-import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './transcript';
+import { copyCode, insertCode, openLink } from './view/codeActions';
+import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
+import { decodePastedImage } from '../core/prompt/imageInput';
+import { checkSendable, refuse } from './answers/sendChecks';
+import { SYSTEM_PROMPT } from './context/systemPrompt';
+import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
+import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './conversations/conversationTranscript';
 
-export type { ChatTools } from './answerRuns';
+export type { ChatTools } from './answers/activeAnswers';
 
 export interface ChatControllerOptions {
   services: Services;

@@ -1,11 +1,11 @@
 // What the parts of the chat (turn checks, answer runs, attachments) share with the controller
 // that owns them: the services, the output to the webview, the history, and the model facts of
 // the current settings. One small interface, so each part can live in its own file.
-import type { ChatModelInfo } from '../core/catalogue';
-import type { Services } from '../services';
-import type { ChatOutput } from './chatOutput';
-import type { ConversationStore } from './conversationStore';
-import type { ToolOffer } from './turnContext';
+import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
+import type { Services } from '../services/serviceContainer';
+import type { ChatOutput } from './view/chatOutput';
+import type { ConversationStore } from './conversations/conversationStore';
+import type { ToolOffer } from './context/turnContext';
 
 export interface ChatScope {
   readonly services: Services;

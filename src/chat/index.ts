@@ -1,18 +1,18 @@
-// The chat feature: the webview view, its commands and the public chat API. src/features.ts calls
+// The chat feature: the webview view, its commands and the public chat API. src/featureLoading/lazyFeatures.ts calls
 // registerChat on first use (the view resolving, a chat command, the API) and pushes the
 // disposables; it registers the view's provider itself (from activation), and hands it to `provider`.
 import * as vscode from 'vscode';
-import { CHAT_COMMANDS, commandTable } from '../featureIds';
-import type { Services } from '../services';
+import { CHAT_COMMANDS, commandTable } from '../featureLoading/featureIds';
+import type { Services } from '../services/serviceContainer';
 import { ChatController } from './chatController';
-import { ChatViewProvider, CHAT_VIEW_ID } from './chatViewProvider';
-import { controllerListHost, showConversationList, type ConversationListOptions, type ConversationListSession } from './conversationList';
+import { ChatViewProvider, CHAT_VIEW_ID } from './view/chatViewProvider';
+import { controllerListHost, showConversationList, type ConversationListOptions, type ConversationListSession } from './conversations/conversationList';
 import { registerApply, type ChatApply } from './apply';
-import { FileBackend } from './fileBackend';
+import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
 
 export { ChatController } from './chatController';
-export { CHAT_VIEW_ID } from './chatViewProvider';
+export { CHAT_VIEW_ID } from './view/chatViewProvider';
 
 export interface ChatApi {
   /** The controller behind the chat view (replaced by `reload`). */
@@ -59,7 +59,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     apply,
   };
 
-  // exactly the commands of CHAT_COMMANDS (src/featureIds.ts: src/features.ts proxies them until now)
+  // exactly the commands of CHAT_COMMANDS (src/featureLoading/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
   const commands = commandTable(CHAT_COMMANDS, {
     openChat: async () => {
       await focus();

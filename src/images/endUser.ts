@@ -4,9 +4,9 @@
 // request the user wanted labelled must not go out unlabelled, and a value that is the API key
 // itself must never be put in a request body.
 import { GatewayError } from '../core';
-import { checkEndUserId } from '../core/endUserId';
+import { checkEndUserId } from '../core/client/endUserId';
 import { l10n } from '../core/l10n';
-import type { Services } from '../services';
+import type { Services } from '../services/serviceContainer';
 import { ImageArgumentsError } from './imageErrors';
 
 export async function endUserFor(services: Services, requested: unknown): Promise<string | undefined> {

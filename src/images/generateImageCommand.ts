@@ -8,10 +8,10 @@
 // prompt and, for Markdown and HTML, it receives the link.
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
-import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue';
-import { IMAGE_COMMANDS } from '../featureIds';
-import type { Services } from '../services';
-import { showError } from '../userErrors';
+import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue/modelCatalogue';
+import { IMAGE_COMMANDS } from '../featureLoading/featureIds';
+import type { Services } from '../services/serviceContainer';
+import { showError } from '../services/userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
 import { endUserFor } from './endUser';
 import { ImageArgumentsError } from './imageErrors';

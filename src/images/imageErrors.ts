@@ -3,7 +3,7 @@
 // download, bytes that are not an image. Everything else (no key, balance, timeout ...) stays
 // the client's GatewayError, whose kind drives the actions userErrors.showError offers.
 import { GatewayError } from '../core';
-import type { ImageModelInfo } from '../core/catalogue';
+import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
 import { l10n } from '../core/l10n';
 import { describeRejectedOption, type ImageChoices } from './imageOptions';
 

@@ -2,7 +2,7 @@
 // started from, the image opened, the others revealed, and the model's revised prompt shown.
 // None of this can undo the saved files, so failures here are logged, not thrown.
 import * as vscode from 'vscode';
-import type { Log } from '../log';
+import type { Log } from '../services/log';
 import { imageLinkText, linkLanguage } from './imageLinks';
 
 /** The editor a link goes into, and where its cursor was when the command started. */

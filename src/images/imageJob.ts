@@ -5,8 +5,8 @@
 // it against the simulator with their own CancellationTokenSource.
 import * as vscode from 'vscode';
 import { imageFormatOf } from '../core';
-import type { ImageModelInfo } from '../core/catalogue';
-import type { GatewayClient, ImageResponse } from '../core/types';
+import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
+import type { GatewayClient, ImageResponse } from '../core/client/types';
 import { imageBaseName } from './fileNames';
 import { explainDownloadError, explainGenerationError, InvalidImageError } from './imageErrors';
 import type { ImageChoices } from './imageOptions';

@@ -1,11 +1,11 @@
 // Which options an image model accepts, derived from the one model catalogue
-// (src/core/catalogue.ts). The questions, the validation of programmatic arguments and the
+// (src/core/catalogue/modelCatalogue.ts). The questions, the validation of programmatic arguments and the
 // explanation of a server-side rejection all read from here, so an option the catalogue says a
 // model lacks is never offered, never sent, and is named when the server refuses one anyway.
 // Pure: no `vscode` import, unit-tested in plain Node.
-import type { ImageModelInfo } from '../core/catalogue';
+import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
 import { l10n } from '../core/l10n';
-import { IMAGE_SIZES, type ImageSize } from '../core/types';
+import { IMAGE_SIZES, type ImageSize } from '../core/client/types';
 
 export const QUALITIES = ['standard', 'hd'] as const;
 export type ImageQuality = (typeof QUALITIES)[number];

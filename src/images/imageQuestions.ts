@@ -4,7 +4,7 @@
 // where the model has them. Each list starts on the last choice made with that model.
 // Escape at any step returns undefined: the caller stops silently.
 import * as vscode from 'vscode';
-import type { ImageModelInfo, ModelCatalogue } from '../core/catalogue';
+import type { ImageModelInfo, ModelCatalogue } from '../core/catalogue/modelCatalogue';
 import { defaultChoices, optionSpace, SIZE_NOTES, type ImageChoices, type ImageQuality, type ImageStyle } from './imageOptions';
 import type { LastImageChoices } from './lastChoices';
 

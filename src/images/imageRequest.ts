@@ -1,6 +1,6 @@
 // The wire request for one image job and the text kept with each saved PNG. Pure: no `vscode`.
-import type { ImageModelInfo } from '../core/catalogue';
-import type { ImageRequest } from '../core/types';
+import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
+import type { ImageRequest } from '../core/client/types';
 import type { ImageChoices } from './imageOptions';
 
 export type ImageFormatOption = 'url' | 'b64_json';

@@ -9,10 +9,10 @@
 //  - Programmatic `folder`: a Uri, or a path relative to that same workspace folder (an absolute
 //    path is accepted when it is inside a workspace folder).
 // Containment: `..` segments are refused outright; the rest is decided by the shared path guard
-// (src/core/pathGuard.ts), which also resolves symlinks of the folder and the workspace roots.
+// (src/core/workspace/pathGuard.ts), which also resolves symlinks of the folder and the workspace roots.
 import { path } from '../platform/path';
 import * as vscode from 'vscode';
-import { guardPath, isContained, type GuardRoot } from '../core/pathGuard';
+import { guardPath, isContained, type GuardRoot } from '../core/workspace/pathGuard';
 
 export interface ImageTarget {
   /** folder the images are written to; may not exist yet (created on save) */

@@ -1,7 +1,7 @@
-// Image generation: "Generate Image Here" (modelgate.generateImage). src/features.ts calls
+// Image generation: "Generate Image Here" (modelgate.generateImage). src/featureLoading/lazyFeatures.ts calls
 // registerImageCommands on the command's first use and owns the returned disposables.
 import type * as vscode from 'vscode';
-import type { Services } from '../services';
+import type { Services } from '../services/serviceContainer';
 import { registerGenerateImageCommand } from './generateImageCommand';
 
 export function registerImageCommands(services: Services): vscode.Disposable[] {

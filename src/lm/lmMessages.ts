@@ -4,8 +4,8 @@
 // converts them to the plain shapes below first, and this file is unit-tested in plain Node.
 import { toBase64 } from '../platform/bytes';
 import { l10n } from '../core/l10n';
-import { MAX_IMAGE_BYTES, sniffImage } from '../chat/imageInput';
-import type { ChatMessage, ContentPart, WireToolCall } from '../core/types';
+import { MAX_IMAGE_BYTES, sniffImage } from '../core/prompt/imageInput';
+import type { ChatMessage, ContentPart, WireToolCall } from '../core/client/types';
 
 /** One part of a message, as plain data. */
 export type LmPart =

@@ -1,6 +1,6 @@
 // Token estimates for vscode.lm's countTokens, with the same rule as the chat panel
-// (src/core/tokens.ts): no tokenizer is bundled. Pure: no `vscode` here.
-import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../core/tokens';
+// (src/core/prompt/tokens.ts): no tokenizer is bundled. Pure: no `vscode` here.
+import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../core/prompt/tokens';
 import { dataKind, toolResultText, type LmMessage } from './lmMessages';
 
 const utf8 = new TextDecoder('utf-8');

@@ -1,7 +1,7 @@
 // Tools offered by the caller, and the tool calls the model makes, between vscode.lm's shapes
 // and the wire. Pure: no `vscode` here.
 import * as z from 'zod';
-import type { ChatRequest, ToolCall, ToolDefinition } from '../core/types';
+import type { ChatRequest, ToolCall, ToolDefinition } from '../core/client/types';
 import { LmInputError } from './lmMessages';
 import { l10n } from '../core/l10n';
 

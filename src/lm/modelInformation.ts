@@ -1,7 +1,7 @@
 // What VS Code's chat and vscode.lm consumers are told about each Modelgate chat model. Pure:
 // the result has the shape of vscode.LanguageModelChatInformation, built from the catalogue.
-import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue';
-import { outputReserve } from '../core/tokens';
+import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue/modelCatalogue';
+import { outputReserve } from '../core/prompt/tokens';
 import { l10n } from '../core/l10n';
 
 export interface LmModelInformation {

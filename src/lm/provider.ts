@@ -3,13 +3,13 @@
 // gateway through the shared client, with the key from SecretStorage and the channel setting.
 // The mapping is in the pure modules next to this file; this class wires them to vscode.
 import * as vscode from 'vscode';
-import type { ChannelChoice } from '../core/catalogue';
-import { costOf } from '../core/cost';
-import { GatewayError, missingKeyError } from '../core/errors';
-import { consoleUrlSetting } from '../balanceTopUp';
-import { estimateTokens } from '../core/tokens';
-import type { ChatRequest, GatewayClient, Usage } from '../core/types';
-import type { Services } from '../services';
+import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
+import { costOf } from '../core/spend/cost';
+import { GatewayError, missingKeyError } from '../core/client/gatewayError';
+import { consoleUrlSetting } from '../services/balanceTopUp';
+import { estimateTokens } from '../core/prompt/tokens';
+import type { ChatRequest, GatewayClient, Usage } from '../core/client/types';
+import type { Services } from '../services/serviceContainer';
 import { toWireMessages } from './lmMessages';
 import { KeyPresence } from './keyPresence';
 import { estimateLmMessageTokens } from './lmTokens';

@@ -3,7 +3,7 @@
 // this runs in plain Node tests against the gateway simulator.
 // Tool calls are not run here: through vscode.lm the caller runs them and sends the results
 // back in its next request.
-import type { ChatRequest, GatewayClient, Usage } from '../core/types';
+import type { ChatRequest, GatewayClient, Usage } from '../core/client/types';
 import { parseToolCall } from './lmTools';
 
 export interface LmResponseSink {

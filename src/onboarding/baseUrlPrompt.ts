@@ -2,8 +2,8 @@
 // does (https unless loopback, no credentials, no query), and stores it in USER settings only:
 // the key is sent to this address, so a workspace never gets to choose it.
 import * as vscode from 'vscode';
-import { checkBaseUrl } from '../core/baseUrl';
-import { SECTION } from '../config/settings';
+import { checkBaseUrl } from '../core/client/baseUrl';
+import { SECTION } from '../services/settings';
 
 /** Asks for the gateway base URL and stores it; resolves with the stored URL, or undefined if dismissed. */
 export async function promptBaseUrl(reason?: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
 // Registration only: nothing here does work at activation beyond two context keys and one
 // globalState read.
 import * as vscode from 'vscode';
-import type { Services } from '../services';
+import type { Services } from '../services/serviceContainer';
 import { promptBaseUrl } from './baseUrlPrompt';
 
 export const WALKTHROUGH_ID = 'modelgate.modelgate#gettingStarted';

@@ -3,11 +3,11 @@
 // accepted it, rejected it (401) or could not be asked, and stores a rejected or unchecked key
 // only when the user says so. The key itself is never shown, logged or put in a message.
 import * as vscode from 'vscode';
-import type { Services } from '../services';
-import { keyProblem, normalizeKey } from '../secrets/keyStore';
+import type { Services } from '../services/serviceContainer';
+import { keyProblem, normalizeKey } from '../services/keyStore';
 import { checkKey, type KeyCheck } from './keyCheck';
 import { promptBaseUrl, storeBaseUrl } from './baseUrlPrompt';
-import { checkBaseUrl } from '../core/baseUrl';
+import { checkBaseUrl } from '../core/client/baseUrl';
 
 /** Programmatic form (tests, other extensions): `{ key, baseUrl?, storeAnyway? }`. */
 export interface SetKeyRequest {

@@ -1,8 +1,8 @@
 // The chat panel: lays out header, transcript, notices and composer, and applies the host's
 // messages to them. Handshake: post `ready` once running; show nothing of a conversation until
 // a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
-import type { ErrorAction, HostMessage, WebviewMessage } from '../protocol';
-import type { ChatInitialState } from '../chat/webviewHtml';
+import type { ErrorAction, HostMessage, WebviewMessage } from '../chat/protocol';
+import type { ChatInitialState } from '../chat/view/chatHtml';
 import { Composer } from './composer';
 import { h } from './dom';
 import type { FrameHost } from './frameScheduler';
@@ -11,7 +11,7 @@ import { asHostMessage } from './hostMessages';
 import { ACTION_LABELS } from './messageViews';
 import { Notices } from './notices';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
-import { Transcript } from './transcript';
+import { Transcript } from './conversationLog';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
 import { l10n } from './l10n';
 

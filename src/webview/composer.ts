@@ -1,7 +1,7 @@
 // The input area: the Message box, attachment chips and buttons, the model/channel button, the
 // context meter, Send and Stop. The draft is saved to webview state at once and to the host
 // (debounced) so nothing typed is lost when the view is hidden, reloaded or restarted.
-import type { ComposerState, WebviewMessage } from '../protocol';
+import type { ComposerState, WebviewMessage } from '../chat/protocol';
 import { clear, h, isElement } from './dom';
 import { formatContextUse } from './format';
 import { icon } from './icons';

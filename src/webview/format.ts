@@ -1,7 +1,7 @@
 // Number and cost formatting for the panel. Prices and cost arithmetic live in src/core; this
 // only formats what the host computed.
-import { formatUsd } from '../core/cost';
-import type { MessageStatus, UsageView } from '../protocol';
+import { formatUsd } from '../core/spend/cost';
+import type { MessageStatus, UsageView } from '../chat/protocol';
 import { l10n } from './l10n';
 
 const int = new Intl.NumberFormat('en-US');

@@ -2,7 +2,7 @@
 // conversation list, a quick pick with search, rename and delete), the running cost of the
 // conversation, and Delete conversation. New chat is in the view's title bar (the standard
 // place for a view's actions, next to the history action), not here: one control per action.
-import type { ConversationSummary, WebviewMessage } from '../protocol';
+import type { ConversationSummary, WebviewMessage } from '../chat/protocol';
 import { h } from './dom';
 import { formatTotalCost } from './format';
 import { icon } from './icons';

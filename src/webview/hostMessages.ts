@@ -1,6 +1,6 @@
 // Light validation of what the host posts: the host is trusted, but a malformed message must
 // not throw half-way through an update, and unknown types (a newer host) are ignored.
-import type { HostMessage, MessageView } from '../protocol';
+import type { HostMessage, MessageView } from '../chat/protocol';
 
 type Guard = (m: Record<string, unknown>) => boolean;
 

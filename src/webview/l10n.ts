@@ -1,6 +1,6 @@
 // The chat webview's strings: `l10n.t('English message with {0}', arg)`, like vscode.l10n.t on
 // the host. The host puts its loaded translation (vscode.l10n.bundle; none for English) into the
-// page as `data-l10n` (src/chat/webviewHtml.ts); it is read once, on the first call, so labels
+// page as `data-l10n` (src/chat/view/chatHtml.ts); it is read once, on the first call, so labels
 // built while the bundle's modules load are translated too. Anything but a flat object of
 // strings is ignored: the panel then speaks English. Results go into textContent and attributes,
 // never into HTML.

@@ -1,7 +1,7 @@
 // The two kinds of transcript entries. Each is an <article> named "You" or "Assistant" (tests
 // and screen readers find messages by that name). Buttons carry data-* attributes and are
 // handled by the transcript's delegated listener.
-import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../protocol';
+import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../chat/protocol';
 import { plainSegmentOffsets, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { clear, h } from './dom';
 import { formatUsageLine } from './format';

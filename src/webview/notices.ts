@@ -1,6 +1,6 @@
 // Notices that belong to no message (from the host, or from the panel itself), plus the
 // persistent "no API key" banner. Errors and warnings are announced as alerts.
-import type { ErrorAction } from '../protocol';
+import type { ErrorAction } from '../chat/protocol';
 import { h } from './dom';
 import { icon } from './icons';
 import { ACTION_LABELS, actionButton } from './messageViews';

@@ -1,6 +1,6 @@
 // A tool call inside an assistant message: a <details> whose summary names the tool, its main
 // arguments and its status; the result stays collapsed until the user opens it.
-import type { ToolCallView as ToolCall } from '../protocol';
+import type { ToolCallView as ToolCall } from '../chat/protocol';
 import { h } from './dom';
 import { l10n } from './l10n';
 import { icon } from './icons';

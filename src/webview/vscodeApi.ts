@@ -1,6 +1,6 @@
 // The slice of the webview API the panel uses, typed with the protocol's messages. main.ts
 // passes the real acquireVsCodeApi() result; tests pass a recorder.
-import type { WebviewMessage } from '../protocol';
+import type { WebviewMessage } from '../chat/protocol';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -1,8 +1,8 @@
-// Client benchmarks: prompt caching across a conversation laid out by src/core/promptLayout,
+// Client benchmarks: prompt caching across a conversation laid out by src/core/prompt/promptLayout,
 // priced with the simulator's price card, with and without the cache.
 import { createGatewayClient, costOf } from '../../src/core';
-import { layoutPrompt, userMessage } from '../../src/core/promptLayout';
-import type { ChatMessage } from '../../src/core/types';
+import { layoutPrompt, userMessage } from '../../src/core/prompt/promptLayout';
+import type { ChatMessage } from '../../src/core/client/types';
 import { startGateway, PRICE_CARD } from '../gateway';
 import type { BenchResult } from './types';
 

@@ -1,9 +1,9 @@
 // The conversation list with 1,000 conversations (issue 12): opening the store (its index now
 // carries a bounded search text per conversation, ~2 MB), building the list, and a content search
 // per keystroke. In-memory backend: what is measured is parsing and filtering, not the disk.
-import { searchConversations, searchTextOf, titleFrom, relativeDate } from '../../src/chat/conversationSearch';
-import { ConversationStore, MemoryBackend } from '../../src/chat/conversationStore';
-import { serializeConversation, type Conversation } from '../../src/chat/transcript';
+import { searchConversations, searchTextOf, titleFrom, relativeDate } from '../../src/chat/conversations/conversationSearch';
+import { ConversationStore, MemoryBackend } from '../../src/chat/conversations/conversationStore';
+import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
 import { figure } from './report';
 
 const COUNT = 1000;

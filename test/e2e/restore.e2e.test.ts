@@ -1,9 +1,9 @@
 // Issue 9: a 2,000-message conversation restored into the chat panel in the real web workbench.
 // The panel renders the newest messages at once and the older ones later, a page at a time
-// (src/webview/transcript.ts); this checks that windowing never loses one: after scrolling to the
+// (src/webview/conversationLog.ts); this checks that windowing never loses one: after scrolling to the
 // top, the first message, one in the middle and the last are each shown as text where the user
 // scrolled to, and every message is in the log exactly once, in order. The conversation is
-// seeded as the extension's own store files (src/chat/conversationStore.ts: an index plus one
+// seeded as the extension's own store files (src/chat/conversations/conversationStore.ts: an index plus one
 // JSON file per conversation under the extension's global storage) and opened through the
 // panel's conversation list. No timing is asserted; the restore's times are printed.
 import * as assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ const TEST_BUDGET_MS = 180_000; // 24-65 s seen at load 8-19: the budget is a bo
 const userText = (i: number) => `question ${i}`;
 const answerText = (i: number) => `Answer ${i} with \`code\` and a list:\n\n- one\n- two\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n`;
 
-/** A conversation as the store writes it (storedConversationSchema in src/chat/transcript.ts). */
+/** A conversation as the store writes it (storedConversationSchema in src/chat/conversations/conversationTranscript.ts). */
 function storedConversation(id: string, title: string, count: number, at: number): object {
   const messages: object[] = [];
   for (let i = 0; i < count; i++) {

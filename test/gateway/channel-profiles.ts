@@ -6,7 +6,7 @@
 // simulator runs (`setChannel()`, `POST /__sim/channel`), and the simulator keeps its own record
 // of what each model × channel did (`channelRecord()`, `GET /__sim/channels`) to compare with.
 import { z } from 'zod';
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 import type { ChatPrice } from './prices';
 import type { Rng } from './rng';
 

@@ -2,7 +2,7 @@
 // (supported model and channel, image input only where the model takes it, tool messages that
 // answer earlier tool calls, output limits). Each failure is a 400 naming the parameter.
 import { z } from 'zod';
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 import { invalidRequest } from './api-error';
 import { chatModel, DEFAULT_CHANNEL, SIM_CHANNELS, type SimChatModel } from './models';
 import { promptTokens, serializePrompt, type SerializedPrompt } from './tokens';

@@ -7,7 +7,7 @@ import { FaultQueue } from './faults';
 import { ImageStore } from './image-store';
 import { PromptCache } from './prompt-cache';
 import { seededRng, type Rng } from './rng';
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 
 export interface RecordedRequest {
   server: 'api' | 'images';

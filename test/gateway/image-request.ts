@@ -4,7 +4,7 @@
 // model does not take is rejected by name rather than silently ignored, so a client that
 // sends it learns so in tests.
 import { z } from 'zod';
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 import { invalidRequest } from './api-error';
 import { resolveChannel } from './chat-request';
 import { imageModel, type SimImageModel, type SimImageSize } from './models';

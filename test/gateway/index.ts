@@ -10,7 +10,7 @@ import type { Fault } from './faults';
 import { GatewayState, type RecordedRequest } from './gateway-state';
 import { handleImageHost } from './image-host';
 import { applyChannelPatch, type ChannelPatch, type ChannelProfile, type ChannelProfiles, type ChannelRecord } from './channel-profiles';
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 
 export type { Fault } from './faults';
 export type { RecordedRequest } from './gateway-state';

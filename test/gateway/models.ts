@@ -1,8 +1,8 @@
 // What the simulated gateway serves: the models of the service interface (spec section 1 and
-// 4.2), under the ids the extension's built-in catalogue expects (src/core/catalogue.ts).
+// 4.2), under the ids the extension's built-in catalogue expects (src/core/catalogue/modelCatalogue.ts).
 // The simulator deliberately does not import the catalogue: it stands for the real service,
 // which knows nothing about the client.
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 
 export interface SimChatModel {
   kind: 'chat';

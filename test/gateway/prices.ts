@@ -2,9 +2,9 @@
 // Chat prices are USD per 1M tokens, per model and per channel. As in the spec's model table,
 // only `long-context-tools` lists a cache-read price; `flagship-text` caches prompts but its
 // card has input and output only, so its cached tokens are billed at the input price (the
-// same rule as src/core/cost.ts applies to an absent `cacheRead`).
+// same rule as src/core/spend/cost.ts applies to an absent `cacheRead`).
 // Image prices are USD per image, by model, quality and size (channel-independent).
-import type { Channel } from '../../src/core/types';
+import type { Channel } from '../../src/core/client/types';
 import type { SimImageSize } from './models';
 
 export interface ChatPrice {

@@ -6,9 +6,9 @@
 // clicked from the extension host, so the suite answers it through api.spend.setBudgetAsk.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { BudgetStatus } from '../../src/core/budget';
+import type { BudgetStatus } from '../../src/core/spend/budget';
 import type { ModelgateApi } from '../../src/extension';
-import type { HostMessage } from '../../src/protocol';
+import type { HostMessage } from '../../src/chat/protocol';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

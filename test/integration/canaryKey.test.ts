@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import type { HostMessage } from '../../src/protocol';
+import type { HostMessage } from '../../src/chat/protocol';
 import { startGateway, type RunningGateway } from '../gateway/index';
 
 const KEY = 'sk-canary-Zq8Xw3Lm5Np7Rt2Vb9Kd';

@@ -11,8 +11,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ModelgateApi } from '../../src/extension';
-import type { PickerItemView } from '../../src/models/pickers';
-import type { AssistantPart, HostMessage, MessageView } from '../../src/protocol';
+import type { PickerItemView } from '../../src/statusBar/modelChannelPicker';
+import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

@@ -9,12 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/balanceTopUp';
-import { isOpenableLink } from '../../src/chat/codeActions';
-import { costOf } from '../../src/core/cost';
-import type { ChatMessage } from '../../src/core/types';
+import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/services/balanceTopUp';
+import { isOpenableLink } from '../../src/chat/view/codeActions';
+import { costOf } from '../../src/core/spend/cost';
+import type { ChatMessage } from '../../src/core/client/types';
 import type { ModelgateApi } from '../../src/extension';
-import { parseWebviewMessage, type AssistantPart, type HostMessage, type MessageView, type ToolCallView } from '../../src/protocol';
+import { parseWebviewMessage, type AssistantPart, type HostMessage, type MessageView, type ToolCallView } from '../../src/chat/protocol';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

@@ -3,7 +3,7 @@
 // a model asks for one.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ChatMessage } from '../../src/core/types';
+import type { ChatMessage } from '../../src/core/client/types';
 import type { ModelgateApi } from '../../src/extension';
 import { startGateway, type RunningGateway } from '../gateway/index';
 

@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { ChatMessage } from '../../src/core/types';
+import type { ChatMessage } from '../../src/core/client/types';
 import type { ModelgateApi } from '../../src/extension';
-import { parseWebviewMessage, type HostMessage, type MessageView } from '../../src/protocol';
-import { formatUsd } from '../../src/core/cost';
+import { parseWebviewMessage, type HostMessage, type MessageView } from '../../src/chat/protocol';
+import { formatUsd } from '../../src/core/spend/cost';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

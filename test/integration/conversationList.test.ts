@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { relativeDate, searchTextOf, titleFrom } from '../../src/chat/conversationSearch';
-import type { ConversationItem } from '../../src/chat/conversationList';
-import { serializeConversation, type Conversation } from '../../src/chat/transcript';
-import { userMessage } from '../../src/core/promptLayout';
+import { relativeDate, searchTextOf, titleFrom } from '../../src/chat/conversations/conversationSearch';
+import type { ConversationItem } from '../../src/chat/conversations/conversationList';
+import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
+import { userMessage } from '../../src/core/prompt/promptLayout';
 import type { ModelgateApi } from '../../src/extension';
 import { until } from './helpers';
 

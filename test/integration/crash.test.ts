@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import type { MessageView } from '../../src/protocol';
+import type { MessageView } from '../../src/chat/protocol';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

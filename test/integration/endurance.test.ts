@@ -18,7 +18,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ModelgateApi } from '../../src/extension';
-import type { AssistantPart, HostMessage, MessageView } from '../../src/protocol';
+import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

@@ -9,9 +9,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { ChatMessage } from '../../src/core/types';
+import type { ChatMessage } from '../../src/core/client/types';
 import type { ModelgateApi } from '../../src/extension';
-import type { AssistantPart, ErrorAction, HostMessage, MessageView } from '../../src/protocol';
+import type { AssistantPart, ErrorAction, HostMessage, MessageView } from '../../src/chat/protocol';
 import { startGateway, type Fault, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../gateway';
 import type { ModelgateApi } from '../../src/extension';
 import { createGatewayClient, GatewayError } from '../../src/core';
-import type { ImageModelInfo } from '../../src/core/catalogue';
+import type { ImageModelInfo } from '../../src/core/catalogue/modelCatalogue';
 import { runImageJob, type ImageJob } from '../../src/images/imageJob';
 import type { SaverFileSystem } from '../../src/images/imageSaver';
 import { configuredTarget, targetForResource } from '../../src/images/imageTarget';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { clashes, parseDefaultKeybindings, type Binding } from '../unit/keybindings/clash';
+import { clashes, parseDefaultKeybindings, type Binding } from '../unit/manifest/keybindingClash';
 import { until } from './helpers';
 
 describe('keybindings (real VS Code)', function () {

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
-import { costOf } from '../../src/core/cost';
-import type { ChatMessage } from '../../src/core/types';
+import { costOf } from '../../src/core/spend/cost';
+import type { ChatMessage } from '../../src/core/client/types';
 import type { ModelgateApi } from '../../src/extension';
 import { wordsAnswer } from '../gateway/answers';
 import { startGateway, type RunningGateway } from '../gateway/index';

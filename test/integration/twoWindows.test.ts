@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConversationStore } from '../../src/chat/conversationStore';
-import { FileBackend } from '../../src/chat/fileBackend';
-import type { Conversation } from '../../src/chat/transcript';
-import { userMessage } from '../../src/core/promptLayout';
+import { ConversationStore } from '../../src/chat/conversations/conversationStore';
+import { FileBackend } from '../../src/chat/conversations/conversationFiles';
+import type { Conversation } from '../../src/chat/conversations/conversationTranscript';
+import { userMessage } from '../../src/core/prompt/promptLayout';
 import type { ModelgateApi } from '../../src/extension';
 import { until } from './helpers';
 

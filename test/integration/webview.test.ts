@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import { parseWebviewMessage, type HostMessage } from '../../src/protocol';
+import { parseWebviewMessage, type HostMessage } from '../../src/chat/protocol';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { seededRng, type Rng } from '../gateway/rng';
 import { until } from './helpers';
@@ -25,7 +25,7 @@ const CANARY = 'FUZZCANARY7q3';
 const SEED = 0x5eed_c5f2;
 const RANDOM_CASES = 400;
 
-/** One valid message of every type the webview may send (src/protocol.ts). */
+/** One valid message of every type the webview may send (src/chat/protocol.ts). */
 const VALID: Record<string, Record<string, unknown>> = {
   ready: { type: 'ready' },
   send: { type: 'send', text: 'hi' },

@@ -1,6 +1,6 @@
 // What Apply on a code block does, up to the diff: find the file the block is for, check the
 // languages agree, find where in the file it goes, and propose that change (PendingChanges
-// shows it and writes it only on Accept). The pure decisions are in placement.ts.
+// shows it and writes it only on Accept). The pure decisions are in blockPaths.ts, blockLanguages.ts, blockRegions.ts and answerFiles.ts.
 //
 // The target, first found wins:
 //  1. a path in the fence's info string ("```ts src/a.ts"), or a leading path comment
@@ -9,32 +9,17 @@
 //     matches a region (or the whole file);
 //  3. the active editor (a selection there beats a file from 2 that matched nothing);
 //  4. otherwise the user names a new file.
-// Every path goes through the workspace guard (src/core/pathGuard.ts via the tools'
+// Every path goes through the workspace guard (src/core/workspace/pathGuard.ts via the tools'
 // workspaceAccess): nothing outside the workspace folders, nothing inside .git.
 import * as vscode from 'vscode';
 import { ToolError } from '../tools/errors';
 import { resolvePath, resolveUri, type Target } from '../tools/workspaceAccess';
 import type { ApplyUi, Placement } from './applyUi';
 import { PROPOSAL_SCHEME, type PendingChange, type PendingChanges, type ProposedEdit } from './pendingChanges';
-import {
-  answerTexts,
-  conversationFiles,
-  findFenceInfo,
-  isSingleConstruct,
-  langFromInfoString,
-  languageIdOfFence,
-  languageIdOfPath,
-  languageName,
-  languagesCompatible,
-  pathFromInfo,
-  pathFromLeadingComment,
-  placeBlock,
-  reindent,
-  withoutLine,
-  type ConversationLike,
-  type LineRegion,
-  type SymbolSpan,
-} from './placement';
+import { answerTexts, conversationFiles, type ConversationLike } from './answerFiles';
+import { findFenceInfo, langFromInfoString, pathFromInfo, pathFromLeadingComment, withoutLine } from './blockPaths';
+import { isSingleConstruct, placeBlock, reindent, type LineRegion, type SymbolSpan } from './blockRegions';
+import { languageIdOfFence, languageIdOfPath, languageName, languagesCompatible } from './blockLanguages';
 
 export interface ApplyRequest {
   code: string;

@@ -1,12 +1,12 @@
 // Read-only workspace tools the chat model may call: read_file, list_files, search_text,
 // get_selection, get_diagnostics. None of them writes anything. They run only in a trusted
-// workspace, never outside the workspace folders (see src/core/pathGuard.ts), and every result is
+// workspace, never outside the workspace folders (see src/core/workspace/pathGuard.ts), and every result is
 // plain text for the model, capped in size. Errors never throw: they become isError results that
 // say what was wrong, so the model can correct its call. Files that may hold secrets (.env, private
-// keys, credentials: src/core/sensitiveFiles.ts) are returned only after the user allows it, one
+// keys, credentials: src/core/workspace/sensitiveFiles.ts) are returned only after the user allows it, one
 // question per read; search_text skips them (see sensitiveAccess.ts).
 import * as vscode from 'vscode';
-import type { ToolCall, ToolDefinition } from '../../core/types';
+import type { ToolCall, ToolDefinition } from '../../core/client/types';
 import { throwIfCancelled } from './cancellation';
 import { ToolCancelled, ToolError } from './errors';
 import { fileErrorReason } from './fileAccess';

@@ -7,7 +7,7 @@ import type { ListFilesArgs } from './schemas';
 import { resolvePath, statTarget, workspaceFolders } from './workspaceAccess';
 
 /**
- * Lists paths only, never contents. Files that may hold secrets (`.env`, keys: src/core/sensitiveFiles.ts)
+ * Lists paths only, never contents. Files that may hold secrets (`.env`, keys: src/core/workspace/sensitiveFiles.ts)
  * are listed like any other: a name is not a secret, the user sees the same names in the Explorer,
  * and the model needs the path to ask for such a file, which read_file then puts to the user.
  */

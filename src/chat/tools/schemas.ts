@@ -2,7 +2,7 @@
 // validation (the model's JSON is untrusted input) and the JSON schema offered on the wire.
 // No `vscode` import: unit-tested in plain Node.
 import * as z from 'zod';
-import type { ToolDefinition } from '../../core/types';
+import type { ToolDefinition } from '../../core/client/types';
 import { LIMITS } from './limits';
 
 const pathText = z.string().min(1).max(LIMITS.maxPathChars);

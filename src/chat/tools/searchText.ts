@@ -8,7 +8,7 @@ import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
 import { targetIsSensitive } from './sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
-import { createRegexScanner } from '../../platform/regexScan';
+import { createRegexScanner } from './regexScan';
 import { compileRegex, literalTester, RegexUnavailable, scanText, ScanTimeout, type LineMatch, type LineTester } from './textScan';
 import { workspaceFolders, type Target } from './workspaceAccess';
 

@@ -1,10 +1,10 @@
-// The user's say-so before a secret-looking file (src/core/sensitiveFiles.ts) reaches the model.
+// The user's say-so before a secret-looking file (src/core/workspace/sensitiveFiles.ts) reaches the model.
 // read_file, get_selection and get_diagnostics (for one file) ask; search_text skips such files
 // without asking; list_files lists their names (a name is not a secret, and the model needs the
 // path to ask for the file at all).
 import { path } from '../../platform/path';
 import * as vscode from 'vscode';
-import { isSensitivePath } from '../../core/sensitiveFiles';
+import { isSensitivePath } from '../../core/workspace/sensitiveFiles';
 import { ApprovalQueue, type ApproveSensitiveRead } from './approvalQueue';
 import { ToolError } from './errors';
 import { approvalQuestion, declinedMessage, type SensitiveReadRequest } from './sensitivePrompt';

@@ -3,7 +3,7 @@
 // There is no stable VS Code API for text search (findTextInFiles is still proposed), so files found
 // by findFiles are scanned here. A regular expression comes from the model, so it may backtrack
 // catastrophically (`(a+)+$`) and freeze the extension host; scans with a regex run under a time
-// limit behind the platform seam (src/platform/regexScan.ts: node:vm in the Node build, a Worker
+// limit behind the platform seam (src/chat/tools/regexScan.ts: node:vm in the Node build, a Worker
 // with terminate() in the web build).
 import { previewLine, splitLines } from './text';
 

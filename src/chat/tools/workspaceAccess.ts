@@ -2,7 +2,7 @@
 // Every read goes: guardPath (lexical + realpath containment) -> .git / files.exclude check -> read
 // (fileAccess.ts: Node's fs for `file` URIs, vscode.workspace.fs for virtual file systems).
 import * as vscode from 'vscode';
-import { guardPath, type GuardRoot, type GuardedPath } from '../../core/pathGuard';
+import { guardPath, type GuardRoot, type GuardedPath } from '../../core/workspace/pathGuard';
 import { nodeFs } from '../../platform/fs';
 import { assertNoSymlinkBelow } from './symlinkGuard';
 import { raceCancellation } from './cancellation';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { BUILTIN_MODELS, ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue';
+import { BUILTIN_MODELS, ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue/modelCatalogue';
 import { buildImageRequest } from '../../../src/images/imageRequest';
 import { allowedText, defaultChoices, describeRejectedOption, optionSpace, validateChoices } from '../../../src/images/imageOptions';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue';
+import { ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue/modelCatalogue';
 import { buildImageRequest, provenanceEntries } from '../../../src/images/imageRequest';
 
 const catalogue = ModelCatalogue.build({});

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue';
+import { ModelCatalogue, type ImageModelInfo } from '../../../src/core/catalogue/modelCatalogue';
 import { defaultChoices } from '../../../src/images/imageOptions';
 import { LAST_CHOICES_KEY, LastImageChoices } from '../../../src/images/lastChoices';
 

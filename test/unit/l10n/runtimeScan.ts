@@ -23,22 +23,24 @@ export function webviewSourceFiles(root: string): string[] {
   return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
 }
 
-/** src/core's .ts files: vscode-free, their `l10n.t` (src/core/l10n.ts) keys are in the bundle too. */
+/** src/core's .ts files (all its domain folders): vscode-free, their `l10n.t` (src/core/l10n.ts) keys are in the bundle too. */
 export function coreSourceFiles(root: string): string[] {
-  return readdirSync(join(root, 'src', 'core')).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts')).map((n) => join(root, 'src', 'core', n)).sort();
+  return tsFilesUnder(join(root, 'src', 'core')).sort();
+}
+
+function tsFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...tsFilesUnder(p));
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
 }
 
 /** The host-side .ts files of src/: src/core (no vscode there) and src/webview (its own bundle) excepted. */
 export function hostSourceFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
-    }
-  };
-  walk(join(root, 'src'));
+  const out = tsFilesUnder(join(root, 'src'));
   const skip = [join(root, 'src', 'core') + sep, join(root, 'src', 'webview') + sep];
   return out.filter((p) => !skip.some((s) => p.startsWith(s))).sort();
 }
@@ -191,7 +193,7 @@ function literalParts(node: ts.Expression): string[] {
  * src/core modules whose returned strings are messages for a person (checked by the "return"
  * rule of `plainCoreSinks`); the rest of src/core returns ids, numbers and text the model reads.
  */
-export const USER_FACING_CORE = ['errors.ts', 'baseUrl.ts', 'consoleUrl.ts', 'gatewayUrl.ts', 'imageBytes.ts', 'channelFailover.ts', 'budget.ts', 'catalogue.ts'];
+export const USER_FACING_CORE = ['client/gatewayError.ts', 'client/errorMessages.ts', 'client/baseUrl.ts', 'spend/consoleUrl.ts', 'client/gatewayUrl.ts', 'client/imageBytes.ts', 'channels/channelFailover.ts', 'spend/budget.ts', 'catalogue/modelCatalogue.ts'];
 /** Properties of result objects that carry a message for a person. */
 const CORE_TEXT_FIELDS = new Set(['message', 'problem', 'label', 'detail', 'hint']);
 /** zod's check options (`.refine(f, { message })`): protocol diagnostics, quoted inside a translated sentence. */

@@ -19,8 +19,8 @@ const calls = l10nCalls(root, [...files, ...coreSourceFiles(root), ...webviewSou
 const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
 
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
-  it('scans the host source (chat, images, models, lm, secrets, onboarding)', () => {
-    for (const dir of ['src/chat/', 'src/images/', 'src/models/', 'src/lm/', 'src/onboarding/', 'src/secrets/']) {
+  it('scans the host source (chat, images, status bar, lm, services, onboarding, spending view)', () => {
+    for (const dir of ['src/chat/', 'src/images/', 'src/statusBar/', 'src/lm/', 'src/onboarding/', 'src/services/', 'src/spendingView/']) {
       assert.ok(files.some((f) => f.startsWith(join(root, dir))), dir);
     }
     assert.ok(!files.some((f) => f.includes('/src/core/') || f.includes('/src/webview/')));
@@ -101,7 +101,7 @@ describe('l10n: the runtime string scanner', () => {
   });
 
   it('src/core: catches GatewayError messages, result messages and returned sentences with words', () => {
-    const core = (source: string, name = 'errors.ts') => plainCoreSinks('/r', [`/r/src/core/${name}`], () => source).map((f) => f.text);
+    const core = (source: string, name = 'client/gatewayError.ts') => plainCoreSinks('/r', [`/r/src/core/${name}`], () => source).map((f) => f.text);
     const found = core(`
       throw new GatewayError('auth', 'The key is wrong.');
       const e = new GatewayError('network', \`Could not reach \${peer} (\${detail}).\`, { code });
@@ -112,7 +112,7 @@ describe('l10n: the runtime string scanner', () => {
     `);
     assert.equal(found.length, 7, found.join('\n'));
     // Returned sentences only count in the user-facing modules; the other rules everywhere.
-    assert.deepEqual(core(`export function label() { return 'chat panel'; }`, 'spendBook.ts'), []);
+    assert.deepEqual(core(`export function label() { return 'chat panel'; }`, 'spend/spendBook.ts'), []);
     assert.equal(core(`throw new GatewayError('network', 'The stream was cut.');`, 'chatStream.ts').length, 1);
   });
 

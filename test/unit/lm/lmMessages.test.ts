@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { LmInputError, toWireMessages, toolResultText, type LmMessage, type LmTargetModel } from '../../../src/lm/lmMessages';
 import { estimateLmMessageTokens } from '../../../src/lm/lmTokens';
-import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS, estimateTokens } from '../../../src/core/tokens';
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS, estimateTokens } from '../../../src/core/prompt/tokens';
 
 const TEXT_ONLY: LmTargetModel = { id: 'flagship-text', label: 'Flagship (text)', imageInput: false };
 const VISION: LmTargetModel = { id: 'long-context-tools', label: 'Long context + images', imageInput: true };

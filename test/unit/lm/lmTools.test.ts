@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { LmInputError } from '../../../src/lm/lmMessages';
 import { parseToolCall, toWireTools, TOOL_MODE_REQUIRED } from '../../../src/lm/lmTools';
 import { modelInformation, tokenLimits } from '../../../src/lm/modelInformation';
-import { BUILTIN_MODELS, type ChatModelInfo } from '../../../src/core/catalogue';
+import { BUILTIN_MODELS, type ChatModelInfo } from '../../../src/core/catalogue/modelCatalogue';
 
 const WITH_TOOLS = { id: 'flagship-text', label: 'Flagship (text)', tools: true };
 

@@ -3,7 +3,7 @@
 // invalid tool arguments, the channel, and cancellation.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, GatewayError, type GatewayClient } from '../../../src/core';
-import type { ChatRequest, Usage } from '../../../src/core/types';
+import type { ChatRequest, Usage } from '../../../src/core/client/types';
 import { toWireMessages, type LmMessage } from '../../../src/lm/lmMessages';
 import { toWireTools } from '../../../src/lm/lmTools';
 import { LmToolCallError, streamLmResponse, type LmResponseSink } from '../../../src/lm/responseStream';

@@ -1,0 +1,180 @@
+// The answers being written: one run per conversation at most. A run streams the model's answer
+// (with its tool rounds) into the conversation's transcript, posts it to the webview while the
+// conversation is on screen, and records usage and cost when it ends.
+import * as vscode from 'vscode';
+import { layoutPrompt } from '../../core/prompt/promptLayout';
+import type { ToolCall } from '../../core/client/types';
+import type { Services } from '../../services/serviceContainer';
+import { describeError } from '../../services/userErrors';
+import { AnswerChannels } from './answerChannelChoice';
+import { runAnswer, type ToolResult } from './answerLoop';
+import type { ChatScope } from '../chatScope';
+import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
+import { pinnedFor } from '../context/turnContext';
+
+/** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
+export interface ChatTools {
+  definitions(): import('../../core/client/types').ToolDefinition[];
+  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+}
+
+interface Run {
+  conversation: Conversation;
+  abort: AbortController;
+  done: Promise<void>;
+  /** set when the chat is closed or the conversation deleted mid-answer: nothing more is written or posted */
+  detached: boolean;
+}
+
+export class AnswerRuns {
+  readonly #runs = new Map<string, Run>();
+  readonly #channels: AnswerChannels;
+
+  constructor(
+    private readonly scope: ChatScope,
+    private readonly tools: ChatTools,
+  ) {
+    this.#channels = new AnswerChannels(scope.services);
+  }
+
+  /** Whether an answer is being written in conversation `id`. */
+  has(id: string): boolean {
+    return this.#runs.has(id);
+  }
+
+  /** Resolves when no answer is running (in any conversation). */
+  async whenIdle(): Promise<void> {
+    while (this.#runs.size) await Promise.all([...this.#runs.values()].map((r) => r.done));
+  }
+
+  /** Stops the answer of conversation `id` at once; its partial text is kept. */
+  stop(id: string): void {
+    this.#runs.get(id)?.abort.abort();
+  }
+
+  /** Stops the answer of conversation `id` and writes nothing more of it (the conversation goes away). */
+  discard(id: string): void {
+    const run = this.#runs.get(id);
+    if (!run) return;
+    run.detached = true;
+    run.abort.abort();
+  }
+
+  /** Marks every run detached (the chat closes: records stay as last written). */
+  detachAll(): void {
+    for (const run of this.#runs.values()) run.detached = true;
+  }
+
+  abortAll(): void {
+    for (const run of this.#runs.values()) run.abort.abort();
+  }
+
+  /** Streams the answer to the end of the conversation's transcript. */
+  async answer(c: Conversation): Promise<void> {
+    const { services, out } = this.scope;
+    if (this.scope.closing) return;
+    let client: ReturnType<Services['gateway']['client']>;
+    try {
+      client = services.gateway.client();
+    } catch (err) {
+      const e = describeError(err);
+      return out.notice('error', e.message, e.actions);
+    }
+    const store = this.scope.store();
+    const s = services.settings();
+    const model = s.chatModel;
+    const channel = s.channel;
+    const info = this.scope.modelInfo(model);
+    const tools = this.scope.toolsFor(info).tools;
+    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
+    const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
+    c.messages.push(record);
+    store.changed(c, { touch: true });
+    out.postFor(c, { type: 'messageAdded', message: messageView(record) });
+
+    let finish!: () => void;
+    const run: Run = { conversation: c, abort: new AbortController(), done: new Promise<void>((r) => (finish = r)), detached: false };
+    this.#runs.set(c.id, run);
+    out.postFor(c, { type: 'busy', busy: true });
+    const started = Date.now();
+    const answerClient = this.#channels.client(client);
+    try {
+      const outcome = await runAnswer({
+        client: answerClient,
+        model,
+        channel,
+        messages,
+        tools,
+        maxToolRounds: s.maxToolRounds,
+        signal: run.abort.signal,
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools),
+        describeError: (err) => describeError(err),
+        price: services.catalogue().price(model, channel),
+        record,
+        events: {
+          text: (t) => {
+            if (run.detached) return;
+            out.text(c, record.id, t);
+            store.changed(c);
+          },
+          toolCall: (call) => {
+            if (run.detached) return;
+            out.postFor(c, { type: 'toolCall', messageId: record.id, call: { ...call } });
+            store.changed(c);
+          },
+        },
+      });
+      if (run.detached) return; // closed mid-answer: the record stays as last written
+      outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
+      if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
+      services.usage.recordAnswer({ source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost }, record.parts.length > 0);
+      const u = outcome.usage;
+      services.log.info(
+        `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
+          (u ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion` : '') +
+          (record.error ? `; ${record.error.message}` : ''),
+      );
+      store.changed(c, { touch: true });
+      out.postFor(c, {
+        type: 'messageFinished',
+        messageId: record.id,
+        status: record.status,
+        channel: record.channel,
+        ...(record.usage ? { usage: { ...record.usage } } : {}),
+        ...(record.error ? { error: record.error } : {}),
+        ...(c.totalCost !== undefined ? { totalCost: c.totalCost } : {}),
+      });
+    } finally {
+      this.#runs.delete(c.id);
+      if (!run.detached) {
+        out.postFor(c, { type: 'busy', busy: false });
+        if (store.active.id === c.id) this.scope.postComposer();
+        await store.flush();
+      }
+      finish();
+    }
+  }
+
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean): Promise<ToolResult[]> {
+    if (!offered || !vscode.workspace.isTrusted) {
+      return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
+    }
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal.addEventListener('abort', onAbort);
+    try {
+      return await this.tools.runAll(calls, cts.token);
+    } catch (err) {
+      this.scope.services.log.warn(`Chat tools failed: ${errorText(err)}`);
+      return calls.map(() => ({ content: `The tool failed: ${errorText(err)}`, isError: true }));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

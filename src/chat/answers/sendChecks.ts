@@ -1,0 +1,73 @@
+// The checks before a request goes out (the pre-send checks): a request that cannot succeed is
+// refused before anything is sent, with a message that says what to do and the text put back.
+import { l10n } from '../../core/l10n';
+import { hasImages, layoutPrompt } from '../../core/prompt/promptLayout';
+import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
+import type { ChatMessage } from '../../core/client/types';
+import type { ErrorAction } from '../protocol';
+import { describeError } from '../../services/userErrors';
+import type { ChatScope } from '../chatScope';
+import type { Services } from '../../services/serviceContainer';
+import type { NoticeLevel } from '../view/chatOutput';
+import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import type { Conversation } from '../conversations/conversationTranscript';
+import { pinnedFor } from '../context/turnContext';
+
+/** What a refused send tells the user (nothing was sent, the text goes back to the input). */
+export class Refusal {
+  constructor(
+    readonly message: string,
+    readonly actions: ErrorAction[] = [],
+    readonly level: NoticeLevel = 'warning',
+  ) {}
+}
+
+/** Everything that must hold before `history` is sent in `c`; a Refusal when something does not. */
+export async function checkSendable(scope: ChatScope, c: Conversation, history: ChatMessage[]): Promise<Refusal | undefined> {
+  const s = scope.services.settings();
+  const info = scope.modelInfo(s.chatModel);
+  const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history });
+  if (!info.imageInput && hasImages(messages)) {
+    return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel']);
+  }
+  try {
+    scope.services.gateway.client();
+  } catch (err) {
+    const e = describeError(err);
+    return new Refusal(e.message, e.actions, 'error');
+  }
+  const key = await scope.services.gateway.ensureKey();
+  await scope.refreshKey();
+  if (!key) return new Refusal(l10n.t('Nothing was sent: Modelgate needs an API key for the gateway.'), ['setKey'], 'error');
+  const tokens = estimateRequestTokens(messages, scope.toolsFor(info).tools);
+  const reserve = outputReserve(info.contextWindow, info.maxOutput);
+  if (tokens > info.contextWindow - reserve) {
+    return new Refusal(
+      l10n.t('Nothing was sent: this request is about {0} tokens, and {1} takes {2} ({3} kept free for the answer). Remove attached files or start a new chat.', fmt(tokens), info.id, fmt(info.contextWindow), fmt(reserve)),
+      ['pickModel'],
+    );
+  }
+  return budgetRefusal(scope.services);
+}
+
+/** "model accepts text only, so ..." with a model that does take images, when there is one. */
+export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
+  const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
+  return `${l10n.t('{0} accepts text only, so {1}. Nothing was sent.', model, what)}${alt ? ` ${l10n.t('Pick a model with image input (for example {0}) to use images.', alt.id)}` : ''}`;
+}
+
+export function refuse(scope: ChatScope, r: Refusal): void {
+  scope.out.notice(r.level, r.message, r.actions);
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+// The last pre-send check: while a budget is used up, the user is asked before the chat sends
+// ("Send Once", "Raise Budget", Cancel). Anything but "Send Once" is a refusal: nothing is sent and
+// the typed text goes back into the input.
+export async function budgetRefusal(services: Services): Promise<Refusal | undefined> {
+  const r = await services.budget.confirm('chat');
+  return r.send ? undefined : new Refusal(r.message, [], 'warning');
+}

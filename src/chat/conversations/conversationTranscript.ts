@@ -1,0 +1,314 @@
+// The host-owned transcript of one conversation and the pure operations on it: what is stored,
+// what the webview sees, what goes over the wire. No `vscode` here, so it is unit-tested in
+// plain Node.
+//
+// Each message keeps two forms: the view (what the panel shows) and the wire form (exactly what
+// was sent to / received from the gateway), because earlier turns must be replayed byte for
+// byte for the prompt cache to hit.
+import * as z from 'zod';
+import type {
+  AssistantPart,
+  AttachmentView,
+  ConversationSummary,
+  ConversationView,
+  MessageView,
+  ToolCallView,
+} from '../protocol';
+import type { ChatMessage } from '../../core/client/types';
+import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
+import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
+
+/** A stored user message: what the webview shows, plus what was sent. */
+export type UserRecord = Extract<MessageView, { role: 'user' }> & {
+  /** volatile context sent with this message (kept to resend it after an edit) */
+  context: VolatileContext[];
+  /** the message exactly as sent */
+  wire: ChatMessage;
+};
+
+/** A stored answer: what the webview shows, plus what goes back into later requests. */
+export type AssistantRecord = Extract<MessageView, { role: 'assistant' }> & {
+  /**
+   * What the model said, as it goes back into later requests: assistant messages with their
+   * tool calls, the tool results, and the final text. Only complete tool rounds are here (a
+   * call without its result would make the next request invalid).
+   */
+  wire: ChatMessage[];
+};
+
+export type MessageRecord = UserRecord | AssistantRecord;
+
+export interface PinnedRecord extends Omit<PinnedFile, 'at'> {
+  id: string;
+  label: string;
+  /** the message it was pinned after (absent: pinned before the first message, so in the system message) */
+  after?: string;
+}
+
+/** Context chosen for the next message only (consumed when it is sent). */
+export type PendingAttachment =
+  | { id: string; kind: 'selection' | 'diagnostics'; label: string; contexts: VolatileContext[] }
+  | { id: string; kind: 'image'; label: string; mime: string; dataUrl: string; thumbnail?: string };
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messages: MessageRecord[];
+  pinned: PinnedRecord[];
+  pending: PendingAttachment[];
+  draft: string;
+  /** USD spent in this conversation (kept when answers are regenerated: the money was spent) */
+  totalCost?: number;
+  /** ids of messages removed on purpose (edit, regenerate), so another window does not bring them back */
+  removed?: string[];
+  /** the user renamed it: the title is theirs, never derived from a message again */
+  renamed?: boolean;
+}
+
+export const NEW_CHAT_TITLE = 'New chat';
+
+export function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+export function isValidId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(id);
+}
+
+export function newConversation(now: number, id = newId()): Conversation {
+  return { id, title: NEW_CHAT_TITLE, createdAt: now, updatedAt: now, messages: [], pinned: [], pending: [], draft: '' };
+}
+
+/** Title from the first user message: markdown and whitespace out, cut at a word if long. */
+export function titleFrom(text: string): string {
+  return titleFromText(text, TITLE_MAX);
+}
+
+/** Worth writing to disk: has messages, a draft or attachments. */
+export function isEmpty(c: Conversation): boolean {
+  return c.messages.length === 0 && !c.draft && c.pinned.length === 0 && c.pending.length === 0;
+}
+
+export function summaryOf(c: Conversation): ConversationSummary {
+  return { id: c.id, title: c.title, updatedAt: c.updatedAt };
+}
+
+export function messageView(m: MessageRecord): MessageView {
+  if (m.role === 'user') {
+    return { id: m.id, role: 'user', text: m.text, attachments: m.attachments.map((a) => ({ ...a })), createdAt: m.createdAt };
+  }
+  const view: MessageView = {
+    id: m.id,
+    role: 'assistant',
+    parts: m.parts.map((p) => (p.kind === 'text' ? { kind: 'text', text: p.text } : { kind: 'tool', call: { ...p.call } })),
+    status: m.status,
+    model: m.model,
+    channel: m.channel,
+    createdAt: m.createdAt,
+  };
+  if (m.usage) view.usage = { ...m.usage };
+  if (m.error) view.error = { message: m.error.message, actions: [...m.error.actions] };
+  return view;
+}
+
+export function conversationView(c: Conversation): ConversationView {
+  const v: ConversationView = { id: c.id, title: c.title, messages: c.messages.map(messageView), draft: c.draft };
+  if (c.totalCost !== undefined) v.totalCost = c.totalCost;
+  return v;
+}
+
+/** Chips of the composer: pinned files, then what is pending for the next message. */
+export function composerAttachments(c: Conversation): AttachmentView[] {
+  const out: AttachmentView[] = c.pinned.map((p) => ({ id: p.id, kind: 'file', label: p.label }));
+  for (const a of c.pending) {
+    const v: AttachmentView = { id: a.id, kind: a.kind, label: a.label };
+    if (a.kind === 'image' && a.thumbnail) v.thumbnail = a.thumbnail;
+    out.push(v);
+  }
+  return out;
+}
+
+/** Wire messages of the transcript up to (not including) message `end`. */
+export function wireHistory(c: Conversation, end = c.messages.length): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of c.messages.slice(0, end)) {
+    if (m.role === 'user') out.push(m.wire);
+    else out.push(...m.wire);
+  }
+  return out;
+}
+
+/** Removes message `id` and everything after it; the removed records, or [] when not found. */
+export function truncateFrom(c: Conversation, id: string): MessageRecord[] {
+  const i = c.messages.findIndex((m) => m.id === id);
+  if (i < 0) return [];
+  const removed = c.messages.splice(i);
+  // A file pinned after a removed message now follows the last message that stays.
+  const gone = new Set(removed.map((m) => m.id));
+  const last = c.messages.at(-1)?.id;
+  for (const p of c.pinned) {
+    if (p.after === undefined || !gone.has(p.after)) continue;
+    if (last === undefined) delete p.after;
+    else p.after = last;
+  }
+  return removed;
+}
+
+/**
+ * On load: an answer still marked streaming was cut off by a reload or a crash. Its partial text
+ * is kept; it is marked interrupted. Returns whether anything changed.
+ */
+export function markInterrupted(c: Conversation): boolean {
+  let changed = false;
+  for (const m of c.messages) {
+    if (m.role === 'assistant' && m.status === 'streaming') {
+      m.status = 'interrupted';
+      // The round that was streaming never reached the wire form: its text (after the last
+      // completed tool call) goes back as it stands, like a stopped answer's. A round cut off
+      // while its tools ran is left out: its calls have no results.
+      let lastTool = -1;
+      m.parts.forEach((p, i) => (lastTool = p.kind === 'tool' ? i : lastTool));
+      const running = m.parts.some((p) => p.kind === 'tool' && p.call.status === 'running');
+      const trailing = m.parts.slice(lastTool + 1).map((p) => (p.kind === 'text' ? p.text : '')).join('');
+      if (trailing && !running) m.wire.push({ role: 'assistant', content: trailing });
+      for (const p of m.parts) {
+        if (p.kind === 'tool' && p.call.status === 'running') {
+          p.call.status = 'error';
+          p.call.result = 'Interrupted.';
+        }
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Appends streamed text: to the last text part, or a new one after a tool call. */
+export function appendText(m: AssistantRecord, text: string): void {
+  const last = m.parts[m.parts.length - 1];
+  if (last?.kind === 'text') last.text += text;
+  else m.parts.push({ kind: 'text', text });
+}
+
+/** Adds or updates the part of a tool call (by call id). */
+export function upsertToolCall(m: AssistantRecord, call: ToolCallView): void {
+  const part = m.parts.find((p): p is Extract<AssistantPart, { kind: 'tool' }> => p.kind === 'tool' && p.call.id === call.id);
+  if (part) part.call = { ...call };
+  else m.parts.push({ kind: 'tool', call: { ...call } });
+}
+
+export function lastAssistant(c: Conversation): AssistantRecord | undefined {
+  const m = c.messages[c.messages.length - 1];
+  return m?.role === 'assistant' ? m : undefined;
+}
+
+// ---------- stored form (validated on load: files on disk can be damaged or edited) ----------
+
+const contentPart = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('image_url'),
+    image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  }),
+]);
+const wireMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(contentPart), z.null()]),
+  tool_calls: z
+    .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
+    .optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+});
+const attachment = z.object({
+  id: z.string(),
+  kind: z.enum(['file', 'selection', 'image', 'diagnostics']),
+  label: z.string(),
+  thumbnail: z.string().startsWith('data:image/').optional(),
+});
+const volatile = z.object({ title: z.string(), language: z.string().optional(), text: z.string() });
+const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']);
+const toolCallView = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: z.enum(['running', 'done', 'error', 'denied']),
+  result: z.string().optional(),
+});
+const usageView = z.object({
+  promptTokens: z.number(),
+  cachedTokens: z.number(),
+  completionTokens: z.number(),
+  cost: z.number().optional(),
+});
+const userRecord = z.object({
+  id: z.string(),
+  role: z.literal('user'),
+  text: z.string(),
+  attachments: z.array(attachment),
+  createdAt: z.number(),
+  context: z.array(volatile),
+  wire: wireMessage,
+});
+const assistantRecord = z.object({
+  id: z.string(),
+  role: z.literal('assistant'),
+  parts: z.array(
+    z.union([z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('tool'), call: toolCallView })]),
+  ),
+  status: z.enum(['streaming', 'done', 'stopped', 'error', 'interrupted']),
+  model: z.string(),
+  channel: z.string(),
+  usage: usageView.optional(),
+  error: z.object({ message: z.string(), actions: z.array(errorActions) }).optional(),
+  createdAt: z.number(),
+  wire: z.array(wireMessage),
+});
+const pendingAttachment = z.discriminatedUnion('kind', [
+  z.object({ id: z.string(), kind: z.literal('selection'), label: z.string(), contexts: z.array(volatile) }),
+  z.object({ id: z.string(), kind: z.literal('diagnostics'), label: z.string(), contexts: z.array(volatile) }),
+  z.object({
+    id: z.string(),
+    kind: z.literal('image'),
+    label: z.string(),
+    mime: z.string(),
+    dataUrl: z.string().startsWith('data:image/'),
+    thumbnail: z.string().startsWith('data:image/').optional(),
+  }),
+]);
+export const storedConversationSchema = z.object({
+  version: z.literal(1),
+  id: z.string().refine(isValidId),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messages: z.array(z.discriminatedUnion('role', [userRecord, assistantRecord])),
+  pinned: z.array(
+    z.object({ id: z.string(), label: z.string(), path: z.string(), language: z.string().optional(), content: z.string(), after: z.string().optional() }),
+  ),
+  pending: z.array(pendingAttachment),
+  draft: z.string(),
+  totalCost: z.number().optional(),
+  removed: z.array(z.string()).optional(),
+  renamed: z.boolean().optional(),
+});
+
+export function serializeConversation(c: Conversation): string {
+  return JSON.stringify({ version: 1, ...c });
+}
+
+/** Parses a stored conversation; undefined when the text is not one (damaged, other version). */
+export function parseConversation(text: string): Conversation | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const r = storedConversationSchema.safeParse(raw);
+  if (!r.success) return undefined;
+  const { version: _version, ...c } = r.data;
+  return c as Conversation;
+}

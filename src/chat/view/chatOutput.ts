@@ -1,0 +1,60 @@
+// Everything the chat tells its webview goes through here, in order: text deltas are coalesced
+// (see DeltaCoalescer), a message about a conversation is posted only while that conversation
+// is on screen, and nothing is posted once the chat is closing.
+import * as vscode from 'vscode';
+import type { ErrorAction, HostMessage } from '../protocol';
+import { DeltaCoalescer } from './deltaCoalescer';
+import type { Conversation } from '../conversations/conversationTranscript';
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+export class ChatOutput implements vscode.Disposable {
+  readonly #posted = new vscode.EventEmitter<HostMessage>();
+  readonly #coalescer = new DeltaCoalescer((m) => this.#posted.fire(m));
+  #closed = false;
+
+  /** Every message for the webview, in order (text deltas coalesced). */
+  readonly onDidPost: vscode.Event<HostMessage> = this.#posted.event;
+
+  constructor(private readonly isActive: (c: Conversation) => boolean) {}
+
+  post(message: HostMessage): void {
+    if (this.#closed) return;
+    this.#coalescer.post(message);
+  }
+
+  /** Posts a message about conversation `c` only while it is the one on screen. */
+  postFor(c: Conversation, message: HostMessage): void {
+    if (this.isActive(c)) this.post(message);
+  }
+
+  /** A streamed piece of answer `messageId` of conversation `c` (coalesced; dropped when off screen). */
+  text(c: Conversation, messageId: string, text: string): void {
+    if (this.isActive(c)) this.#coalescer.text(messageId, text);
+  }
+
+  /** Posts a full snapshot: it already holds every streamed character, so pending deltas are dropped. */
+  snapshot(message: HostMessage): void {
+    this.#coalescer.discard();
+    this.#posted.fire(message);
+  }
+
+  notice(level: NoticeLevel, message: string, actions?: ErrorAction[]): void {
+    this.post(actions?.length ? { type: 'notice', level, message, actions } : { type: 'notice', level, message });
+  }
+
+  /** Stops posting (the chat is closing); pending deltas are dropped. */
+  close(): void {
+    this.#closed = true;
+    this.#coalescer.dispose();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  dispose(): void {
+    this.close();
+    this.#posted.dispose();
+  }
+}

@@ -1,0 +1,304 @@
+// The model catalogue: the one place that knows what each model can do and what it costs.
+// Pickers, the status bar, chat and image generation all read from here.
+// Sources, in increasing priority: the built-in defaults below (the models of the service
+// interface), the ids the gateway lists at GET /models, and the user's `modelgate.models`.
+import * as z from 'zod';
+import { lazy } from '../lazy';
+import { l10n } from '../l10n';
+import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from '../client/types';
+
+/** 'default' = no provider field; the gateway picks the channel. */
+export type ChannelChoice = 'default' | Channel;
+export const CHANNEL_CHOICES: readonly ChannelChoice[] = ['default', ...CHANNELS];
+
+export interface ChannelInfo {
+  id: ChannelChoice;
+  label: string;
+  detail: string;
+}
+
+/**
+ * What each channel means, for pickers and tooltips. Getters, so the texts are translated when
+ * read (the translator is wired in activate, after this module loaded).
+ */
+export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
+  default: {
+    id: 'default',
+    get label() { return l10n.t('Default'); },
+    get detail() { return l10n.t('The gateway picks the channel (no provider field is sent).'); },
+  },
+  direct: {
+    id: 'direct',
+    get label() { return l10n.t('Direct'); },
+    get detail() { return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.'); },
+  },
+  stable: {
+    id: 'stable',
+    get label() { return l10n.t('Stable'); },
+    get detail() { return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.'); },
+  },
+  economical: {
+    id: 'economical',
+    get label() { return l10n.t('Economical'); },
+    get detail() { return l10n.t('Routed for the lowest price; can be slower and less reliable.'); },
+  },
+};
+
+// The schemas of `modelgate.models` are built on first use (issue 9: not while the bundle loads).
+function buildSchemas() {
+  const priceSchema = z.object({
+    /** USD per 1M input tokens */
+    input: z.number().nonnegative(),
+    /** USD per 1M output tokens */
+    output: z.number().nonnegative(),
+    /** USD per 1M cached input tokens; absent = cached tokens are billed at the input price */
+    cacheRead: z.number().nonnegative().optional(),
+  });
+
+  const channelKey = z.enum(['default', 'direct', 'stable', 'economical']);
+
+  const chatOverride = z.object({
+    kind: z.literal('chat').optional(),
+    label: z.string().optional(),
+    contextWindow: z.number().int().positive().optional(),
+    maxOutput: z.number().int().positive().optional(),
+    imageInput: z.boolean().optional(),
+    tools: z.boolean().optional(),
+    caching: z.boolean().optional(),
+    prices: z.partialRecord(channelKey, priceSchema).optional(),
+  });
+  const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
+
+  const imageOverride = z.object({
+    kind: z.literal('image'),
+    label: z.string().optional(),
+    sizes: z.array(z.enum(IMAGE_SIZES)).nonempty().optional(),
+    maxN: z.number().int().min(1).max(10).optional(),
+    quality: z.boolean().optional(),
+    style: z.boolean().optional(),
+    /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} (issue 11, item 5) */
+    prices: imagePricesSchema.optional(),
+  });
+  const modelOverrideSchema = z.union([imageOverride, chatOverride]);
+  return { priceSchema, imagePricesSchema, modelOverrideSchema };
+}
+const schemas = lazy(buildSchemas);
+type Schemas = ReturnType<typeof buildSchemas>;
+export type Price = z.infer<Schemas['priceSchema']>;
+export type ImagePrices = z.infer<Schemas['imagePricesSchema']>;
+/** One entry of the `modelgate.models` setting. */
+export type ModelOverride = z.infer<Schemas['modelOverrideSchema']>;
+/** Schema of one entry of the `modelgate.models` setting (built on the first call). */
+export const modelOverrideSchema = () => schemas().modelOverrideSchema;
+
+export interface ChatModelInfo {
+  kind: 'chat';
+  id: string;
+  label: string;
+  contextWindow: number;
+  maxOutput: number;
+  imageInput: boolean;
+  tools: boolean;
+  caching: boolean;
+  prices: Partial<Record<ChannelChoice, Price>>;
+  /** where the entry came from, for the picker's description */
+  source: 'builtin' | 'gateway' | 'settings';
+}
+
+export interface ImageModelInfo {
+  kind: 'image';
+  id: string;
+  label: string;
+  sizes: ImageSize[];
+  maxN: number;
+  quality: boolean;
+  style: boolean;
+  /** USD per image by quality and size; absent = no known price */
+  prices?: ImagePrices;
+  source: 'builtin' | 'gateway' | 'settings';
+  /**
+   * true: the gateway lists the model (or the user named it) but nothing says which options it
+   * accepts, so the caller's options are sent as asked and the gateway's answer is shown.
+   */
+  rulesUnknown?: boolean;
+}
+
+export type ModelInfo = ChatModelInfo | ImageModelInfo;
+
+/**
+ * Built-in entries: the models the service interface describes, under the ids the gateway
+ * simulator serves. Real deployments name their models in `modelgate.models` or through
+ * GET /models. No prices are built in: the price card is per account and per channel, and a
+ * made-up price would show a wrong cost. Cost is shown once prices are configured.
+ */
+export const BUILTIN_MODELS: readonly ModelInfo[] = [
+  {
+    kind: 'chat',
+    id: 'flagship-text',
+    label: 'Flagship (text)',
+    contextWindow: 1_000_000,
+    maxOutput: 128_000,
+    imageInput: false,
+    tools: true,
+    caching: true,
+    prices: {},
+    source: 'builtin',
+  },
+  {
+    kind: 'chat',
+    id: 'long-context-tools',
+    label: 'Long context + images',
+    contextWindow: 2_000_000,
+    maxOutput: 2_000_000,
+    imageInput: true,
+    tools: true,
+    caching: true,
+    prices: {},
+    source: 'builtin',
+  },
+  {
+    kind: 'image',
+    id: 'image-restricted',
+    label: 'Image (3rd gen)',
+    sizes: ['1024x1024', '1792x1024', '1024x1792'],
+    maxN: 1,
+    quality: true,
+    style: true,
+    source: 'builtin',
+  },
+  {
+    kind: 'image',
+    id: 'image-small',
+    label: 'Image (2nd gen, small)',
+    sizes: ['256x256', '512x512', '1024x1024'],
+    maxN: 10,
+    quality: false,
+    style: false,
+    source: 'builtin',
+  },
+];
+
+/** Defaults for a chat model the gateway lists but nothing else describes. */
+export const UNKNOWN_CHAT: Omit<ChatModelInfo, 'id' | 'label' | 'source'> = {
+  kind: 'chat',
+  contextWindow: 128_000,
+  maxOutput: 16_000,
+  imageInput: false,
+  tools: true,
+  caching: false,
+  prices: {},
+};
+
+/** Heuristic for ids listed by the gateway only: image models are named so by convention. */
+function looksLikeImageModel(id: string): boolean {
+  return /image|dall|diffusion|flux|imagen/i.test(id);
+}
+
+/** An image model whose rules nobody told us: sizes/n/quality/style are the gateway's call. */
+export function unknownImageModel(id: string, source: 'gateway' | 'settings'): ImageModelInfo {
+  return { kind: 'image', id, label: id, sizes: ['1024x1024'], maxN: 1, quality: false, style: false, source, rulesUnknown: true };
+}
+
+export interface CatalogueProblem {
+  modelId: string;
+  message: string;
+}
+
+export class ModelCatalogue {
+  private constructor(
+    private readonly models: ReadonlyMap<string, ModelInfo>,
+    /** entries of the setting that did not validate, reported to the user */
+    readonly problems: readonly CatalogueProblem[],
+  ) {}
+
+  static build(input: { gatewayIds?: readonly string[]; overrides?: unknown }): ModelCatalogue {
+    const models = new Map<string, ModelInfo>(BUILTIN_MODELS.map((m) => [m.id, m]));
+    for (const id of input.gatewayIds ?? []) {
+      if (models.has(id)) continue;
+      models.set(
+        id,
+        looksLikeImageModel(id)
+          ? unknownImageModel(id, 'gateway')
+          : { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' },
+      );
+    }
+    const problems: CatalogueProblem[] = [];
+    const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};
+    for (const [id, raw] of Object.entries(overrides)) {
+      const parsed = modelOverrideSchema().safeParse(raw);
+      if (!parsed.success) {
+        problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
+        continue;
+      }
+      const o = parsed.data;
+      const base = models.get(id);
+      if (o.kind === 'image') {
+        const b = base?.kind === 'image' ? base : undefined;
+        models.set(id, {
+          kind: 'image',
+          id,
+          label: o.label ?? b?.label ?? id,
+          sizes: o.sizes ?? b?.sizes ?? ['1024x1024'],
+          maxN: o.maxN ?? b?.maxN ?? 1,
+          quality: o.quality ?? b?.quality ?? false,
+          style: o.style ?? b?.style ?? false,
+          ...(o.prices || b?.prices ? { prices: { ...b?.prices, ...o.prices } } : {}),
+          source: 'settings',
+        });
+      } else {
+        const b = base?.kind === 'chat' ? base : { ...UNKNOWN_CHAT, id, label: id, source: 'settings' as const };
+        models.set(id, {
+          ...b,
+          label: o.label ?? b.label,
+          contextWindow: o.contextWindow ?? b.contextWindow,
+          maxOutput: o.maxOutput ?? b.maxOutput,
+          imageInput: o.imageInput ?? b.imageInput,
+          tools: o.tools ?? b.tools,
+          caching: o.caching ?? b.caching,
+          prices: { ...b.prices, ...(o.prices ?? {}) },
+          source: 'settings',
+        });
+      }
+    }
+    return new ModelCatalogue(models, problems);
+  }
+
+  get(id: string): ModelInfo | undefined {
+    return this.models.get(id);
+  }
+
+  chatModel(id: string): ChatModelInfo | undefined {
+    const m = this.models.get(id);
+    return m?.kind === 'chat' ? m : undefined;
+  }
+
+  /** The model's entry, or conservative defaults for one nothing describes (the gateway may still serve it). */
+  chatModelOrDefaults(id: string): ChatModelInfo {
+    return this.chatModel(id) ?? { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' };
+  }
+
+  imageModel(id: string): ImageModelInfo | undefined {
+    const m = this.models.get(id);
+    return m?.kind === 'image' ? m : undefined;
+  }
+
+  chatModels(): ChatModelInfo[] {
+    return [...this.models.values()].filter((m): m is ChatModelInfo => m.kind === 'chat');
+  }
+
+  imageModels(): ImageModelInfo[] {
+    return [...this.models.values()].filter((m): m is ImageModelInfo => m.kind === 'image');
+  }
+
+  /** USD for `n` images of `size` at `quality` (absent = the gateway's default, standard); undefined = no known price. */
+  imageCost(modelId: string, size: ImageSize, n: number, quality: 'standard' | 'hd' = 'standard'): number | undefined {
+    const each = this.imageModel(modelId)?.prices?.[quality]?.[size];
+    return each === undefined ? undefined : each * n;
+  }
+
+  /** Price for a model on a channel: the channel's own entry, else the model's `default` entry. */
+  price(modelId: string, channel: ChannelChoice): Price | undefined {
+    const m = this.chatModel(modelId);
+    return m?.prices[channel] ?? m?.prices.default;
+  }
+}

@@ -1,0 +1,307 @@
+// The gateway client: one small object per configuration, shared by chat, images and the
+// model pickers. Plain Node (never imports vscode); everything it talks to goes through the
+// injected fetch, and every failure comes out as a GatewayError with the key redacted.
+import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
+import { completionFromEvents } from './chatStream';
+import { abortedError, GatewayError, keyNotSendableError, keyUnreadableError, markAfterContent, missingKeyError, protocolError, toGatewayError } from './gatewayError';
+import { errorFromHttp, type ErrorContext } from './errorMessages';
+import { l10n } from '../l10n';
+import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
+import { DEFAULT_MAX_IMAGE_BYTES, decodeBase64Image, imageDownloadError, parseImageUrl, readImageBody } from './imageBytes';
+import { redactErrorInPlace, redactSecret } from './redact';
+import { chatBody, imageBody, rejectsStreamOptions } from './requestBody';
+import {
+  abortableSleep,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  nextRetry,
+  parseRetryAfter,
+  unlessAborted,
+  type RetryPolicy,
+} from './retry';
+import { Attempt, readBodyText, type Peer } from './transport';
+import type {
+  ChatCompletion,
+  ChatRequest,
+  ChatStreamEvent,
+  GatewayClient,
+  GatewayClientOptions,
+  ImageRequest,
+  ImageResponse,
+  RequestOptions,
+} from './types';
+import { describeZodError, wire } from './wire';
+
+/** Knobs for tests and benchmarks on top of the public options. */
+export interface GatewayClientTuning {
+  /** First back-off delay (default 500 ms); doubles per retry. */
+  retryBaseDelayMs?: number;
+  /** Back-off cap (default 8 s). */
+  retryMaxDelayMs?: number;
+  /** A Retry-After longer than this is not waited out (default 30 s). */
+  maxRetryAfterMs?: number;
+  /** Replaces the back-off wait (tests record the delays instead of waiting). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source (default Math.random). */
+  random?: () => number;
+  /** Largest image imageBytes() accepts (default 25 MB). */
+  maxImageBytes?: number;
+  /** Largest single SSE line or event (default 64 MB); a bigger one fails the stream. */
+  maxSseEventBytes?: number;
+  /** A stream with keep-alives but no content for this long is stopped (default 5 x timeoutMs). */
+  contentTimeoutMs?: number;
+}
+export type GatewayClientOptionsWithTuning = GatewayClientOptions & GatewayClientTuning;
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * Base URLs known to reject `stream_options`, shared by every client in the process so a
+ * rebuilt client (after a settings change) does not pay the failed request again.
+ */
+const streamOptionsRejectedBy = new Set<string>();
+
+export function createGatewayClient(options: GatewayClientOptionsWithTuning): GatewayClient {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const baseUrlProblem = invalidBaseUrlError(baseUrl);
+  const gateway = gatewayIdentity(baseUrl);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const contentTimeoutMs = options.contentTimeoutMs ?? timeoutMs * 5;
+  const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const sseOptions = { maxEventBytes: options.maxSseEventBytes };
+  const policy: RetryPolicy = {
+    maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES),
+    baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+    maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    sleep: options.sleep ?? abortableSleep,
+    random: options.random ?? Math.random,
+  };
+
+  /** The key, read per request (it can change at any time); never sent if missing. */
+  async function resolveKey(): Promise<string> {
+    if (baseUrlProblem) throw baseUrlProblem;
+    let raw: string | undefined;
+    try {
+      raw = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
+    } catch {
+      throw keyUnreadableError();
+    }
+    const key = typeof raw === 'string' ? raw.trim() : '';
+    if (!key) throw missingKeyError();
+    // A key with spaces or control characters cannot go into a header, and fetch's own
+    // error for that would quote the whole header value, key included.
+    if (!/^[\x21-\x7e]+$/.test(key)) {
+      throw keyNotSendableError();
+    }
+    return key;
+  }
+
+  function headers(key: string, accept: string, json: boolean): Record<string, string> {
+    const h: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: accept };
+    if (json) h['Content-Type'] = 'application/json';
+    return h;
+  }
+
+  async function httpFailure(response: Response, attempt: Attempt, context: ErrorContext, key: string): Promise<GatewayError> {
+    const { text: raw } = await readBodyText(response, attempt, MAX_ERROR_BODY_BYTES, true);
+    // Redacted before the body is parsed and cut to a length: a cut-off echo of the key must not pass.
+    const text = redactSecret(raw, key);
+    return errorFromHttp(
+      {
+        status: response.status,
+        statusText: redactSecret(response.statusText, key),
+        contentType: response.headers.get('content-type'),
+        body: text,
+        retryAfterMs: parseRetryAfter(response.headers),
+      },
+      context,
+    );
+  }
+
+  /**
+   * Runs `attempt` until it succeeds, fails for good, or retries run out. Every error that
+   * leaves here is a GatewayError with `secret` redacted from its texts.
+   */
+  async function withRetries<T>(
+    signal: AbortSignal | undefined,
+    secret: string | undefined,
+    peer: Peer,
+    run: (attempt: Attempt) => Promise<T>,
+  ): Promise<T> {
+    for (let retries = 0; ; ) {
+      const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs);
+      try {
+        return await run(attempt);
+      } catch (caught) {
+        const next = nextRetry(redactErrorInPlace(toGatewayError(caught), secret), retries, policy);
+        if ('error' in next) throw redactErrorInPlace(next.error, secret);
+        retries++;
+        await unlessAborted(policy.sleep(next.delayMs, signal), signal);
+      } finally {
+        attempt.dispose();
+      }
+    }
+  }
+
+  /** Opens a request to the base URL; a non-2xx status becomes a GatewayError. */
+  async function open(
+    attempt: Attempt,
+    path: string,
+    init: { method: 'GET' | 'POST'; body?: string; accept: string },
+    key: string,
+    context: ErrorContext,
+  ): Promise<Response> {
+    const response = await attempt.guard(
+      () =>
+        fetchImpl(`${baseUrl}${path}`, {
+          method: init.method,
+          headers: headers(key, init.accept, init.body !== undefined),
+          body: init.body,
+          signal: attempt.signal,
+          // Never follow a redirect: it would re-send the key to wherever it points.
+          redirect: 'manual',
+        }),
+      'connect',
+    );
+    if (response.status >= 300 && response.status < 400) {
+      response.body?.cancel().catch(() => undefined);
+      throw redirectError(response);
+    }
+    if (!response.ok) throw await httpFailure(response, attempt, context, key);
+    return response;
+  }
+
+  const gatewayPeer = {
+    name: 'the gateway',
+    where: baseUrl,
+    hint: `${l10n.t('Check “modelgate.baseUrl” and your network connection.')}${options.connectHint ? ` ${options.connectHint}` : ''}`,
+  };
+
+  async function* streamChat(request: ChatRequest, requestOptions: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> {
+    const signal = requestOptions.signal;
+    if (signal?.aborted) throw abortedError();
+    const key = await resolveKey();
+    const context: ErrorContext = { model: request.model, operation: 'chat' };
+    let includeUsage = !streamOptionsRejectedBy.has(gateway);
+    for (let retries = 0; ; ) {
+      const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs);
+      let delivered = false;
+      try {
+        const body = chatBody(request, { stream: true, includeUsage });
+        const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, key, context);
+        for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
+          for (const event of batch) {
+            delivered = true;
+            yield event;
+          }
+        }
+        return;
+      } catch (caught) {
+        const error = redactErrorInPlace(toGatewayError(caught), key);
+        // Once text is on the user's screen a retry would repeat or contradict it.
+        if (delivered) throw redactErrorInPlace(markAfterContent(error), key);
+        const said = `${error.serverMessage ?? ''} ${error.param ?? ''} ${error.code ?? ''}`;
+        if (includeUsage && rejectsStreamOptions(error.status, said)) {
+          includeUsage = false;
+          streamOptionsRejectedBy.add(gateway);
+          continue;
+        }
+        const next = nextRetry(error, retries, policy);
+        if ('error' in next) throw redactErrorInPlace(next.error, key);
+        retries++;
+        requestOptions.onRetry?.(error, next.delayMs);
+        attempt.dispose(); // close the failed attempt now, not after the wait
+        await unlessAborted(policy.sleep(next.delayMs, signal), signal);
+      } finally {
+        attempt.dispose();
+      }
+    }
+  }
+
+  async function completeChat(request: ChatRequest, requestOptions: RequestOptions = {}): Promise<ChatCompletion> {
+    const signal = requestOptions.signal;
+    if (signal?.aborted) throw abortedError();
+    const key = await resolveKey();
+    const context: ErrorContext = { model: request.model, operation: 'chat' };
+    return withRetries(signal, key, gatewayPeer, async (attempt) => {
+      // The spec says streaming is on by default and does not show the non-streamed shape:
+      // whatever comes back (JSON or SSE) is read the same way.
+      const body = chatBody(request, { stream: false, includeUsage: false });
+      const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, key, context);
+      const events: ChatStreamEvent[] = [];
+      for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) events.push(...batch);
+      return completionFromEvents(events);
+    });
+  }
+
+  async function generateImages(request: ImageRequest, requestOptions: RequestOptions = {}): Promise<ImageResponse> {
+    const signal = requestOptions.signal;
+    if (signal?.aborted) throw abortedError();
+    const key = await resolveKey();
+    const context: ErrorContext = { model: request.model, operation: 'image generation' };
+    return withRetries(signal, key, gatewayPeer, async (attempt) => {
+      const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, key, context);
+      const json = await readJsonAnswer(response, attempt, context);
+      const parsed = wire().imageResponseSchema.safeParse(json);
+      if (!parsed.success) throw protocolError(`the image answer has the wrong shape, ${describeZodError(parsed.error)}`);
+      return {
+        created: parsed.data.created,
+        data: parsed.data.data.map((image) => ({
+          ...(image.url ? { url: image.url } : {}),
+          ...(image.b64_json ? { b64_json: image.b64_json } : {}),
+          ...(image.revised_prompt ? { revised_prompt: image.revised_prompt } : {}),
+        })),
+      };
+    });
+  }
+
+  async function listModels(requestOptions: RequestOptions = {}): Promise<{ id: string }[]> {
+    const signal = requestOptions.signal;
+    if (signal?.aborted) throw abortedError();
+    const key = await resolveKey();
+    return withRetries(signal, key, gatewayPeer, async (attempt) => {
+      const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, key, {});
+      const json = await readJsonAnswer(response, attempt, {});
+      const parsed = wire().modelListSchema.safeParse(json);
+      if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
+      const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;
+      return entries.map((entry) => ({ id: typeof entry === 'string' ? entry : entry.id }));
+    });
+  }
+
+  async function imageBytes(image: { url?: string; b64_json?: string }, requestOptions: RequestOptions = {}): Promise<Uint8Array> {
+    const signal = requestOptions.signal;
+    if (signal?.aborted) throw abortedError();
+    if (image.b64_json) return decodeBase64Image(image.b64_json, maxImageBytes);
+    if (!image.url) throw protocolError('the image has neither url nor b64_json');
+    const url = parseImageUrl(image.url);
+    const imagePeer = { name: 'the image host', where: url.origin, hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}` };
+    return withRetries(signal, undefined, imagePeer, async (attempt) => {
+      // No Authorization header and no credentials: the key goes to the base URL only,
+      // even when the image URL happens to be on the same origin.
+      const response = await attempt.guard(
+        () =>
+          fetchImpl(url.href, {
+            method: 'GET',
+            headers: { Accept: 'image/png, image/jpeg, image/webp, image/*;q=0.8' },
+            credentials: 'omit',
+            referrerPolicy: 'no-referrer',
+            redirect: 'follow',
+            signal: attempt.signal,
+          }),
+        'connect',
+      );
+      if (!response.ok) {
+        response.body?.cancel().catch(() => undefined);
+        throw imageDownloadError(response.status, response.statusText, parseRetryAfter(response.headers));
+      }
+      return readImageBody(response, attempt, maxImageBytes);
+    });
+  }
+
+  return { streamChat, completeChat, generateImages, imageBytes, listModels };
+}

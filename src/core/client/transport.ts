@@ -1,0 +1,278 @@
+// One HTTP attempt: the caller's abort signal, an idle timeout, and reading the body in
+// chunks. Every wait is raced against the attempt's AbortController, so an abort or a
+// timeout ends the wait at once even if the injected fetch ignores its signal.
+import { abortedError, GatewayError, keepAliveOnlyError, networkMessage, timeoutError } from './gatewayError';
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_CLOSED: 'connection closed',
+};
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Who is on the other end, for messages: the gateway, or an image host. */
+export interface Peer {
+  /** e.g. "the gateway" */
+  name: string;
+  /** origin and path, never a query string (signed image URLs carry tokens there) */
+  where: string;
+  /** what to check when it cannot be reached */
+  hint: string;
+}
+
+/** A failure of the connection itself (fetch TypeError, ECONNRESET, a body that ends abruptly). */
+export function networkError(error: unknown, phase: 'connect' | 'read', peer: Peer): GatewayError {
+  const code = errorCode(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  const detail = code ? `${NETWORK_CODES[code] ?? 'network error'}, ${code}` : raw.slice(0, 120) || 'network error';
+  const message = networkMessage(phase, peer.name, peer.where, detail, peer.hint);
+  return new GatewayError('network', message, { code });
+}
+
+export class Attempt {
+  private readonly controller = new AbortController();
+  private timedOut = false;
+  private readonly unlink: () => void;
+  /**
+   * One idle check per attempt: a timer that, when it fires, compares the time of the last
+   * progress with the timeout and re-arms itself for the rest. Progress itself is a timestamp
+   * write, so a stream of thousands of chunks costs no timer work per chunk.
+   */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastProgress = performance.now();
+  /** Last byte of any kind, keep-alives included. */
+  private lastByte = this.lastProgress;
+  private waiting = false;
+  /** The no-content bound ran out (as opposed to plain silence). */
+  private noContent = false;
+  /** Rejects the wait in progress; called when the attempt's signal aborts. */
+  private abortWait: (() => void) | undefined;
+  /** Cancels the body reader in use, so a pending read ends the moment the attempt aborts. */
+  private cancelRead: (() => void) | undefined;
+
+  constructor(
+    private readonly userSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly peer: Peer,
+    /**
+     * A stream that stays alive with keep-alives but sends no content for this long is
+     * stopped too (default 5 x the idle timeout): keep-alives prove the connection, not an
+     * answer; a model may think for minutes behind them, but not forever.
+     */
+    private readonly contentTimeoutMs = timeoutMs * 5,
+  ) {
+    this.controller.signal.addEventListener(
+      'abort',
+      () => {
+        this.abortWait?.();
+        this.cancelRead?.();
+      },
+      { once: true },
+    );
+    if (userSignal) {
+      const onAbort = () => this.controller.abort();
+      userSignal.addEventListener('abort', onAbort, { once: true });
+      this.unlink = () => userSignal.removeEventListener('abort', onAbort);
+      if (userSignal.aborted) this.controller.abort();
+    } else {
+      this.unlink = () => undefined;
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Why this attempt ended, as a GatewayError. */
+  classify(error: unknown, phase: 'connect' | 'read'): GatewayError {
+    if (this.userSignal?.aborted) return abortedError();
+    if (this.timedOut) {
+      if (!this.noContent) return timeoutError(this.timeoutMs, this.peer.name);
+      const seconds = Math.max(1, Math.round(this.contentTimeoutMs / 1000));
+      return keepAliveOnlyError(seconds, this.peer.name);
+    }
+    if (error instanceof GatewayError) return error;
+    return networkError(error, phase, this.peer);
+  }
+
+  /** Something meaningful arrived (or the consumer just handed control back): silence restarts. */
+  progress(): void {
+    this.lastProgress = this.lastByte = performance.now();
+  }
+
+  /** Bytes arrived that only keep the connection alive (SSE comments): not content. */
+  alive(): void {
+    this.lastByte = performance.now();
+  }
+
+  private readonly onIdle = (): void => {
+    this.timer = undefined;
+    // Silence only counts while we are waiting for the server, not while the consumer is busy:
+    // the next wait re-arms the check.
+    if (!this.waiting || this.controller.signal.aborted) return;
+    const now = performance.now();
+    const silent = now - this.lastByte;
+    const noContent = now - this.lastProgress;
+    if (silent >= this.timeoutMs || noContent >= this.contentTimeoutMs) {
+      this.timedOut = true;
+      this.noContent = silent < this.timeoutMs;
+      this.controller.abort();
+      return;
+    }
+    this.timer = setTimeout(this.onIdle, Math.min(this.timeoutMs - silent, this.contentTimeoutMs - noContent));
+  };
+
+  /** Starts a wait for the server; arms the idle check if it is not armed. */
+  beginWait(): void {
+    this.waiting = true;
+    if (this.timer === undefined) this.timer = setTimeout(this.onIdle, this.timeoutMs);
+  }
+
+  endWait(): void {
+    this.waiting = false;
+  }
+
+  /**
+   * Awaits `start()` (connecting); fails with 'timeout' when nothing happens for the idle
+   * timeout and with 'aborted' the moment the caller aborts, even if the work never settles.
+   */
+  guard<T>(start: () => Promise<T>, phase: 'connect' | 'read'): Promise<T> {
+    if (this.controller.signal.aborted) return Promise.reject(this.classify(undefined, phase));
+    return new Promise<T>((resolve, reject) => {
+      const finish = () => {
+        this.endWait();
+        this.abortWait = undefined;
+      };
+      this.abortWait = () => {
+        finish();
+        reject(this.classify(undefined, phase));
+      };
+      this.progress();
+      this.beginWait();
+      let work: Promise<T>;
+      try {
+        work = start();
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work.then(
+        (value) => {
+          finish();
+          resolve(value);
+        },
+        (error: unknown) => {
+          finish();
+          reject(this.classify(error, phase));
+        },
+      );
+    });
+  }
+
+  /**
+   * A reader of `response`'s body bound to this attempt: an abort or timeout cancels it, which
+   * ends a pending read at once (even if the injected fetch ignores its signal).
+   */
+  reader(response: Response): ReadableStreamDefaultReader<Uint8Array> | undefined {
+    if (!response.body) return undefined;
+    const reader = response.body.getReader();
+    this.cancelRead = () => {
+      reader.cancel().catch(() => undefined);
+    };
+    if (this.controller.signal.aborted) this.cancelRead();
+    return reader;
+  }
+
+  /** One read under the idle check; a failed or aborted read comes out as a GatewayError. */
+  async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.controller.signal.aborted) throw this.classify(undefined, 'read');
+    this.beginWait();
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await reader.read();
+    } catch (error) {
+      throw this.classify(error, 'read');
+    } finally {
+      this.waiting = false;
+    }
+    if (this.controller.signal.aborted) throw this.classify(undefined, 'read');
+    return result;
+  }
+
+  /** Ends the attempt: clears the timer, drops the caller's listener, aborts anything in flight. */
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.unlink();
+    if (!this.controller.signal.aborted) this.controller.abort();
+  }
+}
+
+/**
+ * The body's chunks; every chunk counts as progress for the idle timeout. Breaking out of the
+ * loop cancels the body, which closes the connection.
+ */
+export async function* bodyChunks(response: Response, attempt: Attempt): AsyncGenerator<Uint8Array> {
+  const reader = attempt.reader(response);
+  if (!reader) return;
+  let finished = false;
+  try {
+    for (;;) {
+      attempt.progress();
+      const { done, value } = await attempt.read(reader);
+      if (done) {
+        finished = true;
+        return;
+      }
+      if (value && value.byteLength > 0) yield value;
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * The body as text, at most `limitBytes` of it (an error page can be huge). With `tolerant`,
+ * a connection failure mid-body returns what arrived so far; an abort still throws.
+ */
+export async function readBodyText(
+  response: Response,
+  attempt: Attempt,
+  limitBytes: number,
+  tolerant = false,
+): Promise<{ text: string; truncated: boolean }> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of bodyChunks(response, attempt)) {
+      const room = limitBytes - total;
+      text += decoder.decode(room < chunk.byteLength ? chunk.subarray(0, room) : chunk, { stream: true });
+      total += chunk.byteLength;
+      if (total > limitBytes) {
+        truncated = true;
+        break;
+      }
+    }
+  } catch (error) {
+    if (!tolerant || (error instanceof GatewayError && error.kind === 'aborted')) throw error;
+  }
+  return { text: text + decoder.decode(), truncated };
+}

@@ -1,0 +1,139 @@
+// The chat, images and language-model features, constructed on first use (issue 9: activate()
+// only registers). What VS Code must know from the start is registered here and is cheap: the
+// chat view's provider, every command the features contribute, and the vscode.lm provider. Each
+// is a small proxy that loads its feature (src/featureLoading/featureBundles.ts: a separate bundle in the
+// Node build, the same file in the web build), builds it once, and hands the call over:
+//  - a command: the proxies of that feature unregister themselves, the feature registers its real
+//    commands, and the call is re-run through VS Code (same id, same arguments);
+//  - the chat view: resolveWebviewView goes to the real provider;
+//  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
+import * as vscode from 'vscode';
+import type { ChatApi } from '../chat';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, LM_VENDOR } from './featureIds';
+import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
+import type { Services } from '../services/serviceContainer';
+
+export type FeatureName = 'chat' | 'images' | 'lm';
+
+export interface FeatureLoad {
+  feature: FeatureName;
+  /** what asked for it first: a command id, 'view', 'api', or an lm method */
+  trigger: string;
+  /** load (require) + construction, in ms */
+  ms: number;
+}
+
+export interface Features {
+  /** the chat feature's API; builds the chat feature on first access */
+  chat(trigger?: string): ChatApi;
+  /** the features built so far, with what triggered each (for tests and the log) */
+  loaded(): FeatureLoad[];
+  /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
+  flush(): Promise<void> | undefined;
+}
+
+export function registerLazyFeatures(services: Services): Features {
+  const { context, log } = services;
+  const loads: FeatureLoad[] = [];
+  const timed = <T>(feature: FeatureName, trigger: string, build: () => T): T => {
+    const t0 = performance.now();
+    const value = build();
+    const ms = Math.round((performance.now() - t0) * 10) / 10;
+    loads.push({ feature, trigger, ms });
+    log.info(`Loaded the ${feature} feature on first use (${trigger}) in ${ms} ms.`);
+    return value;
+  };
+
+  /** Registers proxy commands for `ids`; the first call builds the feature and re-runs itself. */
+  const proxyCommands = (ids: readonly string[], ensure: (trigger: string) => void): vscode.Disposable => {
+    const proxies = ids.map((id) =>
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        ensure(id);
+        return vscode.commands.executeCommand(id, ...args);
+      }),
+    );
+    context.subscriptions.push(...proxies);
+    return vscode.Disposable.from(...proxies);
+  };
+
+  // ---------- chat ----------
+  let chat: { api: ChatApi; resolve: vscode.WebviewViewProvider['resolveWebviewView'] } | undefined;
+  const chatProxies = proxyCommands(FEATURE_COMMANDS.chat, (trigger) => ensureChat(trigger));
+  function ensureChat(trigger: string): NonNullable<typeof chat> {
+    if (chat) return chat;
+    return timed('chat', trigger, () => {
+      chatProxies.dispose(); // the real commands take the same ids
+      const built = loadChatModule().registerChat(services);
+      context.subscriptions.push(...built.disposables);
+      chat = { api: built.api, resolve: (view, ctx, token) => built.provider.resolveWebviewView(view, ctx, token) };
+      return chat;
+    });
+  }
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view, ctx, token) => ensureChat('view').resolve(view, ctx, token) }),
+  );
+
+  // ---------- images ----------
+  let images = false;
+  const imageProxies = proxyCommands(FEATURE_COMMANDS.images, (trigger) => {
+    if (images) return;
+    timed('images', trigger, () => {
+      imageProxies.dispose();
+      context.subscriptions.push(...loadImagesModule().registerImageCommands(services));
+      images = true;
+    });
+  });
+
+  // ---------- vscode.lm ----------
+  context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
+
+  return {
+    chat: (trigger = 'api') => ensureChat(trigger).api,
+    loaded: () => loads.map((l) => ({ ...l })),
+    flush: () => chat?.api.controller.close(),
+  };
+}
+
+/**
+ * Registers Modelgate's models with vscode.lm (VS Code's chat lists them from the start); the
+ * provider behind it is built on the first call. A no-op where the API is missing.
+ */
+type LmProvider = vscode.LanguageModelChatProvider & vscode.Disposable;
+function registerLmProxy(services: Services, build: (trigger: string) => LmProvider): vscode.Disposable {
+  // Feature-detected: hosts without the API (older VS Code, some forks) keep everything else.
+  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
+  if (typeof lm?.registerLanguageModelChatProvider !== 'function') {
+    services.log.info('Language model provider: this host has no vscode.lm.registerLanguageModelChatProvider; Modelgate models are not offered to other extensions.');
+    return new vscode.Disposable(() => {});
+  }
+  const changed = new vscode.EventEmitter<void>();
+  let provider: LmProvider | undefined;
+  let forward: vscode.Disposable | undefined;
+  const real = (trigger: string): LmProvider => {
+    if (provider) return provider;
+    provider = build(trigger);
+    forward = provider.onDidChangeLanguageModelChatInformation?.(() => changed.fire());
+    return provider;
+  };
+  const proxy: vscode.LanguageModelChatProvider = {
+    onDidChangeLanguageModelChatInformation: changed.event,
+    provideLanguageModelChatInformation: (options, token) => real('lm.provideLanguageModelChatInformation').provideLanguageModelChatInformation(options, token),
+    // not async: the real provider throws before returning for what it refuses without I/O
+    provideLanguageModelChatResponse: (info, messages, options, progress, token) =>
+      real('lm.provideLanguageModelChatResponse').provideLanguageModelChatResponse(info, messages, options, progress, token),
+    provideTokenCount: (info, text, token) => real('lm.provideTokenCount').provideTokenCount(info, text, token),
+  };
+  const cleanup = new vscode.Disposable(() => {
+    forward?.dispose();
+    provider?.dispose();
+    changed.dispose();
+  });
+  try {
+    return vscode.Disposable.from(lm.registerLanguageModelChatProvider(LM_VENDOR, proxy), cleanup);
+  } catch (err) {
+    // Never fail activation over this feature (e.g. a host that does not know the vendor).
+    cleanup.dispose();
+    services.log.warn(`Language model provider not registered: ${err instanceof Error ? err.message : String(err)}`);
+    return new vscode.Disposable(() => {});
+  }
+}

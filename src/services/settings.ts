@@ -1,0 +1,139 @@
+// Reads Modelgate's settings. Security-relevant ones (the base URL and the model catalogue,
+// which decides prices) come from USER settings only: a workspace's .vscode/settings.json can
+// never redirect the key (field notes: CVE-2026-47282). They are also declared
+// `application` scope in package.json, which VS Code enforces; reading `globalValue` here
+// keeps that true even if the declaration changes.
+//
+// The same holds for every setting that decides what a request costs (issue 10, item 5): the
+// chat and image model, the channel (prices differ per channel), the number of tool rounds
+// (each is a paid request) and the request timeout. A repository's settings for them are
+// ignored, in trusted and Restricted Mode alike, and reported once as a problem so the user
+// sees why. Only `image.folder` (where images are written, inside the workspace) is read
+// from the workspace, and it is a restricted setting.
+import * as vscode from 'vscode';
+import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue/modelCatalogue';
+import { checkBaseUrl } from '../core/client/baseUrl';
+import { checkEndUserId } from '../core/client/endUserId';
+import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
+import { parseFallbackChannels } from '../core/channels/channelFailover';
+import type { Channel } from '../core/client/types';
+
+export const SECTION = 'modelgate';
+
+export interface Settings {
+  /** normalized base URL, or undefined when the setting is invalid (see baseUrlProblem) */
+  baseUrl: string | undefined;
+  baseUrlOrigin: string | undefined;
+  baseUrlProblem: string | undefined;
+  chatModel: string;
+  channel: ChannelChoice;
+  /** `modelgate.fallbackChannels`: channels to fail over to, in order (empty: no failover) */
+  fallbackChannels: Channel[];
+  imageModel: string;
+  /** workspace-relative folder for images made from the palette; '' = root */
+  imageFolder: string;
+  /** raw `modelgate.models` (validated by the catalogue) */
+  modelOverrides: unknown;
+  requestTimeoutMs: number;
+  maxToolRounds: number;
+  /** `modelgate.endUserId`, sent as the image request's `user`; undefined = unset (or invalid, see endUserIdProblem) */
+  endUserId: string | undefined;
+  endUserIdProblem: string | undefined;
+  /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
+  budgets: Budgets;
+  /** settings that were invalid and replaced by defaults, for a warning */
+  problems: string[];
+}
+
+/**
+ * `config.inspect(key)`, once per key for one reading of the settings: inspect is the costly part
+ * of reading them in the extension host (issue 9: readSettings runs in activate()).
+ */
+type Inspect = (key: string) => ReturnType<vscode.WorkspaceConfiguration['inspect']>;
+function inspector(config: vscode.WorkspaceConfiguration): Inspect {
+  const seen = new Map<string, ReturnType<Inspect>>();
+  return (key) => {
+    if (!seen.has(key)) seen.set(key, config.inspect(key));
+    return seen.get(key);
+  };
+}
+
+function userValue<T>(inspect: Inspect, key: string): T | undefined {
+  const i = inspect(key);
+  return (i?.globalValue ?? i?.defaultValue) as T | undefined;
+}
+
+/** cost-deciding settings: read from user settings only */
+export const USER_ONLY_KEYS = ['chat.model', 'channel', 'fallbackChannels', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
+
+/** A workspace (or folder, or a language section) that tries to set a user-only setting. */
+function workspaceOverrides(inspect: Inspect, key: string): boolean {
+  const i = inspect(key);
+  return (
+    i?.workspaceValue !== undefined ||
+    i?.workspaceFolderValue !== undefined ||
+    i?.workspaceLanguageValue !== undefined ||
+    i?.workspaceFolderLanguageValue !== undefined
+  );
+}
+
+function clampNumber(v: unknown, min: number, max: number, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+}
+
+const imageFolder = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+export function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const c = inspector(config);
+  const problems: string[] = [];
+  const base = checkBaseUrl(userValue<string>(c, 'baseUrl'));
+  for (const key of USER_ONLY_KEYS) {
+    if (workspaceOverrides(c, key)) problems.push(vscode.l10n.t('"modelgate.{0}" in this workspace\'s settings is ignored: settings that decide cost are read from your user settings only.', key));
+  }
+  const rawChannel = userValue<string>(c, 'channel') ?? 'default';
+  let channel: ChannelChoice = 'default';
+  if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
+  else problems.push(vscode.l10n.t('"modelgate.channel" is "{0}"; allowed: {1}. Using "default".', rawChannel, CHANNEL_CHOICES.join(', ')));
+  // Who the requests are made for is the user's statement, never a repository's.
+  if (workspaceOverrides(c, 'endUserId')) problems.push(vscode.l10n.t('"modelgate.endUserId" in this workspace\'s settings is ignored: the end-user id is read from your user settings only.'));
+  const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
+  if (!endUser.ok) problems.push(vscode.l10n.t('{0}. Image requests are refused until it is fixed or cleared.', endUser.problem));
+  const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));
+  if (fallback.problem) problems.push(fallback.problem);
+  const str = (key: string, fallback: string) => {
+    const v = userValue<unknown>(c, key);
+    if (typeof v === 'string' && v.trim()) return v.trim();
+    if (v !== undefined && v !== '' && typeof v !== 'string') problems.push(vscode.l10n.t('"modelgate.{0}" must be a string.', key));
+    return fallback;
+  };
+  const budget = (key: string) => {
+    const r = parseBudgetSetting(userValue<unknown>(c, key), `modelgate.${key}`);
+    if (r.problem) problems.push(r.problem);
+    return r.value;
+  };
+  const dailyUsd = budget('budget.dailyUsd');
+  const monthlyUsd = budget('budget.monthlyUsd');
+  return {
+    baseUrl: base.ok ? base.url : undefined,
+    baseUrlOrigin: base.ok ? base.origin : undefined,
+    baseUrlProblem: base.ok ? undefined : base.message,
+    chatModel: str('chat.model', 'flagship-text'),
+    channel,
+    fallbackChannels: fallback.channels,
+    imageModel: str('image.model', 'image-restricted'),
+    imageFolder: imageFolder(config.get('image.folder')),
+    modelOverrides: userValue<unknown>(c, 'models') ?? {},
+    requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
+    maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
+    endUserId: endUser.ok ? endUser.value : undefined,
+    endUserIdProblem: endUser.ok ? undefined : endUser.problem,
+    budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
+    problems,
+  };
+}
+
+/** Writes a choice (model, channel) to user settings: the only place they are read from. */
+export async function updateChoice(key: 'chat.model' | 'channel' | 'image.model', value: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+}

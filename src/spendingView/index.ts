@@ -1,0 +1,33 @@
+// Spending and budgets: the "Modelgate: Show Spending" command and what the integration tests
+// read. The guard itself (src/services/budgetGuard.ts) is a service, made in activate().
+import * as vscode from 'vscode';
+import type { Period, SpendSummary } from '../core/spend/spendBook';
+import { summarizePeriod } from '../core/spend/spendBook';
+import type { Services } from '../services/serviceContainer';
+import type { BudgetAsk } from '../services/budgetGuard';
+import { SpendView } from './spendView';
+
+export { BudgetGuard, SEND_ONCE, RAISE_BUDGET, type BudgetAsk } from '../services/budgetGuard';
+
+export interface SpendApi {
+  /** what was spent in the current local day, week or month */
+  summary(period: Period): SpendSummary;
+  /** reads the ledger again from globalState, as a window reload does */
+  reload(): void;
+  /** replaces the budget question (the modal cannot be clicked from the extension host); undefined restores it */
+  setBudgetAsk(ask: BudgetAsk | undefined): void;
+  /** the page of the spending view as last drawn (undefined until shown) */
+  readonly view: Pick<SpendView, 'lastPage' | 'lastHtml' | 'exportCsv'>;
+}
+
+export function registerSpending(services: Services): { disposables: vscode.Disposable[]; api: SpendApi } {
+  const view = new SpendView(services.usage, services.budget);
+  const defaultAsk = services.budget.ask;
+  const api: SpendApi = {
+    summary: (period) => summarizePeriod(services.usage.spend(), period, Date.now()),
+    reload: () => services.usage.reloadSpend(true),
+    setBudgetAsk: (ask) => (services.budget.ask = ask ?? defaultAsk),
+    view,
+  };
+  return { disposables: [view, vscode.commands.registerCommand('modelgate.showSpending', () => view.show())], api };
+}

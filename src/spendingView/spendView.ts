@@ -1,0 +1,88 @@
+// "Modelgate: Show Spending": a webview panel with today, this week and this month by model,
+// channel and source (src/spendingView/spendHtml.ts draws it), refreshed on each recorded request,
+// and "Export CSV…" (save dialog; src/core/spend/spendCsv.ts writes injection-safe cells). The one
+// message the page sends is validated with zod.
+import * as vscode from 'vscode';
+import * as z from 'zod';
+import { lazy } from '../core/lazy';
+import { spendCsv } from '../core/spend/spendCsv';
+import { summarizePeriod } from '../core/spend/spendBook';
+import type { UsageLedger } from '../services/usageLedger';
+import type { BudgetGuard } from '../services/budgetGuard';
+import { buildSpendHtml, type SpendPage } from './spendHtml';
+
+/** built when the page first sends (issue 9: no schema is built at activation) */
+const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export class SpendView implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private readonly subscription: vscode.Disposable;
+  /** the last page drawn (tests read the figures the user sees) */
+  lastPage: SpendPage | undefined;
+  lastHtml: string | undefined;
+
+  constructor(
+    private readonly ledger: UsageLedger,
+    private readonly budget: BudgetGuard,
+  ) {
+    this.subscription = ledger.onDidRecord(() => this.render());
+  }
+
+  page(now = Date.now()): SpendPage {
+    const s = this.ledger.spend();
+    return { today: summarizePeriod(s, 'day', now), week: summarizePeriod(s, 'week', now), month: summarizePeriod(s, 'month', now), budgets: this.budget.statuses(now) };
+  }
+
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal();
+      this.render();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel('modelgate.spending', vscode.l10n.t('Modelgate Spending'), vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+    this.panel = panel;
+    panel.onDidDispose(() => (this.panel = undefined));
+    panel.webview.onDidReceiveMessage((raw: unknown) => {
+      if (!messageSchema().safeParse(raw).success) return;
+      void this.exportCsv();
+    });
+    this.render();
+  }
+
+  private render(): void {
+    if (!this.panel) return;
+    this.lastPage = this.page();
+    this.lastHtml = buildSpendHtml(this.lastPage, this.panel.webview.cspSource, nonce());
+    this.panel.webview.html = this.lastHtml;
+  }
+
+  /** Asks where to save (unless `target` is given) and writes the CSV; the file written, or undefined. */
+  async exportCsv(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Modelgate spending'),
+        filters: { CSV: ['csv'] },
+        defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'modelgate-spending.csv') : undefined,
+      }));
+    if (!uri) return undefined;
+    try {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(spendCsv(this.ledger.spend())));
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), err instanceof Error ? err.message : String(err)));
+      return undefined;
+    }
+    return uri;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,140 @@
+// Model and channel pickers. One combined quick pick opens from the status bar (two clicks to
+// switch either); `modelgate.pickModel` / `modelgate.pickChannel` open one list each, or set the
+// value directly when given an argument (for keybindings, other extensions and tests).
+import * as vscode from 'vscode';
+import { CHANNEL_CHOICES, CHANNEL_INFO, type ChannelChoice, type ChatModelInfo, type ModelCatalogue, type Price } from '../core/catalogue/modelCatalogue';
+import { formatHealth } from '../core/channels/channelHealth';
+import { updateChoice } from '../services/settings';
+import type { Services } from '../services/serviceContainer';
+
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1000) return `${+(n / 1000).toFixed(0)}K`;
+  return String(n);
+}
+
+export function formatPrice(p: Price | undefined): string {
+  if (!p) return vscode.l10n.t('no price configured (set modelgate.models)');
+  const cache = p.cacheRead !== undefined ? vscode.l10n.t(' · cached ${0}', p.cacheRead) : '';
+  return vscode.l10n.t('${0} in · ${1} out{2} per 1M tokens', p.input, p.output, cache);
+}
+
+/** The short price the pickers show whole: "$2 / $8 per 1M" (input / output), "· $0.25 cached". */
+export function formatPriceShort(p: Price | undefined): string {
+  if (!p) return 'no price configured';
+  return `$${p.input} / $${p.output} per 1M${p.cacheRead !== undefined ? ` · $${p.cacheRead} cached` : ''}`;
+}
+
+/** What a picker row shows, for tests and other extensions (ModelgateApi.channelPickerItems). */
+export interface PickerItemView {
+  label: string;
+  description?: string;
+  detail?: string;
+}
+
+const CHANNEL_BLURB: Record<ChannelChoice, string> = {
+  default: 'the gateway picks',
+  direct: 'full context window',
+  stable: 'routed for reliability',
+  economical: 'routed for price',
+};
+
+export function describeChatModel(m: ChatModelInfo): string {
+  return [
+    vscode.l10n.t('{0} context', formatTokens(m.contextWindow)),
+    vscode.l10n.t('{0} output', formatTokens(m.maxOutput)),
+    m.imageInput ? vscode.l10n.t('text + images') : vscode.l10n.t('text only'),
+    m.tools ? vscode.l10n.t('tools') : vscode.l10n.t('no tools'),
+    m.caching ? vscode.l10n.t('prompt caching') : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> };
+
+function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
+  return cat.chatModels().map((m) => ({
+    label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
+    description: m.label !== m.id ? m.label : undefined,
+    // the price first, so a narrow picker cuts the capabilities, never the price
+    detail: `${formatPriceShort(cat.price(m.id, channel))} · ${describeChatModel(m)}`,
+    run: () => updateChoice('chat.model', m.id),
+  }));
+}
+
+/**
+ * One row per channel: the price (whole) and the health measured from the user's own requests
+ * for this model, e.g. "$2 / $8 per 1M · p50 first token 0.8 s · 62 tok/s · 1 error in 40".
+ */
+function channelItems(services: Services, model: string, current: ChannelChoice): Item[] {
+  const cat = services.catalogue();
+  return CHANNEL_CHOICES.map((c) => ({
+    label: `${c === current ? '$(check) ' : '$(blank) '}${CHANNEL_INFO[c].label}`,
+    description: CHANNEL_BLURB[c],
+    detail: `${cat.chatModel(model) ? `${formatPriceShort(cat.price(model, c))} · ` : ''}${formatHealth(services.health.summary(model, c), { short: true })}`,
+    run: () => updateChoice('channel', c),
+  }));
+}
+
+export function channelPickerItems(services: Services): PickerItemView[] {
+  const s = services.settings();
+  return channelItems(services, s.chatModel, s.channel).map(({ label, description, detail }) => ({ label, description, detail }));
+}
+
+async function show(items: Item[], title: string, placeHolder: string): Promise<boolean> {
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder, matchOnDescription: true, matchOnDetail: true });
+  if (!pick?.run) return false;
+  await pick.run();
+  return true;
+}
+
+export async function pickModel(services: Services, arg?: unknown): Promise<boolean> {
+  const cat = services.catalogue();
+  if (typeof arg === 'string') {
+    if (!cat.chatModel(arg)) {
+      const known = cat.chatModels().map((m) => m.id).join(', ');
+      throw new Error(vscode.l10n.t('Unknown chat model "{0}". Known models: {1}. Add others in "modelgate.models".', arg, known));
+    }
+    await updateChoice('chat.model', arg);
+    return true;
+  }
+  void services.refreshCatalogue();
+  const s = services.settings();
+  return show(modelItems(cat, s.chatModel, s.channel), vscode.l10n.t('Modelgate: Chat Model'), vscode.l10n.t('Model for the next chat request'));
+}
+
+export async function pickChannel(services: Services, arg?: unknown): Promise<boolean> {
+  if (typeof arg === 'string') {
+    if (!(CHANNEL_CHOICES as readonly string[]).includes(arg)) {
+      throw new Error(vscode.l10n.t('Unknown channel "{0}". Allowed: {1}.', arg, CHANNEL_CHOICES.join(', ')));
+    }
+    await updateChoice('channel', arg);
+    return true;
+  }
+  const s = services.settings();
+  return show(
+    channelItems(services, s.chatModel, s.channel),
+    vscode.l10n.t('Modelgate: Channel'),
+    vscode.l10n.t('Channel for the next request (switching mid-conversation loses the prompt cache)'),
+  );
+}
+
+export async function pickModelOrChannel(services: Services): Promise<boolean> {
+  const s = services.settings();
+  const cat = services.catalogue();
+  void services.refreshCatalogue();
+  const hasKey = !!(await services.keys.get());
+  const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
+  const items: Item[] = [
+    // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
+    hasKey
+      ? ({ label: vscode.l10n.t('$(key) Change API Key…'), detail: vscode.l10n.t('A key is stored (in SecretStorage).'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item)
+      : ({ label: vscode.l10n.t('$(key) Set API Key…'), detail: vscode.l10n.t('No key is stored for this gateway yet.'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item),
+    sep(vscode.l10n.t('Chat model')),
+    ...modelItems(cat, s.chatModel, s.channel),
+    sep(vscode.l10n.t('Channel')),
+    ...channelItems(services, s.chatModel, s.channel),
+  ];
+  return show(items, vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label), vscode.l10n.t('Pick a model or a channel for the next request'));
+}

@@ -1,0 +1,89 @@
+// The status-bar item: current model and channel, and what the last request cost.
+// Clicking it opens the combined model/channel picker.
+import * as vscode from 'vscode';
+import { CHANNEL_CHOICES, CHANNEL_INFO } from '../core/catalogue/modelCatalogue';
+import { formatHealth } from '../core/channels/channelHealth';
+import { formatUsd } from '../core/spend/cost';
+import { totalsLine } from '../core/spend/usageTotals';
+import type { Services } from '../services/serviceContainer';
+import { describeChatModel, formatPrice } from './modelChannelPicker';
+
+export class ModelStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+  private hasKey = true;
+
+  constructor(private readonly services: Services) {
+    this.item = vscode.window.createStatusBarItem('modelgate.status', vscode.StatusBarAlignment.Right, 100);
+    this.item.name = 'Modelgate Model and Channel';
+    this.item.command = 'modelgate.pickModelOrChannel';
+    this.subs.push(
+      services.onDidChangeSettings(() => this.update()),
+      services.onDidChangeCatalogue(() => this.update()),
+      services.usage.onDidRecord(() => this.update()),
+      services.health.onDidChange(() => this.update()),
+      services.keys.onDidChange(() => void this.refreshKey()),
+    );
+    this.update();
+    this.item.show();
+    void this.refreshKey();
+  }
+
+  private async refreshKey(): Promise<void> {
+    this.hasKey = !!(await this.services.keys.get());
+    this.update();
+  }
+
+  /** Text shown, exposed for tests. */
+  get text(): string {
+    return this.item.text;
+  }
+
+  /** The tooltip's markdown, exposed for tests. */
+  get tooltip(): string {
+    const t = this.item.tooltip;
+    return typeof t === 'string' ? t : (t?.value ?? '');
+  }
+
+  update(): void {
+    const s = this.services.settings();
+    const cat = this.services.catalogue();
+    const channel = CHANNEL_INFO[s.channel];
+    const last = this.services.usage.last();
+    const lastCost = last?.cost !== undefined ? ` · ${formatUsd(last.cost)}` : '';
+    const icon = !s.baseUrl || !this.hasKey ? '$(warning)' : '$(sparkle)';
+    this.item.text = `${icon} ${s.chatModel} · ${s.channel === 'default' ? 'default' : s.channel}${lastCost}`;
+    this.item.backgroundColor = !s.baseUrl || !this.hasKey ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const model = cat.chatModel(s.chatModel);
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`${vscode.l10n.t('**Modelgate** — click to switch model or channel')}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Model:** {0}', s.chatModel)}${model ? ` — ${describeChatModel(model)}` : vscode.l10n.t(' — not in the catalogue')}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Channel:** {0} — {1}', channel.label, channel.detail)}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('**Price:** {0}', formatPrice(cat.price(s.chatModel, s.channel)))}\n\n`);
+    // measured from this user's own requests (last 200 or 7 days), per channel of the model
+    md.appendMarkdown(`**Channel health** of ${s.chatModel} (your requests):\n\n`);
+    for (const c of CHANNEL_CHOICES) {
+      const line = formatHealth(this.services.health.summary(s.chatModel, c));
+      md.appendMarkdown(`- ${c === s.channel ? '**' : ''}${CHANNEL_INFO[c].label}${c === s.channel ? '**' : ''}: ${line}\n`);
+    }
+    md.appendMarkdown(`\n`);
+    if (last) {
+      const u = last.usage;
+      md.appendMarkdown(
+        `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : vscode.l10n.t(' · stopped before the gateway reported tokens')}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : u ? vscode.l10n.t(' · no price configured') : vscode.l10n.t(' · cost unknown')}\n\n`,
+      );
+      const t = this.services.usage.total();
+      md.appendMarkdown(`**${totalsLine(t)}**\n\n`);
+    }
+    if (!s.baseUrl) md.appendMarkdown(`$(warning) ${s.baseUrlProblem}\n\n`);
+    else if (!this.hasKey) md.appendMarkdown(`$(warning) ${vscode.l10n.t('No API key for {0}: run **Modelgate: Set API Key**.', s.baseUrlOrigin ?? '')}\n\n`);
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Modelgate: model {0}, channel {1}. Click to switch.', s.chatModel, channel.label) };
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+    this.item.dispose();
+  }
+}
+

@@ -1,0 +1,179 @@
+import * as assert from 'node:assert/strict';
+import { userMessage } from '../../../../src/core/prompt/promptLayout';
+import {
+  cleanRename,
+  plainText,
+  relativeDate,
+  searchConversations,
+  searchTextOf,
+  SEARCH_TEXT_MAX,
+  snippetAt,
+  titleFrom,
+  type ListEntry,
+} from '../../../../src/chat/conversations/conversationSearch';
+import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
+import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+
+function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
+  c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
+  c.messages.push({ id: `a${c.messages.length}`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status, model: 'm', channel: 'default', createdAt: 2, wire: [] });
+  if (c.messages.length === 2) c.title = titleFrom(text);
+}
+
+describe('chat: conversation titles and search', () => {
+  it('titles a conversation from its first message without markdown or extra whitespace', () => {
+    assert.equal(titleFrom('## How do I **read** a `file`?\n\n'), 'How do I read a file?');
+    assert.equal(titleFrom('> quoted\n- [the docs](https://example.com/x) say _this_'), 'quoted the docs say this');
+    assert.equal(titleFrom('```ts\nconst x = 1;\n```\nwhy?'), 'const x = 1; why?');
+    assert.equal(titleFrom('  \n\t '), 'New chat');
+    assert.equal(titleFrom('```\n```'), 'New chat');
+    const long = titleFrom('explain '.repeat(30));
+    assert.ok(long.length <= 60 && long.endsWith('…') && !long.includes('  '), long);
+    assert.equal(titleFrom('snake_case_name and 2*3*4'), 'snake_case_name and 2*3*4', 'identifiers and arithmetic are kept');
+  });
+
+  it('keeps a rename as typed (whitespace collapsed, bounded), refuses an empty one', () => {
+    assert.equal(cleanRename('  My   **plan**  '), 'My **plan**');
+    assert.equal(cleanRename('   '), undefined);
+    assert.ok((cleanRename('x'.repeat(500)) ?? '').length <= 120);
+  });
+
+  it('keeps a bounded search text: title, then what the user asked, then finished answers', () => {
+    const c: Conversation = { id: 'c', title: 'Title', createdAt: 0, updatedAt: 0, messages: [], pinned: [], pending: [], draft: '' };
+    addTurn(c, 'first **question**', 'an answer about zebras');
+    addTurn(c, 'second question', 'still streaming about giraffes', 'streaming');
+    const text = searchTextOf(c);
+    assert.match(text, /first question/);
+    assert.match(text, /second question/);
+    assert.match(text, /zebras/);
+    assert.doesNotMatch(text, /giraffes/, 'a streaming answer is left out (the index is not rewritten per token)');
+    assert.ok(text.indexOf('second question') < text.indexOf('zebras'), 'user messages first');
+    for (let i = 0; i < 50; i++) addTurn(c, `question ${i} ${'filler '.repeat(30)}`, 'answer '.repeat(200));
+    assert.ok(searchTextOf(c).length <= SEARCH_TEXT_MAX + 60, `bounded: ${searchTextOf(c).length}`);
+  });
+
+  it('searches titles and content, every word, case-insensitive; newest first, title matches before content matches', () => {
+    const entries: ListEntry[] = [
+      { id: 'old-title', title: 'Webpack config', updatedAt: 1, text: 'webpack config\nhow to split chunks' },
+      { id: 'new-content', title: 'Build question', updatedAt: 5, text: 'build question\nmy WEBPACK build is slow' },
+      { id: 'newer-title', title: 'webpack loaders', updatedAt: 3, text: 'webpack loaders' },
+      { id: 'other', title: 'Go channels', updatedAt: 9, text: 'go channels\nselect statement' },
+      { id: 'no-text', title: 'Legacy', updatedAt: 2 },
+    ];
+    assert.deepEqual(searchConversations(entries, '').map((m) => m.entry.id), ['other', 'new-content', 'newer-title', 'no-text', 'old-title'], 'newest first');
+    const r = searchConversations(entries, 'WebPack');
+    assert.deepEqual(r.map((m) => m.entry.id), ['newer-title', 'old-title', 'new-content']);
+    assert.deepEqual(r.map((m) => m.in), ['title', 'title', 'content']);
+    assert.match(r[2]!.snippet ?? '', /WEBPACK build is slow/, 'the snippet keeps the original case');
+    assert.deepEqual(searchConversations(entries, 'split webpack').map((m) => m.entry.id), ['old-title'], 'every word must match');
+    assert.deepEqual(searchConversations(entries, 'select').map((m) => m.entry.id), ['other']);
+    assert.deepEqual(searchConversations(entries, 'nothing-like-this'), []);
+  });
+
+  it('cuts a snippet around the match at word boundaries', () => {
+    const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega';
+    const s = snippetAt(text, text.indexOf('sigma'), 5, 40);
+    assert.match(s, /sigma/);
+    assert.ok(s.startsWith('…') && s.endsWith('…'), s);
+    assert.equal(snippetAt('short text', 0, 5), 'short text');
+  });
+
+  it('says when a conversation was last updated, relative to now', () => {
+    const now = new Date(2026, 10, 23, 15, 0).getTime();
+    assert.equal(relativeDate(now - 10_000, now), 'just now');
+    assert.equal(relativeDate(now - 5 * 60_000, now), '5 min ago');
+    assert.equal(relativeDate(now - 3 * 3600_000, now), '3 hours ago');
+    assert.equal(relativeDate(new Date(2026, 10, 22, 23, 0).getTime(), now), 'yesterday');
+    assert.equal(relativeDate(new Date(2026, 10, 19, 12, 0).getTime(), now), '4 days ago');
+    assert.equal(relativeDate(new Date(2026, 2, 12).getTime(), now), '12 Mar');
+    assert.equal(relativeDate(new Date(2025, 2, 12).getTime(), now), '12 Mar 2025');
+  });
+
+  it('plain text drops html tags and images but keeps their words', () => {
+    assert.equal(plainText('<b>bold</b> ![a cat](cat.png) end'), 'bold a cat end');
+  });
+});
+
+describe('chat: conversation store, search text and rename', () => {
+  let clock = 1000;
+  const now = () => ++clock;
+
+  it('keeps each conversation\'s search text in the index, so the list reads no conversation file', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await ConversationStore.open(backend, { now, debounceMs: 5 });
+    addTurn(s1.active, 'About zebras', 'They have stripes and live in Africa.');
+    s1.changed(s1.active, { touch: true });
+    const b = s1.create();
+    addTurn(b, 'About lions', 'They roar.');
+    s1.changed(b, { touch: true });
+    await s1.close();
+    const index = JSON.parse(backend.files.get('index.json')!) as { conversations: { title: string; text?: string }[] };
+    assert.match(index.conversations.find((c) => c.title === 'About zebras')?.text ?? '', /stripes/);
+
+    let reads = 0;
+    const read = backend.read.bind(backend);
+    backend.read = async (name) => {
+      if (name.startsWith('conversation-')) reads++;
+      return read(name);
+    };
+    const s2 = await ConversationStore.open(backend, { now });
+    const readsAtOpen = reads;
+    const hits = searchConversations(s2.searchEntries(), 'stripes');
+    assert.deepEqual(hits.map((h) => h.entry.title), ['About zebras']);
+    assert.equal(reads, readsAtOpen, 'searching read no conversation file');
+    await s2.close();
+  });
+
+  it('renames a conversation; the title is kept when the first message is edited and after a reopen', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await ConversationStore.open(backend, { now, debounceMs: 5 });
+    addTurn(s1.active, 'first message', 'answer');
+    s1.changed(s1.active, { touch: true });
+    const id = s1.active.id;
+    assert.equal(await s1.rename(id, 'My plan'), true);
+    assert.equal(s1.active.renamed, true);
+    assert.equal(s1.list()[0]!.title, 'My plan');
+    assert.equal(await s1.rename('unknown-id', 'x'), false);
+    await s1.close();
+    const s2 = await ConversationStore.open(backend, { now });
+    assert.equal(s2.active.title, 'My plan');
+    assert.equal(s2.active.renamed, true);
+    assert.match(s2.searchEntries()[0]!.text ?? '', /My plan/);
+    await s2.close();
+  });
+
+  it('fills the search text of conversations an older version indexed without it', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await ConversationStore.open(backend, { now, debounceMs: 5 });
+    addTurn(s1.active, 'Old one', 'mentions kangaroos');
+    s1.changed(s1.active, { touch: true });
+    await s1.close();
+    const index = JSON.parse(backend.files.get('index.json')!) as { conversations: { text?: string }[] };
+    for (const c of index.conversations) delete c.text;
+    backend.files.set('index.json', JSON.stringify(index));
+    const s2 = await ConversationStore.open(backend, { now, debounceMs: 5 });
+    assert.deepEqual(searchConversations(s2.searchEntries(), 'kangaroos'), []);
+    assert.equal(await s2.fillSearchText(), 1);
+    assert.equal(searchConversations(s2.searchEntries(), 'kangaroos').length, 1);
+    await s2.close();
+    assert.match(backend.files.get('index.json')!, /kangaroos/, 'written back to the index');
+  });
+
+  it('a deleted conversation leaves the search entries (and its tombstone stays)', async () => {
+    const backend = new MemoryBackend();
+    const s1 = await ConversationStore.open(backend, { now, debounceMs: 5 });
+    addTurn(s1.active, 'Doomed', 'text');
+    s1.changed(s1.active, { touch: true });
+    const doomed = s1.active.id;
+    const keep = s1.create();
+    addTurn(keep, 'Kept', 'text');
+    s1.changed(keep, { touch: true });
+    await s1.delete(doomed);
+    assert.deepEqual(s1.searchEntries().map((e) => e.title), ['Kept']);
+    await s1.close();
+    assert.ok(backend.files.has(`conversation-${doomed}.deleted`));
+    const s2 = await ConversationStore.open(backend, { now });
+    assert.deepEqual(searchConversations(s2.searchEntries(), 'doomed'), []);
+    await s2.close();
+  });
+});

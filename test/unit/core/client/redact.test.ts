@@ -1,0 +1,106 @@
+// Pieces of the key in every form an echoing proxy may send (issue 10, item 2). Each case fails
+// with the exact-match redaction that was there before.
+import * as assert from 'node:assert/strict';
+import { GatewayError } from '../../../../src/core';
+import { containsSecret, MIN_PIECE, redactSecret, secretForms } from '../../../../src/core/client/redact';
+import { client, collectUntilError, startServer } from './clientHarness';
+
+const SECRET = 'sk-live-Q7fZ2pLx9KwRt4VbN8mJ';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** every 8-character piece of every form of the key, in both cases */
+function pieces(secret: string): string[] {
+  const out: string[] = [];
+  for (const form of [secret, encodeURIComponent(secret), b64(secret), b64(`user:${secret}`), b64(`:${secret}`), b64(`ab:${secret}`)]) {
+    for (let i = 0; i + MIN_PIECE <= form.length; i++) out.push(form.slice(i, i + MIN_PIECE));
+  }
+  return out;
+}
+function assertClean(text: string, secret = SECRET) {
+  for (const p of pieces(secret)) {
+    // base64 pieces at the edge of an encoded text mix in the neighbours' bits: only inner ones must go
+    for (const variant of [p, p.toLowerCase(), p.toUpperCase()]) {
+      if (text.includes(variant) && secret.toLowerCase().includes(variant.toLowerCase())) assert.fail(`plain piece ${variant} left in: ${text}`);
+    }
+  }
+  const lower = text.toLowerCase();
+  for (let i = 0; i + MIN_PIECE <= SECRET.length; i++) assert.ok(!lower.includes(SECRET.slice(i, i + MIN_PIECE).toLowerCase()), `piece at ${i} left in: ${text}`);
+}
+
+describe('core/redact: every piece of the key, in every form', () => {
+  it('the exact key and "Bearer <key>"', () => {
+    assert.equal(redactSecret(`Invalid: Bearer ${SECRET}.`, SECRET), 'Invalid: Bearer [redacted].');
+  });
+
+  it('a key cut off by a length limit (any prefix or suffix of 8+ characters)', () => {
+    for (let n = MIN_PIECE; n < SECRET.length; n++) {
+      const head = `echo: ${SECRET.slice(0, n)}…`;
+      assert.equal(redactSecret(head, SECRET), 'echo: [redacted]…', head);
+      const tail = `…${SECRET.slice(SECRET.length - n)} end`;
+      assert.equal(redactSecret(tail, SECRET), '…[redacted] end', tail);
+    }
+  });
+
+  it('any 8-character piece from the middle', () => {
+    for (let i = 0; i + MIN_PIECE <= SECRET.length; i++) {
+      const text = `x ${SECRET.slice(i, i + MIN_PIECE)} y`;
+      assert.equal(redactSecret(text, SECRET), 'x [redacted] y', text);
+    }
+  });
+
+  it('case-changed echoes (upper, lower)', () => {
+    assert.equal(redactSecret(`KEY=${SECRET.toUpperCase()}`, SECRET), 'KEY=[redacted]');
+    assert.equal(redactSecret(`key=${SECRET.toLowerCase()}`, SECRET), 'key=[redacted]');
+    assert.equal(redactSecret(`key=${SECRET.slice(3, 14).toUpperCase()}!`, SECRET), 'key=[redacted]!');
+  });
+
+  it('URL-encoded echoes (encodeURIComponent, every byte, only the punctuation, lower-case hex)', () => {
+    const every = [...Buffer.from(SECRET)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    for (const form of [encodeURIComponent(`Bearer ${SECRET}`), every, every.toUpperCase(), SECRET.replace(/-/g, '%2D'), SECRET.replace(/-/g, '%2d')]) {
+      const out = redactSecret(`?auth=${form}&x=1`, SECRET);
+      assert.ok(!out.includes(SECRET.slice(8, 16)) && out.includes('[redacted]'), out);
+      assert.ok(out.length < `?auth=${form}&x=1`.length - 10, out);
+    }
+  });
+
+  it('base64 echoes at every alignment (a Basic header), and cut-off ones', () => {
+    for (const prefix of ['', ':', 'u:', 'user:']) {
+      const encoded = b64(`${prefix}${SECRET}`);
+      const out = redactSecret(`Authorization: Basic ${encoded}`, SECRET);
+      assert.ok(out.includes('[redacted]'), out);
+      // at most the few characters that also hold the neighbours' bits survive on each side
+      const left = out.replace('Authorization: Basic ', '').replace('[redacted]', '');
+      assert.ok(left.length <= 12, `${encoded} -> ${out}`);
+      const cut = redactSecret(`Basic ${encoded.slice(0, 20)}`, SECRET);
+      assert.ok(cut.includes('[redacted]'), cut);
+    }
+    assert.ok(containsSecret(b64(SECRET).toLowerCase(), SECRET), 'lower-cased base64');
+  });
+
+  it('leaves text without the key alone, including 7-character coincidences', () => {
+    const text = `A normal error about sk-live keys and ${SECRET.slice(0, MIN_PIECE - 1)} only.`;
+    assert.equal(redactSecret(text, SECRET), text);
+    assert.equal(redactSecret('', SECRET), '');
+    assert.equal(redactSecret('abc', undefined), 'abc');
+  });
+
+  it('has a form for plain, URL-encoded and three base64 alignments', () => {
+    assert.ok(secretForms(SECRET).length >= 5);
+    assertClean(redactSecret(pieces(SECRET).join(' '), SECRET));
+  });
+
+  it('an echo cut to the length limit before it reached the message is redacted before the cut', async () => {
+    // the server message limit is 300 characters: put the key so the cut falls inside it
+    const server = await startServer((req, res) => {
+      const auth = String(req.headers.authorization);
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `${'x'.repeat(280)} ${auth} ${encodeURIComponent(auth)} ${b64(auth)} ${auth.toUpperCase()}` } }));
+    });
+    const c = client(server.baseUrl, { maxRetries: 0, apiKey: SECRET });
+    const { error } = await collectUntilError(c.streamChat({ model: 'm', messages: [] }));
+    assert.ok(error instanceof GatewayError);
+    const all = [error.message, error.stack, error.serverMessage].join('\n');
+    assertClean(all);
+    assert.ok(!containsSecret(all, SECRET), all);
+  });
+});

@@ -1,0 +1,466 @@
+// The panel driven the way the host and a user drive it: host messages arrive as window
+// 'message' events, the user clicks and types, and a stub webview API records what is posted.
+import * as assert from 'node:assert/strict';
+import type { ComposerState, HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
+import { formatUsd } from '../../../src/core/spend/cost';
+import { startChatApp } from '../../../src/webview/app';
+import type { FrameHost } from '../../../src/webview/frameScheduler';
+import { byRole, isShown, newWindow } from './jsdomEnv';
+
+/** Animation frames and timers that run only when the test says so. */
+class ManualFrames implements FrameHost {
+  private next = 1;
+  private frames = new Map<number, () => void>();
+  private timers = new Map<number, () => void>();
+  requestAnimationFrame = (cb: () => void) => {
+    this.frames.set(this.next, cb);
+    return this.next++;
+  };
+  cancelAnimationFrame = (id: number) => void this.frames.delete(id);
+  setTimeout = (cb: () => void) => {
+    this.timers.set(this.next, cb);
+    return this.next++;
+  };
+  clearTimeout = (id: never) => void this.timers.delete(id as number);
+  get pending(): number {
+    return this.frames.size + this.timers.size;
+  }
+  frame(): void {
+    const f = [...this.frames.values()];
+    this.frames.clear();
+    f.forEach((cb) => cb());
+  }
+  timeout(): void {
+    const t = [...this.timers.values()];
+    this.timers.clear();
+    t.forEach((cb) => cb());
+  }
+}
+
+const composer = (over: Partial<ComposerState> = {}): ComposerState => ({
+  model: 'flagship-text',
+  channel: 'stable',
+  imageInput: false,
+  attachments: [],
+  contextTokens: 120_000,
+  contextWindow: 1_000_000,
+  hasKey: true,
+  ...over,
+});
+
+const user = (id: string, text: string): MessageView => ({ id, role: 'user', text, attachments: [], createdAt: 1 });
+type AssistantView = Extract<MessageView, { role: 'assistant' }>;
+const assistant = (id: string, text: string, status: 'done' | 'streaming' = 'done'): AssistantView => ({
+  id,
+  role: 'assistant',
+  parts: text ? [{ kind: 'text', text }] : [],
+  status,
+  model: 'flagship-text',
+  channel: 'stable',
+  createdAt: 2,
+});
+
+function snapshot(messages: MessageView[], over: Partial<Extract<HostMessage, { type: 'snapshot' }>> = {}): HostMessage {
+  return {
+    type: 'snapshot',
+    conversation: { id: 'c1', title: 'First chat', messages, draft: '', totalCost: 0.0123 },
+    conversations: [{ id: 'c1', title: 'First chat', updatedAt: 2 }, { id: 'c2', title: 'Older chat', updatedAt: 1 }],
+    composer: composer(),
+    busy: false,
+    ...over,
+  };
+}
+
+function setup(initialState?: unknown) {
+  const win = newWindow();
+  const doc = win.document;
+  const posted: WebviewMessage[] = [];
+  let state = initialState;
+  const api = { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => state, setState: (s: unknown) => (state = s) };
+  const frames = new ManualFrames();
+  const app = startChatApp(win, api, { frameHost: frames, draftDebounceMs: 5 });
+  const host = (data: unknown) => win.dispatchEvent(new win.MessageEvent('message', { data }));
+  const button = (name: string) => {
+    const found = byRole(doc, 'button', name);
+    assert.equal(found.length, 1, `exactly one button named ${name} (found ${found.length})`);
+    return found[0] as HTMLButtonElement;
+  };
+  const input = () => byRole(doc, 'textarea', 'Message')[0] as HTMLTextAreaElement;
+  const type = (text: string) => {
+    input().value = text;
+    input().dispatchEvent(new win.Event('input', { bubbles: true }));
+  };
+  const key = (target: EventTarget, key: string, init: KeyboardEventInit = {}) => {
+    const e = new win.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+    target.dispatchEvent(e);
+    return e;
+  };
+  const articles = (name?: string) => Array.from(doc.querySelectorAll('article')).filter((a) => !name || a.getAttribute('aria-label') === name);
+  const sent = <T extends WebviewMessage['type']>(type: T) => posted.filter((m): m is Extract<WebviewMessage, { type: T }> => m.type === type);
+  return { win, doc, posted, frames, app, host, button, input, type, key, articles, sent, state: () => state };
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('chat panel (main.ts in jsdom)', function () {
+  // jsdom is slow and the test machines are shared: a generous limit (no timing is asserted)
+  this.timeout(60_000);
+
+  it('says ready and renders no conversation before the snapshot', () => {
+    const t = setup();
+    assert.deepEqual(t.posted, [{ type: 'ready' }]);
+    assert.equal(t.doc.querySelectorAll('[role="log"]').length, 1);
+    assert.equal(t.doc.querySelector('[role="log"]')!.getAttribute('aria-live'), 'polite');
+    assert.ok(t.input(), 'a textbox named Message');
+    t.host({ type: 'messageAdded', message: user('u0', 'too early') });
+    t.host({ type: 'textDelta', messageId: 'x', text: 'too early' });
+    assert.equal(t.articles().length, 0);
+    t.type('hello');
+    t.key(t.input(), 'Enter');
+    assert.equal(t.sent('send').length, 0, 'nothing is sent before the snapshot');
+  });
+
+  it('opened cold: the first focus the workbench gives the frame goes to the message box, a click does not', () => {
+    const t = setup();
+    assert.equal(t.doc.hasFocus(), false, 'the frame does not have the keyboard when the snapshot arrives');
+    t.host(snapshot([]));
+    assert.notEqual(t.doc.activeElement, t.input(), 'no cursor yet');
+    t.win.dispatchEvent(new t.win.FocusEvent('focus'));
+    assert.equal(t.doc.activeElement, t.input(), 'the view given the keyboard puts the cursor in the message box');
+    t.input().blur();
+    t.win.dispatchEvent(new t.win.FocusEvent('focus'));
+    assert.notEqual(t.doc.activeElement, t.input(), 'only the first focus');
+
+    const c = setup();
+    c.host(snapshot([]));
+    c.win.dispatchEvent(new c.win.Event('pointerdown'));
+    c.win.dispatchEvent(new c.win.FocusEvent('focus'));
+    assert.notEqual(c.doc.activeElement, c.input(), 'a click into the panel is not taken over');
+  });
+
+  it('renders a snapshot with the accessible names the tests use', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'Explain this'), assistant('a1', 'Here is `code`:\n\n```ts\nconst x = 1;\n```\n')]));
+    assert.equal(t.articles('You').length, 1);
+    assert.equal(t.articles('Assistant').length, 1);
+    assert.ok(t.button('Send'));
+    assert.ok(t.button('Stop'));
+    assert.equal(byRole(t.doc, 'button', 'New chat').length, 0, 'New chat is in the view title bar only, not also in the panel');
+    assert.ok(t.button('Conversations: First chat'));
+    assert.ok(t.button('Copy'));
+    assert.ok(t.button('Insert'));
+    assert.ok(t.button('Apply'));
+    for (const name of ['Attach selection', 'Attach file', 'Attach image', 'Delete conversation', 'Regenerate', 'Edit']) assert.ok(t.button(name), name);
+    assert.equal(t.doc.querySelectorAll('select').length, 0, 'no bare <select> of conversations');
+    assert.equal(isShown(t.button('Stop')), false, 'Stop is hidden when idle');
+    // the fixture's answer has no usage reported: the total says so rather than hiding it
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123 + 1 answer without a price');
+    assert.equal(t.doc.querySelector('.meter-text')?.textContent, '12% of 1M tokens');
+  });
+
+  it('Enter sends, Shift+Enter does not, and the box is cleared', () => {
+    const t = setup();
+    t.host(snapshot([]));
+    t.type('line one');
+    const shift = t.key(t.input(), 'Enter', { shiftKey: true });
+    assert.equal(shift.defaultPrevented, false, 'Shift+Enter inserts a new line');
+    assert.equal(t.sent('send').length, 0);
+    const enter = t.key(t.input(), 'Enter');
+    assert.equal(enter.defaultPrevented, true);
+    assert.deepEqual(t.sent('send'), [{ type: 'send', text: 'line one' }]);
+    assert.equal(t.input().value, '');
+    t.key(t.input(), 'Enter');
+    assert.equal(t.sent('send').length, 1, 'an empty box sends nothing');
+  });
+
+  it('while busy: Send is disabled, Stop is shown, Escape stops', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q'), assistant('a1', '', 'streaming')], { busy: true }));
+    assert.equal(t.button('Send').disabled, true);
+    assert.equal(isShown(t.button('Stop')), true);
+    t.type('next question');
+    t.key(t.input(), 'Enter');
+    assert.equal(t.sent('send').length, 0);
+    t.key(t.doc.body, 'Escape');
+    assert.deepEqual(t.sent('stop'), [{ type: 'stop' }]);
+    t.button('Stop').click();
+    assert.equal(t.sent('stop').length, 2);
+    t.host({ type: 'busy', busy: false });
+    assert.equal(t.button('Send').disabled, false);
+    assert.equal(isShown(t.button('Stop')), false);
+  });
+
+  it('batches streamed text to one update per frame, with a timer fallback', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q')], { busy: true }));
+    t.host({ type: 'messageAdded', message: assistant('a1', '', 'streaming') });
+    const body = () => t.articles('Assistant')[0].querySelector('.message-body')!.textContent;
+    t.host({ type: 'textDelta', messageId: 'a1', text: 'Hello ' });
+    t.host({ type: 'textDelta', messageId: 'a1', text: 'world' });
+    assert.equal(body(), '', 'deltas wait for the frame');
+    t.frames.frame();
+    assert.equal(body(), 'Hello world');
+    t.host({ type: 'textDelta', messageId: 'a1', text: ', hidden' });
+    t.frames.timeout(); // a hidden view gets no frames
+    assert.equal(body(), 'Hello world, hidden');
+    assert.equal(t.frames.pending, 0, 'the frame and the timer cancel each other');
+    t.host({ type: 'textDelta', messageId: 'nope', text: 'ignored' });
+    assert.equal(t.frames.pending, 0);
+  });
+
+  it('finishes a message with usage, cost, and Regenerate on the last answer', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q')], { busy: true }));
+    t.host({ type: 'messageAdded', message: assistant('a1', '', 'streaming') });
+    t.host({ type: 'textDelta', messageId: 'a1', text: 'Answer' });
+    assert.equal(t.articles('Assistant')[0].getAttribute('aria-busy'), 'true');
+    t.host({
+      type: 'messageFinished',
+      messageId: 'a1',
+      status: 'done',
+      usage: { promptTokens: 1234, cachedTokens: 1024, completionTokens: 321, cost: 0.0012 },
+      totalCost: 0.5,
+    });
+    t.host({ type: 'busy', busy: false });
+    const a = t.articles('Assistant')[0];
+    assert.equal(a.getAttribute('aria-busy'), 'false');
+    assert.equal(a.querySelector('.message-body')!.textContent, 'Answer', 'pending text is flushed on finish');
+    assert.equal(a.querySelector('.message-usage')!.textContent, '1,234 prompt (1,024 cached) · 321 completion · $0.0012 · flagship-text · stable');
+    assert.equal(t.doc.querySelector('.total-cost')!.textContent, formatUsd(0.5));
+    assert.equal(isShown(t.button('Regenerate')), true);
+    t.button('Regenerate').click();
+    assert.deepEqual(t.sent('regenerate'), [{ type: 'regenerate' }]);
+  });
+
+  it('offers Regenerate only on the last answer, and not while busy', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q1'), assistant('a1', 'one'), user('u2', 'q2'), assistant('a2', 'two')]));
+    const shown = () => byRole(t.doc, 'button', 'Regenerate').filter(isShown).map((b) => b.closest('article')!.getAttribute('data-message-id'));
+    assert.deepEqual(shown(), ['a2']);
+    t.host({ type: 'busy', busy: true });
+    assert.deepEqual(shown(), []);
+  });
+
+  it('shows errors with their actions, and stopped answers as stopped', () => {
+    const t = setup();
+    const failed: MessageView = { ...assistant('a1', ''), status: 'error', error: { message: 'Insufficient balance (402)', actions: ['topUp', 'switchChannel', 'retry'] } };
+    const stopped: MessageView = { ...assistant('a2', 'partial'), status: 'stopped' };
+    t.host(snapshot([user('u1', 'q'), failed, user('u2', 'q2'), stopped]));
+    const err = t.articles('Assistant')[0].querySelector('[role="alert"]')!;
+    assert.match(err.textContent!, /Insufficient balance \(402\)/);
+    for (const [name, action] of [['Top up balance', 'topUp'], ['Switch channel', 'switchChannel']] as const) {
+      t.button(name).click();
+      assert.deepEqual(t.sent('action').at(-1), { type: 'action', action });
+    }
+    // Retry answers the last message: an older error card does not offer it.
+    assert.equal(byRole(err, 'button', 'Retry').length, 0);
+    assert.match(t.articles('Assistant')[1].textContent!, /Stopped/);
+  });
+
+  it('an error card offers Retry or Regenerate, never both side by side', () => {
+    const t = setup();
+    const failed: MessageView = { ...assistant('a1', ''), status: 'error', error: { message: 'Server error (502)', actions: ['retry', 'showLog'] } };
+    t.host(snapshot([user('u1', 'q'), failed]));
+    const card = t.articles('Assistant')[0]!;
+    const shown = (name: string) => byRole(card, 'button', name).filter((b) => isShown(b)).length;
+    assert.equal(shown('Retry'), 1);
+    assert.equal(shown('Regenerate'), 0, 'Regenerate is hidden where Retry does the same');
+    t.button('Retry').click();
+    assert.deepEqual(t.sent('action').at(-1), { type: 'action', action: 'retry' });
+    // An error without a Retry action keeps Regenerate.
+    const t2 = setup();
+    t2.host(snapshot([user('u1', 'q'), { ...assistant('a1', ''), status: 'error', error: { message: 'Bad request (400)', actions: ['pickModel'] } }]));
+    const card2 = t2.articles('Assistant')[0]!;
+    assert.equal(byRole(card2, 'button', 'Regenerate').filter((b) => isShown(b)).length, 1);
+    assert.equal(byRole(card2, 'button', 'Retry').length, 0);
+  });
+
+  it('code block buttons post copyCode / insertCode / applyCode, and Copy shows feedback', () => {
+    const t = setup();
+    t.host(snapshot([assistant('a1', '```py\nprint("hi")\n```')]));
+    t.button('Copy').click();
+    t.button('Insert').click();
+    t.button('Apply').click();
+    assert.deepEqual(t.sent('copyCode'), [{ type: 'copyCode', code: 'print("hi")' }]);
+    assert.deepEqual(t.sent('insertCode'), [{ type: 'insertCode', code: 'print("hi")' }]);
+    assert.deepEqual(t.sent('applyCode'), [{ type: 'applyCode', code: 'print("hi")', language: 'py' }]);
+    assert.equal(t.doc.querySelector('.code-feedback')?.textContent, 'Copied');
+    assert.ok(t.button('Copy'), 'the button keeps its name');
+  });
+
+  it('links open through the host; refused links are not links', () => {
+    const t = setup();
+    t.host(snapshot([assistant('a1', '[docs](https://example.com/docs) [bad](command:evil) ![img](https://attacker/?q=1)')]));
+    const links = Array.from(t.doc.querySelectorAll('article a'));
+    assert.equal(links.length, 2);
+    for (const a of links) {
+      const e = new t.win.MouseEvent('click', { bubbles: true, cancelable: true });
+      a.dispatchEvent(e);
+      assert.equal(e.defaultPrevented, true, 'the webview never navigates');
+    }
+    assert.deepEqual(t.sent('openLink'), [
+      { type: 'openLink', href: 'https://example.com/docs' },
+      { type: 'openLink', href: 'https://attacker/?q=1' },
+    ]);
+  });
+
+  it('renders tool calls collapsed, with name, arguments and status, and updates them', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q'), assistant('a1', '', 'streaming')], { busy: true }));
+    t.host({ type: 'textDelta', messageId: 'a1', text: 'Let me look.' });
+    t.host({ type: 'toolCall', messageId: 'a1', call: { id: 't1', name: 'read_file', arguments: '{"path":"src/a.ts"}', status: 'running' } });
+    t.host({ type: 'textDelta', messageId: 'a1', text: 'Found it.' });
+    t.frames.frame();
+    const details = t.doc.querySelector('details.tool-call') as HTMLDetailsElement;
+    assert.equal(details.open, false);
+    assert.match(details.querySelector('summary')!.textContent!, /read_file.*src\/a\.ts.*running/);
+    t.host({ type: 'toolCall', messageId: 'a1', call: { id: 't1', name: 'read_file', arguments: '{"path":"src/a.ts"}', status: 'done', result: 'file text' } });
+    assert.equal(t.doc.querySelectorAll('details.tool-call').length, 1);
+    assert.match(details.querySelector('summary')!.textContent!, /done/);
+    assert.equal(details.querySelector('.tool-result')!.textContent, 'file text');
+    const body = t.articles('Assistant')[0].querySelector('.message-body')!;
+    assert.deepEqual(Array.from(body.children).map((c) => c.textContent!.includes('read_file') ? 'tool' : c.textContent), ['Let me look.', 'tool', 'Found it.']);
+  });
+
+  it('Edit puts a message into the box and Send posts editAndResend', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'first question'), assistant('a1', 'answer')]));
+    t.type('unsent draft');
+    t.button('Edit').click();
+    assert.equal(t.input().value, 'first question');
+    assert.ok(t.articles('You')[0].classList.contains('editing'));
+    t.type('first question, rephrased');
+    t.button('Send').click();
+    assert.deepEqual(t.sent('editAndResend'), [{ type: 'editAndResend', messageId: 'u1', text: 'first question, rephrased' }]);
+    assert.equal(t.sent('send').length, 0);
+    assert.equal(t.input().value, 'unsent draft', 'the draft comes back');
+    t.button('Edit').click();
+    t.key(t.input(), 'Escape');
+    assert.equal(t.input().value, 'unsent draft', 'Escape cancels the edit');
+  });
+
+  it('attach image is disabled with a reason on a text-only model, and says why instead of sending', () => {
+    const t = setup();
+    t.host(snapshot([]));
+    const attach = t.button('Attach image');
+    assert.equal(attach.getAttribute('aria-disabled'), 'true');
+    assert.match(attach.title, /not supported by flagship-text/);
+    attach.click();
+    assert.equal(t.sent('attachImage').length, 0);
+    assert.match(t.doc.querySelector('.notices [role="alert"]')!.textContent!, /not supported by flagship-text/);
+    t.host({ type: 'composer', composer: composer({ model: 'vision-model', imageInput: true }) });
+    assert.equal(t.button('Attach image').getAttribute('aria-disabled'), 'false');
+    t.button('Attach image').click();
+    assert.deepEqual(t.sent('attachImage'), [{ type: 'attachImage' }]);
+  });
+
+  it('pasting an image: a notice on a text-only model, pasteImage (base64) on a vision model', async () => {
+    const t = setup();
+    t.host(snapshot([]));
+    const paste = (type: string) => {
+      const file = new t.win.File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type });
+      const e = new t.win.Event('paste', { bubbles: true, cancelable: true });
+      Object.defineProperty(e, 'clipboardData', { value: { items: [{ kind: 'file', type, getAsFile: () => file }] } });
+      t.input().dispatchEvent(e);
+      return e;
+    };
+    assert.equal(paste('image/png').defaultPrevented, true);
+    await wait(20);
+    assert.equal(t.sent('pasteImage').length, 0);
+    assert.match(t.doc.querySelector('.notices [role="alert"]')!.textContent!, /not supported by flagship-text/);
+    t.host({ type: 'composer', composer: composer({ model: 'vision-model', imageInput: true }) });
+    paste('image/png');
+    for (let i = 0; i < 50 && t.sent('pasteImage').length === 0; i++) await wait(10);
+    assert.deepEqual(t.sent('pasteImage'), [{ type: 'pasteImage', mime: 'image/png', base64: 'iVBORw==', name: 'shot.png' }]);
+    paste('image/bmp');
+    await wait(20);
+    assert.equal(t.sent('pasteImage').length, 1, 'unsupported image types are refused');
+  });
+
+  it('shows attachment chips with remove buttons and a context warning', () => {
+    const t = setup();
+    t.host(snapshot([], { composer: composer({ attachments: [{ id: 'f1', kind: 'file', label: 'src/a.ts' }], contextTokens: 950_000 }) }));
+    t.button('Remove attachment src/a.ts').click();
+    assert.deepEqual(t.sent('removeAttachment'), [{ type: 'removeAttachment', attachmentId: 'f1' }]);
+    const meter = t.doc.querySelector('[role="meter"]')!;
+    assert.ok(meter.classList.contains('warn'));
+    assert.equal(meter.getAttribute('aria-valuetext'), 'Context: 950,000 of 1,000,000 tokens (95%)');
+    assert.equal(meter.getAttribute('aria-label'), 'Context');
+    assert.equal(meter.querySelector('.meter-text')?.textContent, '95% of 1M tokens');
+  });
+
+  it('Attach problems posts attachDiagnostics; the problems chip has its own icon and a remove button', () => {
+    const t = setup();
+    t.host(snapshot([], { composer: composer() }));
+    t.button('Attach problems').click();
+    assert.deepEqual(t.sent('attachDiagnostics'), [{ type: 'attachDiagnostics' }]);
+    t.host({ type: 'composer', composer: composer({ attachments: [{ id: 'd1', kind: 'diagnostics', label: 'Problems: a.json (2)' }] }) });
+    const chip = t.doc.querySelector('.composer-attachments .chip-diagnostics')!;
+    assert.ok(chip, 'a problems chip');
+    assert.equal(chip.textContent, 'Problems: a.json (2)');
+    t.button('Remove attachment Problems: a.json (2)').click();
+    assert.deepEqual(t.sent('removeAttachment'), [{ type: 'removeAttachment', attachmentId: 'd1' }]);
+  });
+
+  it('keeps the draft: webview state at once, the host after a pause, restored on reload', async () => {
+    const t = setup();
+    t.host(snapshot([]));
+    t.type('half a thought');
+    assert.deepEqual(t.state(), { draft: 'half a thought', conversationId: 'c1' });
+    await wait(30);
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'half a thought' });
+    // reload: a new page with the saved state, and a host that never received the last edit
+    const r = setup(t.state());
+    assert.equal(r.input().value, 'half a thought', 'shown before the host answers');
+    r.host(snapshot([], { conversation: { id: 'c1', title: 'First chat', messages: [], draft: 'older' } }));
+    assert.equal(r.input().value, 'half a thought');
+    await wait(30);
+    assert.deepEqual(r.sent('draft').at(-1), { type: 'draft', text: 'half a thought' });
+  });
+
+  it('restores a message the host could not send (setDraft)', () => {
+    const t = setup();
+    t.host(snapshot([]));
+    t.type('important question');
+    t.key(t.input(), 'Enter');
+    assert.equal(t.input().value, '');
+    t.host({ type: 'setDraft', text: 'important question' });
+    assert.equal(t.input().value, 'important question');
+    assert.equal(t.doc.activeElement, t.input());
+  });
+
+  it('a second snapshot replaces everything; truncated removes from a message on', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'a'), assistant('a1', 'b'), user('u2', 'c'), assistant('a2', 'd')]));
+    t.host({ type: 'truncated', fromMessageId: 'u2' });
+    assert.deepEqual(t.articles().map((a) => a.getAttribute('data-message-id')), ['u1', 'a1']);
+    t.host(snapshot([user('x1', 'other')], { conversation: { id: 'c2', title: 'Older chat', messages: [user('x1', 'other')], draft: 'its draft' } }));
+    assert.deepEqual(t.articles().map((a) => a.getAttribute('data-message-id')), ['x1']);
+    assert.equal(t.input().value, 'its draft');
+    assert.ok(t.button('Conversations: Older chat'), 'the history control shows the active title');
+  });
+
+  it('switches, creates and deletes conversations through the host', async () => {
+    const t = setup();
+    t.host(snapshot([]));
+    t.type('draft of c1');
+    t.button('Conversations: First chat').click();
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'draft of c1' }, 'the draft is saved before the list opens');
+    assert.deepEqual(t.sent('openConversations'), [{ type: 'openConversations' }]);
+    // The view title's New chat and the list take the focus out of the panel first: the draft goes to the host then.
+    t.type('second draft');
+    t.win.dispatchEvent(new t.win.Event('blur'));
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'second draft' });
+    t.host({ type: 'conversations', conversations: [{ id: 'c1', title: 'Renamed', updatedAt: 1 }], activeId: 'c1' });
+    assert.ok(t.button('Conversations: Renamed'), 'a rename shows at once');
+    t.button('Delete conversation').click();
+    assert.deepEqual(t.sent('deleteConversation'), [{ type: 'deleteConversation', conversationId: 'c1' }]);
+  });
+
+  it('ignores unknown and malformed host messages', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q')]));
+    for (const bad of [null, 'text', 42, { type: 'nope' }, { type: 'messageAdded' }, { type: 'textDelta', messageId: 1 }, { type: 'busy', busy: 'yes' }]) t.host(bad);
+    assert.equal(t.articles().length, 1);
+  });
+});
