@@ -156,7 +156,13 @@ export default defineConfig(
   { files: ['src/platform/*.ts'], ignores: ['src/platform/*.web.ts'], rules: { ...restrictModules(VSCODE), 'no-restricted-globals': 'off' } },
   { files: ['src/platform/*.web.ts', 'src/core/**/*.ts', 'src/webview/**/*.ts'], rules: restrictModules(VSCODE, NODE) },
   // the Node side of the feature seam requires the feature bundles by literal path (esbuild.mjs keeps them external)
-  { files: ['src/platform/features.ts', 'src/featureLoading/featureBundles.ts'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['src/platform/features.ts', 'src/featureLoading/featureBundles.ts'],
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      'no-restricted-globals': ['error', ...NODE_GLOBALS.filter((g) => g.name !== 'require')],
+    },
+  },
   {
     files: ['test/**/*.ts'],
     plugins: { mocha },
