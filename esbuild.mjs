@@ -23,27 +23,7 @@ function walk(dir, accept) {
   return out;
 }
 
-// src/core must run in plain Node: fail the build on any `vscode` import there, type-only included.
-function assertCoreIsPure() {
-  const offenders = walk(join(root, 'src', 'core'), (p) => p.endsWith('.ts')).filter((p) =>
-    /(^|\n)\s*(import|export)\b[^;]*?from\s*['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\)/.test(readFileSync(p, 'utf8')),
-  );
-  if (offenders.length) {
-    throw new Error(`src/core must not import 'vscode' (it runs in plain Node):\n  ${offenders.map((p) => relative(root, p)).join('\n  ')}`);
-  }
-}
-
-const coreGuard = {
-  name: 'core-guard',
-  setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (a) => {
-      if (a.importer.includes(`${sep}src${sep}core${sep}`)) {
-        return { errors: [{ text: `src/core must not import 'vscode' (imported by ${relative(root, a.importer)})` }] };
-      }
-      return undefined;
-    });
-  },
-};
+// The layer rules (src/core never imports 'vscode', ...) are checked by lint (eslint.config.mjs), not here.
 
 // The web extension (package.json `browser`): a module src/**/X.ts with a sibling X.web.ts is the Node
 // build's side of a platform seam (src/platform/, src/chat/tools/regexScan, src/featureLoading/featureBundles);
@@ -89,7 +69,6 @@ const common = {
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
-  plugins: [coreGuard],
   absWorkingDir: root,
 };
 
@@ -176,12 +155,12 @@ const srcInOutput = (metafile) => {
 
 /** Builds dist/extension.js + the feature bundles into `outdir`; returns the metafiles (by output name). */
 async function buildNodeHost(outdir) {
-  const host = { ...node, plugins: [coreGuard, featureRequire, plainVscode] };
+  const host = { ...node, plugins: [featureRequire, plainVscode] };
   // 1. what the main bundle has
   const probe = await esbuild.build({ ...host, entryPoints: { extension: 'src/extension.ts' }, outdir, write: false, metafile: true, sourcemap: false });
   const shared = srcInOutput(probe.metafile);
-  // 2. the zod functions the feature-only modules call (zod is imported as a namespace: test/unit/bundle/zodImports.test.ts)
-  const featureProbe = await esbuild.build({ ...host, plugins: [coreGuard, sharedModules(shared, undefined)], entryPoints: FEATURES, outdir, write: false, metafile: true, sourcemap: false });
+  // 2. the zod functions the feature-only modules call (zod is imported as a namespace: eslint.config.mjs)
+  const featureProbe = await esbuild.build({ ...host, plugins: [sharedModules(shared, undefined)], entryPoints: FEATURES, outdir, write: false, metafile: true, sourcemap: false });
   const zod = await import('zod');
   const zodNames = new Set();
   for (const p of Object.keys(featureProbe.metafile.inputs)) {
@@ -214,7 +193,7 @@ async function buildNodeHost(outdir) {
   // 4. the feature bundles
   const features = await esbuild.build({
     ...host,
-    plugins: [coreGuard, sharedModules(shared, zodNames.size ? zodNames : undefined), plainVscode],
+    plugins: [sharedModules(shared, zodNames.size ? zodNames : undefined), plainVscode],
     entryPoints: FEATURES,
     outdir,
     metafile: true,
@@ -240,7 +219,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
   nodeHost = true;
   builds.push({
     ...common,
-    plugins: [coreGuard, noNodeModules, platformSeam, plainVscode],
+    plugins: [noNodeModules, platformSeam, plainVscode],
     platform: 'browser',
     format: 'cjs',
     target: 'es2022',
@@ -287,13 +266,12 @@ if (args.has('--bench')) {
   builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild', 'playwright-core'] });
 }
 
-assertCoreIsPure();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
   if (nodeHost) {
     // The split host build is several passes: rerun them all whenever any input of the host or a feature changes.
     const rebuild = { name: 'node-host', setup: (b) => b.onEnd(async (r) => { if (!r.errors.length) await buildNodeHost(dist).catch((e) => console.error(e)); }) };
-    await (await esbuild.context({ ...node, plugins: [coreGuard, featureRequire, rebuild], entryPoints: { extension: 'src/extension.ts', ...FEATURES }, outdir: dist, write: false })).watch();
+    await (await esbuild.context({ ...node, plugins: [featureRequire, rebuild], entryPoints: { extension: 'src/extension.ts', ...FEATURES }, outdir: dist, write: false })).watch();
   }
   console.log('[esbuild] watching');
 } else {

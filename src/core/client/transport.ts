@@ -46,6 +46,9 @@ export function networkError(error: unknown, phase: 'connect' | 'read', peer: Pe
   return new GatewayError('network', message, { code });
 }
 
+/** what a stream read gives (the DOM lib's ReadableStreamReadResult, which @types/node does not declare globally) */
+type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 export class Attempt {
   private readonly controller = new AbortController();
   private timedOut = false;
@@ -200,10 +203,10 @@ export class Attempt {
   }
 
   /** One read under the idle check; a failed or aborted read comes out as a GatewayError. */
-  async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadResult> {
     if (this.controller.signal.aborted) throw this.classify(undefined, 'read');
     this.beginWait();
-    let result: ReadableStreamReadResult<Uint8Array>;
+    let result: ReadResult;
     try {
       result = await reader.read();
     } catch (error) {
