@@ -3,11 +3,13 @@
 // renders model output, so it is treated as untrusted). Host -> webview messages are typed only.
 // The webview imports this file with `import type` so zod stays out of its bundle.
 import * as z from 'zod';
+import type { ErrorAction, ErrorView } from '../core/errorView';
+
+export type { ErrorAction, ErrorView };
 
 // ---------- shared view model (host-owned transcript, as the webview sees it) ----------
 
 export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'error' | 'interrupted';
-export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog';
 
 export interface AttachmentView {
   id: string;
@@ -38,9 +40,10 @@ export interface UsageView {
   cost?: number;
 }
 
-export interface ErrorView {
-  message: string;
-  actions: ErrorAction[];
+/** The first paint's data, in the page's data-initial-state attribute (src/chat/view/chatHtml.ts). */
+export interface ChatInitialState {
+  /** a snapshot to show before the first round trip (the host may still post a fresh one) */
+  snapshot?: Extract<HostMessage, { type: 'snapshot' }>;
 }
 
 export type MessageView =

@@ -9,7 +9,7 @@
 //  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
-import { CHAT_VIEW_ID, FEATURE_COMMANDS, LM_VENDOR } from './featureIds';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, LM_VENDOR } from '../services/featureIds';
 import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
 import type { Services } from '../services/serviceContainer';
 

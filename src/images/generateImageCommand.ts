@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
 import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue/modelCatalogue';
-import { IMAGE_COMMANDS } from '../featureLoading/featureIds';
+import { IMAGE_COMMANDS } from '../services/featureIds';
 import type { Services } from '../services/serviceContainer';
 import { showError } from '../services/userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';

@@ -2,7 +2,7 @@
 // shows these in the transcript; commands show them as notifications with buttons.
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
-import type { ErrorAction, ErrorView } from '../chat/protocol';
+import type { ErrorAction, ErrorView } from '../core/errorView';
 import type { Services } from './serviceContainer';
 import { topUp } from './balanceTopUp';
 

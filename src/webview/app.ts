@@ -2,7 +2,7 @@
 // messages to them. Handshake: post `ready` once running; show nothing of a conversation until
 // a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
 import type { ErrorAction, HostMessage, WebviewMessage } from '../chat/protocol';
-import type { ChatInitialState } from '../chat/view/chatHtml';
+import type { ChatInitialState } from '../chat/protocol';
 import { Composer } from './composer';
 import { h } from './dom';
 import type { FrameHost } from './frameScheduler';

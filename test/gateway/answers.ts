@@ -39,7 +39,7 @@ function oneLine(text: string, max: number): string {
 /** The default answer to a question. */
 export function defaultAnswer(question: string, imageNotes: string[] = []): string {
   const rng = seededRng(hash32(question));
-  const topic = oneLine(question, 60).replace(/[`*_#|\[\]<>]/g, '') || 'your question';
+  const topic = oneLine(question, 60).replace(/[`*_#|[\]<>]/g, '') || 'your question';
   const { lang, code } = pick(rng, LANGUAGES);
   const name = identifier(question, rng);
   const parts = [

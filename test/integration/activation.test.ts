@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import { FEATURE_COMMANDS } from '../../src/featureLoading/featureIds';
+import { FEATURE_COMMANDS } from '../../src/services/featureIds';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 
@@ -140,7 +140,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
 
-  it("package.json's commands, the proxied lists (src/featureLoading/featureIds.ts) and what the built features register agree", async () => {
+  it("package.json's commands, the proxied lists (src/services/featureIds.ts) and what the built features register agree", async () => {
     // every feature built (lm registers no commands; chat and images were built by the tests above)
     void api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);

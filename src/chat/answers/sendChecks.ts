@@ -12,6 +12,7 @@ import type { NoticeLevel } from '../view/chatOutput';
 import { SYSTEM_PROMPT } from '../context/systemPrompt';
 import type { Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
+import { noImagesMessage } from '../context/chatAttachments';
 
 /** What a refused send tells the user (nothing was sent, the text goes back to the input). */
 export class Refusal {
@@ -48,12 +49,6 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
     );
   }
   return budgetRefusal(scope.services);
-}
-
-/** "model accepts text only, so ..." with a model that does take images, when there is one. */
-export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
-  const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
-  return `${l10n.t('{0} accepts text only, so {1}. Nothing was sent.', model, what)}${alt ? ` ${l10n.t('Pick a model with image input (for example {0}) to use images.', alt.id)}` : ''}`;
 }
 
 export function refuse(scope: ChatScope, r: Refusal): void {

@@ -1,11 +1,11 @@
 // What the user attaches to the next message (the selection, images) or pins to the
 // conversation (files), from the webview's buttons, the editor's commands or the API.
 import * as vscode from 'vscode';
+import { l10n } from '../../core/l10n';
 import { imageAttachment, pickFiles, pickImageFile, pickSelection } from './attachmentPicker';
 import type { ChatScope } from '../chatScope';
 import { isProblem } from './editorContext';
 import { problemsAttachment } from './problemsContext';
-import { noImagesMessage } from '../answers/sendChecks';
 import type { Conversation } from '../conversations/conversationTranscript';
 import { addPending, pinFile, removeAttachment } from './turnContext';
 
@@ -80,4 +80,10 @@ export class ChatAttachments {
     this.scope.out.notice('warning', noImagesMessage(this.scope, info.id, vscode.l10n.t('images cannot be attached')), ['pickModel']);
     return false;
   }
+}
+
+/** "model accepts text only, so ..." with a model that does take images, when there is one. */
+export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
+  const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
+  return `${l10n.t('{0} accepts text only, so {1}. Nothing was sent.', model, what)}${alt ? ` ${l10n.t('Pick a model with image input (for example {0}) to use images.', alt.id)}` : ''}`;
 }

@@ -3,12 +3,7 @@
 // A nonce does nothing without a CSP meta tag (field notes): this page has one, with no
 // 'unsafe-eval', no inline script or style, no remote hosts, and images only from the
 // extension or data: URLs (attachment thumbnails). Initial data goes in a data- attribute.
-import type { HostMessage } from '../protocol';
-
-export interface ChatInitialState {
-  /** a snapshot to show before the first round trip (the host may still post a fresh one) */
-  snapshot?: Extract<HostMessage, { type: 'snapshot' }>;
-}
+import type { ChatInitialState } from '../protocol';
 
 export interface ChatHtmlOptions {
   /** webview.cspSource */

@@ -8,7 +8,7 @@ import type { Log } from '../../services/log';
 import type { ChatController } from '../chatController';
 import { buildChatHtml } from './chatHtml';
 
-export { CHAT_VIEW_ID } from '../../featureLoading/featureIds';
+export { CHAT_VIEW_ID } from '../../services/featureIds';
 
 /** The message types the webview may send: the only type names that may appear in the log. */
 const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
