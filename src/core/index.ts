@@ -1,4 +1,4 @@
-// The shared gateway client: plain Node, never imports vscode. Everything the extension and
+// The shared gateway client: plain Node. Everything the extension and
 // outside tests need comes from here.
 export { createGatewayClient, DEFAULT_TIMEOUT_MS } from './client/gatewayClient';
 export { normalizeBaseUrl } from './client/gatewayUrl';

@@ -1,7 +1,7 @@
 // File names for generated images: a short slug of the prompt, the local time, the index in the
 // request, and the extension of the real image type, e.g. `sunset-over-mountains-20261122-101530-1.png`.
 // Names never contain a path separator, so a name cannot move a file out of its folder.
-// Pure: no `vscode` import.
+// Pure.
 
 const MAX_SLUG = 40;
 

@@ -1,7 +1,7 @@
 // The link inserted into the document the command started from: Markdown `![alt](path)` or
 // HTML `<img src="path" alt="...">`, with a path relative to the document. Paths are
 // percent-encoded per segment (spaces, parentheses, quotes), alt text escaped for its language.
-// Pure: no `vscode` import; paths are POSIX paths (vscode.Uri.path).
+// Pure; paths are POSIX paths (vscode.Uri.path).
 import { path } from '../platform/path';
 
 export type LinkLanguage = 'markdown' | 'html';

@@ -2,7 +2,7 @@
 // (src/core/catalogue/modelCatalogue.ts). The questions, the validation of programmatic arguments and the
 // explanation of a server-side rejection all read from here, so an option the catalogue says a
 // model lacks is never offered, never sent, and is named when the server refuses one anyway.
-// Pure: no `vscode` import, unit-tested in plain Node.
+// Pure, unit-tested in plain Node.
 import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
 import { l10n } from '../core/l10n';
 import { IMAGE_SIZES, type ImageSize } from '../core/client/types';

@@ -1,4 +1,4 @@
-// The wire request for one image job and the text kept with each saved PNG. Pure: no `vscode`.
+// The wire request for one image job and the text kept with each saved PNG. Pure.
 import type { ImageModelInfo } from '../core/catalogue/modelCatalogue';
 import type { ImageRequest } from '../core/client/types';
 import type { ImageChoices } from './imageOptions';

@@ -2,7 +2,7 @@
 // the prompt, the revised prompt, the model, the size and the time. Image viewers and tools
 // such as exiftool show these.
 // Written by hand because the job is small (a chunk walk and CRC-32) and no maintained npm
-// package does just this without pulling in a whole image codec. Pure: no `vscode` import.
+// package does just this without pulling in a whole image codec. Pure.
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 

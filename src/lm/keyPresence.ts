@@ -3,7 +3,7 @@
 // itself (measured in 1.139), which is where vscode.lm callers look for "cannot use this model".
 // Only a key known to be MISSING is acted on; while a re-read is pending nothing is assumed,
 // and the request goes on to the client, which reports a missing key itself.
-// Pure: no `vscode` here (the key store and events are passed in as plain functions).
+// Pure (the key store and events are passed in as plain functions).
 
 interface Subscription {
   dispose(): void;

@@ -1,5 +1,5 @@
 // Messages that VS Code's chat (or another extension, through vscode.lm) sends to this provider,
-// turned into the gateway's wire format. Pure: no `vscode` here. The vscode classes
+// turned into the gateway's wire format. Pure. The vscode classes
 // (LanguageModelTextPart and friends) cannot be constructed outside VS Code, so vscodeParts.ts
 // converts them to the plain shapes below first, and this file is unit-tested in plain Node.
 import { toBase64 } from '../platform/bytes';

@@ -1,5 +1,5 @@
 // Token estimates for vscode.lm's countTokens, with the same rule as the chat panel
-// (src/core/prompt/tokens.ts): no tokenizer is bundled. Pure: no `vscode` here.
+// (src/core/prompt/tokens.ts): no tokenizer is bundled. Pure.
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../core/prompt/tokens';
 import { dataKind, toolResultText, type LmMessage } from './lmMessages';
 

@@ -1,5 +1,5 @@
 // Tools offered by the caller, and the tool calls the model makes, between vscode.lm's shapes
-// and the wire. Pure: no `vscode` here.
+// and the wire. Pure.
 import * as z from 'zod';
 import type { ChatRequest, ToolCall, ToolDefinition } from '../core/client/types';
 import { LmInputError } from './lmMessages';

@@ -1,5 +1,5 @@
 // One vscode.lm request: streams the gateway's answer and hands text and complete tool calls to
-// a sink. Pure: no `vscode` here (the provider's sink wraps them in vscode's part classes), so
+// a sink. Pure (the provider's sink wraps them in vscode's part classes), so
 // this runs in plain Node tests against the gateway simulator.
 // Tool calls are not run here: through vscode.lm the caller runs them and sends the results
 // back in its next request.

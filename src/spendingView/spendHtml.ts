@@ -1,4 +1,4 @@
-// The "Modelgate: Show Spending" page. Pure (no vscode import), unit-tested in Node. Drawn
+// The "Modelgate: Show Spending" page. Pure, unit-tested in Node. Drawn
 // entirely here: the bars are inline SVG rectangles, the style and the one small script carry
 // the per-render nonce, and the CSP allows nothing else (no remote hosts, no 'unsafe-inline',
 // no 'unsafe-eval'). Every text that came from outside (model ids, extension ids) is escaped.

@@ -2,7 +2,7 @@
 // them and streams the next request with their results, up to the round limit. It fills in the
 // AssistantRecord (parts for the panel, wire messages for later requests, status, usage) and
 // reports each change through `events` so the panel can follow live.
-// No `vscode` here: tools, errors and the client are injected, so this runs in plain Node
+// Tools, errors and the client are injected, so this runs in plain Node
 // tests against the gateway simulator.
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
 import { costOf } from '../../core/spend/cost';

@@ -1,6 +1,6 @@
 // The pure decisions around a turn that the controller and the composer share: which model
 // facts apply, whether tools are offered (and if not, why), what the next message carries, how
-// full the context window is, and edits of the attachment lists. No `vscode` here.
+// full the context window is, and edits of the attachment lists.
 import type { ChannelChoice, ChatModelInfo, ModelCatalogue } from '../../core/catalogue/modelCatalogue';
 import { l10n } from '../../core/l10n';
 import { layoutPrompt, userMessage, type ImageInput, type PinnedFile, type VolatileContext } from '../../core/prompt/promptLayout';

@@ -1,5 +1,5 @@
 // Merging two copies of one conversation, for two windows that share the chat history folder.
-// Pure (no vscode, no I/O), unit-tested in Node.
+// Pure (no I/O), unit-tested in Node.
 //
 // `synced` is what this window last read from or wrote to disk; `local` is this window's copy now;
 // `disk` is what is on disk now (maybe written by another window). Rules:

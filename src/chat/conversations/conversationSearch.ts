@@ -1,4 +1,4 @@
-// Titles, search text and matching for the conversation list. Pure (no vscode), unit-tested in
+// Titles, search text and matching for the conversation list. Pure, unit-tested in
 // Node. The store keeps one bounded search text per conversation in its index, so the list can
 // search the content of 1,000 conversations without reading 1,000 files.
 

@@ -1,5 +1,5 @@
 // The host-owned transcript of one conversation and the pure operations on it: what is stored,
-// what the webview sees, what goes over the wire. No `vscode` here, so it is unit-tested in
+// what the webview sees, what goes over the wire. Pure, so it is unit-tested in
 // plain Node.
 //
 // Each message keeps two forms: the view (what the panel shows) and the wire form (exactly what

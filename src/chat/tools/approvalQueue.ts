@@ -1,5 +1,5 @@
 // The user's answers to "may the model read this secret-looking file?", one question at a time.
-// No `vscode` import at runtime (types only): unit-tested in plain Node with a stand-in token.
+// Unit-tested in plain Node with a stand-in token.
 import type * as vscode from 'vscode';
 import { raceCancellation } from './cancellation';
 import type { SensitiveReadRequest } from './sensitivePrompt';

@@ -1,6 +1,6 @@
 // Glob strings for vscode.workspace.findFiles, in VS Code's own glob dialect (src/vs/base/common/glob.ts).
 // We never match globs ourselves: VS Code's search does, so files.exclude is applied exactly as the
-// Explorer applies it. These helpers only build pattern strings. No `vscode` import.
+// Explorer applies it. These helpers only build pattern strings.
 
 /** Folders no tool lists or searches, whatever the settings say. */
 export const ALWAYS_SKIPPED_DIRS = ['.git', 'node_modules'] as const;

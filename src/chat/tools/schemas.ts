@@ -1,6 +1,6 @@
 // Arguments of the workspace tools: one zod schema per tool is the single source of truth for both
 // validation (the model's JSON is untrusted input) and the JSON schema offered on the wire.
-// No `vscode` import: unit-tested in plain Node.
+// Unit-tested in plain Node.
 import * as z from 'zod';
 import type { ToolDefinition } from '../../core/client/types';
 import { LIMITS } from './limits';

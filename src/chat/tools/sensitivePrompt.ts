@@ -1,5 +1,5 @@
 // Texts of the "may contain secrets" question and of the answer the model gets when the user says no.
-// No `vscode` import: unit-tested in plain Node.
+// Unit-tested in plain Node.
 import { l10n } from '../../core/l10n';
 
 /** Which tool wants the file: the question says what the model will see. */

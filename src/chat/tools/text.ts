@@ -1,5 +1,5 @@
 // Text handling for tool results: binary sniffing, decoding, line ranges with caps, previews.
-// No `vscode` import: unit-tested in plain Node.
+// Unit-tested in plain Node.
 import { utf8ByteLength, utf8Encode } from '../../platform/bytes';
 import { LIMITS } from './limits';
 

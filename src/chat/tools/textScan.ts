@@ -1,4 +1,4 @@
-// Line matching for search_text. No `vscode` import: unit-tested in plain Node.
+// Line matching for search_text. Unit-tested in plain Node.
 //
 // There is no stable VS Code API for text search (findTextInFiles is still proposed), so files found
 // by findFiles are scanned here. A regular expression comes from the model, so it may backtrack

@@ -1,4 +1,4 @@
-// The chat panel's HTML. Pure (no `vscode` import) so it is unit-tested in Node; the host passes
+// The chat panel's HTML. Pure, so it is unit-tested in Node; the host passes
 // the webview's cspSource, a fresh nonce per render and the asWebviewUri() of the bundle/CSS.
 // A nonce does nothing without a CSP meta tag (field notes): this page has one, with no
 // 'unsafe-eval', no inline script or style, no remote hosts, and images only from the

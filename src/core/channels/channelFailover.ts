@@ -4,7 +4,7 @@
 // policy did not wait out, or the gateway refusing the channel for this model) is sent again on
 // the next channel of `modelgate.fallbackChannels`. Never after content: a retry then would
 // repeat or contradict what the user already has. Every attempt is measured and recorded
-// against the channel that made it, failures included. Pure (no vscode).
+// against the channel that made it, failures included. Pure.
 import type { ChannelChoice, Price } from '../catalogue/modelCatalogue';
 import { errorKindOf, type HealthSample } from './channelHealth';
 import { formatUsd } from '../spend/cost';

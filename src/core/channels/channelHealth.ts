@@ -1,7 +1,7 @@
 // Channel health, measured from the user's own requests: per model × channel, a rolling record
 // of the last 200 requests within 7 days (figures only: never prompt or answer text). From it:
 // time to first token (p50, p90), output tokens per second, how many requests failed and the
-// last failure's kind. Pure (no vscode): the extension keeps one in globalState
+// last failure's kind. Pure: the extension keeps one in globalState
 // (src/services/channelHealthStore.ts), the failover client (channelFailover.ts) fills it in.
 import { l10n } from '../l10n';
 

@@ -2,7 +2,7 @@
 // image request (4.2), "End-user identifier for monitoring and abuse detection". An opaque id
 // the gateway's operator uses to tell end users apart. Checked before anything is sent: a value
 // that cannot be an id (not a string, control characters, absurdly long) is refused with words
-// saying why, rather than sent mangled or silently dropped. Pure: no `vscode`.
+// saying why, rather than sent mangled or silently dropped. Pure.
 import { l10n } from '../l10n';
 
 /** Longest id accepted. The spec sets no limit; OpenAI-style gateways store ids of this order. */

@@ -1,5 +1,5 @@
 // The gateway client: one small object per configuration, shared by chat, images and the
-// model pickers. Plain Node (never imports vscode); everything it talks to goes through the
+// model pickers. Plain Node; everything it talks to goes through the
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
 import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
 import { completionFromEvents } from './chatStream';

@@ -1,5 +1,5 @@
 // Public types of the shared gateway client. This file is a contract: tests outside the
-// project and every feature of the extension use these shapes. No `vscode` import here.
+// project and every feature of the extension use these shapes.
 
 import type { GatewayError } from './gatewayError';
 

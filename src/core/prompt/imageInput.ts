@@ -1,6 +1,6 @@
 // Images the user attaches to a message (file picker or paste). Checked by their bytes, not by
 // their name or the MIME type the webview claims, and capped in size before they are turned
-// into the data: URL that goes into the request. Pure: no `vscode`.
+// into the data: URL that goes into the request. Pure.
 import { fromBase64, toBase64 } from '../../platform/bytes';
 import { l10n } from '../l10n';
 

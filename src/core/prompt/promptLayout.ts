@@ -10,7 +10,7 @@
 //      through JSON storage and zod serializes to the same bytes again);
 //   3. volatile context (the current selection, its diagnostics) goes into the newest user
 //      message only, where it changes nothing that an earlier request already sent.
-// Pure: no `vscode`, no clock, no randomness.
+// Pure: no clock, no randomness.
 import type { ChatMessage, ContentPart, WireToolCall } from '../client/types';
 
 /** A file attached to a conversation: part of every request's stable prefix. */

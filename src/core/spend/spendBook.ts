@@ -2,7 +2,7 @@
 // with its time, source, model, channel, tokens and cost. Figures only: never prompt text,
 // never the key. Bounded: the newest MAX_RAW entries are kept as they are; older ones are
 // folded into per-day aggregates (local day), so today/week/month totals stay exact while the
-// stored state stays small. Pure (no vscode), unit-tested in plain Node.
+// stored state stays small. Pure, unit-tested in plain Node.
 //
 // An entry without a price (no price configured for the model and channel) has cost
 // undefined: it is counted apart as "unpriced", never as $0.

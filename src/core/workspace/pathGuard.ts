@@ -1,4 +1,4 @@
-// Decides whether a path that a model asked for lies inside the workspace. Pure Node (no `vscode`):
+// Decides whether a path that a model asked for lies inside the workspace. Pure Node:
 // the workspace tools call it before they touch a file, and it is unit-tested against real temp
 // folders and symlinks.
 //

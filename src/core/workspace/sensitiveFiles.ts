@@ -1,7 +1,7 @@
 // Which workspace files may hold secrets (keys, passwords, tokens). The chat model's workspace tools
 // hand file contents to the model, and so to the gateway; a prompt-injected answer can ask for
 // `.env` and leak it. Files this classifier flags are read only after the user says yes, and
-// search_text never reads them. Pure (no `vscode`): unit-tested in plain Node.
+// search_text never reads them. Pure: unit-tested in plain Node.
 //
 // Judged by name only, case-insensitively, on the basename and a few known folder/file pairs. The
 // list aims at files that hold secrets by convention; a secret in `config.ts` is not caught, and
