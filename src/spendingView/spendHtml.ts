@@ -1,26 +1,20 @@
 // The "Modelgate: Show Spending" page. Pure, unit-tested in Node. Drawn
 // entirely here: the bars are inline SVG rectangles, the style and the one small script carry
-// the per-render nonce, and the CSP allows nothing else (no remote hosts, no 'unsafe-inline',
-// no 'unsafe-eval'). Every text that came from outside (model ids, extension ids) is escaped.
+// the per-render nonce, and the CSP (src/services/webviewShell.ts) allows nothing else (no remote
+// hosts, no 'unsafe-inline', no 'unsafe-eval'). Every text that came from outside (model ids,
+// extension ids) is escaped.
 import { budgetMessage, type BudgetStatus } from '../core/spend/budget';
 import { formatUsd } from '../core/spend/cost';
 import type { SpendRow, SpendSummary } from '../core/spend/spendBook';
 import { l10n } from '../core/l10n';
 import { counted, pricedCost } from '../core/spend/usageTotals';
+import { escapeHtml, renderWebviewShell } from '../services/webviewShell';
 
 export interface SpendPage {
   today: SpendSummary;
   week: SpendSummary;
   month: SpendSummary;
   budgets: BudgetStatus[];
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function spendCsp(cspSource: string, nonce: string): string {
-  return `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${cspSource};`;
 }
 
 /** "$0.0123", "$0.0123 + 2 requests without a price", "unknown (2 requests without a price)" */
@@ -50,23 +44,7 @@ function section(id: string, title: string, s: SpendSummary): string {
 ${rows(l10n.t('By model'), s.byModel)}${rows(l10n.t('By channel'), s.byChannel)}${rows(l10n.t('By source'), s.bySource)}</section>`;
 }
 
-export function buildSpendHtml(page: SpendPage, cspSource: string, nonce: string): string {
-  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('buildSpendHtml: the nonce must be at least 16 base64/hex characters');
-  // as the chat page: 'self' and host sources only, never another keyword like 'unsafe-eval'
-  const sources = cspSource.trim().split(/ +/);
-  if (!cspSource.trim() || sources.some((t) => t !== "'self'" && !/^[A-Za-z0-9.*:/_%+-]+$/.test(t))) throw new Error('buildSpendHtml: unexpected characters in cspSource');
-  const budgets = page.budgets.length
-    ? page.budgets.map((b) => `<p class="${b.ratio >= 1 ? 'over' : b.ratio >= 0.8 ? 'near' : ''}">${escapeHtml(budgetMessage(b))}</p>`).join('')
-    : `<p class="sub">${escapeHtml(l10n.t('No budget set ("modelgate.budget.dailyUsd", "modelgate.budget.monthlyUsd").'))}</p>`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(spendCsp(cspSource, nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeHtml(l10n.t('Modelgate Spending'))}</title>
-<style nonce="${nonce}">
-body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 16px; }
+const STYLE = `body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 16px; }
 table { border-collapse: collapse; margin-bottom: 8px; }
 td { padding: 2px 12px 2px 0; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -77,20 +55,28 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 4px 12px; cursor: pointer; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 h3 { font-size: 1em; margin: 8px 0 2px; }
-</style>
-</head>
-<body>
-<h1>${escapeHtml(l10n.t('Spending'))}</h1>
+`;
+
+const SCRIPT = `const vscode = acquireVsCodeApi();
+document.getElementById('export').addEventListener('click', () => vscode.postMessage({ type: 'exportCsv' }));
+`;
+
+/** The page; the shell (webviewShell.ts) refuses a nonce or cspSource that could rewrite its CSP. */
+export function buildSpendHtml(page: SpendPage, cspSource: string, nonce: string): string {
+  const budgets = page.budgets.length
+    ? page.budgets.map((b) => `<p class="${b.ratio >= 1 ? 'over' : b.ratio >= 0.8 ? 'near' : ''}">${escapeHtml(budgetMessage(b))}</p>`).join('')
+    : `<p class="sub">${escapeHtml(l10n.t('No budget set ("modelgate.budget.dailyUsd", "modelgate.budget.monthlyUsd").'))}</p>`;
+  return renderWebviewShell({
+    cspSource,
+    nonce,
+    title: l10n.t('Modelgate Spending'),
+    style: { inline: STYLE },
+    body: `<h1>${escapeHtml(l10n.t('Spending'))}</h1>
 <div id="budgets">${budgets}</div>
 <p><button id="export" type="button">${escapeHtml(l10n.t('Export CSV…'))}</button> <span class="sub">${escapeHtml(l10n.t('Costs are computed from your configured prices ("modelgate.models"); requests without a price are counted apart, never as $0.'))}</span></p>
 ${section('today', l10n.t('Today'), page.today)}
 ${section('week', l10n.t('This week'), page.week)}
-${section('month', l10n.t('This month'), page.month)}
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
-document.getElementById('export').addEventListener('click', () => vscode.postMessage({ type: 'exportCsv' }));
-</script>
-</body>
-</html>
-`;
+${section('month', l10n.t('This month'), page.month)}`,
+    script: { inline: SCRIPT },
+  });
 }

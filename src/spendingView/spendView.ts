@@ -9,16 +9,11 @@ import { spendCsv } from '../core/spend/spendCsv';
 import { summarizePeriod } from '../core/spend/spendBook';
 import type { UsageLedger } from '../services/usageLedger';
 import type { BudgetGuard } from '../services/budgetGuard';
+import { makeNonce } from '../services/webviewShell';
 import { buildSpendHtml, type SpendPage } from './spendHtml';
 
 /** built when the page first sends (issue 9: no schema is built at activation) */
 const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export class SpendView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -58,7 +53,7 @@ export class SpendView implements vscode.Disposable {
   private render(): void {
     if (!this.panel) return;
     this.lastPage = this.page();
-    this.lastHtml = buildSpendHtml(this.lastPage, this.panel.webview.cspSource, nonce());
+    this.lastHtml = buildSpendHtml(this.lastPage, this.panel.webview.cspSource, makeNonce());
     this.panel.webview.html = this.lastHtml;
   }
 

@@ -1,10 +1,10 @@
 // The webview view `modelgate.chat`. It holds no state of its own: the controller owns the
 // transcript, and a webview that was hidden (and so destroyed: no retainContextWhenHidden) or
 // reloaded sends `ready` and gets a fresh snapshot. Until then, nothing is posted to it.
-import { toBase64 } from '../../platform/bytes';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, webviewMessageSchema, type HostMessage } from '../protocol';
 import type { Log } from '../../services/log';
+import { makeNonce } from '../../services/webviewShell';
 import type { ChatController } from '../chatController';
 import { buildChatHtml } from './chatHtml';
 
@@ -12,11 +12,6 @@ export { CHAT_VIEW_ID } from '../../services/featureIds';
 
 /** The message types the webview may send: the only type names that may appear in the log. */
 const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
-
-/** A fresh CSP nonce per render: 128 random bits, base64 (the CSP nonce alphabet). */
-export function makeNonce(): string {
-  return toBase64(globalThis.crypto.getRandomValues(new Uint8Array(16))); // Web Crypto: both builds
-}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;

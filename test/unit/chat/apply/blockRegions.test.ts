@@ -1,8 +1,7 @@
+// Where in the file a block goes (src/chat/apply/blockRegions.ts): the whole file, or the region of
+// the construct it replaces, found from the text or from document symbols.
 import * as assert from 'node:assert/strict';
-import { conversationFiles, type ConversationLike } from '../../../../src/chat/apply/answerFiles';
 import { declaredName, findRegionBySymbols, findRegionByText, isSingleConstruct, isWholeFile, placeBlock, reindent, replaceRegion } from '../../../../src/chat/apply/blockRegions';
-import { fencesOf, findFenceInfo, langFromInfoString, looksLikePath, pathFromInfo, pathFromLeadingComment, withoutLine } from '../../../../src/chat/apply/blockPaths';
-import { languageIdOfFence, languageIdOfPath, languagesCompatible } from '../../../../src/chat/apply/blockLanguages';
 
 const TS_FILE = [
   "import { x } from './x';",
@@ -24,93 +23,6 @@ const TS_FILE = [
 ].join('\n');
 
 describe('apply: where a block goes (pure)', () => {
-  describe('paths in the info string', () => {
-    const cases: [string, string | undefined][] = [
-      ['ts src/a.ts', 'src/a.ts'],
-      ['ts:src/a.ts', 'src/a.ts'],
-      ['ts title=src/a.ts', 'src/a.ts'],
-      ['ts title="src/a.ts"', 'src/a.ts'],
-      ['go file=cmd/main.go {1,3}', 'cmd/main.go'],
-      ['src/a.ts', 'src/a.ts'],
-      ['python', undefined],
-      ['ts', undefined],
-      ['', undefined],
-      ['ts showLineNumbers', undefined],
-      ['ts {1,3}', undefined],
-      ['ts https://example.com/a.ts', undefined],
-      ['js node.js', 'node.js'],
-      ['Dockerfile', undefined],
-      ['dockerfile build/Dockerfile', 'build/Dockerfile'],
-    ];
-    for (const [info, want] of cases) {
-      it(`"${info}" -> ${want ?? 'none'}`, () => assert.equal(pathFromInfo(info), want));
-    }
-    it('the language of an info string', () => {
-      assert.equal(langFromInfoString('ts src/a.ts'), 'ts');
-      assert.equal(langFromInfoString('ts:src/a.ts'), 'ts');
-      assert.equal(langFromInfoString('src/a.ts'), undefined);
-      assert.equal(langFromInfoString(''), undefined);
-    });
-    it('looksLikePath refuses URLs, words and spaces', () => {
-      assert.equal(looksLikePath('src/a.ts'), true);
-      assert.equal(looksLikePath('.eslintrc.json'), true);
-      assert.equal(looksLikePath('https://x.y/a.ts'), false);
-      assert.equal(looksLikePath('hello'), false);
-      assert.equal(looksLikePath('my file.ts'), false);
-    });
-  });
-
-  describe('leading path comments', () => {
-    it('reads // # /* */ <!-- --> forms, with or without "file:"', () => {
-      assert.deepEqual(pathFromLeadingComment('// src/a.ts\nexport const a = 1;'), { path: 'src/a.ts', line: 0, explicit: false });
-      assert.deepEqual(pathFromLeadingComment('\n# file: app/main.py\nprint(1)'), { path: 'app/main.py', line: 1, explicit: true });
-      assert.deepEqual(pathFromLeadingComment('/* styles/site.css */\nbody {}'), { path: 'styles/site.css', line: 0, explicit: false });
-      assert.deepEqual(pathFromLeadingComment('<!-- filepath: web/index.html -->\n<p>'), { path: 'web/index.html', line: 0, explicit: true });
-    });
-    it('ignores ordinary comments and shebangs', () => {
-      assert.equal(pathFromLeadingComment('// adds two numbers\nfunction add() {}'), undefined);
-      assert.equal(pathFromLeadingComment('#!/usr/bin/env node\nx'), undefined);
-      assert.equal(pathFromLeadingComment('const a = 1; // a.ts'), undefined);
-    });
-    it('withoutLine drops the marker and the blank line after it', () => {
-      assert.equal(withoutLine('// src/a.ts\n\nexport const a = 1;', 0), 'export const a = 1;');
-    });
-  });
-
-  describe('the fence of a block in the transcript', () => {
-    it('finds the info string of the newest fence with exactly that code', () => {
-      const older = 'Here:\n```ts src/old.ts\nconst a = 1;\n```\n';
-      const newer = 'Try:\n\n```ts src/new.ts\nconst a = 1;\n```\n\nand\n\n~~~go cmd/x.go\nfunc X() {}\n~~~';
-      assert.equal(findFenceInfo([older, newer], 'const a = 1;'), 'ts src/new.ts');
-      assert.equal(findFenceInfo([older, newer], 'func X() {}'), 'go cmd/x.go');
-      assert.equal(findFenceInfo([older], 'nothing'), undefined);
-    });
-    it('handles fences indented in a list and longer closing fences', () => {
-      const md = '1. Change it:\n\n   ```py app/a.py\n   def f():\n       return 1\n   ````\n';
-      assert.deepEqual(fencesOf(md), [{ info: 'py app/a.py', content: 'def f():\n    return 1' }]);
-    });
-  });
-
-  describe('languages', () => {
-    it('maps fence names and extensions to VS Code ids', () => {
-      assert.equal(languageIdOfFence('ts'), 'typescript');
-      assert.equal(languageIdOfFence('golang'), 'go');
-      assert.equal(languageIdOfFence('go'), 'go');
-      assert.equal(languageIdOfPath('src/a.tsx'), 'typescriptreact');
-      assert.equal(languageIdOfPath('main.go'), 'go');
-      assert.equal(languageIdOfPath('README'), undefined);
-    });
-    it('a Go block into a TypeScript file is a mismatch; JS into TS, unknown or plain text are not', () => {
-      assert.equal(languagesCompatible('go', 'typescript'), false);
-      assert.equal(languagesCompatible('python', 'javascript'), false);
-      assert.equal(languagesCompatible('javascript', 'typescript'), true);
-      assert.equal(languagesCompatible('typescript', 'typescript'), true);
-      assert.equal(languagesCompatible(undefined, 'typescript'), true);
-      assert.equal(languagesCompatible('plaintext', 'go'), true);
-      assert.equal(languagesCompatible('json', 'jsonc'), true);
-    });
-  });
-
   describe('declarations', () => {
     const cases: [string, string | undefined][] = [
       ['export function add(a: number) {', 'add'],
@@ -228,29 +140,6 @@ describe('apply: where a block goes (pure)', () => {
     it('reindent moves a method to the indentation of the region it replaces', () => {
       assert.equal(reindent('push() {\n  x();\n}', '  '), '  push() {\n    x();\n  }');
       assert.equal(reindent('  a\n  b', '  '), '  a\n  b');
-    });
-  });
-
-  describe('files the conversation names', () => {
-    it('newest first: tool reads, attached selections and files, pinned files, the pending selection first', () => {
-      const c: ConversationLike = {
-        pinned: [{ path: 'src/pinned.ts' }],
-        pending: [{ kind: 'selection', label: 'src/pending.ts:3-4' }, { kind: 'image', label: 'shot.png' }],
-        messages: [
-          { role: 'user', attachments: [{ kind: 'selection', label: 'src/sel.ts:10' }] },
-          {
-            role: 'assistant',
-            parts: [
-              { kind: 'tool', call: { name: 'read_file', arguments: '{"path":"src/read1.ts"}' } },
-              { kind: 'tool', call: { name: 'list_files', arguments: '{"path":"src"}' } },
-              { kind: 'tool', call: { name: 'read_file', arguments: '{"path":"src/read2.ts"}' } },
-              { kind: 'tool', call: { name: 'read_file', arguments: '{broken' } },
-              { kind: 'text', text: 'done' },
-            ],
-          },
-        ],
-      };
-      assert.deepEqual(conversationFiles(c), ['src/pending.ts', 'src/read2.ts', 'src/read1.ts', 'src/sel.ts', 'src/pinned.ts']);
     });
   });
 });

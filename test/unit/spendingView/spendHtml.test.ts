@@ -1,0 +1,32 @@
+// The "Modelgate: Show Spending" page (src/spendingView/spendHtml.ts): its shell and CSP come from
+// src/services/webviewShell.ts; every id that came from outside is escaped.
+import * as assert from 'node:assert/strict';
+import { addSpend, emptySpend, summarizePeriod, type SpendEntry, type SpendState } from '../../../src/core/spend/spendBook';
+import { buildSpendHtml } from '../../../src/spendingView/spendHtml';
+
+const entry = (t: number, cost: number | undefined, extra: Partial<SpendEntry> = {}): SpendEntry => ({
+  at: t,
+  source: 'panel',
+  model: 'flagship-text',
+  channel: 'stable',
+  promptTokens: 100,
+  cachedTokens: 20,
+  completionTokens: 10,
+  images: 0,
+  ...(cost === undefined ? {} : { cost }),
+  ...extra,
+});
+const fill = (entries: SpendEntry[], maxRaw?: number): SpendState => entries.reduce((s, e) => addSpend(s, e, maxRaw), emptySpend());
+
+describe('spend page', () => {
+  it('the page has a strict CSP with the nonce and escapes ids that came from outside', () => {
+    const s = fill([entry(Date.now(), 0.5, { source: 'lm', requester: '<img src=x onerror=alert(1)>' })]);
+    const sum = summarizePeriod(s, 'day', Date.now());
+    const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
+    assert.match(html, /Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;nonce-abcdefghijklmnop1234&#39;; script-src &#39;nonce-abcdefghijklmnop1234&#39;;/);
+    assert.ok(!html.includes('<img'), 'no raw markup from an extension id');
+    assert.ok(!/unsafe-(inline|eval)|https?:\/\//.test(html.replace(/xmlns="http:\/\/www.w3.org\/2000\/svg"/g, '')));
+    assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'x', "bad' nonce"));
+    assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, "'unsafe-eval'", 'abcdefghijklmnop1234'), /cspSource/);
+  });
+});
