@@ -1,14 +1,25 @@
 // Smoke test of the packaged extension in a real extension host: it is installed, it
-// activates, and its commands are registered. Also reports the VS Code version it ran in.
+// activates, and its commands are registered; the VS Code it runs in (named in the first title)
+// is one its manifest admits.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'modelgate.modelgate';
+import { EXTENSION_ID } from './helpers';
 
 describe('smoke: the Modelgate extension in a real VS Code', () => {
-  it(`runs in VS Code ${vscode.version} (${vscode.env.appName})`, () => {
-    // The launcher prints the version too; this keeps it visible in the test list.
-    assert.match(vscode.version, /^\d+\.\d+\.\d+/);
+  it(`runs in VS Code ${vscode.version} (${vscode.env.appName}), a version the manifest's engines.vscode admits`, () => {
+    // The launcher prints the version too; the title keeps it visible in the test list.
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    const range = String(ext.packageJSON.engines?.vscode ?? '');
+    const wanted = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range);
+    assert.ok(wanted, `engines.vscode is a caret range: ${range}`);
+    const running = /^(\d+)\.(\d+)\.(\d+)/.exec(vscode.version);
+    assert.ok(running, `vscode.version is a version: ${vscode.version}`);
+    const [major, minor, patch] = running.slice(1, 4).map(Number);
+    const [wMajor, wMinor, wPatch] = wanted.slice(1, 4).map(Number);
+    // ^M.m.p: the same major, and at least m.p
+    const admitted = major === wMajor && (minor > wMinor || (minor === wMinor && patch >= wPatch));
+    assert.ok(admitted, `VS Code ${vscode.version} is outside the manifest's engines.vscode ${range}`);
   });
 
   it('is installed', () => {
