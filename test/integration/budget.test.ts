@@ -20,7 +20,7 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     gateway: { keys: { [KEY]: { balance: 100 } } },
     settings: { models: { 'flagship-text': { prices: { default: FLAG_PRICE } } }, 'chat.model': 'flagship-text', channel: 'default' },
     restores: ['budget.dailyUsd', 'budget.monthlyUsd'],
-    ready: (api) => !!mg.api.catalogue().price('flagship-text', 'default'),
+    ready: (api) => !!api.catalogue().price('flagship-text', 'default'),
     key: KEY,
     chat: true,
   });

@@ -44,7 +44,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     gateway: { keys: { [KEY]: { balance: 100 } } },
     settings: { 'chat.model': MODEL, models: { [MODEL]: { prices: { default: byChannel.stable, ...byChannel } } } },
     restores: ['channel', 'fallbackChannels'],
-    ready: (api) => mg.api.settings().chatModel === MODEL && mg.api.catalogue().price(MODEL, 'economical')?.input === byChannel.economical.input,
+    ready: (api) => api.settings().chatModel === MODEL && api.catalogue().price(MODEL, 'economical')?.input === byChannel.economical.input,
     key: KEY,
     chat: true,
   });

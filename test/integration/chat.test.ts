@@ -48,7 +48,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       channel: 'default',
       'chat.model': 'flagship-text',
     },
-    ready: (api) => mg.api.settings().chatModel === 'flagship-text',
+    ready: (api) => api.settings().chatModel === 'flagship-text',
     key: KEY,
     chat: true,
   });

@@ -67,7 +67,7 @@ describe('endurance (real VS Code, gateway simulator)', function () {
   const mg = useModelgate({
     gateway: { keys: { [KEY]: { balance: 1000 } } },
     settings: { 'chat.model': 'flagship-text', channel: 'default' },
-    ready: (api) => mg.api.settings().chatModel === 'flagship-text',
+    ready: (api) => api.settings().chatModel === 'flagship-text',
     key: KEY,
     chat: true,
     // A failed or timed-out run may leave answers streaming: closing the chat (as a reload does)

@@ -51,7 +51,7 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
   const mg = useModelgate({
     gateway: { keys: { [KEY]: { balance: 100 }, [POOR_KEY]: { balance: 0 } } },
     settings: { 'chat.model': 'flagship-text', channel: 'default', requestTimeoutSeconds: TIMEOUT_S },
-    ready: (api) => mg.api.settings().requestTimeoutMs === TIMEOUT_S * 1000,
+    ready: (api) => api.settings().requestTimeoutMs === TIMEOUT_S * 1000,
     key: KEY,
     chat: true,
   });
