@@ -7,11 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApplyUi, ChatApply, PendingChange, Placement } from '../../src/chat/apply';
-import type { ModelgateApi } from '../../src/extension';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-apply-suite-7c41e9a2d0';
 const DIR = 'mg-apply-fixture';
 
@@ -34,14 +31,12 @@ interface Asked {
 
 describe('apply (real VS Code)', function () {
   this.timeout(60_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const mg = useModelgate({ gateway: { keys: { [KEY]: { balance: 100 } } }, key: KEY, chat: true });
   let ws: string;
   let originalUi: ApplyUi;
   let asked: Asked;
   let answers: { placement?: Placement; language?: 'apply' | 'newFile'; newFile?: string };
-  const apply = (): ChatApply => api.chat.apply;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const apply = (): ChatApply => mg.api.chat.apply;
 
   const file = (name: string) => vscode.Uri.file(path.join(ws, DIR, name));
   async function fixture(name: string, text: string): Promise<vscode.TextDocument> {
@@ -68,17 +63,9 @@ describe('apply (real VS Code)', function () {
     return change;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, DIR), { recursive: true });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'the base URL setting');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await api.chat.controller.ready;
     originalUi = apply().ui;
   });
 
@@ -104,11 +91,9 @@ describe('apply (real VS Code)', function () {
     }
   });
 
-  after(async () => {
+  after(() => {
     apply().ui = originalUi;
-    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(path.join(ws, DIR), { recursive: true, force: true });
-    await gw.close();
   });
 
   it('a path in the info string picks that file, not the active editor', async () => {
@@ -129,7 +114,7 @@ describe('apply (real VS Code)', function () {
     const other = await fixture('other2.ts', 'export const other = 2;\n');
     await vscode.window.showTextDocument(other);
     const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
-    const chat = api.chat.controller;
+    const chat = mg.api.chat.controller;
     await chat.newChat();
     await chat.send(`[[echo]]Change it:\n\n\`\`\`ts ${DIR}/panel.ts\n${block}\n\`\`\`\n`);
     const notices: string[] = [];

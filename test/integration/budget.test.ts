@@ -7,35 +7,38 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { BudgetStatus } from '../../src/core/spend/budget';
-import type { ModelgateApi } from '../../src/extension';
 import type { HostMessage } from '../../src/chat/protocol';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-budget-suite-4be1c9';
 const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable; // the simulator's default channel is stable
 
 describe('budgets (real VS Code, gateway simulator)', function () {
   this.timeout(60_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { models: { 'flagship-text': { prices: { default: FLAG_PRICE } } }, 'chat.model': 'flagship-text', channel: 'default' },
+    restores: ['budget.dailyUsd', 'budget.monthlyUsd'],
+    ready: (api) => !!api.catalogue().price('flagship-text', 'default'),
+    key: KEY,
+    chat: true,
+  });
   let posts: HostMessage[] = [];
   let subscription: vscode.Disposable | undefined;
   let answer: string | undefined;
   const asked: { status: BudgetStatus; what: string }[] = [];
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
-  const imageRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/images/generations')).length;
+  const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
+  const imageRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/images/generations')).length;
 
   async function setDaily(usd: number | undefined): Promise<void> {
     await config().update('budget.dailyUsd', usd, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().budgets.dailyUsd === usd, `budget.dailyUsd = ${usd}`);
+    await until(() => mg.api.settings().budgets.dailyUsd === usd, `budget.dailyUsd = ${usd}`);
   }
 
   /** a daily budget just above what was spent today: the next priced request uses it up */
   async function tinyBudget(): Promise<void> {
-    await setDaily(api.spend.summary('day').cost + 1e-7);
+    await setDaily(mg.api.spend.summary('day').cost + 1e-7);
   }
 
   async function lmRequest(text: string): Promise<string> {
@@ -47,19 +50,8 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     return out;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } } }, vscode.ConfigurationTarget.Global);
-    await config().update('chat.model', 'flagship-text', vscode.ConfigurationTarget.Global);
-    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl && !!api.catalogue().price('flagship-text', 'default'), 'settings applied');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await api.chat.controller.ready;
-    api.spend.setBudgetAsk((status, what) => {
+  before(() => {
+    mg.api.spend.setBudgetAsk((status, what) => {
       asked.push({ status, what });
       return Promise.resolve(answer as never);
     });
@@ -68,27 +60,23 @@ describe('budgets (real VS Code, gateway simulator)', function () {
   beforeEach(async () => {
     asked.length = 0;
     answer = undefined;
-    await api.chat.controller.newChat();
+    await mg.api.chat.controller.newChat();
     subscription?.dispose();
     posts = [];
-    subscription = api.chat.controller.onDidPost((m) => posts.push(m));
+    subscription = mg.api.chat.controller.onDidPost((m) => posts.push(m));
   });
 
-  after(async () => {
+  after(() => {
     subscription?.dispose();
-    api.spend.setBudgetAsk(undefined);
-    await api.chat.controller.whenIdle();
-    for (const k of ['budget.dailyUsd', 'budget.monthlyUsd', 'baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    await gw.close();
+    mg.api.spend.setBudgetAsk(undefined);
   });
 
   it('the chat panel asks before sending once the daily budget is used up; Cancel sends nothing and keeps the text', async () => {
     await tinyBudget();
-    await api.chat.controller.send('first [[words:20]]');
+    await mg.api.chat.controller.send('first [[words:20]]');
     assert.equal(asked.length, 0, 'not asked while the budget was not used up');
     const before = chatRequests();
-    await api.chat.controller.send('second, please');
+    await mg.api.chat.controller.send('second, please');
     assert.equal(asked.length, 1, 'asked once');
     assert.equal(asked[0]!.what, 'chat');
     assert.equal(asked[0]!.status.kind, 'daily');
@@ -101,14 +89,14 @@ describe('budgets (real VS Code, gateway simulator)', function () {
 
   it('"Send Once" sends that one message, and the next send asks again', async () => {
     await tinyBudget();
-    await api.chat.controller.send('use it up [[words:5]]');
+    await mg.api.chat.controller.send('use it up [[words:5]]');
     answer = 'Send Once';
     const before = chatRequests();
-    await api.chat.controller.send('once more [[words:5]]');
+    await mg.api.chat.controller.send('once more [[words:5]]');
     assert.equal(asked.length, 1);
     assert.equal(chatRequests(), before + 1, 'sent after "Send Once"');
     answer = undefined;
-    await api.chat.controller.send('and again');
+    await mg.api.chat.controller.send('and again');
     assert.equal(asked.length, 2, 'asked again for the next message');
     assert.equal(chatRequests(), before + 1);
   });
@@ -116,7 +104,7 @@ describe('budgets (real VS Code, gateway simulator)', function () {
   it('refuses a vscode.lm request from another extension with the budget named, and sends nothing', async function () {
     if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') this.skip();
     await tinyBudget();
-    await api.chat.controller.send('use it up [[words:5]]');
+    await mg.api.chat.controller.send('use it up [[words:5]]');
     const before = chatRequests();
     await assert.rejects(lmRequest('hello [[words:3]]'), (err: Error) => {
       assert.match(err.message, /Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
@@ -129,7 +117,7 @@ describe('budgets (real VS Code, gateway simulator)', function () {
 
   it('the image command asks likewise; Cancel generates nothing', async () => {
     await tinyBudget();
-    await api.chat.controller.send('use it up [[words:5]]');
+    await mg.api.chat.controller.send('use it up [[words:5]]');
     const before = imageRequests();
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'a lighthouse', folder: 'mg-budget-images', open: false })));
     assert.equal(asked.length, 1);
@@ -139,25 +127,25 @@ describe('budgets (real VS Code, gateway simulator)', function () {
 
   it('raising the budget lets the panel and vscode.lm through again; the lm request is recorded with its caller', async function () {
     await tinyBudget();
-    await api.chat.controller.send('use it up [[words:5]]');
-    await setDaily(api.spend.summary('day').cost + 100);
+    await mg.api.chat.controller.send('use it up [[words:5]]');
+    await setDaily(mg.api.spend.summary('day').cost + 100);
     const before = chatRequests();
-    await api.chat.controller.send('after the raise [[words:4]]');
+    await mg.api.chat.controller.send('after the raise [[words:4]]');
     assert.equal(asked.length, 0);
     assert.equal(chatRequests(), before + 1);
     if (typeof vscode.lm?.registerLanguageModelChatProvider === 'function') {
       assert.equal((await lmRequest('hello [[words:3]]')).split(' ').length, 3);
       assert.equal(chatRequests(), before + 2);
-      const sources = api.spend.summary('day').bySource.map((r) => r.key);
+      const sources = mg.api.spend.summary('day').bySource.map((r) => r.key);
       assert.ok(sources.some((k) => k.startsWith('vscode.lm: ') && !k.includes('not reported')), `the calling extension is named: ${sources.join(', ')}`);
     }
   });
 
   it('an invalid budget setting is reported with a clear message and no budget applies', async () => {
     await config().update('budget.dailyUsd', -3, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().problems.some((p) => p.includes('modelgate.budget.dailyUsd')), 'the problem reported');
-    assert.match(api.settings().problems.find((p) => p.includes('budget'))!, /must be a positive amount in US dollars/);
-    assert.equal(api.settings().budgets.dailyUsd, undefined);
+    await until(() => mg.api.settings().problems.some((p) => p.includes('modelgate.budget.dailyUsd')), 'the problem reported');
+    assert.match(mg.api.settings().problems.find((p) => p.includes('budget'))!, /must be a positive amount in US dollars/);
+    assert.equal(mg.api.settings().budgets.dailyUsd, undefined);
     await setDaily(undefined);
   });
 });

@@ -12,9 +12,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelgateApi } from '../../src/extension';
 import type { HostMessage } from '../../src/chat/protocol';
-import { startGateway, type RunningGateway } from '../gateway/index';
+import { until, useModelgate } from './helpers';
 
 const KEY = 'sk-canary-Zq8Xw3Lm5Np7Rt2Vb9Kd';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -50,34 +49,21 @@ function echoes(): [number, string, string][] {
 
 describe('canary key (real VS Code, gateway simulator)', function () {
   this.timeout(120_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const mg = useModelgate({ gateway: { keys: { [KEY]: { balance: 100 } } }, key: KEY });
   const posts: HostMessage[] = [];
   let sub: vscode.Disposable | undefined;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
   const listen = () => {
     sub?.dispose();
-    sub = api.chat.controller.onDidPost((m) => posts.push(m));
+    sub = mg.api.chat.controller.onDidPost((m) => posts.push(m));
   };
 
   before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>('modelgate.modelgate');
-    assert.ok(ext);
-    api = await ext.activate();
-    const end = Date.now() + 20_000;
-    while (api.settings().baseUrl !== gw.baseUrl && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
     listen();
-    await api.chat.controller.newChat();
+    await mg.api.chat.controller.newChat();
   });
 
-  after(async () => {
+  after(() => {
     sub?.dispose();
-    await api?.chat.controller.whenIdle();
-    await config().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await gw?.close();
     // The saved images go: later suites search the whole workspace and count its binary files.
     const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (ws) fs.rmSync(path.join(ws, IMAGE_FOLDER), { recursive: true, force: true });
@@ -92,7 +78,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
   });
 
   it('a normal answer and a tool round', async () => {
-    const chat = api.chat.controller;
+    const chat = mg.api.chat.controller;
     await chat.send('hello [[words:5]]');
     await chat.send(vscode.workspace.isTrusted ? 'list [[call:list_files {"path":"."}]]' : 'plain [[words:3]]');
     await chat.whenIdle();
@@ -102,8 +88,8 @@ describe('canary key (real VS Code, gateway simulator)', function () {
 
   for (const [i, [status, type, body]] of echoes().entries()) {
     it(`an echoing proxy (${status} ${type}, case ${i + 1}): the error is shown, without the key`, async () => {
-      const chat = api.chat.controller;
-      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      const chat = mg.api.chat.controller;
+      mg.gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
       await chat.send(`question ${i} [[words:3]]`);
       await chat.whenIdle();
       const last = (await chat.conversation()).messages.at(-1)!;
@@ -131,18 +117,18 @@ describe('canary key (real VS Code, gateway simulator)', function () {
   it('the image command: a normal image, then echoing proxies; the error shown has no piece of the key', async () => {
     const generate = (prompt: string) =>
       Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>('modelgate.generateImage', { prompt, folder: IMAGE_FOLDER, model: 'image-small', size: '256x256', open: false, insertLink: false }));
-    gw.clearFaults(); // a 5xx injected for the chat's retries may have a few uses left
+    mg.gw.clearFaults(); // a 5xx injected for the chat's retries may have a few uses left
     const ok = await generate('a lighthouse at dusk'); // no word of the key in the prompt: it is logged and saved
     assert.equal(ok?.length, 1, 'one image saved');
     let tried = 0;
     for (const [status, type, body] of echoes()) {
-      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      mg.gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
       let thrown: unknown;
       await generate(`image ${tried}`).then(
         () => assert.fail(`the image run succeeded through an injected ${status}`),
         (err: unknown) => (thrown = err),
       );
-      gw.clearFaults();
+      mg.gw.clearFaults();
       const text = errorText(thrown);
       assert.ok((thrown as Error).message.length > 0, 'a message is shown');
       assert.deepEqual(leaks(text), [], `image error for ${status}: ${text.slice(0, 400)}`);
@@ -153,7 +139,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
 
   it('the vscode.lm provider: selectChatModels + sendRequest against echoing proxies; the thrown error has no piece of the key', async function () {
     if (typeof vscode.lm?.selectChatModels !== 'function') this.skip();
-    gw.clearFaults();
+    mg.gw.clearFaults();
     const [model] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'flagship-text' });
     assert.ok(model, 'vscode.lm lists the Modelgate model');
     const ask = async (prompt: string): Promise<string> => {
@@ -164,23 +150,34 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     };
     assert.equal((await ask('hello [[words:4]]')).split(' ').length, 4);
     for (const [status, type, body] of echoes()) {
-      gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
+      mg.gw.injectFault({ kind: 'status', status, contentType: type, body }, status >= 500 ? 5 : 1);
       let thrown: unknown;
       await ask('again [[words:3]]').then(
         () => assert.fail(`the request succeeded through an injected ${status}`),
         (err: unknown) => (thrown = err),
       );
-      gw.clearFaults();
+      mg.gw.clearFaults();
       const text = errorText(thrown);
       assert.deepEqual(leaks(text), [], `vscode.lm error for ${status}: ${text.slice(0, 400)}`);
     }
     assert.equal((await ask('still fine [[words:2]]')).split(' ').length, 2, 'the next request works');
   });
 
-  it('after a reload (final flush, history re-read)', async () => {
-    await api.chat.reload();
+  it('after a reload (final flush, history re-read): the same conversations, shown again', async () => {
+    const chat = mg.api.chat.controller;
+    const list = (await chat.conversations()).map((c) => c.id).sort();
+    const active = await chat.conversation();
+    assert.ok(active.messages.length > 0, 'the conversation of the tests above');
+    await mg.api.chat.reload();
     listen();
-    await api.chat.controller.postSnapshot();
+    const postedBefore = posts.length;
+    await mg.api.chat.controller.postSnapshot();
+    assert.deepEqual((await mg.api.chat.controller.conversations()).map((c) => c.id).sort(), list, 'every conversation re-read');
+    const reread = await mg.api.chat.controller.conversation();
+    assert.equal(reread.id, active.id, 'the same conversation is active');
+    assert.deepEqual(reread.messages.map((m) => m.id), active.messages.map((m) => m.id), 'with every message');
+    const snapshot = await until(() => posts.slice(postedBefore).find((m) => m.type === 'snapshot'), 'the snapshot posted to the webview');
+    assert.equal(snapshot.conversation.id, active.id, 'the re-read conversation was posted to the webview');
   });
 
   it('zero hits: webview messages, conversations, stored history, log files, settings files', async () => {
@@ -190,9 +187,9 @@ describe('canary key (real VS Code, gateway simulator)', function () {
       if (l.length) hits.push(`${where}: ${l.join(',')}`);
     };
     check('posted to the webview', JSON.stringify(posts));
-    for (const s of await api.chat.controller.conversations()) {
-      await api.chat.controller.switchConversation(s.id);
-      check(`conversation ${s.id}`, JSON.stringify(await api.chat.controller.conversation()));
+    for (const s of await mg.api.chat.controller.conversations()) {
+      await mg.api.chat.controller.switchConversation(s.id);
+      check(`conversation ${s.id}`, JSON.stringify(await mg.api.chat.controller.conversation()));
     }
     const files: string[] = [];
     const walk = (d: string, keep: (f: string) => boolean) => {
@@ -203,7 +200,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
         else if (keep(p)) files.push(p);
       }
     };
-    const globalStorage = path.dirname(api.chat.storageUri.fsPath); // <userData>/User/globalStorage/<ext>
+    const globalStorage = path.dirname(mg.api.chat.storageUri.fsPath); // <userData>/User/globalStorage/<ext>
     const user = path.resolve(globalStorage, '..', '..'); // <userData>/User
     const userData = path.dirname(user);
     walk(globalStorage, () => true); // chat history and anything else the extension stores

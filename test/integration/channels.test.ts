@@ -10,13 +10,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { ModelgateApi } from '../../src/extension';
 import type { PickerItemView } from '../../src/statusBar/modelChannelPicker';
 import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-channels-5e1d93a0c7';
 const MODEL = 'flagship-text';
 
@@ -41,25 +39,31 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 describe('channels: health and failover (real VS Code, gateway simulator)', function () {
   this.timeout(120_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const byChannel = PRICE_CARD.chat[MODEL]!;
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { 'chat.model': MODEL, models: { [MODEL]: { prices: { default: byChannel.stable, ...byChannel } } } },
+    restores: ['channel', 'fallbackChannels'],
+    ready: (api) => api.settings().chatModel === MODEL && api.catalogue().price(MODEL, 'economical')?.input === byChannel.economical.input,
+    key: KEY,
+    chat: true,
+  });
   let posts: HostMessage[] = [];
   let subscription: vscode.Disposable | undefined;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chat = (): ChatController => api.chat.controller;
-  const row = (channel: string) => api.channelPickerItems().find((i) => i.label.endsWith(channel));
+  const chat = (): ChatController => mg.api.chat.controller;
+  const row = (channel: string) => mg.api.channelPickerItems().find((i) => i.label.endsWith(channel));
   const channelsAsked = () =>
-    gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).map((r) => (r.body as { provider?: { channel?: string } }).provider?.channel ?? 'default');
-  const record = (channel: string) => gw.channelRecord().find((r) => r.model === MODEL && r.channel === channel);
+    mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).map((r) => (r.body as { provider?: { channel?: string } }).provider?.channel ?? 'default');
+  const record = (channel: string) => mg.gw.channelRecord().find((r) => r.model === MODEL && r.channel === channel);
 
   async function setChannel(channel: string): Promise<void> {
     await config().update('channel', channel, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().channel === channel, `channel = ${channel}`);
+    await until(() => mg.api.settings().channel === channel, `channel = ${channel}`);
   }
 
   async function setFallback(channels: string[] | undefined): Promise<void> {
     await config().update('fallbackChannels', channels, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().fallbackChannels.join() === (channels ?? []).join(), `fallbackChannels = ${channels?.join() ?? '[]'}`);
+    await until(() => mg.api.settings().fallbackChannels.join() === (channels ?? []).join(), `fallbackChannels = ${channels?.join() ?? '[]'}`);
   }
 
   async function lastAssistant(): Promise<Assistant> {
@@ -68,23 +72,8 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     return m;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('chat.model', MODEL, vscode.ConfigurationTarget.Global);
-    const byChannel = PRICE_CARD.chat[MODEL]!;
-    await config().update('models', { [MODEL]: { prices: { default: byChannel.stable, ...byChannel } } }, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl && api.settings().chatModel === MODEL, 'the settings of the suite');
-    await until(() => api.catalogue().price(MODEL, 'economical')?.input === byChannel.economical.input, 'the prices of the suite');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await chat().ready;
-  });
-
   beforeEach(async () => {
-    gw.reset();
+    mg.gw.reset();
     await vscode.commands.executeCommand('modelgate.resetChannelHealth');
     await chat().newChat();
     subscription?.dispose();
@@ -98,18 +87,12 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     subscription?.dispose();
   });
 
-  after(async () => {
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    for (const k of ['baseUrl', 'chat.model', 'channel', 'models', 'fallbackChannels']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw.close();
-  });
-
   it('shows measured health per channel in the picker, ordered as the simulator’s own record, with its error counts', async () => {
     // direct: quick and reliable; economical: slow first token and often failing. Seeded: with
     // the simulator's default seed this sequence fails 3 economical attempts of 9.
-    gw.setChannel('direct', { firstTokenMs: 15, perChunkMs: 1, failureRate: 0 });
-    gw.setChannel('economical', { firstTokenMs: 600, perChunkMs: 1, failureRate: 0.4, failureStatus: 503 });
-    for (const s of api.channelPickerItems()) assert.match(s.detail ?? '', /not measured yet$/, `before any request: ${s.label}`);
+    mg.gw.setChannel('direct', { firstTokenMs: 15, perChunkMs: 1, failureRate: 0 });
+    mg.gw.setChannel('economical', { firstTokenMs: 600, perChunkMs: 1, failureRate: 0.4, failureStatus: 503 });
+    for (const s of mg.api.channelPickerItems()) assert.match(s.detail ?? '', /not measured yet$/, `before any request: ${s.label}`);
     for (const channel of ['direct', 'economical']) {
       await setChannel(channel);
       for (let i = 0; i < 6; i++) {
@@ -136,7 +119,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     assert.ok(row('Economical')!.detail!.startsWith(`$${byChannel.economical.input} / $${byChannel.economical.output} per 1M · p50 first token `), row('Economical')!.detail);
     assert.match(row('Stable')!.detail!, /^\$2 \/ \$8 per 1M · not measured yet$/);
     // the tooltip, per channel of the current model
-    const tooltip = api.statusBarTooltip();
+    const tooltip = mg.api.statusBarTooltip();
     assert.match(tooltip, /Channel health/);
     assert.match(tooltip, /Direct: p50 first token [\d.]+ m?s · p90 /);
     assert.match(tooltip, new RegExp(`Economical\\*\\*: p50 first token .* ${economical.errors} errors? in ${economical.requests} \\(last: server 503\\)`));
@@ -146,7 +129,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
   it('fails over from direct (503) to stable before content: the answer once, usage names stable, noted once, the direct failures counted', async () => {
     await setChannel('direct');
     await setFallback(['stable']);
-    gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
+    mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
     try {
       await chat().send('[[echo]] alpha beta gamma delta epsilon');
       const a = await lastAssistant();
@@ -157,7 +140,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.equal(a.channel, 'stable', 'the answer names the channel that served it');
       const finished = posts.find((p): p is Extract<HostMessage, { type: 'messageFinished' }> => p.type === 'messageFinished');
       assert.equal(finished?.channel, 'stable');
-      assert.equal(api.lastUsage()?.channel, 'stable');
+      assert.equal(mg.api.lastUsage()?.channel, 'stable');
       const price = PRICE_CARD.chat[MODEL]!.stable;
       assert.ok(a.usage?.cost !== undefined && Math.abs(a.usage.cost - (a.usage.promptTokens * price.input + a.usage.completionTokens * price.output) / 1e6) < 1e-12, 'priced at stable');
       assert.deepEqual(channelsAsked(), ['direct', 'direct', 'direct', 'stable']);
@@ -182,7 +165,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     if (typeof vscode.lm?.selectChatModels !== 'function') this.skip();
     await setChannel('direct');
     await setFallback(['stable']);
-    gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
+    mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
     try {
       const [m] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: MODEL });
       assert.ok(m);
@@ -191,7 +174,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       for await (const part of response.text) text += part;
       assert.equal(text, 'one two three');
       assert.deepEqual(channelsAsked(), ['direct', 'direct', 'direct', 'stable']);
-      await until(() => api.lastUsage()?.channel === 'stable', 'usage recorded on stable');
+      await until(() => mg.api.lastUsage()?.channel === 'stable', 'usage recorded on stable');
       await until(() => figures(row('Direct')).errors === 3, `direct errors: ${row('Direct')?.detail}`);
     } finally {
       await setFallback(undefined);
@@ -202,7 +185,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     await setChannel('direct');
     await setFallback(['stable']);
     try {
-      gw.injectFault({ kind: 'drop', afterChunks: 2 });
+      mg.gw.injectFault({ kind: 'drop', afterChunks: 2 });
       await chat().send('[[words:40]] cut off');
       const a = await lastAssistant();
       assert.equal(a.status, 'error');
@@ -219,10 +202,10 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
   it('says clearly what is wrong with a bad fallbackChannels value', async () => {
     await config().update('fallbackChannels', ['stable', 'warp'], vscode.ConfigurationTarget.Global);
     try {
-      await until(() => api.settings().problems.some((p) => p.includes('fallbackChannels')), 'a settings problem');
-      const problem = api.settings().problems.find((p) => p.includes('fallbackChannels'))!;
+      await until(() => mg.api.settings().problems.some((p) => p.includes('fallbackChannels')), 'a settings problem');
+      const problem = mg.api.settings().problems.find((p) => p.includes('fallbackChannels'))!;
       assert.match(problem, /"warp", which is not a channel; allowed: direct, stable, economical\. Using stable\./);
-      assert.deepEqual(api.settings().fallbackChannels, ['stable']);
+      assert.deepEqual(mg.api.settings().fallbackChannels, ['stable']);
     } finally {
       await setFallback(undefined);
     }

@@ -13,12 +13,10 @@ import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/services/balan
 import { isOpenableLink } from '../../src/chat/view/codeActions';
 import { costOf } from '../../src/core/spend/cost';
 import type { ChatMessage } from '../../src/core/client/types';
-import type { ModelgateApi } from '../../src/extension';
 import { parseWebviewMessage, type AssistantPart, type HostMessage, type MessageView, type ToolCallView } from '../../src/chat/protocol';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate, waitFor } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 /** A distinctive key, so a search of the storage for it cannot hit anything by chance. */
 const KEY = 'sk-chat-suite-5d1e8b07c2';
 const POOR_KEY = 'sk-chat-poor-91ac33e0';
@@ -40,17 +38,28 @@ const toolsOf = (m: MessageView | undefined): ToolCallView[] =>
 
 describe('chat (real VS Code, gateway simulator)', function () {
   this.timeout(60_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 }, [POOR_KEY]: { balance: 0 } } },
+    settings: {
+      models: {
+        'flagship-text': { prices: { default: FLAG_PRICE } },
+        'long-context-tools': { prices: { default: LCT_PRICE } },
+      },
+      channel: 'default',
+      'chat.model': 'flagship-text',
+    },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
+  });
   let ws: string;
   /** every message the controller posted for the webview during the suite */
   const allPosts: HostMessage[] = [];
   let posts: HostMessage[] = [];
   let subscription: vscode.Disposable | undefined;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chat = (): ChatController => api.chat.controller;
+  const chat = (): ChatController => mg.api.chat.controller;
 
-  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+  const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
   const lastRequest = () => chatRequests().at(-1)!.body as { model: string; messages: ChatMessage[]; tools?: unknown[]; provider?: unknown; stream?: boolean };
 
   function listen(): void {
@@ -64,7 +73,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
 
   async function useModel(model: string): Promise<void> {
     await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().chatModel === model, `chat.model = ${model}`);
+    await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
   }
 
   async function setKey(key: string): Promise<void> {
@@ -77,27 +86,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
     return m;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 }, [POOR_KEY]: { balance: 0 } } });
+  before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update(
-      'models',
-      {
-        'flagship-text': { prices: { default: FLAG_PRICE } },
-        'long-context-tools': { prices: { default: LCT_PRICE } },
-      },
-      vscode.ConfigurationTarget.Global,
-    );
-    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'the base URL setting');
-    await useModel('flagship-text');
-    await setKey(KEY);
-    await chat().ready;
   });
 
   beforeEach(async () => {
@@ -105,12 +96,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
     listen();
   });
 
-  after(async () => {
+  after(() => {
     subscription?.dispose();
-    await chat().whenIdle();
-    for (const k of ['baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
-    await gw.close();
   });
 
   it('streams an answer to completion, as deltas, with model, channel, usage and cost', async () => {
@@ -152,7 +140,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
 
   it('sends the chosen channel as provider and records it on the answer', async () => {
     await config().update('channel', 'economical', vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().channel === 'economical', 'channel = economical');
+    await until(() => mg.api.settings().channel === 'economical', 'channel = economical');
     try {
       await chat().send('Which channel? [[words:5]]');
       assert.deepEqual(lastRequest().provider, { channel: 'economical' });
@@ -162,7 +150,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       assert.equal(a.usage?.cost, costOf(a.usage!, FLAG_PRICE));
     } finally {
       await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().channel === 'default', 'channel = default');
+      await until(() => mg.api.settings().channel === 'default', 'channel = default');
     }
   });
 
@@ -224,7 +212,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     const cut = chat().send('long answer [[words:20000]] [[fault:drip:1]]');
     await until(() => chat().busy && posts.some((p) => p.type === 'textDelta'), 'streamed text of the long answer before the reload');
     await chat().handle({ type: 'draft', text: 'typed but not sent' });
-    const reopened = await api.chat.reload();
+    const reopened = await mg.api.chat.reload();
     await cut;
     assert.equal(chat(), reopened);
     const view = await reopened.conversation();
@@ -259,8 +247,8 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await chat().deleteConversation(a);
     assert.ok(!(await chat().conversations()).some((c) => c.id === a));
     assert.equal((await chat().conversation()).id, b);
-    assert.equal(fs.existsSync(path.join(api.chat.storageUri.fsPath, `conversation-${a}.json`)), false);
-    assert.equal(fs.existsSync(path.join(api.chat.storageUri.fsPath, `conversation-${b}.json`)), true);
+    assert.equal(fs.existsSync(path.join(mg.api.chat.storageUri.fsPath, `conversation-${a}.json`)), false);
+    assert.equal(fs.existsSync(path.join(mg.api.chat.storageUri.fsPath, `conversation-${b}.json`)), true);
   });
 
   it('runs parallel tool calls, shows each, and returns a path escape as an error result', async () => {
@@ -291,7 +279,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
 
   it('caps tool rounds with a note', async () => {
     await config().update('chat.maxToolRounds', 1, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().maxToolRounds === 1, 'maxToolRounds = 1');
+    await until(() => mg.api.settings().maxToolRounds === 1, 'maxToolRounds = 1');
     try {
       await chat().send('[[rounds:3]] [[call:list_files {}]]');
       const a = await lastAssistant();
@@ -300,7 +288,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       assert.match(textOf(a), /Stopped after 1 round of tool calls/);
     } finally {
       await config().update('chat.maxToolRounds', undefined, vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().maxToolRounds === 8, 'maxToolRounds back to 8');
+      await until(() => mg.api.settings().maxToolRounds === 8, 'maxToolRounds back to 8');
     }
   });
 
@@ -357,12 +345,12 @@ describe('chat (real VS Code, gateway simulator)', function () {
       const usages: { promptTokens: number; cachedTokens: number; completionTokens: number; cost?: number }[] = [];
       const spent: number[] = [];
       for (const q of ['What does big.ts export? [[words:30]]', 'Which value is largest? [[words:30]]', 'Make a table [[words:30]]']) {
-        const balance = gw.balance(KEY);
+        const balance = mg.gw.balance(KEY);
         await chat().send(q);
         const a = await lastAssistant();
         assert.equal(a.status, 'done');
         usages.push(a.usage!);
-        spent.push(balance - gw.balance(KEY));
+        spent.push(balance - mg.gw.balance(KEY));
       }
       // Turn 1 may read the system prompt and tool definitions from cache (earlier conversations
       // share them), but not the newly attached file, which is most of the prompt.
@@ -466,10 +454,13 @@ describe('chat (real VS Code, gateway simulator)', function () {
       let done = false;
       void sent.then(() => (done = true));
       // The key prompt is an input box: dismiss it as the user would.
-      while (!done) {
-        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(
+        async () => {
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          return done;
+        },
+        { what: 'the key prompt dismissed and the send finished', intervalMs: 100 },
+      );
       assert.equal(chatRequests().length, count);
       assert.deepEqual((await chat().conversation()).messages, []);
       assert.ok(posts.some((p) => p.type === 'setDraft' && p.text === 'is anyone there?'));
@@ -588,9 +579,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
   it('stores the history without the API key, and never posts it to the webview', async () => {
     await chat().send('one more [[words:3]]');
     await chat().whenIdle();
-    await api.chat.reload(); // final flush
+    await mg.api.chat.reload(); // final flush
     listen();
-    const root = path.dirname(api.chat.storageUri.fsPath); // the extension's whole global storage
+    const root = path.dirname(mg.api.chat.storageUri.fsPath); // the extension's whole global storage
     const files: string[] = [];
     const walk = (d: string) => {
       if (!fs.existsSync(d)) return;

@@ -7,13 +7,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ChatMessage } from '../../src/core/client/types';
-import type { ModelgateApi } from '../../src/extension';
 import { parseWebviewMessage, type HostMessage, type MessageView } from '../../src/chat/protocol';
 import { formatUsd } from '../../src/core/spend/cost';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-context-suite-7a41c09e';
 const FIXTURE = 'mg-context-fixture';
 const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable;
@@ -28,17 +26,25 @@ interface SimRequest {
 
 describe('context (real VS Code, gateway simulator)', function () {
   this.timeout(90_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: {
+      models: { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } },
+      channel: 'default',
+      'chat.model': 'flagship-text',
+    },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
+  });
   let ws: string;
   let posts: HostMessage[] = [];
   let subscription: vscode.Disposable | undefined;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chat = (): ChatController => api.chat.controller;
+  const chat = (): ChatController => mg.api.chat.controller;
 
   /** The chat requests the simulator recorded, from its control endpoint. */
   async function simChatRequests(): Promise<SimRequest[]> {
-    const res = await fetch(`${gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
+    const res = await fetch(`${mg.gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
     assert.equal(res.status, 200);
     const all = (await res.json()) as SimRequest[];
     return all.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
@@ -46,7 +52,7 @@ describe('context (real VS Code, gateway simulator)', function () {
 
   async function useModel(model: string): Promise<void> {
     await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().chatModel === model, `chat.model = ${model}`);
+    await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
   }
 
   async function lastAssistant(): Promise<Assistant> {
@@ -55,24 +61,9 @@ describe('context (real VS Code, gateway simulator)', function () {
     return m;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update(
-      'models',
-      { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } },
-      vscode.ConfigurationTarget.Global,
-    );
-    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'the base URL setting');
-    await useModel('flagship-text');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await chat().ready;
   });
 
   beforeEach(async () => {
@@ -84,11 +75,8 @@ describe('context (real VS Code, gateway simulator)', function () {
 
   after(async () => {
     subscription?.dispose();
-    await chat().whenIdle();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const k of ['baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
     fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
-    await gw.close();
   });
 
   it('a file pinned mid-conversation goes after the turns already sent: their bytes and their cache are kept', async () => {
@@ -133,7 +121,7 @@ describe('context (real VS Code, gateway simulator)', function () {
     const cacheNotices = () => posts.filter((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice' && /prompt cache/.test(p.message));
     const useChannel = async (channel: string) => {
       await config().update('channel', channel, vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().channel === channel, `channel = ${channel}`);
+      await until(() => mg.api.settings().channel === channel, `channel = ${channel}`);
     };
     try {
       // an empty conversation has no cache to lose
@@ -160,7 +148,7 @@ describe('context (real VS Code, gateway simulator)', function () {
 
       // a channel change is a change too; a route without a price says the cost is unknown
       await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } } }, vscode.ConfigurationTarget.Global);
-      await until(() => !api.catalogue().price('long-context-tools', 'economical'), 'the price of long-context-tools is gone');
+      await until(() => !mg.api.catalogue().price('long-context-tools', 'economical'), 'the price of long-context-tools is gone');
       await useChannel('economical');
       assert.equal(cacheNotices().length, 2);
       assert.match(cacheNotices()[1]!.message, /to long-context-tools \(economical channel\).*cost unknown/);

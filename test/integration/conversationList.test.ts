@@ -12,10 +12,8 @@ import { relativeDate, searchTextOf, titleFrom } from '../../src/chat/conversati
 import type { ConversationItem } from '../../src/chat/conversations/conversationList';
 import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
 import { userMessage } from '../../src/core/prompt/promptLayout';
-import type { ModelgateApi } from '../../src/extension';
-import { until } from './helpers';
+import { EXTENSION_ID, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const COUNT = 1000;
 const HOUR = 3600_000;
 
@@ -39,20 +37,16 @@ function seeded(i: number, now: number): Conversation {
 
 describe('conversation list: 1,000 conversations (real VS Code)', function () {
   this.timeout(120_000);
-  let api: ModelgateApi;
+  const mg = useModelgate({ gateway: false, chat: true });
   let dir: string;
   let backup: string;
   const now = Date.now();
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await api.chat.controller.ready;
-    await api.chat.controller.whenIdle();
+    await mg.api.chat.controller.whenIdle();
     // The suite replaces the stored history with its own and puts the old one back afterwards.
-    await api.chat.controller.close();
-    dir = api.chat.storageUri.fsPath;
+    await mg.api.chat.controller.close();
+    dir = mg.api.chat.storageUri.fsPath;
     backup = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-convlist-backup-'));
     if (fs.existsSync(dir)) fs.cpSync(dir, backup, { recursive: true });
     fs.rmSync(dir, { recursive: true, force: true });
@@ -62,20 +56,20 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
     const index = { version: 1, activeId: conversations[500]!.id, conversations: conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, text: searchTextOf(c) })) };
     fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify(index));
     console.log(`    [convlist] seeded ${COUNT} conversations; index.json ${(fs.statSync(path.join(dir, 'index.json')).size / 1024).toFixed(0)} KB`);
-    await api.chat.reload();
+    await mg.api.chat.reload();
   });
 
   after(async () => {
-    await api.chat.controller.close();
+    await mg.api.chat.controller.close();
     fs.rmSync(dir, { recursive: true, force: true });
     fs.cpSync(backup, dir, { recursive: true });
     fs.rmSync(backup, { recursive: true, force: true });
-    await api.chat.reload();
+    await mg.api.chat.reload();
   });
 
   it('opens newest first with titles and dates, searches content, renames, deletes (confirmed), and opens the pick', async () => {
     const t0 = performance.now();
-    const session = await api.chat.conversationList({ askTitle: async () => '  Renamed   module 7 ' });
+    const session = await mg.api.chat.conversationList({ askTitle: async () => '  Renamed   module 7 ' });
     const openMs = performance.now() - t0;
     try {
       const qp = session.quickPick;
@@ -104,7 +98,7 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
       await session.rename('seed-0007');
       session.search('renamed');
       assert.deepEqual(items().map((i) => [i.id, i.label]), [['seed-0007', 'Renamed module 7']]);
-      await api.chat.controller.whenIdle();
+      await mg.api.chat.controller.whenIdle();
       const file7 = JSON.parse(fs.readFileSync(path.join(dir, 'conversation-seed-0007.json'), 'utf8')) as Conversation;
       assert.equal(file7.title, 'Renamed module 7');
       assert.equal(file7.renamed, true);
@@ -126,14 +120,14 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
       // Pick one: the panel shows it.
       session.search('needle999x');
       await session.accept(items()[0]);
-      assert.equal((await api.chat.controller.conversation()).id, 'seed-0999');
+      assert.equal((await mg.api.chat.controller.conversation()).id, 'seed-0999');
       await session.closed;
     } finally {
       session.dispose();
     }
 
     // A reopen (a new window) sees the rename and the delete.
-    const again = await api.chat.reload();
+    const again = await mg.api.chat.reload();
     const list = await again.conversations();
     assert.equal(list.length, COUNT - 1);
     assert.equal(list.find((s) => s.id === 'seed-0007')?.title, 'Renamed module 7');

@@ -9,48 +9,24 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
-import type { ModelgateApi } from '../../src/extension';
 import type { MessageView } from '../../src/chat/protocol';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-crash-store-8e2d4c19';
 
 describe('crash safety: half-written store files (real VS Code)', function () {
   this.timeout(60_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const dir = () => api.chat.storageUri.fsPath;
+  const mg = useModelgate({ gateway: { keys: { [KEY]: { balance: 100 } } }, settings: { 'chat.model': 'flagship-text' }, key: KEY, chat: true });
+  const dir = () => mg.api.chat.storageUri.fsPath;
   const file = (id: string) => path.join(dir(), `conversation-${id}.json`);
   const usersOf = (messages: MessageView[]) => messages.filter((m) => m.role === 'user').map((m) => (m as { text: string }).text);
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('chat.model', 'flagship-text', vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'the base URL setting');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await api.chat.controller.ready;
-  });
-
-  after(async () => {
-    await api.chat.controller.whenIdle();
-    for (const k of ['baseUrl', 'chat.model']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw.close();
-  });
-
   it('a kill between writing the temporary file and the rename: the previous version loads, the temp file is replaced later', async () => {
-    let chat = api.chat.controller;
+    let chat = mg.api.chat.controller;
     await chat.newChat();
     await chat.send('crash A one [[words:5]]');
     const id = (await chat.conversation()).id;
-    chat = await api.chat.reload(); // flushed
+    chat = await mg.api.chat.reload(); // flushed
     const saved = fs.readFileSync(file(id), 'utf8');
     // What a kill mid-write leaves: a newer version, half written, under the temporary name.
     const newer = saved.replace('crash A one', 'crash A one, edited later');
@@ -64,14 +40,14 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     const live = path.join(dir(), `index.json.${'0'.repeat(8)}-live.tmp`);
     fs.writeFileSync(live, '{}');
 
-    chat = await api.chat.reload();
+    chat = await mg.api.chat.reload();
     assert.ok(await chat.switchConversation(id), 'the conversation opens');
     const view = await chat.conversation();
     assert.deepEqual(usersOf(view.messages), ['crash A one [[words:5]]'], 'the previous version, whole');
     assert.equal(view.messages.length, 2);
     // The next save goes through the same temporary names and leaves none behind.
     await chat.send('crash A two [[words:5]]');
-    chat = await api.chat.reload();
+    chat = await mg.api.chat.reload();
     assert.deepEqual(fs.readdirSync(dir()).filter((n) => n.endsWith('.tmp')), [path.basename(live)], 'no stale temporary file left, a live one untouched');
     fs.rmSync(live);
     await chat.switchConversation(id);
@@ -79,7 +55,7 @@ describe('crash safety: half-written store files (real VS Code)', function () {
   });
 
   it('a conversation file cut short costs that conversation only (with a warning), not the store', async () => {
-    let chat = api.chat.controller;
+    let chat = mg.api.chat.controller;
     await chat.newChat();
     await chat.send('crash B keep [[words:5]]');
     const keep = (await chat.conversation()).id;
@@ -87,11 +63,11 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     await chat.send('crash B cut [[words:5]]');
     const cut = (await chat.conversation()).id;
     await chat.switchConversation(keep);
-    chat = await api.chat.reload();
+    chat = await mg.api.chat.reload();
     const text = fs.readFileSync(file(cut), 'utf8');
     fs.writeFileSync(file(cut), text.slice(0, Math.floor(text.length / 2)));
 
-    chat = await api.chat.reload();
+    chat = await mg.api.chat.reload();
     assert.ok(await chat.switchConversation(keep), 'the other conversation opens');
     assert.deepEqual(usersOf((await chat.conversation()).messages), ['crash B keep [[words:5]]']);
     assert.equal(await chat.switchConversation(cut), false, 'the damaged one does not open');

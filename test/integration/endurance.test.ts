@@ -17,12 +17,9 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { ModelgateApi } from '../../src/extension';
 import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { until, useModelgate, waitFor } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-endurance-2c7f0e93ab';
 const CHATS = 200;
 const AT_ONCE = 10;
@@ -67,31 +64,17 @@ function resources(): Record<string, number> {
 
 describe('endurance (real VS Code, gateway simulator)', function () {
   this.timeout(600_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chat = (): ChatController => api.chat.controller;
-
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 1000 } } });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('chat.model', 'flagship-text', vscode.ConfigurationTarget.Global);
-    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl && api.settings().chatModel === 'flagship-text', 'the settings of the suite');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await chat().ready;
-  });
-
-  after(async () => {
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 1000 } } },
+    settings: { 'chat.model': 'flagship-text', channel: 'default' },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
     // A failed or timed-out run may leave answers streaming: closing the chat (as a reload does)
     // aborts them all, so they cannot spill requests into the suites that follow.
-    await api.chat.reload();
-    for (const k of ['baseUrl', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw.close();
+    cleanup: () => mg.api.chat.reload(),
   });
+  const chat = (): ChatController => mg.api.chat.controller;
 
   it(`${CHATS} chats in a row (send, stop, regenerate) and ${AT_ONCE} conversations streaming at once: no leaked handles, memory back, every conversation intact`, async () => {
     const gc = gcFunction();
@@ -106,7 +89,19 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     });
     const commandsBefore = (await vscode.commands.getCommands(false)).length;
     const documentsBefore = vscode.workspace.textDocuments.length;
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The warm-up's sockets, timers and writes settle: the baseline is taken once the active
+    // resources have stayed the same for three samples in a row.
+    let last = '';
+    let same = 0;
+    await waitFor(
+      () => {
+        const now = JSON.stringify(resources());
+        same = now === last ? same + 1 : 0;
+        last = now;
+        return same >= 2;
+      },
+      { what: 'the active resources to settle after the warm-up', timeoutMs: 30_000, intervalMs: 250 },
+    );
     gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const before = resources();
@@ -195,14 +190,12 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     // Let idle keep-alive sockets and debounce timers lapse, then measure.
     let after = resources();
     const grown = () => Object.entries(after).filter(([k, n]) => n > (before[k] ?? 0) + SLACK);
-    await until(
-      async () => {
-        await new Promise((r) => setTimeout(r, 500));
+    await waitFor(
+      () => {
         after = resources();
         return grown().length === 0;
       },
-      'active resources back near the baseline',
-      15_000,
+      { what: 'active resources back near the baseline', timeoutMs: 15_000, intervalMs: 500 },
     ).catch(() => undefined); // reported below with the figures
     gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
@@ -220,13 +213,13 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     assert.ok(heapAfter - heapBefore < HEAP_BOUND_MB * 1024 * 1024, `heap grew by ${mb(heapAfter - heapBefore)} MB`);
 
     // Every conversation intact, as stored: reopen from disk and read each one.
-    const reopened = await api.chat.reload();
-    const files = fs.readdirSync(api.chat.storageUri.fsPath);
+    const reopened = await mg.api.chat.reload();
+    const files = fs.readdirSync(mg.api.chat.storageUri.fsPath);
     assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
     // The index and this suite's conversations parse (other suites may plant damaged files on purpose).
     const missing = ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)].filter((f) => !files.includes(f));
     assert.deepEqual(missing, [], `store files missing (${files.length} files for ${expected.length} conversations)`);
-    for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)]) JSON.parse(fs.readFileSync(path.join(api.chat.storageUri.fsPath, f), 'utf8'));
+    for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)]) JSON.parse(fs.readFileSync(path.join(mg.api.chat.storageUri.fsPath, f), 'utf8'));
     const listed = new Set((await reopened.conversations()).map((s) => s.id));
     for (const e of expected) {
       assert.ok(listed.has(e.id), `conversation ${e.id} listed`);

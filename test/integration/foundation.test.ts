@@ -6,39 +6,25 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../gateway';
-import type { ModelgateApi } from '../../src/extension';
-import { until } from './helpers';
-
-const EXT_ID = 'modelgate.modelgate';
-const cfg = () => vscode.workspace.getConfiguration('modelgate');
-
+import { config as cfg, EXTENSION_ID as EXT_ID, until, useModelgate } from './helpers';
 
 function authHeaders(gw: RunningGateway): string[] {
   return gw.requests.filter((r) => r.server === 'api').map((r) => String(r.headers['authorization'] ?? ''));
 }
 
 describe('foundation (real VS Code)', function () {
-  let api: ModelgateApi;
-  let gw: RunningGateway;
-
-  before(async function () {
-    gw = await startGateway({ keys: { 'sk-test': { balance: 100 }, 'sk-other': { balance: 100 } } });
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXT_ID);
-    assert.ok(ext, `${EXT_ID} is installed`);
-    api = await ext.activate();
-    console.log(`    VS Code ${vscode.version} (${vscode.env.appName}, uiKind ${vscode.env.uiKind})`);
-    await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL setting applied');
+  const mg = useModelgate({
+    gateway: { keys: { 'sk-test': { balance: 100 }, 'sk-other': { balance: 100 } } },
+    restores: ['chat.model', 'channel', 'models'],
+    clearKey: true,
   });
 
-  after(async () => {
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    for (const k of ['baseUrl', 'chat.model', 'channel', 'models']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw?.close();
+  before(() => {
+    console.log(`    VS Code ${vscode.version} (${vscode.env.appName}, uiKind ${vscode.env.uiKind})`);
   });
 
   it('activates and contributes its commands', async () => {
-    assert.equal(api.version, 1);
+    assert.equal(mg.api.version, 1);
     const all = await vscode.commands.getCommands(true);
     for (const c of ['modelgate.setApiKey', 'modelgate.clearApiKey', 'modelgate.pickModel', 'modelgate.pickChannel', 'modelgate.openChat', 'modelgate.generateImage']) {
       assert.ok(all.includes(c), c);
@@ -52,18 +38,18 @@ describe('foundation (real VS Code)', function () {
 
   it('round-trips the key through SecretStorage and sends it only as a Bearer header to the base URL', async () => {
     await vscode.commands.executeCommand('modelgate.clearApiKey');
-    assert.equal(await api.hasKey(), false);
-    const before = gw.requests.length;
-    await api.refreshCatalogue();
-    assert.equal(gw.requests.length, before, 'no request without a key');
+    assert.equal(await mg.api.hasKey(), false);
+    const before = mg.gw.requests.length;
+    await mg.api.refreshCatalogue();
+    assert.equal(mg.gw.requests.length, before, 'no request without a key');
 
     await vscode.commands.executeCommand('modelgate.setApiKey', '  sk-test  ');
-    assert.equal(await api.hasKey(), true);
-    await api.refreshCatalogue();
-    const models = gw.requests.filter((r) => r.path === '/v1/models');
+    assert.equal(await mg.api.hasKey(), true);
+    await mg.api.refreshCatalogue();
+    const models = mg.gw.requests.filter((r) => r.path === '/v1/models');
     assert.ok(models.length >= 1, 'GET /v1/models reached the simulator');
     assert.equal(models[models.length - 1].headers['authorization'], 'Bearer sk-test');
-    assert.ok(api.catalogue().chatModel('flagship-text'));
+    assert.ok(mg.api.catalogue().chatModel('flagship-text'));
 
     // The key never lands in settings or in the extension's own storage.
     const userSettings = JSON.stringify(vscode.workspace.getConfiguration().inspect('modelgate')?.globalValue ?? {});
@@ -73,74 +59,80 @@ describe('foundation (real VS Code)', function () {
   it('rejects a malformed key without storing it', async () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.setApiKey', 'sk test with spaces')), /not saved/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.setApiKey', '')), /empty/);
-    assert.equal(await api.hasKey(), true, 'the previous key is kept');
+    assert.equal(await mg.api.hasKey(), true, 'the previous key is kept');
   });
 
   it('shows model and channel in the status bar and switches them through the picker commands', async () => {
-    assert.match(api.statusBarText(), /flagship-text · default/);
+    assert.match(mg.api.statusBarText(), /flagship-text · default/);
     await vscode.commands.executeCommand('modelgate.pickModel', 'long-context-tools');
     await vscode.commands.executeCommand('modelgate.pickChannel', 'economical');
-    await until(() => /long-context-tools · economical/.test(api.statusBarText()), 'status bar updated');
-    assert.equal(api.settings().chatModel, 'long-context-tools');
-    assert.equal(api.settings().channel, 'economical');
+    await until(() => /long-context-tools · economical/.test(mg.api.statusBarText()), 'status bar updated');
+    assert.equal(mg.api.settings().chatModel, 'long-context-tools');
+    assert.equal(mg.api.settings().channel, 'economical');
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.pickModel', 'no-such-model')), /Unknown chat model "no-such-model"/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.pickChannel', 'warp')), /Allowed: default, direct, stable, economical/);
     await vscode.commands.executeCommand('modelgate.pickModel', 'flagship-text');
     await vscode.commands.executeCommand('modelgate.pickChannel', 'default');
-    await until(() => /flagship-text · default/.test(api.statusBarText()), 'status bar reset');
+    await until(() => /flagship-text · default/.test(mg.api.statusBarText()), 'status bar reset');
   });
 
   it('merges the catalogue setting and the gateway model list', async () => {
     await cfg().update('models', { 'flagship-text': { prices: { default: { input: 2, output: 8, cacheRead: 0.5 } } } }, vscode.ConfigurationTarget.Global);
-    await until(() => !!api.catalogue().price('flagship-text', 'stable'), 'prices merged');
-    assert.deepEqual(api.catalogue().price('flagship-text', 'direct'), { input: 2, output: 8, cacheRead: 0.5 });
-    assert.equal(api.catalogue().chatModel('flagship-text')?.contextWindow, 1_000_000);
+    await until(() => !!mg.api.catalogue().price('flagship-text', 'stable'), 'prices merged');
+    assert.deepEqual(mg.api.catalogue().price('flagship-text', 'direct'), { input: 2, output: 8, cacheRead: 0.5 });
+    assert.equal(mg.api.catalogue().chatModel('flagship-text')?.contextWindow, 1_000_000);
   });
 
   it('refuses a non-https base URL to a remote host and sends nothing', async () => {
-    const before = gw.requests.length;
+    const before = mg.gw.requests.length;
     await cfg().update('baseUrl', 'http://gateway.example.com/v1', vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === undefined, 'invalid base URL rejected');
-    assert.match(api.settings().baseUrlProblem ?? '', /unencrypted/);
-    await api.refreshCatalogue();
-    assert.equal(gw.requests.length, before);
-    await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+    await until(() => mg.api.settings().baseUrl === undefined, 'invalid base URL rejected');
+    assert.match(mg.api.settings().baseUrlProblem ?? '', /unencrypted/);
+    await mg.api.refreshCatalogue();
+    assert.equal(mg.gw.requests.length, before);
+    await cfg().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().baseUrl === mg.gw.baseUrl, 'base URL restored');
   });
 
-  it('ignores a base URL from the workspace settings (credential redirection)', async () => {
+  it('ignores a base URL from the workspace settings (credential redirection), while it does read the workspace file', async () => {
     const evil = await startGateway();
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const file = path.join(folder, '.vscode', 'settings.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
     const previous = await fs.readFile(file, 'utf8').catch(() => undefined);
+    const probe = 'mg-foundation-workspace-probe';
+    const folderBefore = mg.api.settings().imageFolder;
+    assert.notEqual(folderBefore, probe);
     try {
-      await fs.writeFile(file, JSON.stringify({ 'modelgate.baseUrl': evil.baseUrl, 'modelgate.models': { x: { kind: 'image' } } }));
-      await new Promise((r) => setTimeout(r, 1500)); // let the configuration service pick the file up
-      assert.equal(api.settings().baseUrl, gw.baseUrl);
-      await api.refreshCatalogue();
+      // modelgate.image.folder is the one setting read from the workspace (where images go): it is
+      // the positive control that the extension has re-read its settings with this file in them.
+      await fs.writeFile(file, JSON.stringify({ 'modelgate.baseUrl': evil.baseUrl, 'modelgate.models': { x: { kind: 'image' } }, 'modelgate.image.folder': probe }));
+      await until(() => mg.api.settings().imageFolder === probe, 'the extension read the workspace settings file (its image.folder)');
+      assert.equal(mg.api.settings().baseUrl, mg.gw.baseUrl);
+      await mg.api.refreshCatalogue();
       assert.equal(evil.requests.length, 0, 'the workspace-named host received nothing');
-      assert.equal(api.catalogue().get('x'), undefined);
+      assert.equal(mg.api.catalogue().get('x'), undefined);
     } finally {
       if (previous === undefined) await fs.rm(file);
       else await fs.writeFile(file, previous);
       await evil.close();
     }
+    await until(() => mg.api.settings().imageFolder === folderBefore, 'the workspace settings file put back');
   });
 
   it('keeps keys per gateway origin: another base URL does not get this key', async () => {
     const other = await startGateway({ keys: { 'sk-other': { balance: 1 } } });
     try {
       await cfg().update('baseUrl', other.baseUrl, vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().baseUrl === other.baseUrl, 'switched gateway');
-      assert.equal(await api.hasKey(), false, 'no key for the new origin');
-      await api.refreshCatalogue();
+      await until(() => mg.api.settings().baseUrl === other.baseUrl, 'switched gateway');
+      assert.equal(await mg.api.hasKey(), false, 'no key for the new origin');
+      await mg.api.refreshCatalogue();
       assert.ok(!authHeaders(other).some((h) => h.includes('sk-test')), 'old key never sent to the new origin');
     } finally {
-      await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+      await cfg().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().baseUrl === mg.gw.baseUrl, 'base URL restored');
       await other.close();
     }
-    assert.equal(await api.hasKey(), true, 'the first gateway still has its key');
+    assert.equal(await mg.api.hasKey(), true, 'the first gateway still has its key');
   });
 });

@@ -9,19 +9,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../gateway';
-import type { ModelgateApi } from '../../src/extension';
 import { createGatewayClient, GatewayError } from '../../src/core';
 import type { ImageModelInfo } from '../../src/core/catalogue/modelCatalogue';
 import { runImageJob, type ImageJob } from '../../src/images/imageJob';
 import type { SaverFileSystem } from '../../src/images/imageSaver';
 import { configuredTarget, targetForResource } from '../../src/images/imageTarget';
 import { readPngChunks, readPngText } from '../../src/images/pngText';
-import { until } from './helpers';
+import { config as cfg, staysFalse, until, useModelgate } from './helpers';
 
-const EXT_ID = 'modelgate.modelgate';
 const CMD = 'modelgate.generateImage';
 const TEST_DIR = 'mg-images-it';
-const cfg = () => vscode.workspace.getConfiguration('modelgate');
 
 
 const generate = (arg?: unknown): Promise<vscode.Uri[] | undefined> => Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>(CMD, arg));
@@ -64,8 +61,7 @@ async function runAndDismissQuestions(arg?: unknown): Promise<vscode.Uri[] | und
 
 describe('images: Generate Image Here (real VS Code)', function () {
   this.timeout(60_000);
-  let api: ModelgateApi;
-  let gw: RunningGateway;
+  const mg = useModelgate({ key: 'sk-test', restores: ['models', 'image.folder', 'image.model', 'endUserId'] });
   let ws: vscode.WorkspaceFolder;
   let base: string; // <workspace>/mg-images-it
   let outside: string; // a folder outside the workspace that must stay empty
@@ -73,23 +69,16 @@ describe('images: Generate Image Here (real VS Code)', function () {
   const rel = (...p: string[]) => [TEST_DIR, ...p].join('/');
 
   before(async function () {
-    gw = await startGateway();
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXT_ID);
-    assert.ok(ext, `${EXT_ID} is installed`);
-    api = await ext.activate();
     ws = vscode.workspace.workspaceFolders![0];
     base = path.join(ws.uri.fsPath, TEST_DIR);
     await fs.rm(base, { recursive: true, force: true });
     await fs.mkdir(base, { recursive: true });
     outside = await fs.mkdtemp(path.join(os.tmpdir(), 'mg-images-outside-'));
-    await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL setting applied');
-    await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
-    assert.equal(await api.hasKey(), true);
+    assert.equal(await mg.api.hasKey(), true);
   });
 
   afterEach(async () => {
-    gw.clearFaults();
+    mg.gw.clearFaults();
     // A dirty document would make "close all" ask to save (a modal dialog): revert them first.
     for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
       await vscode.window.showTextDocument(doc);
@@ -99,9 +88,6 @@ describe('images: Generate Image Here (real VS Code)', function () {
   });
 
   after(async () => {
-    for (const k of ['baseUrl', 'models', 'image.folder', 'image.model', 'endUserId']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    await gw?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
     if (outside) await fs.rm(outside, { recursive: true, force: true });
   });
@@ -123,20 +109,20 @@ describe('images: Generate Image Here (real VS Code)', function () {
       assert.match(text['Revised Prompt'] ?? '', /illustration of A sunset over mountains/, 'the restricted model revises prompts');
       assert.ok(!Number.isNaN(Date.parse(text['Creation Time'] ?? '')));
       // what went over the wire: only the options the model has, n and size explicit
-      const body = generations(gw).at(-1)!.body as Record<string, unknown>;
+      const body = generations(mg.gw).at(-1)!.body as Record<string, unknown>;
       assert.deepEqual(body, { model: 'image-restricted', prompt: 'A sunset over mountains', n: 1, size: '1024x1024' });
     });
 
     it('downloads url answers without the Authorization header at the image host', async () => {
-      const before = gw.requests.filter((r) => r.server === 'images').length;
+      const before = mg.gw.requests.filter((r) => r.server === 'images').length;
       await generate({ prompt: 'key check', folder: rel('keycheck'), model: 'image-small', size: '256x256', n: 2, format: 'url', open: false });
-      const hits = gw.requests.filter((r) => r.server === 'images').slice(before);
+      const hits = mg.gw.requests.filter((r) => r.server === 'images').slice(before);
       assert.equal(hits.length, 2, 'both images were downloaded from the image host');
       for (const h of hits) {
         assert.equal(h.headers['authorization'], undefined);
         assert.ok(!JSON.stringify(h.headers).includes('sk-test'));
       }
-      assert.equal(generations(gw).at(-1)!.headers['authorization'], 'Bearer sk-test', 'the key went to the base URL only');
+      assert.equal(generations(mg.gw).at(-1)!.headers['authorization'], 'Bearer sk-test', 'the key went to the base URL only');
     });
 
     it('takes the folder as a Uri and writes n files for n > 1', async () => {
@@ -153,11 +139,11 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
 
     it('decodes b64_json answers (no download from the image host)', async () => {
-      const hostBefore = gw.requests.filter((r) => r.server === 'images').length;
+      const hostBefore = mg.gw.requests.filter((r) => r.server === 'images').length;
       const uris = await generate({ prompt: 'base64 please', folder: rel('b64'), model: 'image-small', size: '512x512', format: 'b64_json', open: false });
       assert.equal(uris?.length, 1);
-      assert.equal((generations(gw).at(-1)!.body as { response_format?: string }).response_format, 'b64_json');
-      assert.equal(gw.requests.filter((r) => r.server === 'images').length, hostBefore);
+      assert.equal((generations(mg.gw).at(-1)!.body as { response_format?: string }).response_format, 'b64_json');
+      assert.equal(mg.gw.requests.filter((r) => r.server === 'images').length, hostBefore);
       const bytes = await fs.readFile(uris![0].fsPath);
       assert.equal(ihdrSize(bytes), '512x512');
       assert.equal(Object.fromEntries(readPngText(bytes))['Description'], 'base64 please');
@@ -166,12 +152,12 @@ describe('images: Generate Image Here (real VS Code)', function () {
     it('sends quality and style to the restricted model', async () => {
       const uris = await generate({ prompt: 'wide banner', folder: rel('wide'), size: '1792x1024', quality: 'hd', style: 'natural', open: false });
       assert.equal(ihdrSize(await fs.readFile(uris![0].fsPath)), '1792x1024');
-      assert.deepEqual(generations(gw).at(-1)!.body, { model: 'image-restricted', prompt: 'wide banner', n: 1, size: '1792x1024', quality: 'hd', style: 'natural' });
+      assert.deepEqual(generations(mg.gw).at(-1)!.body, { model: 'image-restricted', prompt: 'wide banner', n: 1, size: '1792x1024', quality: 'hd', style: 'natural' });
     });
 
     it('saves into modelgate.image.folder when no folder is given', async () => {
       await cfg().update('image.folder', rel('configured'), vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().imageFolder === rel('configured'), 'image.folder applied');
+      await until(() => mg.api.settings().imageFolder === rel('configured'), 'image.folder applied');
       try {
         const uris = await generate({ prompt: 'configured place', model: 'image-small', size: '256x256', open: false });
         assert.equal(path.dirname(uris![0].fsPath), sub('configured'));
@@ -189,10 +175,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
 
   describe('size and model rules, checked against the catalogue before any request', () => {
     const rejected = async (args: Record<string, unknown>, message: RegExp) => {
-      const before = generations(gw).length;
+      const before = generations(mg.gw).length;
       const folder = sub('rules');
       await assert.rejects(generate({ folder: rel('rules'), open: false, ...args }), message);
-      assert.equal(generations(gw).length, before, 'no request was sent');
+      assert.equal(generations(mg.gw).length, before, 'no request was sent');
       assert.deepEqual(await filesIn(folder), []);
     };
 
@@ -218,18 +204,18 @@ describe('images: Generate Image Here (real VS Code)', function () {
     it('names the option and what is allowed when the gateway still refuses one', async () => {
       // The catalogue is wrong on purpose: it claims image-small makes 1792x1024 pictures.
       await cfg().update('models', { 'image-small': { kind: 'image', sizes: ['256x256', '1024x1024', '1792x1024'], maxN: 10 } }, vscode.ConfigurationTarget.Global);
-      await until(() => !!api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override applied');
+      await until(() => !!mg.api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override applied');
       try {
-        const before = generations(gw).length;
+        const before = generations(mg.gw).length;
         await assert.rejects(
           generate({ prompt: 'x', folder: rel('server-rules'), model: 'image-small', size: '1792x1024', open: false }),
           /rejected size “1792x1024” for image-small\..*allows size: 256x256, 1024x1024, 1792x1024/s,
         );
-        assert.equal(generations(gw).length, before + 1, 'the request went out and came back 400');
+        assert.equal(generations(mg.gw).length, before + 1, 'the request went out and came back 400');
         assert.deepEqual(await filesIn(sub('server-rules')), []);
       } finally {
         await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
-        await until(() => !api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override removed');
+        await until(() => !mg.api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override removed');
       }
     });
   });
@@ -242,13 +228,13 @@ describe('images: Generate Image Here (real VS Code)', function () {
       const release = slow.holdModelList();
       const listings = () => slow.requests.filter((r) => r.server === 'api' && r.path === '/v1/models').length;
       try {
-        await api.refreshCatalogue(); // nothing of the suite's own gateway is left in flight
+        await mg.api.refreshCatalogue(); // nothing of the suite's own gateway is left in flight
         await cfg().update('baseUrl', slow.baseUrl, vscode.ConfigurationTarget.Global);
-        await until(() => api.settings().baseUrl === slow.baseUrl, 'switched to the slow gateway');
+        await until(() => mg.api.settings().baseUrl === slow.baseUrl, 'switched to the slow gateway');
         // Stored keys are per gateway: storing this one starts the (held) listing, as activation does.
         await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
         await until(() => listings() > 0, 'the listing to be in flight');
-        assert.equal(api.catalogue().imageModel('image-gateway-only'), undefined, 'not known before the listing lands (the previous gateway’s list was dropped)');
+        assert.equal(mg.api.catalogue().imageModel('image-gateway-only'), undefined, 'not known before the listing lands (the previous gateway’s list was dropped)');
 
         let settled = false;
         const run = generate({ prompt: 'first call', folder: rel('first-call'), model: 'image-gateway-only', size: '512x512', n: 2, open: false, insertLink: false }).finally(
@@ -256,15 +242,15 @@ describe('images: Generate Image Here (real VS Code)', function () {
         );
         run.catch(() => undefined);
         // The command waits for the listing instead of refusing the model: give it every chance to
-        // refuse (it would settle at once), then let the listing land.
-        for (let i = 0; i < 20 && !settled; i++) await new Promise((r) => setTimeout(r, 50));
-        assert.equal(settled, false, 'the command waits for the listing in flight');
+        // refuse (it would settle at once), then let the listing land. ('a model nobody lists is
+        // still refused after the list landed' below shows the refusal when there is one.)
+        await staysFalse(() => settled, { forMs: 1_000, what: 'the command waits for the listing in flight' });
         assert.equal(generations(slow).length, 0);
         release();
 
         const uris = await run;
         assert.equal(uris?.length, 2);
-        assert.ok(api.catalogue().imageModel('image-gateway-only')?.rulesUnknown, 'now listed, rules unknown');
+        assert.ok(mg.api.catalogue().imageModel('image-gateway-only')?.rulesUnknown, 'now listed, rules unknown');
         const sent = generations(slow).map((r) => r.body as Record<string, unknown>);
         assert.equal(sent.length, 1);
         assert.equal(sent[0].model, 'image-gateway-only');
@@ -274,8 +260,8 @@ describe('images: Generate Image Here (real VS Code)', function () {
       } finally {
         release();
         await vscode.commands.executeCommand('modelgate.clearApiKey');
-        await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-        await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+        await cfg().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => mg.api.settings().baseUrl === mg.gw.baseUrl, 'base URL restored');
         await slow.close();
       }
     });
@@ -307,17 +293,17 @@ describe('images: Generate Image Here (real VS Code)', function () {
       await cfg().update('endUserId', value, vscode.ConfigurationTarget.Global);
       await until(() => JSON.stringify(cfg().inspect('endUserId')?.globalValue) === JSON.stringify(value), 'endUserId applied');
       // the extension reads its settings on the change event: wait until it has
-      await until(() => (value === undefined ? api.settings().endUserId === undefined && !api.settings().endUserIdProblem : api.settings().endUserId !== undefined || !!api.settings().endUserIdProblem), 'the extension saw endUserId');
+      await until(() => (value === undefined ? mg.api.settings().endUserId === undefined && !mg.api.settings().endUserIdProblem : mg.api.settings().endUserId !== undefined || !!mg.api.settings().endUserIdProblem), 'the extension saw endUserId');
     };
-    const lastSent = () => generations(gw).at(-1)?.body as Record<string, unknown>;
+    const lastSent = () => generations(mg.gw).at(-1)?.body as Record<string, unknown>;
     afterEach(async () => setEndUser(undefined));
 
     it('unset by default: no `user` field is sent', async () => {
       assert.equal(cfg().inspect('endUserId')?.globalValue, undefined);
-      assert.equal(api.settings().endUserId, undefined);
-      const before = generations(gw).length;
+      assert.equal(mg.api.settings().endUserId, undefined);
+      const before = generations(mg.gw).length;
       await generate({ prompt: 'nobody in particular', folder: rel('user-unset'), model: 'image-small', size: '256x256', open: false, insertLink: false });
-      assert.equal(generations(gw).length, before + 1);
+      assert.equal(generations(mg.gw).length, before + 1);
       assert.equal('user' in lastSent(), false, 'no user field at all');
     });
 
@@ -328,27 +314,27 @@ describe('images: Generate Image Here (real VS Code)', function () {
       await generate({ prompt: 'for bob', folder: rel('user-arg'), model: 'image-small', size: '256x256', open: false, insertLink: false, user: 'bob-7' });
       assert.equal(lastSent().user, 'bob-7');
       // the simulator's own record (GET /__sim/requests), as another process would read it
-      const res = await fetch(`${gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
+      const res = await fetch(`${mg.gw.baseUrl.replace(/\/v1$/, '')}/__sim/requests`);
       const recorded = (await res.json()) as unknown;
       assert.match(JSON.stringify(recorded), /"user":"bob-7"/);
     });
 
     it('a bad setting: a clear message naming it, and nothing is sent', async () => {
       await setEndUser('alice\nbob');
-      assert.match(api.settings().endUserIdProblem ?? '', /line breaks/);
-      const before = generations(gw).length;
+      assert.match(mg.api.settings().endUserIdProblem ?? '', /line breaks/);
+      const before = generations(mg.gw).length;
       await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), (err: Error) => {
         assert.match(err.message, /"modelgate\.endUserId" contains line breaks or control characters.*Nothing was sent: fix or clear “modelgate\.endUserId”/);
         return true;
       });
       await setEndUser(12345);
       await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), /"modelgate\.endUserId" must be a string/);
-      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.equal(generations(mg.gw).length, before, 'refused before any request');
       assert.equal(await exists(sub('user-bad')), false);
     });
 
     it('a bad `user` argument, or the API key itself, is refused without echoing it', async () => {
-      const before = generations(gw).length;
+      const before = generations(mg.gw).length;
       await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 42 }), /user must be a string/);
       await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'x'.repeat(300) }), /at most 256/);
       await assert.rejects(generate({ prompt: 'x', folder: rel('user-bad-arg'), model: 'image-small', open: false, user: 'sk-test' }), (err: Error) => {
@@ -362,7 +348,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
         assert.equal(err.message.includes('sk-test'), false, 'the key is never in a message');
         return true;
       });
-      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.equal(generations(mg.gw).length, before, 'refused before any request');
     });
   });
 
@@ -371,7 +357,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
       const shortLived = await startGateway({ imageUrlTtlMs: 0 });
       try {
         await cfg().update('baseUrl', shortLived.baseUrl, vscode.ConfigurationTarget.Global);
-        await until(() => api.settings().baseUrl === shortLived.baseUrl, 'switched to the short-lived gateway');
+        await until(() => mg.api.settings().baseUrl === shortLived.baseUrl, 'switched to the short-lived gateway');
         await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
         await assert.rejects(generate({ prompt: 'gone soon', folder: rel('expired'), model: 'image-small', size: '256x256', n: 2, open: false }), (err: Error) => {
           assert.equal(err.name, 'ImageLinkExpiredError');
@@ -381,14 +367,14 @@ describe('images: Generate Image Here (real VS Code)', function () {
         assert.ok(shortLived.requests.some((r) => r.server === 'images'), 'the download was tried');
         assert.equal(await exists(sub('expired')), false, 'not even the folder was created');
       } finally {
-        await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-        await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+        await cfg().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
+        await until(() => mg.api.settings().baseUrl === mg.gw.baseUrl, 'base URL restored');
         await shortLived.close();
       }
     });
 
     it('an empty balance: a balance error and no file', async () => {
-      gw.setBalance('sk-test', 0);
+      mg.gw.setBalance('sk-test', 0);
       try {
         await assert.rejects(generate({ prompt: 'no money', folder: rel('balance'), model: 'image-small', size: '256x256', open: false }), (err: Error) => {
           assert.ok(err instanceof GatewayError || err.name === 'GatewayError');
@@ -398,14 +384,14 @@ describe('images: Generate Image Here (real VS Code)', function () {
         });
         assert.equal(await exists(sub('balance')), false);
       } finally {
-        gw.setBalance('sk-test', 100);
+        mg.gw.setBalance('sk-test', 100);
       }
     });
 
     it('no API key: asks for one; dismissing it sends nothing and writes nothing', async () => {
       await vscode.commands.executeCommand('modelgate.clearApiKey');
       try {
-        const before = generations(gw).length;
+        const before = generations(mg.gw).length;
         let settled = false;
         const run = generate({ prompt: 'no key', folder: rel('nokey'), model: 'image-small', open: false }).finally(() => (settled = true));
         run.catch(() => undefined);
@@ -414,7 +400,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
           return settled;
         }, 'the key prompt was dismissed');
         await assert.rejects(run, /No Modelgate API key/);
-        assert.equal(generations(gw).length, before);
+        assert.equal(generations(mg.gw).length, before);
         assert.equal(await exists(sub('nokey')), false);
       } finally {
         await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
@@ -424,9 +410,9 @@ describe('images: Generate Image Here (real VS Code)', function () {
 
   describe('never outside the workspace', () => {
     const refused = async (folder: unknown, message: RegExp) => {
-      const before = generations(gw).length;
+      const before = generations(mg.gw).length;
       await assert.rejects(generate({ prompt: 'escape', folder, model: 'image-small', size: '256x256', open: false }), message);
-      assert.equal(generations(gw).length, before, 'refused before any request');
+      assert.equal(generations(mg.gw).length, before, 'refused before any request');
       assert.deepEqual(await filesIn(outside), [], 'nothing appeared outside');
     };
 
@@ -514,26 +500,26 @@ describe('images: Generate Image Here (real VS Code)', function () {
       await fs.mkdir(folder.fsPath, { recursive: true });
       const file = vscode.Uri.file(sub('explorer', 'readme.md'));
       await fs.writeFile(file.fsPath, '# hi\n');
-      const before = generations(gw).length;
+      const before = generations(mg.gw).length;
       assert.equal(await runAndDismissQuestions(folder), undefined, 'Explorer folder: Uri is not mistaken for an argument object');
       assert.equal(await runAndDismissQuestions(file), undefined, 'Explorer file');
       await vscode.window.showTextDocument(file);
       assert.equal(await runAndDismissQuestions(file), undefined, 'editor title/context menu');
       assert.equal(await runAndDismissQuestions(undefined), undefined, 'palette');
-      assert.equal(generations(gw).length, before, 'nothing was sent');
+      assert.equal(generations(mg.gw).length, before, 'nothing was sent');
       assert.deepEqual(await filesIn(folder.fsPath), ['readme.md'], 'nothing was written');
     });
 
     it('from a Markdown editor: the selection is the prompt; answering every question saves beside the document and links it', async () => {
       await cfg().update('image.model', 'image-small', vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().imageModel === 'image-small', 'image.model applied');
+      await until(() => mg.api.settings().imageModel === 'image-small', 'image.model applied');
       try {
         const file = sub('interactive', 'story.md');
         await fs.mkdir(path.dirname(file), { recursive: true });
         await fs.writeFile(file, 'A tiny red kite\n');
         const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
         editor.selection = new vscode.Selection(0, 0, 0, 15);
-        const before = generations(gw).length;
+        const before = generations(mg.gw).length;
         let settled = false;
         // The editor's title bar / context menu pass the document's Uri.
         const run = generate(editor.document.uri).finally(() => (settled = true));
@@ -547,8 +533,8 @@ describe('images: Generate Image Here (real VS Code)', function () {
         assert.equal(path.dirname(uris![0].fsPath), sub('interactive'), 'beside the document');
         const name = path.basename(uris![0].fsPath);
         assert.match(name, /^a-tiny-red-kite-\d{8}-\d{6}-1\.png$/);
-        assert.equal(generations(gw).length, before + 1);
-        const body = generations(gw).at(-1)!.body as Record<string, unknown>;
+        assert.equal(generations(mg.gw).length, before + 1);
+        const body = generations(mg.gw).at(-1)!.body as Record<string, unknown>;
         assert.equal(body.model, 'image-small', 'the configured image model was pre-selected');
         assert.equal(body.prompt, 'A tiny red kite');
         assert.equal(body.quality, undefined, 'the small model is never asked for or sent quality');
@@ -577,8 +563,8 @@ describe('images: Generate Image Here (real VS Code)', function () {
   });
 
   describe('the job runner (cancellation, collisions, failed writes)', () => {
-    const small = () => api.catalogue().imageModel('image-small') as ImageModelInfo;
-    const client = () => createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test' });
+    const small = () => mg.api.catalogue().imageModel('image-small') as ImageModelInfo;
+    const client = () => createGatewayClient({ baseUrl: mg.gw.baseUrl, apiKey: 'sk-test' });
     const job = (folder: string, prompt: string, n = 1): ImageJob => ({
       prompt,
       model: small(),
@@ -587,20 +573,20 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
 
     it('cancelling mid-request aborts it and writes nothing', async () => {
-      gw.injectFault({ kind: 'stall' });
+      mg.gw.injectFault({ kind: 'stall' });
       const cts = new vscode.CancellationTokenSource();
-      const before = generations(gw).length;
+      const before = generations(mg.gw).length;
       const run = runImageJob({ client: client() }, job(sub('cancelled'), 'stall forever'), cts.token);
       run.catch(() => undefined);
-      await until(() => generations(gw).length > before, 'the request reached the gateway');
+      await until(() => generations(mg.gw).length > before, 'the request reached the gateway');
       cts.cancel();
       await assert.rejects(run, (err) => err instanceof vscode.CancellationError);
       assert.equal(await exists(sub('cancelled')), false);
     });
 
     it('a timeout leaves nothing behind', async () => {
-      gw.injectFault({ kind: 'stall' });
-      const impatient = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test', timeoutMs: 300, maxRetries: 0 });
+      mg.gw.injectFault({ kind: 'stall' });
+      const impatient = createGatewayClient({ baseUrl: mg.gw.baseUrl, apiKey: 'sk-test', timeoutMs: 300, maxRetries: 0 });
       await assert.rejects(runImageJob({ client: impatient }, job(sub('timeout'), 'slow'), new vscode.CancellationTokenSource().token), (err) => {
         assert.ok(err instanceof GatewayError);
         assert.equal(err.kind, 'timeout');

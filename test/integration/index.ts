@@ -5,11 +5,14 @@
 //    test-runner extension (test/harness/runner-extension) calls `runWithResults()`.
 // Every compiled *.test.js under this folder is loaded. Suites named *.untrusted.test.ts need a
 // workspace in Restricted Mode and run in a separate session (filter 'untrusted').
+// Before the first suite, the state the extension's activation left is recorded (startState.ts),
+// so that no suite depends on running first.
 import Mocha from 'mocha';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { ENV, type IntegrationResults, type SuiteFilter, type TestOutcome } from '../harness/results';
+import { recordStartState } from './startState';
 
 export interface RunOptions {
   /** Which suites to load; default from MODELGATE_TEST_FILTER, else 'trusted'. */
@@ -48,6 +51,9 @@ export async function runWithResults(options: RunOptions = {}): Promise<Integrat
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
   if (options.grep) mocha.grep(options.grep);
   for (const f of files) mocha.addFile(f);
+
+  // What activation left behind, before any suite touches the extension (activation.test.ts).
+  await recordStartState('modelgate.modelgate');
 
   const tests: TestOutcome[] = [];
   const record = (outcome: TestOutcome) => {

@@ -9,12 +9,9 @@ import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { costOf } from '../../src/core/spend/cost';
 import type { ChatMessage } from '../../src/core/client/types';
-import type { ModelgateApi } from '../../src/extension';
 import { wordsAnswer } from '../gateway/answers';
-import { startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { config, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const VENDOR = 'modelgate';
 /** a real 1x1 PNG */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -70,10 +67,8 @@ async function startRelay(targetPort: string): Promise<{ port: number; closedCar
 
 describe('language model provider (vscode.lm, real VS Code)', function () {
   this.timeout(60_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
-  const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+  const mg = useModelgate({ key: 'sk-test', restores: ['channel', 'models'], requires: () => typeof vscode.lm?.registerLanguageModelChatProvider === 'function' });
+  const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
   const lastRequest = () =>
     chatRequests().at(-1)!.body as { model: string; messages: ChatMessage[]; tools?: { function: { name: string; parameters: unknown } }[]; tool_choice?: unknown; provider?: unknown };
 
@@ -85,35 +80,17 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
 
   async function setChannel(channel: string): Promise<void> {
     await config().update('channel', channel === 'default' ? undefined : channel, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().channel === channel, `channel = ${channel}`);
+    await until(() => mg.api.settings().channel === channel, `channel = ${channel}`);
   }
-
-  before(async function () {
-    if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') this.skip();
-    gw = await startGateway();
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is installed`);
-    api = await ext.activate();
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL applied');
-    await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
-  });
-
-  after(async () => {
-    if (!gw) return;
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    for (const k of ['baseUrl', 'channel', 'models']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw.close();
-  });
 
   it('lists the catalogue chat models with their names, limits and capabilities', async () => {
     const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
     const ids = models.map((m) => m.id).sort();
-    assert.deepEqual(ids, api.catalogue().chatModels().map((m) => m.id).sort());
+    assert.deepEqual(ids, mg.api.catalogue().chatModels().map((m) => m.id).sort());
     assert.ok(ids.includes('flagship-text') && ids.includes('long-context-tools'), ids.join(', '));
     assert.ok(!ids.includes('image-restricted'), 'image models are not chat models');
     for (const m of models) {
-      const info = api.catalogue().chatModel(m.id)!;
+      const info = mg.api.catalogue().chatModel(m.id)!;
       assert.equal(m.vendor, VENDOR);
       assert.equal(m.name, info.label);
       assert.equal(m.family, m.id);
@@ -156,7 +133,7 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     assert.deepEqual(body.messages, [{ role: 'user', content: prompt }]);
     assert.equal('provider' in body, false, 'no provider field on the default channel');
     assert.equal('tools' in body, false);
-    const usage = api.lastUsage();
+    const usage = mg.api.lastUsage();
     assert.equal(usage?.source, 'chat');
     assert.equal(usage?.model, 'flagship-text');
     assert.ok(usage?.usage && usage.usage.completionTokens > 0 && usage.usage.promptTokens > 0, JSON.stringify(usage));
@@ -176,14 +153,14 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('sends the channel setting as provider.channel and records the cost at that channel\'s price', async () => {
     const price = { input: 1.2, output: 4.8 };
     await config().update('models', { 'flagship-text': { prices: { economical: price } } }, vscode.ConfigurationTarget.Global);
-    await until(() => !!api.catalogue().price('flagship-text', 'economical'), 'price applied');
+    await until(() => !!mg.api.catalogue().price('flagship-text', 'economical'), 'price applied');
     await setChannel('economical');
     try {
       const flagship = await model('flagship-text');
       const got = await collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('price me [[words:30]]')], {}, new vscode.CancellationTokenSource().token));
       assert.equal(got.text.split(' ').length, 30);
       assert.deepEqual(lastRequest().provider, { channel: 'economical' });
-      const usage = api.lastUsage()!;
+      const usage = mg.api.lastUsage()!;
       assert.equal(usage.channel, 'economical');
       assert.ok(usage.usage);
       assert.equal(usage.cost, costOf(usage.usage, price));
@@ -263,10 +240,10 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('stops streaming when the caller cancels, and closes the connection to the gateway', async () => {
     // Through a TCP relay that sees the sockets: VS Code stops delivering parts after a cancel
     // whatever the provider does, so only the socket shows that the request itself was stopped.
-    const relay = await startRelay(new URL(gw.baseUrl).port);
-    const relayBase = gw.baseUrl.replace(/:\d+\//, `:${relay.port}/`);
+    const relay = await startRelay(new URL(mg.gw.baseUrl).port);
+    const relayBase = mg.gw.baseUrl.replace(/:\d+\//, `:${relay.port}/`);
     await config().update('baseUrl', relayBase, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === relayBase, 'base URL = relay');
+    await until(() => mg.api.settings().baseUrl === relayBase, 'base URL = relay');
     await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test'); // keys are per origin
     try {
       const flagship = await model('flagship-text');
@@ -293,8 +270,8 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
       console.log(`      cancelled after ${text.length} of ${full.length} characters; iteration ${ended === 'done' ? 'ended normally' : 'threw'}; gateway socket closed`);
     } finally {
       await vscode.commands.executeCommand('modelgate.clearApiKey');
-      await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-      await until(() => api.settings().baseUrl === gw.baseUrl, 'base URL restored');
+      await config().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().baseUrl === mg.gw.baseUrl, 'base URL restored');
       await relay.close();
     }
   });
@@ -316,7 +293,7 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
       }
       assert.fail('a request without balance must fail');
     };
-    gw.setBalance('sk-test', 0);
+    mg.gw.setBalance('sk-test', 0);
     try {
       let message = await failure();
       assert.match(message, /balance is too low/);
@@ -328,7 +305,7 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
       message = await failure();
       assert.match(message, /Console: https:\/\/console\.example\.com\/billing/);
     } finally {
-      gw.setBalance('sk-test', 100);
+      mg.gw.setBalance('sk-test', 100);
       await config().update('consoleUrl', undefined, vscode.ConfigurationTarget.Global);
     }
   });
@@ -336,7 +313,7 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('without a key, rejects with a message naming "Set API Key" and sends nothing', async () => {
     await vscode.commands.executeCommand('modelgate.clearApiKey');
     try {
-      assert.equal(await api.hasKey(), false); // also lets the provider's own read of the key finish first
+      assert.equal(await mg.api.hasKey(), false); // also lets the provider's own read of the key finish first
       const before = chatRequests().length;
       const flagship = await model('flagship-text');
       // sendRequest itself rejects: the provider knows the key is missing before it returns

@@ -4,12 +4,8 @@
 // settings; the walkthrough's context keys follow the base URL and key.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../gateway';
-import type { ModelgateApi } from '../../src/extension';
 import { freePort } from '../harness/processes';
-
-const EXT_ID = 'modelgate.modelgate';
-const cfg = () => vscode.workspace.getConfiguration('modelgate');
+import { config as cfg, useModelgate } from './helpers';
 
 interface SetKeyResult {
   check: 'accepted' | 'rejected' | 'unchecked';
@@ -22,30 +18,17 @@ const setKey = (arg: { key: string; baseUrl?: string; storeAnyway?: boolean }) =
 
 describe('onboarding: the key check and the base URL first (real VS Code)', function () {
   this.timeout(60_000);
-  let api: ModelgateApi;
-  let gw: RunningGateway;
-  let previousBaseUrl: string | undefined;
-
-  before(async () => {
-    gw = await startGateway({ keys: { 'sk-onboarding-good': { balance: 10 } } });
-    api = await vscode.extensions.getExtension<ModelgateApi>(EXT_ID)!.activate();
-    previousBaseUrl = cfg().inspect<string>('baseUrl')?.globalValue;
-  });
-
-  after(async () => {
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
-    await cfg().update('baseUrl', previousBaseUrl, vscode.ConfigurationTarget.Global);
-    await gw?.close();
-  });
+  // No base URL yet: the first test gives it with the key.
+  const mg = useModelgate({ gateway: { keys: { 'sk-onboarding-good': { balance: 10 } } }, settings: { baseUrl: undefined }, clearKey: true });
 
   it('a good key is accepted and stored; the base URL given with it goes to user settings', async () => {
-    const r = await setKey({ key: 'sk-onboarding-good', baseUrl: gw.baseUrl });
+    const r = await setKey({ key: 'sk-onboarding-good', baseUrl: mg.gw.baseUrl });
     assert.equal(r.check, 'accepted');
     assert.equal(r.stored, true);
     assert.match(r.message, /accepted/);
-    assert.equal(cfg().inspect<string>('baseUrl')?.globalValue, gw.baseUrl);
-    assert.equal(await api.hasKey(), true);
-    const models = gw.requests.filter((q) => q.path.endsWith('/models'));
+    assert.equal(cfg().inspect<string>('baseUrl')?.globalValue, mg.gw.baseUrl);
+    assert.equal(await mg.api.hasKey(), true);
+    const models = mg.gw.requests.filter((q) => q.path.endsWith('/models'));
     assert.ok(models.some((q) => q.headers['authorization'] === 'Bearer sk-onboarding-good'), 'the key went to GET /models');
   });
 
@@ -56,11 +39,11 @@ describe('onboarding: the key check and the base URL first (real VS Code)', func
     assert.equal(r.stored, false);
     assert.match(r.message, /rejected this API key \(401\)/);
     assert.doesNotMatch(r.message, /sk-onboarding-wrong/, 'the key is never echoed');
-    assert.equal(await api.hasKey(), false);
+    assert.equal(await mg.api.hasKey(), false);
     const forced = await setKey({ key: 'sk-onboarding-wrong', storeAnyway: true });
     assert.equal(forced.check, 'rejected');
     assert.equal(forced.stored, true);
-    assert.equal(await api.hasKey(), true);
+    assert.equal(await mg.api.hasKey(), true);
   });
 
   it('a gateway that does not answer: "could not be checked", stored only on request', async () => {
@@ -69,15 +52,15 @@ describe('onboarding: the key check and the base URL first (real VS Code)', func
     assert.equal(r.check, 'unchecked');
     assert.equal(r.stored, false);
     assert.match(r.message, /could not be checked/);
-    assert.equal(await api.hasKey(), false, 'no key for the new gateway');
+    assert.equal(await mg.api.hasKey(), false, 'no key for the new gateway');
     const forced = await setKey({ key: 'sk-onboarding-good', storeAnyway: true });
     assert.equal(forced.stored, true);
-    assert.equal(await api.hasKey(), true);
+    assert.equal(await mg.api.hasKey(), true);
   });
 
   it('an invalid base URL is refused with the reason, and nothing is stored', async () => {
-    await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
+    await cfg().update('baseUrl', mg.gw.baseUrl, vscode.ConfigurationTarget.Global);
     await assert.rejects(() => Promise.resolve(setKey({ key: 'sk-onboarding-good', baseUrl: 'http://gateway.example.com/v1' })), /plain http/);
-    assert.equal(cfg().inspect<string>('baseUrl')?.globalValue, gw.baseUrl);
+    assert.equal(cfg().inspect<string>('baseUrl')?.globalValue, mg.gw.baseUrl);
   });
 });

@@ -7,11 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelgateApi } from '../../src/extension';
-import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
-import { until } from './helpers';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-spend-suite-77a0f3';
 const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable; // the simulator's default channel is stable
 const LCT_PRICE = PRICE_CARD.chat['long-context-tools']!.stable;
@@ -23,25 +21,30 @@ const micro = (usd: number) => Math.round(usd * 1e6);
 
 describe('spend ledger (real VS Code, gateway simulator)', function () {
   this.timeout(120_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
-  let ws: string;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
   const prices = {
     'flagship-text': { prices: { default: FLAG_PRICE } },
     'long-context-tools': { prices: { default: LCT_PRICE } },
     'image-restricted': { kind: 'image', prices: { standard: PRICE_CARD.image['image-restricted']!.standard, hd: PRICE_CARD.image['image-restricted']!.hd } },
   };
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { models: prices, channel: 'default' },
+    restores: ['chat.model'],
+    ready: (api) => !!api.catalogue().price('long-context-tools', 'default'),
+    key: KEY,
+    chat: true,
+  });
+  let ws: string;
 
   async function useModel(model: string): Promise<void> {
     await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().chatModel === model, `chat.model = ${model}`);
+    await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
   }
 
   /** the cost of every answer of the active conversation, as its usage lines show */
   async function usageLineSum(): Promise<number> {
     let sum = 0;
-    for (const m of (await api.chat.controller.conversation()).messages) {
+    for (const m of (await mg.api.chat.controller.conversation()).messages) {
       if (m.role !== 'assistant') continue;
       assert.ok(m.usage?.cost !== undefined, `every answer has a priced usage line: ${JSON.stringify(m.usage)}`);
       sum += m.usage.cost;
@@ -49,55 +52,41 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     return sum;
   }
 
-  before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
+  before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
     fs.writeFileSync(path.join(ws, FIXTURE, 'notes.md'), '# notes\n');
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('models', prices, vscode.ConfigurationTarget.Global);
-    await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
-    await until(() => api.settings().baseUrl === gw.baseUrl && !!api.catalogue().price('long-context-tools', 'default'), 'settings applied');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await api.chat.controller.ready;
   });
 
-  after(async () => {
-    await api.chat.controller.whenIdle();
-    for (const k of ['baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('modelgate.clearApiKey');
+  after(() => {
     fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
-    await gw.close();
   });
 
   it('the spending view equals the billing record to the cent across chat, tool rounds, cached prompts, vscode.lm, images and a reload', async () => {
-    const startBalance = gw.balance(KEY);
-    const start = api.spend.summary('day');
+    const startBalance = mg.gw.balance(KEY);
+    const start = mg.api.spend.summary('day');
     let usageLines = 0;
 
     // panel chat, plain
     await useModel('flagship-text');
-    await api.chat.controller.newChat();
-    await api.chat.controller.send('hello [[words:40]]');
+    await mg.api.chat.controller.newChat();
+    await mg.api.chat.controller.send('hello [[words:40]]');
     usageLines += await usageLineSum();
 
     // tool rounds (each round is a billed request; the answer's usage line sums them)
     await useModel('long-context-tools');
-    await api.chat.controller.newChat();
-    const toolRequestsBefore = gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
-    await api.chat.controller.send(`[[rounds:2]] [[call:list_files {"path":"${FIXTURE}"}]]`);
-    assert.ok(gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length >= toolRequestsBefore + 2, 'tool rounds were separate requests');
+    await mg.api.chat.controller.newChat();
+    const toolRequestsBefore = mg.gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    await mg.api.chat.controller.send(`[[rounds:2]] [[call:list_files {"path":"${FIXTURE}"}]]`);
+    assert.ok(mg.gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length >= toolRequestsBefore + 2, 'tool rounds were separate requests');
     usageLines += await usageLineSum();
 
     // cached prompts: a long first message, then follow-ups that repeat it as their prefix
-    await api.chat.controller.newChat();
+    await mg.api.chat.controller.newChat();
     const long = Array.from({ length: 700 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
-    await api.chat.controller.send(`${long}\nSummarize [[words:20]]`);
-    await api.chat.controller.send('Shorter [[words:10]]');
-    const conv = await api.chat.controller.conversation();
+    await mg.api.chat.controller.send(`${long}\nSummarize [[words:20]]`);
+    await mg.api.chat.controller.send('Shorter [[words:10]]');
+    const conv = await mg.api.chat.controller.conversation();
     const last = conv.messages.at(-1)!;
     assert.ok(last.role === 'assistant' && last.usage && last.usage.cachedTokens > 0, 'the follow-up read its prefix from cache');
     usageLines += await usageLineSum();
@@ -107,22 +96,22 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
       const [m] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'flagship-text' });
       const response = await m!.sendRequest([vscode.LanguageModelChatMessage.User('hi [[words:15]]')], {}, new vscode.CancellationTokenSource().token);
       for await (const _ of response.stream) void _;
-      await until(() => api.lastUsage()?.via === 'lm', 'the lm request recorded');
-      usageLines += api.lastUsage()!.cost!;
+      await until(() => mg.api.lastUsage()?.via === 'lm', 'the lm request recorded');
+      usageLines += mg.api.lastUsage()!.cost!;
     }
 
     // images: two at the standard 1024x1024 price
     const uris = (await vscode.commands.executeCommand<vscode.Uri[]>('modelgate.generateImage', { prompt: 'a red kite', model: 'image-restricted', n: 1, folder: FIXTURE, open: false })) ?? [];
     assert.equal(uris.length, 1);
-    const imageUsage = api.lastUsage()!;
+    const imageUsage = mg.api.lastUsage()!;
     assert.equal(imageUsage.source, 'image');
     assert.equal(imageUsage.cost, PRICE_CARD.image['image-restricted']!.standard!['1024x1024']);
     usageLines += imageUsage.cost!;
 
-    const billed = startBalance - gw.balance(KEY);
+    const billed = startBalance - mg.gw.balance(KEY);
     assert.ok(billed > 0.04, `billed ${billed}`);
     await vscode.commands.executeCommand('modelgate.showSpending');
-    const page = await until(() => api.spend.view.lastPage, 'the spending view drawn');
+    const page = await until(() => mg.api.spend.view.lastPage, 'the spending view drawn');
     const spent = page.today.cost - start.cost;
     assert.equal(page.today.unpriced, start.unpriced, 'every request had a price');
     assert.equal(cents(spent), cents(billed), `view ${spent} vs billed ${billed}`);
@@ -132,17 +121,17 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     const sources = page.today.bySource.map((r) => r.key);
     assert.ok(sources.includes('chat panel') && sources.includes('image command'), sources.join(', '));
     assert.ok(page.today.byModel.some((r) => r.key === 'image-restricted'));
-    assert.match(api.spend.view.lastHtml ?? '', /<svg width="120"/);
+    assert.match(mg.api.spend.view.lastHtml ?? '', /<svg width="120"/);
 
     // a reload reads the ledger back from globalState: the same figures
-    api.spend.reload();
-    const after = api.spend.summary('day');
+    mg.api.spend.reload();
+    const after = mg.api.spend.summary('day');
     assert.equal(micro(after.cost - start.cost), micro(billed));
     assert.equal(after.requests, page.today.requests);
 
     // the CSV export has the same figures
     const csvUri = vscode.Uri.file(path.join(ws, FIXTURE, 'spend.csv'));
-    assert.ok(await api.spend.view.exportCsv(csvUri));
+    assert.ok(await mg.api.spend.view.exportCsv(csvUri));
     const rows = fs.readFileSync(csvUri.fsPath, 'utf8').trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
     const csvToday = rows.filter((r) => r[0] && new Date(r[0]).getTime() >= after.start).reduce((s, r) => s + Number(r[10] || 0), 0);
     assert.equal(micro(csvToday), micro(after.cost), 'CSV lines add up to today\'s total');
@@ -150,22 +139,22 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
 
   it('an answer stopped after it started, before the gateway reported usage, counts as a request of unknown cost', async () => {
     await useModel('flagship-text');
-    await api.chat.controller.newChat();
-    const before = api.spend.summary('day');
-    const chats = () => gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    await mg.api.chat.controller.newChat();
+    const before = mg.api.spend.summary('day');
+    const chats = () => mg.gw.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
     const sentBefore = chats();
-    const sent = api.chat.controller.send('stop me [[words:20000]] [[fault:drip:1]]');
+    const sent = mg.api.chat.controller.send('stop me [[words:20000]] [[fault:drip:1]]');
     await until(async () => {
-      const last = (await api.chat.controller.conversation()).messages.at(-1);
+      const last = (await mg.api.chat.controller.conversation()).messages.at(-1);
       return last?.role === 'assistant' && last.parts.some((p) => p.kind === 'text' && p.text.length > 0);
     }, 'the first streamed text');
-    api.chat.controller.stop();
+    mg.api.chat.controller.stop();
     await sent;
-    await api.chat.controller.whenIdle();
+    await mg.api.chat.controller.whenIdle();
     assert.equal(chats(), sentBefore + 1, 'one request reached the gateway');
-    const last = (await api.chat.controller.conversation()).messages.at(-1)!;
+    const last = (await mg.api.chat.controller.conversation()).messages.at(-1)!;
     assert.ok(last.role === 'assistant' && last.status === 'stopped' && !last.usage?.completionTokens, `stopped without usage: ${JSON.stringify(last).slice(-300)}`);
-    const after = await until(() => (api.spend.summary('day').requests > before.requests ? api.spend.summary('day') : undefined), 'the stopped answer in the ledger');
+    const after = await until(() => (mg.api.spend.summary('day').requests > before.requests ? mg.api.spend.summary('day') : undefined), 'the stopped answer in the ledger');
     assert.equal(after.requests, before.requests + 1, 'recorded once');
     assert.equal(after.unpriced, before.unpriced + 1, 'as a request of unknown cost');
     assert.equal(micro(after.cost), micro(before.cost), 'nothing added as $0 to the dollars');
@@ -173,17 +162,17 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
 
   it('a request without a price is shown as unknown, never as $0', async () => {
     await config().update('models', undefined, vscode.ConfigurationTarget.Global);
-    await until(() => !api.catalogue().price('flagship-text', 'default'), 'prices removed');
+    await until(() => !mg.api.catalogue().price('flagship-text', 'default'), 'prices removed');
     try {
-      const before = api.spend.summary('day');
+      const before = mg.api.spend.summary('day');
       await useModel('flagship-text');
-      await api.chat.controller.newChat();
-      await api.chat.controller.send('no price [[words:5]]');
+      await mg.api.chat.controller.newChat();
+      await mg.api.chat.controller.send('no price [[words:5]]');
       await vscode.commands.executeCommand('modelgate.showSpending');
-      const page = await until(() => (api.spend.view.lastPage?.today.requests ?? 0) > before.requests && api.spend.view.lastPage, 'the view redrawn');
+      const page = await until(() => (mg.api.spend.view.lastPage?.today.requests ?? 0) > before.requests && mg.api.spend.view.lastPage, 'the view redrawn');
       assert.equal(page.today.unpriced, before.unpriced + 1);
       assert.equal(micro(page.today.cost), micro(before.cost), 'nothing added as $0 to the dollars');
-      assert.match(api.spend.view.lastHtml ?? '', /request(s)? without a price/);
+      assert.match(mg.api.spend.view.lastHtml ?? '', /request(s)? without a price/);
     } finally {
       await config().update('models', prices, vscode.ConfigurationTarget.Global);
     }

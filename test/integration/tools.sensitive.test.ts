@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createWorkspaceTools, type SensitiveReadRequest, type ToolResult, type WorkspaceTools } from '../../src/chat/tools';
+import { waitFor } from './helpers';
 
 const FIX = 'mg-sensitive-fixture';
 const ENV_MARKER = 'ENV_ONLY_SECRET_31337';
@@ -68,10 +69,11 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
     // A link with an innocent name that leads to .env: judged by where it leads too.
     fs.symlinkSync(path.join(folder.uri.fsPath, FIX, '.env'), path.join(folder.uri.fsPath, FIX, 'notes.txt'));
     // The file search must see the new files before search_text can skip them for the right reason.
-    const end = Date.now() + 15_000;
-    while ((await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${FIX}/**`))).length < 5 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(async () => (await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${FIX}/**`))).length >= 5, {
+      what: 'the file search lists the fixture files',
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    });
 
     tools = createWorkspaceTools({
       approveSensitiveRead: async (relPath, request) => {
@@ -270,8 +272,7 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
       answer = () => new Promise<boolean>((r) => (allow = r));
       const stop = new vscode.CancellationTokenSource();
       const pending = run('read_file', { path: `${FIX}/.env` }, stop.token);
-      const end = Date.now() + 15_000;
-      while (asked.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await waitFor(() => asked.length > 0, { what: 'the question', timeoutMs: 15_000, intervalMs: 10 });
       assert.equal(asked.length, 1, 'the question was asked');
       stop.cancel();
       const r = await pending;

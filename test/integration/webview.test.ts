@@ -14,11 +14,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
 import { parseWebviewMessage, type HostMessage } from '../../src/chat/protocol';
-import { startGateway, type RunningGateway } from '../gateway/index';
 import { seededRng, type Rng } from '../gateway/rng';
-import { until } from './helpers';
+import { EXTENSION_ID, until, useModelgate } from './helpers';
 
-const EXTENSION_ID = 'modelgate.modelgate';
 const KEY = 'sk-webview-fuzz-61f0a9c2d4';
 /** appears in every fuzzed string, so a log that echoes content is caught */
 const CANARY = 'FUZZCANARY7q3';
@@ -161,31 +159,15 @@ const REJECTED = /Chat view sent a message that is not valid \(type [^)]*\); ign
 
 describe('webview boundary: CSP and fuzzed messages (real VS Code)', function () {
   this.timeout(120_000);
-  let gw: RunningGateway;
-  let api: ModelgateApi;
-  const config = () => vscode.workspace.getConfiguration('modelgate');
+  const mg = useModelgate({ gateway: { keys: { [KEY]: { balance: 100 } } }, settings: { 'chat.model': 'flagship-text' }, key: KEY, chat: true });
 
   before(async () => {
-    gw = await startGateway({ keys: { [KEY]: { balance: 100 } } });
-    await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('chat.model', 'flagship-text', vscode.ConfigurationTarget.Global);
-    const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    await until(() => api.settings().baseUrl === gw.baseUrl, 'the base URL setting');
-    await vscode.commands.executeCommand('modelgate.setApiKey', KEY);
-    await api.chat.controller.ready;
     await vscode.commands.executeCommand('modelgate.openChat');
-    await until(() => api.chat.view.served?.html, 'the chat view to be resolved (its HTML served)');
-  });
-
-  after(async () => {
-    for (const k of ['baseUrl', 'chat.model']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
-    await gw.close();
+    await until(() => mg.api.chat.view.served?.html, 'the chat view to be resolved (its HTML served)');
   });
 
   it('serves a strict CSP: default-src none, the script by nonce, no unsafe-*, no remote hosts', () => {
-    const html = api.chat.view.served!.html;
+    const html = mg.api.chat.view.served!.html;
     const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/gi)];
     assert.equal(metas.length, 1, 'exactly one CSP meta tag');
     const csp = metas[0]![1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
@@ -233,7 +215,7 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
   });
 
   it('gives the view the extension\'s dist and media folders as its only local resource roots, and no command links', () => {
-    const options = api.chat.view.served!.options;
+    const options = mg.api.chat.view.served!.options;
     assert.equal(options.enableScripts, true);
     assert.ok(!options.enableCommandUris, 'command: links are off');
     assert.ok(!options.enableForms, 'forms are off');
@@ -243,12 +225,12 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     const ws = vscode.workspace.workspaceFolders?.[0]?.uri.toString();
     for (const r of roots) {
       if (ws) assert.ok(!ws.startsWith(r) && !r.startsWith(ws), `the workspace is reachable from ${r}`);
-      assert.ok(!r.includes(api.chat.storageUri.path), 'the chat history is not a resource root');
+      assert.ok(!r.includes(mg.api.chat.storageUri.path), 'the chat history is not a resource root');
     }
   });
 
   it('rejects every invalid message of every type (fixed list and seeded random), logs each once without its content, and nothing changes', async () => {
-    const chat = api.chat.controller;
+    const chat = mg.api.chat.controller;
     // A known state to compare against: one finished exchange and a draft.
     await chat.newChat();
     await chat.send('before the fuzz [[words:5]]');
@@ -263,46 +245,48 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
 
     const state = async () => JSON.stringify({ conversation: await chat.conversation(), composer: await chat.composer(), busy: chat.busy });
     const before = await state();
-    const requestsBefore = gw.requests.length;
-    const logFile = logFileOf(api);
+    const requestsBefore = mg.gw.requests.length;
+    const logFile = logFileOf(mg.api);
     assert.ok(logFile, 'found the Modelgate log file');
     const loggedBefore = (fs.readFileSync(logFile, 'utf8').match(REJECTED) ?? []).length;
     const editorsBefore = vscode.window.visibleTextEditors.length;
     const posted: HostMessage[] = [];
     const sub = chat.onDidPost((m) => posted.push(m));
+    let log: string;
     try {
-      for (const c of cases) api.chat.view.receive(c.raw);
-      await new Promise((r) => setTimeout(r, 300)); // let anything asynchronous that was started run
+      for (const c of cases) mg.api.chat.view.receive(c.raw);
+      // Logged, once each, by type only: the log never holds what the message carried. Once every
+      // rejection is in the log, every message has been handled.
+      log = await until(
+        () => {
+          const text = fs.readFileSync(logFile, 'utf8');
+          return (text.match(REJECTED) ?? []).length - loggedBefore >= cases.length && text;
+        },
+        `${cases.length} rejections in the log`,
+        30_000,
+      );
+      // 'the same entry does act on valid messages' below shows that a handled message is posted here.
       assert.deepEqual(posted.map((p) => p.type), [], 'nothing was posted to the view');
     } finally {
       sub.dispose();
     }
     assert.equal(await state(), before, 'conversation, composer and busy state unchanged');
-    assert.equal(gw.requests.length, requestsBefore, 'no request reached the gateway');
+    assert.equal(mg.gw.requests.length, requestsBefore, 'no request reached the gateway');
     assert.equal(vscode.window.visibleTextEditors.length, editorsBefore, 'no editor opened');
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype polluted');
     assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);
-    // Logged, once each, by type only: the log never holds what the message carried.
-    const log = await until(
-      () => {
-        const text = fs.readFileSync(logFile, 'utf8');
-        return (text.match(REJECTED) ?? []).length - loggedBefore >= cases.length && text;
-      },
-      `${cases.length} rejections in the log`,
-      30_000,
-    );
     assert.equal((log.match(REJECTED) ?? []).length - loggedBefore, cases.length, 'one log line per rejected message');
     assert.ok(!log.includes(CANARY), 'the log holds content of a rejected message');
     console.log(`[webview fuzz] ${cases.length} invalid messages (${fixed.length} fixed + ${RANDOM_CASES} random, seed ${SEED}): all rejected and logged`);
   });
 
   it('the same entry does act on valid messages (so the test above can fail)', async () => {
-    const chat = api.chat.controller;
+    const chat = mg.api.chat.controller;
     const posted: HostMessage[] = [];
     const sub = chat.onDidPost((m) => posted.push(m));
     try {
       const before = (await chat.conversation()).id;
-      api.chat.view.receive({ type: 'newChat' });
+      mg.api.chat.view.receive({ type: 'newChat' });
       await until(async () => (await chat.conversation()).id !== before, 'a new chat');
       assert.ok(posted.length > 0, 'the view was told');
     } finally {
