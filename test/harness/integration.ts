@@ -35,9 +35,11 @@ interface SessionOutcome {
   /** What the progress file showed when a session broke off before writing its results. */
   partial?: { passed: number; failed: number; skipped: number };
   error?: string;
+  /** How long each test took (from the progress file). */
+  times?: TestTime[];
 }
 
-const log = (line: string) => console.log(`[integration] ${line}`);
+const log = (line: string, say: (line: string) => void = console.log) => say(`[integration] ${line}`);
 
 function findFiles(dir: string, test: (name: string) => boolean): string[] {
   const out: string[] = [];
@@ -50,15 +52,31 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
   return out;
 }
 
+interface TestTime {
+  title: string;
+  ms: number;
+}
+
+const clock = () => new Date().toISOString().slice(11, 19);
+
 /**
- * Prints the progress lines the runner extension appended since the last call, and keeps the
- * title of the test that is running (`running`), for the error message when a session hangs.
+ * Prints the progress lines the runner extension appended since the last call (each suite with
+ * the clock time it started, and its duration and counts when it ends; each test with its time
+ * when slow), and keeps the title of the test that is running (`running`), for the error message
+ * when a session hangs. `say` prints one line (with the session's name when sessions run side by side).
  */
-function progressPrinter(file: string, since: number): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number } } {
+function progressPrinter(
+  file: string,
+  since: number,
+  say: (line: string) => void,
+): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number }; times: TestTime[] } {
   let offset = 0;
   let partial = '';
   let current: string | undefined;
   const tally = { passed: 0, failed: 0, skipped: 0 };
+  const times: TestTime[] = [];
+  const open: { title: string; t0: number; passed: number; failed: number; skipped: number }[] = [];
+  const indent = () => '  '.repeat(open.length);
   const print = () => {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
@@ -70,25 +88,51 @@ function progressPrinter(file: string, since: number): { print(): void; running(
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
-        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; vscodeVersion?: string; trusted?: boolean };
+        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; ms?: number; vscodeVersion?: string; trusted?: boolean };
         if (ev.event === 'begin') current = ev.title;
         else if (ev.event === 'test') {
           current = undefined;
-          if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') tally[ev.state] += 1;
+          if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') {
+            tally[ev.state] += 1;
+            for (const o of open) o[ev.state] += 1;
+          }
+          if (ev.title && typeof ev.ms === 'number') times.push({ title: ev.title, ms: ev.ms });
         }
-        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
-        else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
+        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`, say);
+        else if (ev.event === 'suite') {
+          say(`${indent()}${clock()} ${ev.title}`);
+          open.push({ title: ev.title ?? '', t0: Date.now(), passed: 0, failed: 0, skipped: 0 });
+        } else if (ev.event === 'suite end') {
+          const o = open.pop();
+          if (o) say(`${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`);
+        } else if (ev.event === 'test') {
+          const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
+          // The suites are on the lines above: the test's own title is enough.
+          const suites = `${open.map((o) => o.title).join(' ')} `;
+          const title = open.length && ev.title?.startsWith(suites) ? ev.title.slice(suites.length) : ev.title;
+          const ms = typeof ev.ms === 'number' && ev.ms >= 1000 ? ` (${(ev.ms / 1000).toFixed(1)} s)` : '';
+          say(`${indent()}  ${mark} ${title}${ev.state === 'skipped' ? ' (skipped)' : ms}`);
+        }
       } catch {
         // A torn line: ignore it, the results file has the truth.
       }
     }
   };
-  return { print, running: () => current, tally };
+  return { print, running: () => current, tally, times };
 }
 
-async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
+/**
+ * One session: a fresh profile (its extensions copied from `extensionsTemplate`, else installed
+ * from `vsixes`), a server, a browser, until the runner extension writes the results. `tag`
+ * goes in front of every line it prints (sessions run side by side).
+ */
+async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string, tag = ''): Promise<SessionOutcome> {
   const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
   const started = Date.now();
+  const say = (text: string) => {
+    for (const line of text.split('\n')) console.log(`${tag}${line}`);
+  };
+  const log = (line: string) => say(`[integration] ${line}`);
   log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
   const profile = await createProfile({ baseDir: join(workDir, session.name), vsixes, extensionsTemplate });
   const resultsFile = join(profile.baseDir, 'results.json');
@@ -97,7 +141,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
   let pageCrashed = false;
-  const outcome: SessionOutcome & { extensionsDir?: string } = { session, extensionsDir: profile.extensionsDir };
+  const outcome: SessionOutcome = { session };
   try {
     server = await startServer(profile, {
       trustWorkspace: session.trust,
@@ -113,7 +157,8 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     browser.page.on('crash', () => (pageCrashed = true));
     await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
-    const progress = progressPrinter(progressFile, started);
+    const progress = progressPrinter(progressFile, started, say);
+    outcome.times = progress.times;
     const running = server;
     const abort = () => {
       progress.print();
@@ -151,11 +196,11 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     outcome.error = `session '${session.name}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
   }
   if (outcome.error || (r && r.failed > 0)) {
-    console.log(`[integration] logs of session '${session.name}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
+    log(`logs of session '${session.name}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
     if (outcome.error) {
-      console.log(tailOf(profile.serverLog, 60));
-      for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) console.log(tailOf(f, 30));
-      console.log(tailOf(consoleLog, 20, (line) => !/\[console\.(log|debug|info)\]/.test(line)));
+      say(tailOf(profile.serverLog, 60));
+      for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) say(tailOf(f, 30));
+      say(tailOf(consoleLog, 20, (line) => !/\[console\.(log|debug|info)\]/.test(line)));
     }
   }
   return outcome;
@@ -184,15 +229,24 @@ async function main(): Promise<number> {
     const workDir = mkdtempSync(join(tmpdir(), 'modelgate-integration-'));
     log(`work folder ${workDir}; extension under test ${vsix}`);
     const runnerVsix = await buildRunnerVsix(workDir, root);
-    outcomes = [];
+    const vsixes = [vsix, runnerVsix];
+    // The sessions run side by side (MODELGATE_INTEGRATION_SERIAL=1: one after the other), each
+    // in its own profile, server and browser; the extensions are installed once and copied.
+    const serial = process.env.MODELGATE_INTEGRATION_SERIAL === '1' || process.env.MODELGATE_SERIAL === '1';
     let template: string | undefined;
-    let allGood = true;
-    for (const session of sessions) {
-      const outcome = await runSession(session, workDir, [vsix, runnerVsix], entry, template);
-      template ??= outcome.extensionsDir;
-      outcomes.push(outcome);
-      if (outcome.error || (outcome.results?.failed ?? 0) > 0) allGood = false;
+    if (sessions.length > 1) {
+      const t0 = Date.now();
+      template = (await createProfile({ baseDir: join(workDir, 'extensions-template'), vsixes, workspaceFiles: {} })).extensionsDir;
+      log(`extensions installed once for ${sessions.length} sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
+    const tag = (s: Session) => (sessions.length > 1 && !serial ? `${s.name.padEnd(9)} | ` : '');
+    if (serial) {
+      outcomes = [];
+      for (const session of sessions) outcomes.push(await runSession(session, workDir, vsixes, entry, template, tag(session)));
+    } else {
+      outcomes = await Promise.all(sessions.map((session) => runSession(session, workDir, vsixes, entry, template, tag(session))));
+    }
+    const allGood = outcomes.every((o) => !o.error && (o.results?.failed ?? 0) === 0);
     if (allGood && process.env.MODELGATE_KEEP_TMP !== '1') rmSync(workDir, { recursive: true, force: true });
   }
   return report(outcomes);
@@ -224,7 +278,8 @@ function report(outcomes: SessionOutcome[]): number {
     }
   }
   log(`ran in VS Code ${[...versions].join(', ') || '(unknown: no session reported)'}`);
-  const counts = { passed, failed, skipped, vscodeVersion: [...versions].join(', ') };
+  const tests = outcomes.flatMap((o) => o.times ?? []);
+  const counts = { passed, failed, skipped, vscodeVersion: [...versions].join(', '), tests };
   log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify(counts));
   if (passed + failed === 0) {
