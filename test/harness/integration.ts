@@ -27,6 +27,29 @@ interface Session {
   name: 'trusted' | 'untrusted';
   filter: SuiteFilter;
   trust: boolean;
+  /** Only the tests whose full title matches (mocha --grep); default MODELGATE_TEST_GREP. */
+  grep?: string;
+  /** The suite this session runs apart from the others of its trust state (its own VS Code). */
+  apart?: string;
+}
+
+const sessionId = (s: Session) => (s.apart ? `${s.name}-${s.apart.replace(/\W+/g, '-')}` : s.name);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Long suites of the trusted session that run in a VS Code of their own, beside it: top-level
+ * suite titles up to the first space ("endurance"). MODELGATE_INTEGRATION_APART overrides
+ * (comma-separated; empty: none); not when MODELGATE_TEST_GREP picks the tests.
+ */
+function splitTrusted(trusted: Session): Session[] {
+  if (process.env.MODELGATE_TEST_GREP) return [trusted];
+  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? 'endurance').split(',').map((t) => t.trim()).filter(Boolean);
+  if (!apart.length) return [trusted];
+  const titles = apart.map((t) => `${escapeRegExp(t)} `);
+  return [
+    { ...trusted, grep: `^(?!${titles.join('|')})` },
+    ...apart.map((t, i) => ({ ...trusted, grep: `^${titles[i]}`, apart: t })),
+  ];
 }
 
 interface SessionOutcome {
@@ -133,8 +156,8 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     for (const line of text.split('\n')) console.log(`${tag}${line}`);
   };
   const log = (line: string) => say(`[integration] ${line}`);
-  log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
-  const profile = await createProfile({ baseDir: join(workDir, session.name), vsixes, extensionsTemplate });
+  log(`session '${sessionId(session)}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
+  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate });
   const resultsFile = join(profile.baseDir, 'results.json');
   const progressFile = `${resultsFile}.progress`;
   const consoleLog = join(profile.baseDir, 'browser-console.log');
@@ -149,7 +172,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
         [ENV.entry]: entry,
         [ENV.results]: resultsFile,
         [ENV.filter]: session.filter,
-        [ENV.grep]: process.env.MODELGATE_TEST_GREP ?? '',
+        [ENV.grep]: session.grep ?? process.env.MODELGATE_TEST_GREP ?? '',
       },
     });
     log(`server up at ${server.origin} after ${((Date.now() - started) / 1000).toFixed(1)} s; opening the workbench in headless Chromium`);
@@ -180,7 +203,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     }
     progress.print();
     outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
-    log(`session '${session.name}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`session '${sessionId(session)}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
     outcome.error = (err as Error).message;
   } finally {
@@ -193,10 +216,10 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   // A session that ran in the wrong trust state tests nothing it claims to test.
   const r = outcome.results;
   if (r && r.workspaceTrusted !== session.trust) {
-    outcome.error = `session '${session.name}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
+    outcome.error = `session '${sessionId(session)}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
   }
   if (outcome.error || (r && r.failed > 0)) {
-    log(`logs of session '${session.name}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
+    log(`logs of session '${sessionId(session)}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
     if (outcome.error) {
       say(tailOf(profile.serverLog, 60));
       for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) say(tailOf(f, 30));
@@ -214,7 +237,7 @@ async function main(): Promise<number> {
   const untrustedSuites = suites.filter((s) => s.endsWith('.untrusted.test.js'));
   const trustedSuites = suites.filter((s) => !s.endsWith('.untrusted.test.js'));
   const wanted = new Set((process.env.MODELGATE_INTEGRATION_RUNS ?? 'trusted,untrusted').split(',').map((s) => s.trim()));
-  const sessions: Session[] = [];
+  let sessions: Session[] = [];
   if (wanted.has('trusted') && trustedSuites.length) sessions.push({ name: 'trusted', filter: 'trusted', trust: true });
   if (wanted.has('untrusted') && untrustedSuites.length) sessions.push({ name: 'untrusted', filter: 'untrusted', trust: false });
   log(`suites: ${suites.map((s) => relative(join(root, 'out/test/integration'), s)).join(', ') || '(none)'}`);
@@ -225,21 +248,24 @@ async function main(): Promise<number> {
     outcomes = await runWithElectron(root, entry, sessions);
   } else {
     toolPaths(); // Fails fast, with the fix, when Node 24, code-server or Chromium is missing.
+    const serial = process.env.MODELGATE_INTEGRATION_SERIAL === '1' || process.env.MODELGATE_SERIAL === '1';
+    if (!serial) sessions = sessions.flatMap((s) => (s.name === 'trusted' ? splitTrusted(s) : [s]));
     const vsix = extensionVsix(root);
     const workDir = mkdtempSync(join(tmpdir(), 'modelgate-integration-'));
     log(`work folder ${workDir}; extension under test ${vsix}`);
     const runnerVsix = await buildRunnerVsix(workDir, root);
     const vsixes = [vsix, runnerVsix];
-    // The sessions run side by side (MODELGATE_INTEGRATION_SERIAL=1: one after the other), each
-    // in its own profile, server and browser; the extensions are installed once and copied.
-    const serial = process.env.MODELGATE_INTEGRATION_SERIAL === '1' || process.env.MODELGATE_SERIAL === '1';
+    // The sessions run side by side (MODELGATE_INTEGRATION_SERIAL=1: one after the other, and the
+    // trusted suites in one session), each in its own profile, server and browser; the extensions
+    // are installed once and copied.
     let template: string | undefined;
     if (sessions.length > 1) {
       const t0 = Date.now();
       template = (await createProfile({ baseDir: join(workDir, 'extensions-template'), vsixes, workspaceFiles: {} })).extensionsDir;
       log(`extensions installed once for ${sessions.length} sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
-    const tag = (s: Session) => (sessions.length > 1 && !serial ? `${s.name.padEnd(9)} | ` : '');
+    const width = Math.max(...sessions.map((s) => sessionId(s).length));
+    const tag = (s: Session) => (sessions.length > 1 && !serial ? `${sessionId(s).padEnd(width)} | ` : '');
     if (serial) {
       outcomes = [];
       for (const session of sessions) outcomes.push(await runSession(session, workDir, vsixes, entry, template, tag(session)));
@@ -263,18 +289,21 @@ function report(outcomes: SessionOutcome[]): number {
       failed += results.failed;
       skipped += results.skipped;
       versions.add(`${results.vscodeVersion} (${results.appName}, uiKind ${results.uiKind})`);
-      log(`session '${session.name}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      log(`session '${sessionId(session)}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      if (session.apart && results.passed + results.failed + results.skipped === 0) {
+        log(`WARNING: no test's title starts with '${session.apart} ' (MODELGATE_INTEGRATION_APART): nothing ran apart`);
+      }
       for (const f of results.failures) console.log(`\n  FAILED: ${f.title}\n    ${f.error.split('\n').join('\n    ')}`);
     }
     if (!results && partial) {
       passed += partial.passed;
       failed += partial.failed;
       skipped += partial.skipped;
-      log(`session '${session.name}' broke off after ${partial.passed} passed, ${partial.failed} failed, ${partial.skipped} skipped`);
+      log(`session '${sessionId(session)}' broke off after ${partial.passed} passed, ${partial.failed} failed, ${partial.skipped} skipped`);
     }
     if (error) {
       failed += 1;
-      console.log(`\n  ERROR in session '${session.name}': ${error}`);
+      console.log(`\n  ERROR in session '${sessionId(session)}': ${error}`);
     }
   }
   log(`ran in VS Code ${[...versions].join(', ') || '(unknown: no session reported)'}`);
