@@ -251,7 +251,8 @@ async function runE2e(label) {
         env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
         label: workerLabel,
       });
-      durations[name(file)] = Math.round((Date.now() - t0) / 1000);
+      // Only a file that passed says how long it takes (one that failed may have stopped early).
+      if (code === 0) durations[name(file)] = Math.round((Date.now() - t0) / 1000);
       parts.push({ code, counts: readCounts(countsFile), label: `e2e ${relative(root, file)}` });
       if (code === 'timeout') stop = true;
     }
@@ -259,7 +260,9 @@ async function runE2e(label) {
   await Promise.all(Array.from({ length: workers }, (_, i) => worker(i + 1)));
   try {
     mkdirSync(join(root, 'test-results'), { recursive: true });
-    writeFileSync(join(root, 'test-results/e2e-files.json'), JSON.stringify(durations, null, 2));
+    const known = join(root, 'test-results/e2e-files.json');
+    const previous = existsSync(known) ? JSON.parse(readFileSync(known, 'utf8')) : {};
+    writeFileSync(known, JSON.stringify({ ...previous, ...durations }, null, 2));
   } catch {
     // A convenience for the next run.
   }

@@ -267,7 +267,9 @@ class WorkbenchSession implements Workbench {
   }
 
   async runCommand(title: string, options: { timeoutMs?: number } = {}): Promise<void> {
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    // The extension host registers its commands a while after the workbench shows: with several
+    // workbenches starting side by side on two cores that took more than 30 s.
+    const deadline = Date.now() + (options.timeoutMs ?? 90_000);
     for (let attempt = 0; ; attempt++) {
       const { labels, found } = await this.searchPalette(title, title, Math.max(5_000, deadline - Date.now()));
       if (!found) {

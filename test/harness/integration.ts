@@ -5,12 +5,15 @@
 // 4.139.1 (VS Code 1.139.1), start it on loopback, open the workbench in headless Chromium so
 // that the extension host starts, and wait for the runner extension to write the results of
 // out/test/integration/index.js. Suites named *.untrusted.test.ts run in a second session
-// without --disable-workspace-trust, so the folder is in Restricted Mode.
+// without --disable-workspace-trust, so the folder is in Restricted Mode; the endurance suite in a
+// third. The sessions run side by side, each with its own profile, server and browser.
 //
 // MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
 //
 // Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
 // MODELGATE_INTEGRATION_TIMEOUT_S (default 1200), MODELGATE_KEEP_TMP=1 (keep profiles),
+// MODELGATE_INTEGRATION_APART=endurance (trusted suites that get a session of their own; empty: none),
+// MODELGATE_INTEGRATION_SERIAL=1 (one session after the other, the trusted suites in one),
 // MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
