@@ -142,7 +142,7 @@ function readCounts(file) {
 
 /** Adds a layer's counts to the totals, prints its slowest tests; the stage outcome. */
 function finishLayer(id, parts) {
-  const layer = { passed: 0, failed: 0, skipped: 0, tests: [] };
+  const layer = { passed: 0, failed: 0, skipped: 0, tests: [], failures: [] };
   let ok = true;
   for (const { code, counts: c, label } of parts) {
     // A part that crashed before reporting (a suite that does not load, a timeout) is a failure
@@ -154,6 +154,9 @@ function finishLayer(id, parts) {
     layer.failed += failed;
     layer.skipped += c.skipped;
     layer.tests.push(...(c.tests ?? []));
+    const failures = Array.isArray(c.failures) ? c.failures : [];
+    layer.failures.push(...failures);
+    if (code !== 0 && !failures.length) layer.failures.push({ title: label ?? id, error: code === 'timeout' ? `stopped by the time limit${c.running ? ` while running: ${c.running}` : ''}` : `exit code ${code}` });
     if (c.vscodeVersion) vscodeVersion = c.vscodeVersion;
   }
   counts.passed += layer.passed;
@@ -164,6 +167,10 @@ function finishLayer(id, parts) {
   if (top.length) {
     const lines = top.map((t) => `  ${fmt(t.ms).padStart(12)}  ${t.title}${t.hook ? ' (hook)' : ''}`);
     console.log(`\n[test] ${id}: the ${top.length} slowest tests\n${lines.join('\n')}`);
+  }
+  // The failures of a layer that ran in several processes, in one place (their output is interleaved).
+  if (parts.length > 1 && layer.failures.length) {
+    console.log(`\n[test] ${id}: ${layer.failures.length} failure(s)\n${layer.failures.map((f) => `  ✗ ${f.title}\n      ${f.error}`).join('\n')}`);
   }
   const note = `${layer.passed} passed, ${layer.failed} failed${layer.skipped ? `, ${layer.skipped} skipped` : ''}`;
   return { ok, note, testFailure: true };

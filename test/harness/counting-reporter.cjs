@@ -3,9 +3,9 @@
 // written as JSON to MODELGATE_COUNTS_FILE so that `npm test` can total all layers.
 // The file is rewritten as each test starts and ends, so that when a layer hangs and is
 // stopped by the stage timeout, `npm test` still knows what passed and which test was running.
-// At the end of the run it also gets every test's and hook's duration (`tests`) and every
-// top-level suite's file and duration (`suites`): `npm test` prints the slowest tests of the
-// layer from them, and balances the e2e workers with the suite times of the last run.
+// At the end of the run it also gets every test's and hook's duration (`tests`), every
+// top-level suite's file and duration (`suites`) and the failures (`failures`): `npm test` prints
+// the slowest tests of the layer and, when the layer ran in several processes, its failures together.
 // Plain CommonJS because mocha loads reporters with require() and expects the class itself.
 'use strict';
 const { writeFileSync } = require('node:fs');
@@ -43,6 +43,7 @@ class CountingReporter extends Base {
     const open = new Map();
     const tests = [];
     const suites = [];
+    const failed = [];
     const countIn = (runnable, key) => {
       for (let s = runnable.parent; s; s = s.parent) {
         const o = open.get(s);
@@ -73,8 +74,9 @@ class CountingReporter extends Base {
       const ms = test.speed === 'fast' ? '' : color(test.speed, ` (${test.duration}ms)`);
       log(`${indent()}  ${color('checkmark', symbols.ok)} ${color('pass', '%s')}${ms}`, test.title);
     });
-    runner.on(EVENT_TEST_FAIL, (test) => {
+    runner.on(EVENT_TEST_FAIL, (test, err) => {
       countIn(test, 'failed');
+      failed.push({ title: test.fullTitle(), error: String(err?.message ?? err).split('\n').slice(0, 3).join(' ').slice(0, 300) });
       log(`${indent()}  ${color('fail', `${this.stats.failures}) %s`)}`, test.title);
     });
     runner.on(EVENT_TEST_PENDING, (test) => {
@@ -93,7 +95,7 @@ class CountingReporter extends Base {
     const write = (running, final) => {
       const { passes, failures, pending } = this.stats;
       const data = { passed: passes, failed: failures, skipped: pending, running };
-      writeFileSync(file, JSON.stringify(final ? { ...data, tests, suites } : data));
+      writeFileSync(file, JSON.stringify(final ? { ...data, tests, suites, failures: failed } : data));
     };
     runner.on(EVENT_TEST_BEGIN, (test) => write(test.fullTitle()));
     runner.on(EVENT_HOOK_BEGIN, (hook) => write(hook.fullTitle()));
