@@ -12,7 +12,8 @@
 //                in MODELGATE_E2E_WORKERS (default 2) mocha processes that take the e2e files
 //                longest first (after build, install, package; beside integration)
 // Stages that run at the same time have each line of their output prefixed with their name.
-// A stage that fails stops the run: nothing new starts, what is running finishes.
+// A stage that fails stops the run: nothing new starts, and what is running is stopped (except
+// the install: it finishes); a stopped stage shows as 'stopped' and its tests are not counted.
 // At the end, alone on the last line, `N passed, N failed` (`, N skipped` when some were),
 // totalled over the three test layers. Exit code 0 only when every stage passed and at least one
 // test ran. Each test layer ends with its ten slowest tests (and slow set-up hooks).
@@ -28,6 +29,7 @@
 // Timings of each stage (start and duration) and the slowest tests are also written to
 // test-results/timings.json; the e2e files' durations to test-results/e2e-files.json, which the
 // next run uses to hand out the longest files first (test/e2e/durations.json when there is none).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -62,6 +64,8 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 const slowest = {}; // layer id -> its ten slowest tests
 const countsDir = mkdtempSync(join(tmpdir(), 'modelgate-test-counts-'));
 const running = new Set(); // child processes, killed on Ctrl-C
+const stageOf = new AsyncLocalStorage(); // the id of the stage a child process belongs to
+const stopping = new Set(); // stages being stopped because another one failed
 let vscodeVersion;
 
 /** Writes `text` line by line with `label` in front (when several stages run at once). */
@@ -84,6 +88,7 @@ function run(command, args, { timeoutMs, env = {}, label }) {
       env: { ...process.env, ...env },
     });
     running.add(child);
+    child.stage = stageOf.getStore();
     const drained = label ? Promise.all([prefixed(child.stdout, label, process.stdout), prefixed(child.stderr, label, process.stderr)]) : Promise.resolve();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -142,6 +147,8 @@ function readCounts(file) {
 
 /** Adds a layer's counts to the totals, prints its slowest tests; the stage outcome. */
 function finishLayer(id, parts) {
+  // A layer stopped because another stage failed counts nothing: it did not get to finish.
+  if (stopping.has(id)) return { ok: false };
   const layer = { passed: 0, failed: 0, skipped: 0, tests: [], failures: [] };
   let ok = true;
   for (const { code, counts: c, label } of parts) {
@@ -249,7 +256,7 @@ async function runE2e(label) {
   const deadline = Date.now() + 30 * MIN;
   let stop = false;
   const worker = async (n) => {
-    for (let file = queue.shift(); file && !stop; file = queue.shift()) {
+    for (let file = queue.shift(); file && !stop && !stopping.has('e2e'); file = queue.shift()) {
       const countsFile = join(countsDir, `e2e-${name(file)}.json`);
       const t0 = Date.now();
       const workerLabel = workers > 1 || label ? `e2e.${n}` : undefined;
@@ -273,7 +280,7 @@ async function runE2e(label) {
   } catch {
     // A convenience for the next run.
   }
-  if (queue.length) parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
+  if (queue.length && !stopping.has('e2e')) parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
   return finishLayer('e2e', parts);
 }
 
@@ -364,6 +371,19 @@ const results = new Map(); // id -> { id, status, startMs, ms, note }
 let stoppedAt;
 
 /**
+ * After a failure that stops the run: the stages still running are stopped too (their process
+ * groups get SIGTERM), except the install, which must not be cut in the middle of apt-get.
+ */
+function stopRunning(failed) {
+  for (const [id, entry] of results) {
+    if (entry.status !== 'running' || id === 'install' || id === failed) continue;
+    stopping.add(id);
+    console.log(`[test] stopping '${id}': '${failed}' failed`);
+  }
+  for (const child of running) if (stopping.has(child.stage)) killGroup(child.pid, 'SIGTERM');
+}
+
+/**
  * Starts every stage whose prerequisites are done, until all are settled. A stage whose
  * prerequisite failed or did not run does not run either; after a failure nothing new starts
  * (MODELGATE_KEEP_GOING=1 lets test layers go on after a test layer failed).
@@ -398,16 +418,19 @@ async function schedule() {
         (async () => {
           let outcome;
           try {
-            outcome = await stage.run(prefix);
+            outcome = await stageOf.run(stage.id, () => stage.run(prefix));
           } catch (err) {
             console.error(`[test] ${stage.id} crashed: ${err.stack ?? err}`);
             outcome = { ok: false };
           }
           entry.ms = Date.now() - t0;
-          entry.status = outcome.ok ? 'ok' : 'FAILED';
+          entry.status = outcome.ok ? 'ok' : stopping.has(stage.id) ? 'stopped' : 'FAILED';
           entry.note = outcome.note;
           console.log(`<== ${clock()} ${label}: ${entry.status} in ${fmt(entry.ms)}${outcome.note ? ` (${outcome.note})` : ''}`);
-          if (!outcome.ok && !(keepGoing && outcome.testFailure)) stoppedAt ??= stage.id;
+          if (!outcome.ok && !stopping.has(stage.id) && !(keepGoing && outcome.testFailure)) {
+            stoppedAt ??= stage.id;
+            stopRunning(stage.id);
+          }
           active.delete(stage.id);
         })(),
       );
