@@ -1,25 +1,40 @@
 #!/usr/bin/env node
-// `npm test`: every check of the project, in order, stopping at the first stage that fails.
-//   1 type-check   tsc --noEmit -p .
-//   2 build        node esbuild.mjs --tests
-//   3 unit         mocha over out/test/unit/**/*.test.js in plain Node
-//   4 install      bash test/harness/install-vscode.sh (Chromium, Node 24, code-server; idempotent)
-//   5 package      npm run package -> dist-vsix/modelgate.vsix
-//   6 integration  the suites of test/integration inside a real VS Code 1.139 extension host
-//   7 e2e          mocha over out/test/e2e/**/*.e2e.test.js, driving the web workbench in Chromium
-// and last, alone on a line, `N passed, N failed` (`, N skipped` when some were), totalled over
-// the three test layers. Exit code 0 only when every stage passed and at least one test ran.
+// `npm test`: every check of the project. The stages and what each waits for:
+//   typecheck    tsc --noEmit -p .                                   (from the start)
+//   build        node esbuild.mjs --tests                            (from the start)
+//   install      bash test/harness/install-vscode.sh (Chromium, Node 24, code-server; idempotent)
+//                                                                    (from the start)
+//   unit         mocha over out/test/unit/**/*.test.js in plain Node (after build)
+//   package      npm run package -> dist-vsix/modelgate.vsix         (after build: both write dist/)
+//   integration  the suites of test/integration inside a real VS Code 1.139 extension host; its
+//                trusted and Restricted Mode sessions run side by side (after build, install, package)
+//   e2e          mocha over out/test/e2e/**/*.e2e.test.js, driving the web workbench in Chromium,
+//                in MODELGATE_E2E_WORKERS (default 2) mocha processes that take the e2e files
+//                longest first (after build, install, package; beside integration)
+// Stages that run at the same time have each line of their output prefixed with their name.
+// A stage that fails stops the run: nothing new starts, and what is running is stopped (except
+// the install: it finishes); a stopped stage shows as 'stopped' and its tests are not counted.
+// At the end, alone on the last line, `N passed, N failed` (`, N skipped` when some were),
+// totalled over the three test layers. Exit code 0 only when every stage passed and at least one
+// test ran. Each test layer ends with its ten slowest tests (and slow set-up hooks).
 //
 // Knobs (for local iteration; the default is everything):
 //   MODELGATE_SKIP=unit,e2e           skip stages by id (also MODELGATE_SKIP_E2E=1 and the like)
 //   MODELGATE_KEEP_GOING=1            run the later test layers even when one failed
 //   MODELGATE_TEST_GREP=<regex>       only matching integration tests
+//   MODELGATE_E2E_FILES=<regex>       only the e2e files whose name matches
+//   MODELGATE_E2E_WORKERS=<n>         e2e processes at a time (default 2)
+//   MODELGATE_SERIAL=1                one stage at a time, in the order above, one e2e worker
 //   MODELGATE_KEEP_TMP=1              keep VS Code profiles and logs of passing runs too
-// Timings of each stage are also written to test-results/timings.json.
+// Timings of each stage (start and duration) and the slowest tests are also written to
+// test-results/timings.json; the e2e files' durations to test-results/e2e-files.json, which the
+// next run uses to hand out the longest files first (test/e2e/durations.json when there is none).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -29,6 +44,8 @@ const MIN = 60_000;
 const skipList = new Set((process.env.MODELGATE_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (id) => skipList.has(id) || process.env[`MODELGATE_SKIP_${id.toUpperCase()}`] === '1';
 const keepGoing = process.env.MODELGATE_KEEP_GOING === '1';
+const serial = process.env.MODELGATE_SERIAL === '1';
+const e2eWorkers = serial ? 1 : Math.max(1, Number(process.env.MODELGATE_E2E_WORKERS ?? 2) || 1);
 
 function findFiles(dir, suffix) {
   if (!existsSync(dir)) return [];
@@ -41,16 +58,38 @@ function findFiles(dir, suffix) {
   return out;
 }
 
+const clock = () => new Date().toISOString().slice(11, 19);
+const fmt = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 const counts = { passed: 0, failed: 0, skipped: 0 };
+const slowest = {}; // layer id -> its ten slowest tests
 const countsDir = mkdtempSync(join(tmpdir(), 'modelgate-test-counts-'));
-let current; // the running child process, killed on Ctrl-C
+const running = new Set(); // child processes, killed on Ctrl-C
+const stageOf = new AsyncLocalStorage(); // the id of the stage a child process belongs to
+const stopping = new Set(); // stages being stopped because another one failed
 let vscodeVersion;
 
-/** Runs one command in its own process group with a hard timeout; resolves with the exit code. */
-function run(command, args, { timeoutMs, env = {} }) {
+/** Writes `text` line by line with `label` in front (when several stages run at once). */
+function prefixed(stream, label, out) {
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  rl.on('line', (line) => out.write(label ? `${label} | ${line}\n` : `${line}\n`));
+  return new Promise((resolve) => rl.once('close', resolve));
+}
+
+/**
+ * Runs one command in its own process group with a hard timeout; resolves with the exit code.
+ * `label` is the prefix of each line of its output (undefined: output passed through as is).
+ */
+function run(command, args, { timeoutMs, env = {}, label }) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: { ...process.env, ...env } });
-    current = child;
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
+      detached: true,
+      env: { ...process.env, ...env },
+    });
+    running.add(child);
+    child.stage = stageOf.getStore();
+    const drained = label ? Promise.all([prefixed(child.stdout, label, process.stdout), prefixed(child.stderr, label, process.stderr)]) : Promise.resolve();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -61,14 +100,15 @@ function run(command, args, { timeoutMs, env = {} }) {
     child.once('error', (err) => {
       console.error(`[test] cannot run ${command}: ${err.message}`);
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
       resolve('spawn error');
     });
-    child.once('close', (code, signal) => {
+    child.once('close', async (code, signal) => {
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
       // Whatever the stage started and left behind in its group goes too.
       killGroup(child.pid, 'SIGKILL');
+      await drained;
       resolve(timedOut ? 'timeout' : (code ?? (signal ? `signal ${signal}` : 1)));
     });
   });
@@ -85,30 +125,69 @@ function killGroup(pid, signal) {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
-    if (current) killGroup(current.pid, 'SIGTERM');
+    for (const child of running) killGroup(child.pid, 'SIGTERM');
     setTimeout(() => {
-      if (current) killGroup(current.pid, 'SIGKILL');
+      for (const child of running) killGroup(child.pid, 'SIGKILL');
       process.exit(130);
     }, 3000).unref();
   });
 }
 
-/** Runs a test layer that reports its counts as JSON to MODELGATE_COUNTS_FILE. */
-async function runLayer(id, command, args, timeoutMs) {
-  const file = join(countsDir, `${id}.json`);
-  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file } });
+function readCounts(file) {
   let layer = { passed: 0, failed: 0, skipped: 0 };
-  if (existsSync(file)) layer = { ...layer, ...JSON.parse(readFileSync(file, 'utf8')) };
-  // A layer that crashed before reporting (a suite that does not load, a timeout) is a failure
-  // even though no single test was counted as failed.
-  if (code !== 0 && layer.failed === 0) layer.failed = 1;
-  if (code === 'timeout' && layer.running) console.error(`[test] ${id} was stopped while running: ${layer.running}`);
+  if (existsSync(file)) {
+    try {
+      layer = { ...layer, ...JSON.parse(readFileSync(file, 'utf8')) };
+    } catch {
+      // Torn by a kill mid-write: the exit code still says the layer failed.
+    }
+  }
+  return layer;
+}
+
+/** Adds a layer's counts to the totals, prints its slowest tests; the stage outcome. */
+function finishLayer(id, parts) {
+  // A layer stopped because another stage failed counts nothing: it did not get to finish.
+  if (stopping.has(id)) return { ok: false };
+  const layer = { passed: 0, failed: 0, skipped: 0, tests: [], failures: [] };
+  let ok = true;
+  for (const { code, counts: c, label } of parts) {
+    // A part that crashed before reporting (a suite that does not load, a timeout) is a failure
+    // even though no single test was counted as failed.
+    const failed = code !== 0 && c.failed === 0 ? 1 : c.failed;
+    if (code === 'timeout' && c.running) console.error(`[test] ${label ?? id} was stopped while running: ${c.running}`);
+    if (code !== 0 || failed > 0) ok = false;
+    layer.passed += c.passed;
+    layer.failed += failed;
+    layer.skipped += c.skipped;
+    layer.tests.push(...(c.tests ?? []));
+    const failures = Array.isArray(c.failures) ? c.failures : [];
+    layer.failures.push(...failures);
+    if (code !== 0 && !failures.length) layer.failures.push({ title: label ?? id, error: code === 'timeout' ? `stopped by the time limit${c.running ? ` while running: ${c.running}` : ''}` : `exit code ${code}` });
+    if (c.vscodeVersion) vscodeVersion = c.vscodeVersion;
+  }
   counts.passed += layer.passed;
   counts.failed += layer.failed;
   counts.skipped += layer.skipped;
-  if (layer.vscodeVersion) vscodeVersion = layer.vscodeVersion;
+  const top = layer.tests.sort((a, b) => b.ms - a.ms).slice(0, 10);
+  slowest[id] = top;
+  if (top.length) {
+    const lines = top.map((t) => `  ${fmt(t.ms).padStart(12)}  ${t.title}${t.hook ? ' (hook)' : ''}`);
+    console.log(`\n[test] ${id}: the ${top.length} slowest tests\n${lines.join('\n')}`);
+  }
+  // The failures of a layer that ran in several processes, in one place (their output is interleaved).
+  if (parts.length > 1 && layer.failures.length) {
+    console.log(`\n[test] ${id}: ${layer.failures.length} failure(s)\n${layer.failures.map((f) => `  ✗ ${f.title}\n      ${f.error}`).join('\n')}`);
+  }
   const note = `${layer.passed} passed, ${layer.failed} failed${layer.skipped ? `, ${layer.skipped} skipped` : ''}`;
-  return { ok: code === 0 && layer.failed === 0, note, testFailure: true };
+  return { ok, note, testFailure: true };
+}
+
+/** Runs a test layer (one process) that reports its counts as JSON to MODELGATE_COUNTS_FILE. */
+async function runLayer(id, command, args, timeoutMs, label) {
+  const file = join(countsDir, `${id}.json`);
+  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label });
+  return finishLayer(id, [{ code, counts: readCounts(file) }]);
 }
 
 /**
@@ -136,20 +215,91 @@ function pruneStaleBundles() {
 const mochaBin = join(root, 'node_modules/mocha/bin/mocha.js');
 const reporter = join(root, 'test/harness/counting-reporter.cjs');
 
+/** Expected seconds per e2e file: the last run's (test-results/e2e-files.json), else test/e2e/durations.json. */
+function e2eWeights() {
+  const weights = {};
+  for (const file of [join(root, 'test/e2e/durations.json'), join(root, 'test-results/e2e-files.json')]) {
+    try {
+      Object.assign(weights, JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      // None yet: every file weighs the same.
+    }
+  }
+  return weights;
+}
+
+/**
+ * The e2e layer: the files go to `e2eWorkers` mocha processes, longest first; each process takes
+ * the next file when it is done with one. They share the installed extensions (one template folder).
+ */
+async function runE2e(label) {
+  const pattern = process.env.MODELGATE_E2E_FILES ? new RegExp(process.env.MODELGATE_E2E_FILES) : undefined;
+  const files = findFiles(join(root, 'out/test/e2e'), '.e2e.test.js').filter((f) => !pattern || pattern.test(basename(f))).sort();
+  if (!files.length) {
+    console.log('[test] WARNING: no compiled e2e tests in out/test/e2e');
+    return { ok: true, note: 'no e2e tests found' };
+  }
+  const config = JSON.parse(readFileSync(join(root, 'test/e2e/.mocharc.json'), 'utf8'));
+  delete config.spec; // The files are named on the command line.
+  const configFile = join(countsDir, 'e2e-mocharc.json');
+  writeFileSync(configFile, JSON.stringify(config));
+  const templates = join(countsDir, 'e2e-extensions');
+  mkdirSync(templates, { recursive: true });
+
+  const weights = e2eWeights();
+  const name = (f) => basename(f, '.js');
+  const queue = [...files].sort((a, b) => (weights[name(b)] ?? 60) - (weights[name(a)] ?? 60));
+  const workers = Math.min(e2eWorkers, queue.length);
+  console.log(`[test] e2e: ${files.length} files in ${workers} worker(s), longest first: ${queue.map(name).join(', ')}`);
+  const parts = [];
+  const durations = {};
+  const deadline = Date.now() + 30 * MIN;
+  let stop = false;
+  const worker = async (n) => {
+    for (let file = queue.shift(); file && !stop && !stopping.has('e2e'); file = queue.shift()) {
+      const countsFile = join(countsDir, `e2e-${name(file)}.json`);
+      const t0 = Date.now();
+      const workerLabel = workers > 1 || label ? `e2e.${n}` : undefined;
+      const code = await run(node, [mochaBin, '--config', configFile, '--reporter', reporter, file], {
+        timeoutMs: Math.max(MIN, deadline - Date.now()),
+        env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
+        label: workerLabel,
+      });
+      // Only a file that passed says how long it takes (one that failed may have stopped early).
+      if (code === 0) durations[name(file)] = Math.round((Date.now() - t0) / 1000);
+      parts.push({ code, counts: readCounts(countsFile), label: `e2e ${relative(root, file)}` });
+      if (code === 'timeout') stop = true;
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i + 1)));
+  try {
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    const known = join(root, 'test-results/e2e-files.json');
+    const previous = existsSync(known) ? JSON.parse(readFileSync(known, 'utf8')) : {};
+    writeFileSync(known, JSON.stringify({ ...previous, ...durations }, null, 2));
+  } catch {
+    // A convenience for the next run.
+  }
+  if (queue.length && !stopping.has('e2e')) parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
+  return finishLayer('e2e', parts);
+}
+
 const stages = [
   {
     id: 'typecheck',
     title: 'Type-check: tsc --noEmit -p .',
-    async run() {
-      const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], { timeoutMs: 10 * MIN });
+    after: [],
+    async run(label) {
+      const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], { timeoutMs: 10 * MIN, label });
       return { ok: code === 0 };
     },
   },
   {
     id: 'build',
     title: 'Build: node esbuild.mjs --tests',
-    async run() {
-      const code = await run(node, ['esbuild.mjs', '--tests'], { timeoutMs: 5 * MIN });
+    after: [],
+    async run(label) {
+      const code = await run(node, ['esbuild.mjs', '--tests'], { timeoutMs: 5 * MIN, label });
       const pruned = pruneStaleBundles();
       return { ok: code === 0, note: pruned ? `removed ${pruned} stale bundle(s)` : undefined };
     },
@@ -157,32 +307,36 @@ const stages = [
   {
     id: 'unit',
     title: `Unit tests: mocha over out/test/unit/**/*.test.js (plain Node ${process.version})`,
-    async run() {
+    after: ['build'],
+    async run(label) {
       if (!findFiles(join(root, 'out/test/unit'), '.test.js').length) {
         console.log('[test] WARNING: no compiled unit tests in out/test/unit');
         return { ok: true, note: 'no unit tests found' };
       }
-      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN);
+      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label);
     },
   },
   {
     id: 'install',
     title: 'Install the VS Code test tools: bash test/harness/install-vscode.sh',
+    after: [],
     needed: () => !(skipped('integration') && skipped('e2e')),
-    async run() {
-      const code = await run('bash', ['test/harness/install-vscode.sh'], { timeoutMs: 30 * MIN });
+    async run(label) {
+      const code = await run('bash', ['test/harness/install-vscode.sh'], { timeoutMs: 30 * MIN, label });
       return { ok: code === 0 };
     },
   },
   {
     id: 'package',
     title: 'Package the extension: npm run package -> dist-vsix/modelgate.vsix',
-    async run() {
+    // esbuild.mjs --tests also builds dist/, which the package rebuilds for production.
+    after: ['build'],
+    async run(label) {
       const vsix = join(root, 'dist-vsix/modelgate.vsix');
       rmSync(vsix, { force: true });
       const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
       // Every stage runs with stdin closed: vsce must never wait on a y/N prompt.
-      const code = await run(npm, ['run', '--silent', 'package'], { timeoutMs: 5 * MIN });
+      const code = await run(npm, ['run', '--silent', 'package'], { timeoutMs: 5 * MIN, label });
       if (code !== 0) return { ok: false };
       if (!existsSync(vsix)) {
         console.error(`[test] npm run package succeeded but ${vsix} does not exist`);
@@ -194,71 +348,126 @@ const stages = [
   {
     id: 'integration',
     title: 'Integration tests: mocha inside a real VS Code 1.139 extension host (code-server)',
-    async run() {
+    after: ['build', 'install', 'package'],
+    async run(label) {
       if (!existsSync(join(root, 'out/harness/integration.js'))) {
         console.error('[test] out/harness/integration.js is missing: the build did not produce the harness');
         return { ok: false, testFailure: true };
       }
-      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN);
+      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN, label);
     },
   },
   {
     id: 'e2e',
-    title: 'End-to-end tests: the web workbench in headless Chromium (playwright-core)',
-    async run() {
-      if (!findFiles(join(root, 'out/test/e2e'), '.e2e.test.js').length) {
-        console.log('[test] WARNING: no compiled e2e tests in out/test/e2e');
-        return { ok: true, note: 'no e2e tests found' };
-      }
-      return runLayer('e2e', node, [mochaBin, '--config', 'test/e2e/.mocharc.json', '--reporter', reporter], 30 * MIN);
-    },
+    title: `End-to-end tests: the web workbench in headless Chromium (playwright-core), ${e2eWorkers} worker(s)`,
+    after: ['build', 'install', 'package'],
+    run: (label) => runE2e(label),
   },
 ];
 
-const fmt = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
-const results = [];
 const started = Date.now();
-console.log(`[test] Modelgate test run: Node ${process.version}, ${cpus().length} cores${process.env.CI ? ', CI' : ''}`);
+console.log(`[test] Modelgate test run: Node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${process.env.CI ? ', CI' : ''}${serial ? ', serial' : ''}`);
+const results = new Map(); // id -> { id, status, startMs, ms, note }
 let stoppedAt;
-for (const [i, stage] of stages.entries()) {
-  const label = `[${i + 1}/${stages.length}] ${stage.id}`;
-  if (stoppedAt) {
-    results.push({ id: stage.id, status: 'not run', ms: 0 });
-    continue;
+
+/**
+ * After a failure that stops the run: the stages still running are stopped too (their process
+ * groups get SIGTERM), except the install, which must not be cut in the middle of apt-get.
+ */
+function stopRunning(failed) {
+  for (const [id, entry] of results) {
+    if (entry.status !== 'running' || id === 'install' || id === failed) continue;
+    stopping.add(id);
+    console.log(`[test] stopping '${id}': '${failed}' failed`);
   }
-  if (skipped(stage.id) || (stage.needed && !stage.needed())) {
-    console.log(`\n==> ${label}: skipped${skipped(stage.id) ? ' (MODELGATE_SKIP)' : ' (not needed)'}`);
-    results.push({ id: stage.id, status: 'skipped', ms: 0 });
-    continue;
-  }
-  console.log(`\n==> ${label}: ${stage.title}`);
-  const t0 = Date.now();
-  let outcome;
-  try {
-    outcome = await stage.run();
-  } catch (err) {
-    console.error(`[test] ${stage.id} crashed: ${err.stack ?? err}`);
-    outcome = { ok: false };
-  }
-  const ms = Date.now() - t0;
-  results.push({ id: stage.id, status: outcome.ok ? 'ok' : 'FAILED', ms, note: outcome.note });
-  console.log(`<== ${label}: ${outcome.ok ? 'ok' : 'FAILED'} in ${fmt(ms)}${outcome.note ? ` (${outcome.note})` : ''}`);
-  if (!outcome.ok && !(keepGoing && outcome.testFailure)) stoppedAt = stage.id;
+  for (const child of running) if (stopping.has(child.stage)) killGroup(child.pid, 'SIGTERM');
 }
+
+/**
+ * Starts every stage whose prerequisites are done, until all are settled. A stage whose
+ * prerequisite failed or did not run does not run either; after a failure nothing new starts
+ * (MODELGATE_KEEP_GOING=1 lets test layers go on after a test layer failed).
+ */
+async function schedule() {
+  const active = new Map(); // id -> promise
+  const settled = (id) => results.has(id) && !active.has(id);
+  for (;;) {
+    for (const [i, stage] of stages.entries()) {
+      if (results.has(stage.id)) continue;
+      const label = `[${i + 1}/${stages.length}] ${stage.id}`;
+      if (skipped(stage.id) || (stage.needed && !stage.needed())) {
+        console.log(`\n==> ${label}: skipped${skipped(stage.id) ? ' (MODELGATE_SKIP)' : ' (not needed)'}`);
+        results.set(stage.id, { id: stage.id, status: 'skipped', ms: 0 });
+        continue;
+      }
+      const deps = stage.after.filter((d) => stages.some((s) => s.id === d));
+      if (stoppedAt || deps.some((d) => settled(d) && !['ok', 'skipped'].includes(results.get(d).status))) {
+        results.set(stage.id, { id: stage.id, status: 'not run', ms: 0 });
+        continue;
+      }
+      if (!deps.every(settled)) continue;
+      // One at a time when asked, and in any case in the listed order among ready stages.
+      if (serial && active.size) break;
+      const t0 = Date.now();
+      const entry = { id: stage.id, status: 'running', startMs: t0 - started, ms: 0 };
+      results.set(stage.id, entry);
+      const prefix = serial ? undefined : stage.id;
+      console.log(`\n==> ${clock()} ${label}: ${stage.title}`);
+      active.set(
+        stage.id,
+        (async () => {
+          let outcome;
+          try {
+            outcome = await stageOf.run(stage.id, () => stage.run(prefix));
+          } catch (err) {
+            console.error(`[test] ${stage.id} crashed: ${err.stack ?? err}`);
+            outcome = { ok: false };
+          }
+          entry.ms = Date.now() - t0;
+          entry.status = outcome.ok ? 'ok' : stopping.has(stage.id) ? 'stopped' : 'FAILED';
+          entry.note = outcome.note;
+          console.log(`<== ${clock()} ${label}: ${entry.status} in ${fmt(entry.ms)}${outcome.note ? ` (${outcome.note})` : ''}`);
+          if (!outcome.ok && !stopping.has(stage.id) && !(keepGoing && outcome.testFailure)) {
+            stoppedAt ??= stage.id;
+            stopRunning(stage.id);
+          }
+          active.delete(stage.id);
+        })(),
+      );
+      if (serial) break;
+    }
+    if (!active.size) {
+      if (stages.every((s) => results.has(s.id))) return;
+      // Nothing runs and nothing can start: a prerequisite that is not a stage (cannot happen).
+      for (const s of stages) if (!results.has(s.id)) results.set(s.id, { id: s.id, status: 'not run', ms: 0 });
+      return;
+    }
+    await Promise.race(active.values());
+  }
+}
+
+await schedule();
 rmSync(countsDir, { recursive: true, force: true });
 
 const total = Date.now() - started;
-console.log('\n==> Summary');
-for (const r of results) console.log(`  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)}${r.note ? `  ${r.note}` : ''}`);
-console.log(`  ${'total'.padEnd(12)} ${''.padEnd(8)} ${fmt(total).padStart(12)}`);
+const ordered = stages.map((s) => results.get(s.id));
+console.log('\n==> Summary (start after the beginning, duration)');
+for (const r of ordered) {
+  const at = r.startMs !== undefined ? `+${fmt(r.startMs)}` : '';
+  console.log(`  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${at.padStart(13)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)}${r.note ? `  ${r.note}` : ''}`);
+}
+console.log(`  ${'total'.padEnd(12)} ${''.padEnd(8)} ${''.padStart(13)} ${fmt(total).padStart(12)}`);
 if (vscodeVersion) console.log(`  integration tests ran in VS Code ${vscodeVersion}`);
 try {
   mkdirSync(join(root, 'test-results'), { recursive: true });
-  writeFileSync(join(root, 'test-results/timings.json'), JSON.stringify({ totalMs: total, stages: results, counts, vscodeVersion }, null, 2));
+  writeFileSync(
+    join(root, 'test-results/timings.json'),
+    JSON.stringify({ totalMs: total, cores: cpus().length, loadAtEnd: loadavg(), serial, e2eWorkers, stages: ordered, counts, vscodeVersion, slowest }, null, 2),
+  );
 } catch {
   // Timings are a convenience.
 }
-const failedStages = results.filter((r) => r.status === 'FAILED').map((r) => r.id);
+const failedStages = ordered.filter((r) => r.status === 'FAILED').map((r) => r.id);
 const ran = counts.passed + counts.failed;
 if (stoppedAt) console.log(`  stopped after '${stoppedAt}' failed`);
 else if (failedStages.length) console.log(`  failed: ${failedStages.join(', ')}`);

@@ -287,8 +287,10 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       if (theme !== THEMES[0]) await setTheme(theme);
       await wb.page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
       await chat.waitForFunction((cls) => document.body.classList.contains(cls), theme.bodyClass, { timeout: 30_000 });
-      // Let the style recalculation and the colour transition of the new variables settle.
-      await wb.page.waitForTimeout(500);
+      // The colour transitions of the new variables have ended (endless animations, a spinner, do not count).
+      const settled = () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity);
+      await chat.waitForFunction(settled, undefined, { timeout: 30_000 });
+      await wb.page.waitForFunction(settled, undefined, { timeout: 30_000 });
       const base = await wb.page.evaluate(() => {
         const m = /rgba?\(([^)]+)\)/.exec(getComputedStyle(document.querySelector('.part.sidebar')!).backgroundColor)!;
         const p = m[1]!.split(/[\s,/]+/).map(Number);

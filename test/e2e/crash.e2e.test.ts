@@ -113,8 +113,8 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const hosts = extensionHostPids(wb.serverPid);
     assert.equal(hosts.length, 1, `one extension host under the server: ${hosts.join()}`);
     process.kill(hosts[0]!, 'SIGKILL');
-    // The store as the crash left it.
-    await new Promise((r) => setTimeout(r, 500));
+    // The store as the crash left it: once the host is gone, nothing writes any more.
+    await waitFor('the killed extension host to be gone', () => (processGone(hosts[0]!) ? true : undefined), { timeoutMs: 30_000, intervalMs: 50 });
     const after = checkStore(wb.profile.userDataDir);
     console.log(`[crash] after SIGKILL: ${after.files.length} store files, all whole JSON; temporary files left: ${after.temps.length}`);
     // A fresh window gets a fresh extension host.
@@ -244,11 +244,11 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     return landed;
   }
 
-  it('the extension host killed while the first image is being written: nothing under its name, only a temporary file', async () => {
+  it('the extension host killed at the first bytes of the first image: every file under an image name is a whole PNG, the rest only temporary files', async () => {
     await killDuringSave('crash one', 1);
   });
 
-  it('the extension host killed while the second image is being written: the first whole, the second not under its name', async () => {
+  it('the extension host killed at the first bytes of the second image: every file under an image name is a whole PNG, the rest only temporary files', async () => {
     await killDuringSave('crash two', 2);
   });
 
@@ -287,7 +287,8 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       assert.equal(createHash('sha256').update(readFileSync(join(imageDir(), name))).digest('hex'), hash, `${name} is unchanged (not overwritten)`);
     }
     console.log(`[crash-image] after the restart: ${describeState(after)}`);
-    await wb.page.waitForTimeout(1500);
+    // The first new image opens in an editor: the screenshot shows it.
+    await wb.page.locator('.tab', { hasText: after.finals.find((f) => !hashes.has(f.name))!.name }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await wb.screenshot(screenshotFile('crash-image-after-restart.png'));
   });
 });

@@ -107,8 +107,16 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
   }
 
   async function expectShown(i: number, expected: RegExp): Promise<void> {
-    await article(i).scrollIntoViewIfNeeded({ timeout: 10_000 });
-    const r = await shownAsText(i);
+    // A page of the log (content-visibility: auto) renders its messages in the frame after it
+    // comes into view, and may then change height, which moves the message: scroll and look
+    // again until it is shown, within 10 s.
+    const deadline = Date.now() + 10_000;
+    let r: { shown: boolean; text: string; why: string };
+    do {
+      await article(i).scrollIntoViewIfNeeded({ timeout: 10_000 });
+      r = await shownAsText(i);
+      if (!r.shown) await article(i).evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    } while (!r.shown && Date.now() < deadline);
     assert.ok(r.shown, `message ${i} is not shown: ${r.why}`);
     assert.match(r.text, expected, `message ${i} shows its text`);
   }

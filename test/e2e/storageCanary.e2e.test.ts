@@ -220,12 +220,10 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     assert.equal(pngsUnder(wb.workspace).length, imagesBefore + 1, 'nothing saved from the failed request');
     console.log(`[canary] image command: 1 saved, 1 refused by the echoing proxy; notifications now: ${[...toasts].slice(toastsBefore).join(' | ')}`);
     await chatFrame();
-    // A draft that stays in the composer: the panel keeps it in its webview state.
-    await message().fill(`unsent ${DECOY}`);
-    await wb.page.waitForTimeout(1500);
     assert.ok((await ask('and on we go [[words:4]]')).split(/\s+/).length >= 4, 'the chat answers after the errors');
+    // A draft that stays in the composer: the panel keeps it in its webview state (the next test
+    // waits until it is in IndexedDB before it reloads).
     await message().fill(`unsent ${DECOY}`);
-    await wb.page.waitForTimeout(1500);
     // Everything VS Code notified, including what the toasts no longer show.
     await wb.runCommand('Notifications: Show Notifications').catch(() => undefined);
     const center = await wb.page.locator('.notifications-center .notification-list-item-message').allInnerTexts().catch(() => [] as string[]);

@@ -53,7 +53,8 @@
 // useWorkbench(options) registers mocha hooks: `before` opens the workbench, `afterEach` saves a
 // screenshot of a failed test to test-results/e2e/<test title>.png, `after` closes it.
 // ---------------------------------------------------------------------------------------------
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
@@ -128,6 +129,22 @@ async function extensionsTemplate(vsixes: string[]): Promise<string> {
   const key = vsixes.map((v) => `${v}@${statSync(v).mtimeMs}`).join('|');
   const known = templates.get(key);
   if (known) return known;
+  // `npm test` runs the e2e files in several mocha processes and names a folder they share.
+  const shared = process.env.MODELGATE_E2E_TEMPLATES;
+  if (shared) {
+    const dir = join(shared, createHash('sha256').update(key).digest('hex').slice(0, 16));
+    if (!existsSync(join(dir, 'extensions'))) {
+      // Installed aside, then renamed into place: a process that loses the race uses the winner's.
+      const scratch = await createProfile({ baseDir: mkdtempSync(join(shared, 'installing-')), vsixes, workspaceFiles: {} });
+      try {
+        renameSync(scratch.baseDir, dir);
+      } catch {
+        rmSync(scratch.baseDir, { recursive: true, force: true });
+      }
+    }
+    templates.set(key, join(dir, 'extensions'));
+    return join(dir, 'extensions');
+  }
   if (!templateState.root) {
     const root = mkdtempSync(join(tmpdir(), 'modelgate-e2e-extensions-'));
     templateState.root = root;
@@ -250,7 +267,9 @@ class WorkbenchSession implements Workbench {
   }
 
   async runCommand(title: string, options: { timeoutMs?: number } = {}): Promise<void> {
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    // The extension host registers its commands a while after the workbench shows: with several
+    // workbenches starting side by side on two cores that took more than 30 s.
+    const deadline = Date.now() + (options.timeoutMs ?? 90_000);
     for (let attempt = 0; ; attempt++) {
       const { labels, found } = await this.searchPalette(title, title, Math.max(5_000, deadline - Date.now()));
       if (!found) {

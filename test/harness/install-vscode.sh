@@ -11,6 +11,16 @@ NODE_PKG_VERSION="${NODE_PKG_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 mkdir -p "$dest"
 
+# One install at a time: .ci/run starts this script beside `npm ci`, and `npm test` runs it again
+# as its install stage; the second waits here for the first, then finds everything in place.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$dest/.install.lock"
+  if ! flock -n 9; then
+    echo "[harness] another install is running; waiting for it"
+    flock 9
+  fi
+fi
+
 # Under `npm test` the outer npm exports npm_config_* variables, which the nested installs below
 # would take as their own configuration: npm_config_user_agent names Node 20, and code-server's
 # postinstall then refuses to build ("requires node v24"). Start from a clean npm environment.

@@ -5,12 +5,15 @@
 // 4.139.1 (VS Code 1.139.1), start it on loopback, open the workbench in headless Chromium so
 // that the extension host starts, and wait for the runner extension to write the results of
 // out/test/integration/index.js. Suites named *.untrusted.test.ts run in a second session
-// without --disable-workspace-trust, so the folder is in Restricted Mode.
+// without --disable-workspace-trust, so the folder is in Restricted Mode; the endurance suite in a
+// third. The sessions run side by side, each with its own profile, server and browser.
 //
 // MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
 //
 // Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
 // MODELGATE_INTEGRATION_TIMEOUT_S (default 1200), MODELGATE_KEEP_TMP=1 (keep profiles),
+// MODELGATE_INTEGRATION_APART=endurance (trusted suites that get a session of their own; empty: none),
+// MODELGATE_INTEGRATION_SERIAL=1 (one session after the other, the trusted suites in one),
 // MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,29 @@ interface Session {
   name: 'trusted' | 'untrusted';
   filter: SuiteFilter;
   trust: boolean;
+  /** Only the tests whose full title matches (mocha --grep); default MODELGATE_TEST_GREP. */
+  grep?: string;
+  /** The suite this session runs apart from the others of its trust state (its own VS Code). */
+  apart?: string;
+}
+
+const sessionId = (s: Session) => (s.apart ? `${s.name}-${s.apart.replace(/\W+/g, '-')}` : s.name);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Long suites of the trusted session that run in a VS Code of their own, beside it: top-level
+ * suite titles up to the first space ("endurance"). MODELGATE_INTEGRATION_APART overrides
+ * (comma-separated; empty: none); not when MODELGATE_TEST_GREP picks the tests.
+ */
+function splitTrusted(trusted: Session): Session[] {
+  if (process.env.MODELGATE_TEST_GREP) return [trusted];
+  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? 'endurance').split(',').map((t) => t.trim()).filter(Boolean);
+  if (!apart.length) return [trusted];
+  const titles = apart.map((t) => `${escapeRegExp(t)} `);
+  return [
+    { ...trusted, grep: `^(?!${titles.join('|')})` },
+    ...apart.map((t, i) => ({ ...trusted, grep: `^${titles[i]}`, apart: t })),
+  ];
 }
 
 interface SessionOutcome {
@@ -35,9 +61,11 @@ interface SessionOutcome {
   /** What the progress file showed when a session broke off before writing its results. */
   partial?: { passed: number; failed: number; skipped: number };
   error?: string;
+  /** How long each test took (from the progress file). */
+  times?: TestTime[];
 }
 
-const log = (line: string) => console.log(`[integration] ${line}`);
+const log = (line: string, say: (line: string) => void = console.log) => say(`[integration] ${line}`);
 
 function findFiles(dir: string, test: (name: string) => boolean): string[] {
   const out: string[] = [];
@@ -50,15 +78,31 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
   return out;
 }
 
+interface TestTime {
+  title: string;
+  ms: number;
+}
+
+const clock = () => new Date().toISOString().slice(11, 19);
+
 /**
- * Prints the progress lines the runner extension appended since the last call, and keeps the
- * title of the test that is running (`running`), for the error message when a session hangs.
+ * Prints the progress lines the runner extension appended since the last call (each suite with
+ * the clock time it started, and its duration and counts when it ends; each test with its time
+ * when slow), and keeps the title of the test that is running (`running`), for the error message
+ * when a session hangs. `say` prints one line (with the session's name when sessions run side by side).
  */
-function progressPrinter(file: string, since: number): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number } } {
+function progressPrinter(
+  file: string,
+  since: number,
+  say: (line: string) => void,
+): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number }; times: TestTime[] } {
   let offset = 0;
   let partial = '';
   let current: string | undefined;
   const tally = { passed: 0, failed: 0, skipped: 0 };
+  const times: TestTime[] = [];
+  const open: { title: string; t0: number; passed: number; failed: number; skipped: number }[] = [];
+  const indent = () => '  '.repeat(open.length);
   const print = () => {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
@@ -70,34 +114,60 @@ function progressPrinter(file: string, since: number): { print(): void; running(
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
-        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; vscodeVersion?: string; trusted?: boolean };
+        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; ms?: number; vscodeVersion?: string; trusted?: boolean };
         if (ev.event === 'begin') current = ev.title;
         else if (ev.event === 'test') {
           current = undefined;
-          if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') tally[ev.state] += 1;
+          if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') {
+            tally[ev.state] += 1;
+            for (const o of open) o[ev.state] += 1;
+          }
+          if (ev.title && typeof ev.ms === 'number') times.push({ title: ev.title, ms: ev.ms });
         }
-        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
-        else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
+        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`, say);
+        else if (ev.event === 'suite') {
+          say(`${indent()}${clock()} ${ev.title}`);
+          open.push({ title: ev.title ?? '', t0: Date.now(), passed: 0, failed: 0, skipped: 0 });
+        } else if (ev.event === 'suite end') {
+          const o = open.pop();
+          if (o) say(`${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`);
+        } else if (ev.event === 'test') {
+          const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
+          // The suites are on the lines above: the test's own title is enough.
+          const suites = `${open.map((o) => o.title).join(' ')} `;
+          const title = open.length && ev.title?.startsWith(suites) ? ev.title.slice(suites.length) : ev.title;
+          const ms = typeof ev.ms === 'number' && ev.ms >= 1000 ? ` (${(ev.ms / 1000).toFixed(1)} s)` : '';
+          say(`${indent()}  ${mark} ${title}${ev.state === 'skipped' ? ' (skipped)' : ms}`);
+        }
       } catch {
         // A torn line: ignore it, the results file has the truth.
       }
     }
   };
-  return { print, running: () => current, tally };
+  return { print, running: () => current, tally, times };
 }
 
-async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
+/**
+ * One session: a fresh profile (its extensions copied from `extensionsTemplate`, else installed
+ * from `vsixes`), a server, a browser, until the runner extension writes the results. `tag`
+ * goes in front of every line it prints (sessions run side by side).
+ */
+async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string, tag = ''): Promise<SessionOutcome> {
   const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
   const started = Date.now();
-  log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
-  const profile = await createProfile({ baseDir: join(workDir, session.name), vsixes, extensionsTemplate });
+  const say = (text: string) => {
+    for (const line of text.split('\n')) console.log(`${tag}${line}`);
+  };
+  const log = (line: string) => say(`[integration] ${line}`);
+  log(`session '${sessionId(session)}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
+  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate });
   const resultsFile = join(profile.baseDir, 'results.json');
   const progressFile = `${resultsFile}.progress`;
   const consoleLog = join(profile.baseDir, 'browser-console.log');
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
   let pageCrashed = false;
-  const outcome: SessionOutcome & { extensionsDir?: string } = { session, extensionsDir: profile.extensionsDir };
+  const outcome: SessionOutcome = { session };
   try {
     server = await startServer(profile, {
       trustWorkspace: session.trust,
@@ -105,7 +175,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
         [ENV.entry]: entry,
         [ENV.results]: resultsFile,
         [ENV.filter]: session.filter,
-        [ENV.grep]: process.env.MODELGATE_TEST_GREP ?? '',
+        [ENV.grep]: session.grep ?? process.env.MODELGATE_TEST_GREP ?? '',
       },
     });
     log(`server up at ${server.origin} after ${((Date.now() - started) / 1000).toFixed(1)} s; opening the workbench in headless Chromium`);
@@ -113,7 +183,8 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     browser.page.on('crash', () => (pageCrashed = true));
     await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
-    const progress = progressPrinter(progressFile, started);
+    const progress = progressPrinter(progressFile, started, say);
+    outcome.times = progress.times;
     const running = server;
     const abort = () => {
       progress.print();
@@ -135,7 +206,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     }
     progress.print();
     outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
-    log(`session '${session.name}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`session '${sessionId(session)}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
     outcome.error = (err as Error).message;
   } finally {
@@ -148,14 +219,14 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   // A session that ran in the wrong trust state tests nothing it claims to test.
   const r = outcome.results;
   if (r && r.workspaceTrusted !== session.trust) {
-    outcome.error = `session '${session.name}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
+    outcome.error = `session '${sessionId(session)}' expected a ${session.trust ? 'trusted' : 'untrusted (Restricted Mode)'} workspace but vscode.workspace.isTrusted was ${r.workspaceTrusted}`;
   }
   if (outcome.error || (r && r.failed > 0)) {
-    console.log(`[integration] logs of session '${session.name}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
+    log(`logs of session '${sessionId(session)}' kept in ${profile.baseDir} (server log: ${profile.serverLog})`);
     if (outcome.error) {
-      console.log(tailOf(profile.serverLog, 60));
-      for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) console.log(tailOf(f, 30));
-      console.log(tailOf(consoleLog, 20, (line) => !/\[console\.(log|debug|info)\]/.test(line)));
+      say(tailOf(profile.serverLog, 60));
+      for (const f of findFiles(join(profile.userDataDir, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'))) say(tailOf(f, 30));
+      say(tailOf(consoleLog, 20, (line) => !/\[console\.(log|debug|info)\]/.test(line)));
     }
   }
   return outcome;
@@ -169,7 +240,7 @@ async function main(): Promise<number> {
   const untrustedSuites = suites.filter((s) => s.endsWith('.untrusted.test.js'));
   const trustedSuites = suites.filter((s) => !s.endsWith('.untrusted.test.js'));
   const wanted = new Set((process.env.MODELGATE_INTEGRATION_RUNS ?? 'trusted,untrusted').split(',').map((s) => s.trim()));
-  const sessions: Session[] = [];
+  let sessions: Session[] = [];
   if (wanted.has('trusted') && trustedSuites.length) sessions.push({ name: 'trusted', filter: 'trusted', trust: true });
   if (wanted.has('untrusted') && untrustedSuites.length) sessions.push({ name: 'untrusted', filter: 'untrusted', trust: false });
   log(`suites: ${suites.map((s) => relative(join(root, 'out/test/integration'), s)).join(', ') || '(none)'}`);
@@ -180,19 +251,31 @@ async function main(): Promise<number> {
     outcomes = await runWithElectron(root, entry, sessions);
   } else {
     toolPaths(); // Fails fast, with the fix, when Node 24, code-server or Chromium is missing.
+    const serial = process.env.MODELGATE_INTEGRATION_SERIAL === '1' || process.env.MODELGATE_SERIAL === '1';
+    if (!serial) sessions = sessions.flatMap((s) => (s.name === 'trusted' ? splitTrusted(s) : [s]));
     const vsix = extensionVsix(root);
     const workDir = mkdtempSync(join(tmpdir(), 'modelgate-integration-'));
     log(`work folder ${workDir}; extension under test ${vsix}`);
     const runnerVsix = await buildRunnerVsix(workDir, root);
-    outcomes = [];
+    const vsixes = [vsix, runnerVsix];
+    // The sessions run side by side (MODELGATE_INTEGRATION_SERIAL=1: one after the other, and the
+    // trusted suites in one session), each in its own profile, server and browser; the extensions
+    // are installed once and copied.
     let template: string | undefined;
-    let allGood = true;
-    for (const session of sessions) {
-      const outcome = await runSession(session, workDir, [vsix, runnerVsix], entry, template);
-      template ??= outcome.extensionsDir;
-      outcomes.push(outcome);
-      if (outcome.error || (outcome.results?.failed ?? 0) > 0) allGood = false;
+    if (sessions.length > 1) {
+      const t0 = Date.now();
+      template = (await createProfile({ baseDir: join(workDir, 'extensions-template'), vsixes, workspaceFiles: {} })).extensionsDir;
+      log(`extensions installed once for ${sessions.length} sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
+    const width = Math.max(...sessions.map((s) => sessionId(s).length));
+    const tag = (s: Session) => (sessions.length > 1 && !serial ? `${sessionId(s).padEnd(width)} | ` : '');
+    if (serial) {
+      outcomes = [];
+      for (const session of sessions) outcomes.push(await runSession(session, workDir, vsixes, entry, template, tag(session)));
+    } else {
+      outcomes = await Promise.all(sessions.map((session) => runSession(session, workDir, vsixes, entry, template, tag(session))));
+    }
+    const allGood = outcomes.every((o) => !o.error && (o.results?.failed ?? 0) === 0);
     if (allGood && process.env.MODELGATE_KEEP_TMP !== '1') rmSync(workDir, { recursive: true, force: true });
   }
   return report(outcomes);
@@ -209,22 +292,26 @@ function report(outcomes: SessionOutcome[]): number {
       failed += results.failed;
       skipped += results.skipped;
       versions.add(`${results.vscodeVersion} (${results.appName}, uiKind ${results.uiKind})`);
-      log(`session '${session.name}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      log(`session '${sessionId(session)}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      if (session.apart && results.passed + results.failed + results.skipped === 0) {
+        log(`WARNING: no test's title starts with '${session.apart} ' (MODELGATE_INTEGRATION_APART): nothing ran apart`);
+      }
       for (const f of results.failures) console.log(`\n  FAILED: ${f.title}\n    ${f.error.split('\n').join('\n    ')}`);
     }
     if (!results && partial) {
       passed += partial.passed;
       failed += partial.failed;
       skipped += partial.skipped;
-      log(`session '${session.name}' broke off after ${partial.passed} passed, ${partial.failed} failed, ${partial.skipped} skipped`);
+      log(`session '${sessionId(session)}' broke off after ${partial.passed} passed, ${partial.failed} failed, ${partial.skipped} skipped`);
     }
     if (error) {
       failed += 1;
-      console.log(`\n  ERROR in session '${session.name}': ${error}`);
+      console.log(`\n  ERROR in session '${sessionId(session)}': ${error}`);
     }
   }
   log(`ran in VS Code ${[...versions].join(', ') || '(unknown: no session reported)'}`);
-  const counts = { passed, failed, skipped, vscodeVersion: [...versions].join(', ') };
+  const tests = outcomes.flatMap((o) => o.times ?? []);
+  const counts = { passed, failed, skipped, vscodeVersion: [...versions].join(', '), tests };
   log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify(counts));
   if (passed + failed === 0) {

@@ -2,8 +2,10 @@
 // cannot load a suite through --extensionTestsPath, so this extension does that job: on
 // startup it requires the compiled mocha entry named by MODELGATE_TEST_ENTRY, runs it in this
 // extension host and writes the results JSON to MODELGATE_TEST_RESULTS. Progress (one JSON
-// line per finished test) goes to `<results>.progress` so the launcher can show it live.
+// line per suite start and end and per test start and end, with the time each took) goes to
+// `<results>.progress` so the launcher can show it live.
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { ENV, type IntegrationResults, type SuiteFilter, type TestOutcome } from '../results';
 
@@ -32,6 +34,8 @@ async function runSuite(entry: string, resultsFile: string): Promise<void> {
     }
   };
   note({ event: 'started', vscodeVersion: vscode.version, trusted: vscode.workspace.isTrusted });
+  watchSuites(entry, note);
+  const began = new Map<string, number>();
   let results: IntegrationResults;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -39,8 +43,15 @@ async function runSuite(entry: string, resultsFile: string): Promise<void> {
     results = await suite.runWithResults({
       filter: (process.env[ENV.filter] as SuiteFilter | undefined) ?? 'trusted',
       grep: process.env[ENV.grep] || undefined,
-      onTest: (t) => note({ event: 'test', ...t }),
-      onTestBegin: (title) => note({ event: 'begin', title }),
+      onTest: (t) => {
+        const t0 = began.get(t.title);
+        began.delete(t.title);
+        note({ event: 'test', ...t, ms: t0 === undefined ? undefined : Date.now() - t0 });
+      },
+      onTestBegin: (title) => {
+        began.set(title, Date.now());
+        note({ event: 'begin', title });
+      },
     });
   } catch (err) {
     const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
@@ -60,6 +71,36 @@ async function runSuite(entry: string, resultsFile: string): Promise<void> {
   // Write then rename: the launcher never reads a half-written file.
   writeFileSync(`${resultsFile}.tmp`, JSON.stringify(results, null, 2));
   renameSync(`${resultsFile}.tmp`, resultsFile);
+}
+
+/**
+ * Notes each suite's start and end (title, depth, counts are the launcher's job). The entry runs
+ * the mocha that its own folder resolves; its Runner is the one patched here, so the launcher's
+ * progress shows when each suite started and how long it took without the entry's help.
+ */
+function watchSuites(entry: string, note: (line: object) => void): void {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Mocha = require(require.resolve('mocha', { paths: [dirname(entry)] })) as typeof import('mocha');
+    const run = Mocha.prototype.run;
+    Mocha.prototype.run = function (this: import('mocha'), ...args: Parameters<typeof run>) {
+      const runner = run.apply(this, args);
+      const depth = (s: import('mocha').Suite) => {
+        let d = 0;
+        for (let p = s.parent; p; p = p.parent) d += 1;
+        return d;
+      };
+      runner.on('suite', (s) => {
+        if (!s.root) note({ event: 'suite', title: s.title, depth: depth(s) });
+      });
+      runner.on('suite end', (s) => {
+        if (!s.root) note({ event: 'suite end', title: s.title, depth: depth(s) });
+      });
+      return runner;
+    };
+  } catch {
+    // Timings per suite are a convenience.
+  }
 }
 
 export function deactivate(): void {}
