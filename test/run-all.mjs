@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check of the project. The stages and what each waits for:
-//   typecheck    tsc --noEmit -p .                                   (from the start)
+//   typecheck    tsc --noEmit for tsconfig.json (host), src/platform/tsconfig.web.json (web seams),
+//                src/webview/tsconfig.json (webview), test/tsconfig.json (tests)  (from the start)
+//   lint         eslint (layer zones), dependency-cruiser (cycles), prettier --check (from the start)
 //   build        node esbuild.mjs --tests                            (from the start)
 //   install      bash test/harness/install-vscode.sh (Chromium, Node 24, code-server; idempotent)
 //                                                                    (from the start)
@@ -287,11 +289,33 @@ async function runE2e(label) {
 const stages = [
   {
     id: 'typecheck',
-    title: 'Type-check: tsc --noEmit -p .',
+    title: 'Type-check: the host, the web seams, the webview and the tests (npm run typecheck)',
     after: [],
     async run(label) {
-      const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'], { timeoutMs: 10 * MIN, label });
-      return { ok: code === 0 };
+      // one program per tsconfig: the webview sees the DOM and neither vscode nor Node, the host no DOM
+      for (const project of ['tsconfig.json', 'src/platform/tsconfig.web.json', 'src/webview/tsconfig.json', 'test/tsconfig.json']) {
+        const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project], { timeoutMs: 10 * MIN, label });
+        if (code !== 0) return { ok: false, note: project };
+      }
+      return { ok: true };
+    },
+  },
+  {
+    id: 'lint',
+    title: 'Lint: eslint (layer zones), dependency-cruiser (cycles, type-only imports too), prettier --check (npm run lint)',
+    after: [],
+    async run(label) {
+      const bin = (p) => join(root, 'node_modules', p);
+      const checks = [
+        ['eslint', [bin('eslint/bin/eslint.js'), 'src', 'test']],
+        ['cycles', [bin('dependency-cruiser/bin/dependency-cruise.mjs'), '--config', '.dependency-cruiser.cjs', 'src', 'test']],
+        ['prettier', [bin('prettier/bin/prettier.cjs'), '--check', 'src/**/*.ts', 'test/**/*.{ts,js,mjs,cjs}', '*.{mjs,cjs}']],
+      ];
+      for (const [what, args] of checks) {
+        const code = await run(node, args, { timeoutMs: 5 * MIN, label });
+        if (code !== 0) return { ok: false, note: `${what} failed` };
+      }
+      return { ok: true };
     },
   },
   {
