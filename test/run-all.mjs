@@ -43,7 +43,12 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const node = process.execPath;
 const MIN = 60_000;
 
-const skipList = new Set((process.env.MODELGATE_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+const skipList = new Set(
+  (process.env.MODELGATE_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean),
+);
 const skipped = (id) => skipList.has(id) || process.env[`MODELGATE_SKIP_${id.toUpperCase()}`] === '1';
 const keepGoing = process.env.MODELGATE_KEEP_GOING === '1';
 const serial = process.env.MODELGATE_SERIAL === '1';
@@ -165,7 +170,11 @@ function finishLayer(id, parts) {
     layer.tests.push(...(c.tests ?? []));
     const failures = Array.isArray(c.failures) ? c.failures : [];
     layer.failures.push(...failures);
-    if (code !== 0 && !failures.length) layer.failures.push({ title: label ?? id, error: code === 'timeout' ? `stopped by the time limit${c.running ? ` while running: ${c.running}` : ''}` : `exit code ${code}` });
+    if (code !== 0 && !failures.length)
+      layer.failures.push({
+        title: label ?? id,
+        error: code === 'timeout' ? `stopped by the time limit${c.running ? ` while running: ${c.running}` : ''}` : `exit code ${code}`,
+      });
     if (c.vscodeVersion) vscodeVersion = c.vscodeVersion;
   }
   counts.passed += layer.passed;
@@ -236,7 +245,9 @@ function e2eWeights() {
  */
 async function runE2e(label) {
   const pattern = process.env.MODELGATE_E2E_FILES ? new RegExp(process.env.MODELGATE_E2E_FILES) : undefined;
-  const files = findFiles(join(root, 'out/test/e2e'), '.e2e.test.js').filter((f) => !pattern || pattern.test(basename(f))).sort();
+  const files = findFiles(join(root, 'out/test/e2e'), '.e2e.test.js')
+    .filter((f) => !pattern || pattern.test(basename(f)))
+    .sort();
   if (!files.length) {
     console.log('[test] WARNING: no compiled e2e tests in out/test/e2e');
     return { ok: true, note: 'no e2e tests found' };
@@ -282,7 +293,8 @@ async function runE2e(label) {
   } catch {
     // A convenience for the next run.
   }
-  if (queue.length && !stopping.has('e2e')) parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
+  if (queue.length && !stopping.has('e2e'))
+    parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
   return finishLayer('e2e', parts);
 }
 
@@ -390,7 +402,11 @@ const stages = [
 ];
 
 const started = Date.now();
-console.log(`[test] Modelgate test run: Node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${process.env.CI ? ', CI' : ''}${serial ? ', serial' : ''}`);
+console.log(
+  `[test] Modelgate test run: Node ${process.version}, ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}${process.env.CI ? ', CI' : ''}${serial ? ', serial' : ''}`,
+);
 const results = new Map(); // id -> { id, status, startMs, ms, note }
 let stoppedAt;
 
@@ -486,7 +502,11 @@ try {
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(
     join(root, 'test-results/timings.json'),
-    JSON.stringify({ totalMs: total, cores: cpus().length, loadAtEnd: loadavg(), serial, e2eWorkers, stages: ordered, counts, vscodeVersion, slowest }, null, 2),
+    JSON.stringify(
+      { totalMs: total, cores: cpus().length, loadAtEnd: loadavg(), serial, e2eWorkers, stages: ordered, counts, vscodeVersion, slowest },
+      null,
+      2,
+    ),
   );
 } catch {
   // Timings are a convenience.

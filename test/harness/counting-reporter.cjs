@@ -76,7 +76,14 @@ class CountingReporter extends Base {
     });
     runner.on(EVENT_TEST_FAIL, (test, err) => {
       countIn(test, 'failed');
-      failed.push({ title: test.fullTitle(), error: String(err?.message ?? err).split('\n').slice(0, 3).join(' ').slice(0, 300) });
+      failed.push({
+        title: test.fullTitle(),
+        error: String(err?.message ?? err)
+          .split('\n')
+          .slice(0, 3)
+          .join(' ')
+          .slice(0, 300),
+      });
       log(`${indent()}  ${color('fail', `${this.stats.failures}) %s`)}`, test.title);
     });
     runner.on(EVENT_TEST_PENDING, (test) => {
@@ -84,7 +91,8 @@ class CountingReporter extends Base {
       log(`${indent()}  ${color('pending', '- %s')}`, test.title);
     });
     runner.on(EVENT_TEST_END, (test) => {
-      if (test.duration !== undefined) tests.push({ title: test.fullTitle(), ms: test.duration, file: test.file ? relative(process.cwd(), test.file) : undefined });
+      if (test.duration !== undefined)
+        tests.push({ title: test.fullTitle(), ms: test.duration, file: test.file ? relative(process.cwd(), test.file) : undefined });
     });
     runner.on(EVENT_HOOK_END, (hook) => {
       if ((hook.duration ?? 0) >= HOOK_MS) tests.push({ title: hook.fullTitle(), ms: hook.duration, hook: true });

@@ -46,13 +46,13 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 function splitTrusted(trusted: Session): Session[] {
   if (process.env.MODELGATE_TEST_GREP) return [trusted];
-  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? 'endurance').split(',').map((t) => t.trim()).filter(Boolean);
+  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? 'endurance')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (!apart.length) return [trusted];
   const titles = apart.map((t) => `${escapeRegExp(t)} `);
-  return [
-    { ...trusted, grep: `^(?!${titles.join('|')})` },
-    ...apart.map((t, i) => ({ ...trusted, grep: `^${titles[i]}`, apart: t })),
-  ];
+  return [{ ...trusted, grep: `^(?!${titles.join('|')})` }, ...apart.map((t, i) => ({ ...trusted, grep: `^${titles[i]}`, apart: t }))];
 }
 
 interface SessionOutcome {
@@ -124,13 +124,17 @@ function progressPrinter(
           }
           if (ev.title && typeof ev.ms === 'number') times.push({ title: ev.title, ms: ev.ms });
         }
-        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`, say);
+        if (ev.event === 'started')
+          log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`, say);
         else if (ev.event === 'suite') {
           say(`${indent()}${clock()} ${ev.title}`);
           open.push({ title: ev.title ?? '', t0: Date.now(), passed: 0, failed: 0, skipped: 0 });
         } else if (ev.event === 'suite end') {
           const o = open.pop();
-          if (o) say(`${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`);
+          if (o)
+            say(
+              `${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`,
+            );
         } else if (ev.event === 'test') {
           const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
           // The suites are on the lines above: the test's own title is enough.
@@ -292,7 +296,9 @@ function report(outcomes: SessionOutcome[]): number {
       failed += results.failed;
       skipped += results.skipped;
       versions.add(`${results.vscodeVersion} (${results.appName}, uiKind ${results.uiKind})`);
-      log(`session '${sessionId(session)}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`);
+      log(
+        `session '${sessionId(session)}': ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped; files: ${results.files.join(', ')}`,
+      );
       if (session.apart && results.passed + results.failed + results.skipped === 0) {
         log(`WARNING: no test's title starts with '${session.apart} ' (MODELGATE_INTEGRATION_APART): nothing ran apart`);
       }
@@ -325,7 +331,8 @@ main().then(
   (code) => process.exit(code),
   (err: Error) => {
     console.error(`[integration] ${err.message}`);
-    if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify({ passed: 0, failed: 1, skipped: 0, error: err.message }));
+    if (process.env.MODELGATE_COUNTS_FILE)
+      writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify({ passed: 0, failed: 1, skipped: 0, error: err.message }));
     process.exit(1);
   },
 );

@@ -83,7 +83,10 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     const t0 = performance.now();
     const models = await vscode.lm.selectChatModels({ vendor: 'modelgate' });
     if (first) figures.firstLmSelectModelsMs = performance.now() - t0;
-    assert.ok(models.some((m) => m.id === 'flagship-text'), `Modelgate models listed: ${models.map((m) => m.id).join(', ')}`);
+    assert.ok(
+      models.some((m) => m.id === 'flagship-text'),
+      `Modelgate models listed: ${models.map((m) => m.id).join(', ')}`,
+    );
     assert.match(loadOf('lm')?.trigger ?? '', /^lm\./, 'built by VS Code asking the provider');
     assert.equal(loadsOf('lm'), 1, 'built once');
     assert.notEqual(required('lm'), false, 'dist/lm.js loaded');
@@ -117,7 +120,10 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     if (first) figures.firstOpenChatCommandMs = performance.now() - t0;
     // built by Open Chat here, or by whatever an earlier suite used first: one of the chat's own entry points
     const triggers = first ? ['modelgate.openChat', 'view'] : [...FEATURE_COMMANDS.chat, 'view', 'api'];
-    assert.ok(triggers.includes(loadOf('chat')?.trigger ?? ''), `built by ${first ? 'Open Chat' : 'an entry point of the chat'}: ${JSON.stringify(loadOf('chat'))}`);
+    assert.ok(
+      triggers.includes(loadOf('chat')?.trigger ?? ''),
+      `built by ${first ? 'Open Chat' : 'an entry point of the chat'}: ${JSON.stringify(loadOf('chat'))}`,
+    );
     assert.notEqual(required('chat'), false, 'dist/chat.js loaded');
     const served = await until(() => mg.api.chat.view.served, 'the chat view resolved');
     assert.match(served.html, /Content-Security-Policy/, 'the chat page was served');
@@ -135,10 +141,19 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     void mg.api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
-    assert.deepEqual(built().filter((f) => f !== 'lm').sort(), ['chat', 'images']);
+    assert.deepEqual(
+      built()
+        .filter((f) => f !== 'lm')
+        .sort(),
+      ['chat', 'images'],
+    );
     const contributed = new Set((ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command));
     const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images];
-    assert.deepEqual(proxied.filter((id) => !contributed.has(id)), [], 'every proxied command is contributed in package.json');
+    assert.deepEqual(
+      proxied.filter((id) => !contributed.has(id)),
+      [],
+      'every proxied command is contributed in package.json',
+    );
     // Once built, a feature's real commands replace its proxies: the same ids must be registered
     // as right after activation (the start state). A command a feature registers without a proxy
     // shows up only now (it would not have worked before the feature was built); a listed id that

@@ -82,7 +82,10 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     assert.equal(asked[0]!.status.kind, 'daily');
     assert.ok(asked[0]!.status.spent >= asked[0]!.status.limit);
     assert.equal(chatRequests(), before, 'nothing was sent');
-    assert.ok(posts.some((p) => p.type === 'setDraft' && p.text === 'second, please'), 'the text went back into the input');
+    assert.ok(
+      posts.some((p) => p.type === 'setDraft' && p.text === 'second, please'),
+      'the text went back into the input',
+    );
     const notice = posts.find((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice');
     assert.match(notice?.message ?? '', /^Nothing was sent: Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
   });
@@ -111,7 +114,7 @@ describe('budgets (real VS Code, gateway simulator)', function () {
       assert.match(err.message, /raise "modelgate\.budget\.dailyUsd"/);
       return true;
     });
-    assert.equal(asked.length, 0, 'another extension is never asked on the user\'s behalf');
+    assert.equal(asked.length, 0, "another extension is never asked on the user's behalf");
     assert.equal(chatRequests(), before, 'nothing reached the gateway');
   });
 
@@ -119,7 +122,9 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     await tinyBudget();
     await mg.api.chat.controller.send('use it up [[words:5]]');
     const before = imageRequests();
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'a lighthouse', folder: 'mg-budget-images', open: false })));
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'a lighthouse', folder: 'mg-budget-images', open: false })),
+    );
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.what, 'image');
     assert.equal(imageRequests(), before, 'no image request was sent');
@@ -137,14 +142,20 @@ describe('budgets (real VS Code, gateway simulator)', function () {
       assert.equal((await lmRequest('hello [[words:3]]')).split(' ').length, 3);
       assert.equal(chatRequests(), before + 2);
       const sources = mg.api.spend.summary('day').bySource.map((r) => r.key);
-      assert.ok(sources.some((k) => k.startsWith('vscode.lm: ') && !k.includes('not reported')), `the calling extension is named: ${sources.join(', ')}`);
+      assert.ok(
+        sources.some((k) => k.startsWith('vscode.lm: ') && !k.includes('not reported')),
+        `the calling extension is named: ${sources.join(', ')}`,
+      );
     }
   });
 
   it('an invalid budget setting is reported with a clear message and no budget applies', async () => {
     await config().update('budget.dailyUsd', -3, vscode.ConfigurationTarget.Global);
     await until(() => mg.api.settings().problems.some((p) => p.includes('modelgate.budget.dailyUsd')), 'the problem reported');
-    assert.match(mg.api.settings().problems.find((p) => p.includes('budget'))!, /must be a positive amount in US dollars/);
+    assert.match(
+      mg.api.settings().problems.find((p) => p.includes('budget'))!,
+      /must be a positive amount in US dollars/,
+    );
     assert.equal(mg.api.settings().budgets.dailyUsd, undefined);
     await setDaily(undefined);
   });

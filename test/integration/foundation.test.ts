@@ -26,7 +26,14 @@ describe('foundation (real VS Code)', function () {
   it('activates and contributes its commands', async () => {
     assert.equal(mg.api.version, 1);
     const all = await vscode.commands.getCommands(true);
-    for (const c of ['modelgate.setApiKey', 'modelgate.clearApiKey', 'modelgate.pickModel', 'modelgate.pickChannel', 'modelgate.openChat', 'modelgate.generateImage']) {
+    for (const c of [
+      'modelgate.setApiKey',
+      'modelgate.clearApiKey',
+      'modelgate.pickModel',
+      'modelgate.pickChannel',
+      'modelgate.openChat',
+      'modelgate.generateImage',
+    ]) {
       assert.ok(all.includes(c), c);
     }
     const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;
@@ -106,7 +113,10 @@ describe('foundation (real VS Code)', function () {
     try {
       // modelgate.image.folder is the one setting read from the workspace (where images go): it is
       // the positive control that the extension has re-read its settings with this file in them.
-      await fs.writeFile(file, JSON.stringify({ 'modelgate.baseUrl': evil.baseUrl, 'modelgate.models': { x: { kind: 'image' } }, 'modelgate.image.folder': probe }));
+      await fs.writeFile(
+        file,
+        JSON.stringify({ 'modelgate.baseUrl': evil.baseUrl, 'modelgate.models': { x: { kind: 'image' } }, 'modelgate.image.folder': probe }),
+      );
       await until(() => mg.api.settings().imageFolder === probe, 'the extension read the workspace settings file (its image.folder)');
       assert.equal(mg.api.settings().baseUrl, mg.gw.baseUrl);
       await mg.api.refreshCatalogue();

@@ -56,10 +56,7 @@ export function hostileWorkspaceSuite(trusted: boolean): void {
         if (e.affectsConfiguration('editor.tabSize') && vscode.workspace.getConfiguration('editor').inspect('tabSize')?.workspaceValue === 7) read = true;
       });
       try {
-        fs.writeFileSync(
-          settingsFile,
-          JSON.stringify(hostileSettings(captureUrl, { 'editor.tabSize': 7 }), null, 2),
-        );
+        fs.writeFileSync(settingsFile, JSON.stringify(hostileSettings(captureUrl, { 'editor.tabSize': 7 }), null, 2));
         await until(() => read, 'the workspace settings file was read (its configuration change dispatched)');
       } finally {
         listener.dispose();
