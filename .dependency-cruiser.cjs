@@ -14,7 +14,7 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'a cycle (type-only imports count) ties its modules into one: move the shared piece down a layer (plan/layout.md)',
+      comment: 'a cycle (type-only imports count) ties its modules into one: move the shared piece down a layer (docs/architecture.md)',
       from: {},
       to: { circular: true },
     },
@@ -22,7 +22,7 @@ module.exports = {
       name: 'no-circular-folders',
       scope: 'folder',
       severity: 'error',
-      comment: 'two folders import each other (through any of their files): one of them belongs below the other (plan/layout.md)',
+      comment: 'two folders import each other (through any of their files): one of them belongs below the other (docs/architecture.md)',
       from: {},
       to: { circular: true },
     },

@@ -54,7 +54,7 @@ const noRestrictedModules = {
 };
 const local = { rules: { 'no-restricted-modules': noRestrictedModules } };
 
-const VSCODE = { pattern: '^vscode$', message: "this layer must not import 'vscode' (it runs in plain Node and in the webview; plan/layout.md)" };
+const VSCODE = { pattern: '^vscode$', message: "this layer must not import 'vscode' (it runs in plain Node and in the webview; docs/architecture.md)" };
 const nodeNames = [...new Set(builtinModules.map((m) => m.replace(/\/.*/, '')))].map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 const NODE = {
   pattern: `^(node:.*|(${nodeNames.join('|')})(/.*)?)$`,
@@ -72,7 +72,7 @@ const NODE_GLOBALS = ['Buffer', '__dirname', '__filename', 'setImmediate', 'clea
 );
 
 // ---------------------------------------------------------------------------------------------------
-// The layers (plan/layout.md). `target`: the files a zone applies to; `from`: what they may not import;
+// The layers (docs/architecture.md). `target`: the files a zone applies to; `from`: what they may not import;
 // `except`: what under `from` they may import after all. Paths are relative to this file.
 const FEATURES = ['chat', 'images', 'lm', 'statusBar', 'spendingView', 'onboarding'];
 const zone = (target, from, except, message) => ({ target, from, ...(except ? { except } : {}), message });
