@@ -171,6 +171,23 @@ export class Transcript {
     this.scheduler.schedule();
   }
 
+  thinkingDelta(messageId: string, text: string): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    const renderer = entry.appendThinking(text);
+    if (!renderer) return;
+    this.dirty.add(entry);
+    this.scheduler.schedule();
+  }
+
+  thinkingDone(messageId: string, ms: number): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.scheduler.runNow();
+    entry.endThinking(ms);
+    this.afterChange();
+  }
+
   toolCall(messageId: string, call: ToolCallView): void {
     const entry = this.byId.get(messageId);
     if (!(entry instanceof AssistantMessageElement)) return;
@@ -224,9 +241,7 @@ export class Transcript {
   // ---------------------------------------------------------------------------------------
 
   private createEntry(message: MessageView): Entry {
-    return message.role === 'user'
-      ? new UserMessageElement(this.doc, message)
-      : new AssistantMessageElement(this.doc, message, this.markdownOptions);
+    return message.role === 'user' ? new UserMessageElement(this.doc, message) : new AssistantMessageElement(this.doc, message, this.markdownOptions);
   }
 
   /**
@@ -241,7 +256,11 @@ export class Transcript {
     const defer = this.markdownOptions.highlight !== false;
     const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
     let lastAssistant = -1;
-    for (let i = messages.length - 1; i >= cap; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+    for (let i = messages.length - 1; i >= cap; i--)
+      if (messages[i].role === 'assistant') {
+        lastAssistant = i;
+        break;
+      }
     // the log was just emptied: this layout read is of the page without it
     const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
     const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
@@ -402,7 +421,8 @@ export class Transcript {
     const codeButton = target.closest('[data-code-action]');
     if (codeButton) {
       const block = codeButton.closest('.code-block');
-      if (!block) return;
+      // Copy, Insert and Apply take the answer only, never the model's reasoning.
+      if (!block || block.closest('.reasoning-block')) return;
       const code = codeTextOf(block);
       const action = codeButton.getAttribute('data-code-action');
       if (action === 'copy') {
@@ -454,7 +474,7 @@ export class Transcript {
 function messageSize(m: MessageView): number {
   if (m.role === 'user') return m.text.length;
   let n = 0;
-  for (const p of m.parts) n += p.kind === 'text' ? p.text.length : 200;
+  for (const p of m.parts) n += p.kind === 'tool' ? 200 : p.text.length;
   return n;
 }
 
@@ -471,7 +491,11 @@ export function initialWindowStart(messages: MessageView[]): number {
     chars += messageSize(messages[start]);
   }
   let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'assistant') {
+      lastAssistant = i;
+      break;
+    }
   if (lastAssistant >= 0 && lastAssistant < start) start = lastAssistant;
   return start;
 }

@@ -31,8 +31,17 @@ function trimZero(s: string): string {
 export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string, status?: MessageStatus): string {
   const parts: string[] = [];
   if (usage) {
-    parts.push(usage.cachedTokens > 0 ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens)) : l10n.t('{0} prompt', formatInt(usage.promptTokens)));
-    parts.push(l10n.t('{0} completion', formatInt(usage.completionTokens)));
+    parts.push(
+      usage.cachedTokens > 0
+        ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens))
+        : l10n.t('{0} prompt', formatInt(usage.promptTokens)),
+    );
+    // reasoning tokens are part of the completion tokens (and of the cost): shown, not added
+    parts.push(
+      usage.reasoningTokens
+        ? l10n.t('{0} completion ({1} reasoning)', formatInt(usage.completionTokens), formatInt(usage.reasoningTokens))
+        : l10n.t('{0} completion', formatInt(usage.completionTokens)),
+    );
     parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : l10n.t('no price'));
   } else if (status && status !== 'streaming') {
     parts.push(l10n.t('tokens not reported'));
@@ -58,5 +67,9 @@ export function formatContextUse(tokens: number, window: number): { percent: num
   if (!(window > 0)) return { percent: 0, text: `${formatInt(tokens)} tokens`, detail: `Context: ${formatInt(tokens)} tokens` };
   const percent = (tokens / window) * 100;
   const shown = tokens > 0 && percent < 1 ? '<1' : String(Math.round(percent));
-  return { percent, text: `${shown}% of ${formatTokenCount(window)} tokens`, detail: `Context: ${formatInt(tokens)} of ${formatInt(window)} tokens (${shown}%)` };
+  return {
+    percent,
+    text: `${shown}% of ${formatTokenCount(window)} tokens`,
+    detail: `Context: ${formatInt(tokens)} of ${formatInt(window)} tokens (${shown}%)`,
+  };
 }

@@ -22,10 +22,16 @@ function isComposer(v: unknown): boolean {
 
 const GUARDS: Record<HostMessage['type'], Guard> = {
   snapshot: (m) =>
-    isObj(m.conversation) && isStr(m.conversation.id) && isArr(m.conversation.messages) &&
-    m.conversation.messages.every(isMessageView) && isArr(m.conversations) && isComposer(m.composer),
+    isObj(m.conversation) &&
+    isStr(m.conversation.id) &&
+    isArr(m.conversation.messages) &&
+    m.conversation.messages.every(isMessageView) &&
+    isArr(m.conversations) &&
+    isComposer(m.composer),
   messageAdded: (m) => isMessageView(m.message),
   textDelta: (m) => isStr(m.messageId) && isStr(m.text),
+  thinkingDelta: (m) => isStr(m.messageId) && isStr(m.text),
+  thinkingDone: (m) => isStr(m.messageId) && typeof m.ms === 'number' && Number.isFinite(m.ms),
   toolCall: (m) => isStr(m.messageId) && isObj(m.call) && isStr(m.call.id) && isStr(m.call.name),
   messageFinished: (m) => isStr(m.messageId) && isStr(m.status),
   truncated: (m) => isStr(m.fromMessageId),

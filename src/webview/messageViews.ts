@@ -7,6 +7,7 @@ import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
 import { l10n } from './l10n';
+import { ReasoningBlock } from './reasoningView';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
 import { ToolCallElement } from './toolCallView';
 
@@ -36,10 +37,15 @@ export function attachmentChip(doc: Document, a: AttachmentView, removable: bool
     thumb,
     h(doc, 'span', { className: 'chip-label', text: a.label }),
     removable &&
-      h(doc, 'button', {
-        className: 'chip-remove icon-button',
-        attrs: { type: 'button', 'aria-label': l10n.t('Remove attachment {0}', a.label), title: l10n.t('Remove'), 'data-remove-attachment': a.id },
-      }, [icon(doc, 'close')]),
+      h(
+        doc,
+        'button',
+        {
+          className: 'chip-remove icon-button',
+          attrs: { type: 'button', 'aria-label': l10n.t('Remove attachment {0}', a.label), title: l10n.t('Remove'), 'data-remove-attachment': a.id },
+        },
+        [icon(doc, 'close')],
+      ),
   ]);
 }
 
@@ -60,16 +66,28 @@ export class UserMessageElement {
   readonly element: HTMLElement;
   readonly editButton: HTMLButtonElement;
 
-  constructor(doc: Document, readonly message: UserMessage) {
-    this.editButton = h(doc, 'button', {
-      className: 'icon-button message-edit',
-      attrs: { type: 'button', 'aria-label': l10n.t('Edit'), title: l10n.t('Edit and resend from here'), 'data-edit-message': message.id },
-    }, [icon(doc, 'edit')]);
+  constructor(
+    doc: Document,
+    readonly message: UserMessage,
+  ) {
+    this.editButton = h(
+      doc,
+      'button',
+      {
+        className: 'icon-button message-edit',
+        attrs: { type: 'button', 'aria-label': l10n.t('Edit'), title: l10n.t('Edit and resend from here'), 'data-edit-message': message.id },
+      },
+      [icon(doc, 'edit')],
+    );
     this.element = h(doc, 'article', { className: 'message message-user', attrs: { 'aria-label': l10n.t('You'), 'data-message-id': message.id } }, [
       h(doc, 'div', { className: 'message-header' }, [h(doc, 'span', { className: 'message-author', text: l10n.t('You') }), this.editButton]),
       message.attachments.length > 0 &&
-        h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
-          message.attachments.map((a) => attachmentChip(doc, a, false))),
+        h(
+          doc,
+          'div',
+          { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
+          message.attachments.map((a) => attachmentChip(doc, a, false)),
+        ),
       userText(doc, message.text),
     ]);
   }
@@ -87,6 +105,8 @@ export class AssistantMessageElement {
   private readonly thinking: HTMLElement;
   private readonly regenerate: HTMLButtonElement;
   private text: StreamingMarkdown | null = null;
+  /** the Thinking block of the current round while the model reasons */
+  private reasoning: ReasoningBlock | null = null;
   private readonly tools = new Map<string, ToolCallElement>();
   private usage?: UsageView;
   private error?: ErrorView;
@@ -103,10 +123,15 @@ export class AssistantMessageElement {
     this.body = h(doc, 'div', { className: 'message-body' });
     this.footer = h(doc, 'div', { className: 'message-footer' });
     this.thinking = h(doc, 'div', { className: 'thinking', attrs: { 'aria-hidden': 'true' } }, [h(doc, 'span'), h(doc, 'span'), h(doc, 'span')]);
-    this.regenerate = h(doc, 'button', {
-      className: 'message-regenerate',
-      attrs: { type: 'button', 'aria-label': l10n.t('Regenerate'), title: l10n.t('Answer again'), 'data-regenerate': message.id },
-    }, [icon(doc, 'regenerate'), h(doc, 'span', { text: l10n.t('Regenerate') })]);
+    this.regenerate = h(
+      doc,
+      'button',
+      {
+        className: 'message-regenerate',
+        attrs: { type: 'button', 'aria-label': l10n.t('Regenerate'), title: l10n.t('Answer again'), 'data-regenerate': message.id },
+      },
+      [icon(doc, 'regenerate'), h(doc, 'span', { text: l10n.t('Regenerate') })],
+    );
     const meta = [message.model, message.channel].filter(Boolean).join(' · ');
     this.element = h(doc, 'article', { className: 'message message-assistant', attrs: { 'aria-label': l10n.t('Assistant'), 'data-message-id': message.id } }, [
       h(doc, 'div', { className: 'message-header' }, [
@@ -130,9 +155,28 @@ export class AssistantMessageElement {
     return this.status === 'streaming';
   }
 
+  /** Buffers streamed reasoning (into this round's Thinking block); returns the renderer that needs a flush. */
+  appendThinking(text: string): StreamingMarkdown | null {
+    if (!this.isStreaming) return null;
+    if (!this.reasoning) {
+      this.closeText();
+      this.reasoning = new ReasoningBlock(this.doc, '', this.markdownOptions);
+      this.body.appendChild(this.reasoning.element);
+    }
+    this.thinking.hidden = true;
+    return this.reasoning.append(text);
+  }
+
+  /** The round's thinking ended after `ms`: its block collapses. */
+  endThinking(ms?: number): void {
+    this.reasoning?.end(ms);
+    this.reasoning = null;
+  }
+
   /** Buffers streamed text; returns the renderer that needs a flush. */
   appendText(text: string): StreamingMarkdown | null {
     if (!this.isStreaming) return null;
+    this.endThinking();
     if (!this.text) this.text = this.newTextPart();
     this.text.append(text);
     this.thinking.hidden = true;
@@ -145,6 +189,7 @@ export class AssistantMessageElement {
       existing.update(call);
       return;
     }
+    this.endThinking();
     this.closeText();
     const el = new ToolCallElement(this.doc, call);
     this.tools.set(call.id, el);
@@ -153,10 +198,13 @@ export class AssistantMessageElement {
   }
 
   flush(): boolean {
-    return this.text ? this.text.flush() : false;
+    const thought = this.reasoning ? this.reasoning.flush() : false;
+    return (this.text ? this.text.flush() : false) || thought;
   }
 
   finish(status: MessageStatus, usage?: UsageView, error?: ErrorView, channel?: string): void {
+    this.reasoning?.flush();
+    this.endThinking();
     this.closeText();
     this.status = status;
     // after a failover the answer names the channel that served it
@@ -200,6 +248,15 @@ export class AssistantMessageElement {
       this.upsertToolCall(part.call);
       return;
     }
+    if (part.kind === 'thinking') {
+      this.closeText();
+      // still thinking when the snapshot was taken: a live block (its clock starts now)
+      const live = streaming && part.ms === undefined;
+      const block = new ReasoningBlock(this.doc, part.text, this.markdownOptions, live ? undefined : { ms: part.ms });
+      this.body.appendChild(block.element);
+      if (live) this.reasoning = block;
+      return;
+    }
     if (streaming) {
       this.text = this.newTextPart();
       this.text.append(part.text);
@@ -232,7 +289,12 @@ export class AssistantMessageElement {
     if (this.status === 'stopped') {
       this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: l10n.t('Stopped') }));
     } else if (this.status === 'interrupted') {
-      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).') }));
+      this.footer.appendChild(
+        h(doc, 'div', {
+          className: 'message-status status-interrupted',
+          text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).'),
+        }),
+      );
     } else if (this.status === 'error') {
       const err = this.error ?? { message: l10n.t('The request failed.'), actions: ['retry'] as ErrorAction[] };
       const actions = this.errorActions();
@@ -241,7 +303,13 @@ export class AssistantMessageElement {
           icon(doc, 'alert'),
           h(doc, 'div', { className: 'message-error-body' }, [
             h(doc, 'div', { className: 'message-error-text', text: err.message }),
-            actions.length > 0 && h(doc, 'div', { className: 'action-row' }, actions.map((a) => actionButton(doc, a))),
+            actions.length > 0 &&
+              h(
+                doc,
+                'div',
+                { className: 'action-row' },
+                actions.map((a) => actionButton(doc, a)),
+              ),
           ]),
         ]),
       );

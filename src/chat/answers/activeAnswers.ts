@@ -118,6 +118,15 @@ export class AnswerRuns {
             out.text(c, record.id, t);
             store.changed(c);
           },
+          reasoning: (t) => {
+            if (run.detached) return;
+            out.thinking(c, record.id, t);
+            store.changed(c);
+          },
+          thinkingDone: (ms) => {
+            if (run.detached) return;
+            out.postFor(c, { type: 'thinkingDone', messageId: record.id, ms });
+          },
           toolCall: (call) => {
             if (run.detached) return;
             out.postFor(c, { type: 'toolCall', messageId: record.id, call: { ...call } });
@@ -128,11 +137,16 @@ export class AnswerRuns {
       if (run.detached) return; // closed mid-answer: the record stays as last written
       outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
-      services.usage.recordAnswer({ source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost }, record.parts.length > 0);
+      services.usage.recordAnswer(
+        { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
+        record.parts.length > 0,
+      );
       const u = outcome.usage;
       services.log.info(
         `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
-          (u ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion` : '') +
+          (u
+            ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion${u.reasoningTokens ? ` (${u.reasoningTokens} reasoning)` : ''}`
+            : '') +
           (record.error ? `; ${record.error.message}` : ''),
       );
       store.changed(c, { touch: true });

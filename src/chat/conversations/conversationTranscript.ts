@@ -6,14 +6,7 @@
 // was sent to / received from the gateway), because earlier turns must be replayed byte for
 // byte for the prompt cache to hit.
 import * as z from 'zod';
-import type {
-  AssistantPart,
-  AttachmentView,
-  ConversationSummary,
-  ConversationView,
-  MessageView,
-  ToolCallView,
-} from '../protocol';
+import type { AssistantPart, AttachmentView, ConversationSummary, ConversationView, MessageView, ToolCallView } from '../protocol';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
 import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
@@ -102,7 +95,7 @@ export function messageView(m: MessageRecord): MessageView {
   const view: MessageView = {
     id: m.id,
     role: 'assistant',
-    parts: m.parts.map((p) => (p.kind === 'text' ? { kind: 'text', text: p.text } : { kind: 'tool', call: { ...p.call } })),
+    parts: m.parts.map((p): AssistantPart => (p.kind === 'tool' ? { kind: 'tool', call: { ...p.call } } : { ...p })),
     status: m.status,
     model: m.model,
     channel: m.channel,
@@ -171,7 +164,10 @@ export function markInterrupted(c: Conversation): boolean {
       let lastTool = -1;
       m.parts.forEach((p, i) => (lastTool = p.kind === 'tool' ? i : lastTool));
       const running = m.parts.some((p) => p.kind === 'tool' && p.call.status === 'running');
-      const trailing = m.parts.slice(lastTool + 1).map((p) => (p.kind === 'text' ? p.text : '')).join('');
+      const trailing = m.parts
+        .slice(lastTool + 1)
+        .map((p) => (p.kind === 'text' ? p.text : ''))
+        .join('');
       if (trailing && !running) m.wire.push({ role: 'assistant', content: trailing });
       for (const p of m.parts) {
         if (p.kind === 'tool' && p.call.status === 'running') {
@@ -190,6 +186,19 @@ export function appendText(m: AssistantRecord, text: string): void {
   const last = m.parts[m.parts.length - 1];
   if (last?.kind === 'text') last.text += text;
   else m.parts.push({ kind: 'text', text });
+}
+
+/** Appends streamed reasoning: to the Thinking part of this round, or a new one. */
+export function appendThinking(m: AssistantRecord, text: string): void {
+  const last = m.parts[m.parts.length - 1];
+  if (last?.kind === 'thinking' && last.ms === undefined) last.text += text;
+  else m.parts.push({ kind: 'thinking', text });
+}
+
+/** The round's thinking ended after `ms` (kept, so a reload shows "Thought for …"). */
+export function endThinking(m: AssistantRecord, ms: number): void {
+  const last = m.parts[m.parts.length - 1];
+  if (last?.kind === 'thinking' && last.ms === undefined) last.ms = ms;
 }
 
 /** Adds or updates the part of a tool call (by call id). */
@@ -216,11 +225,11 @@ const contentPart = z.union([
 const wireMessage = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPart), z.null()]),
-  tool_calls: z
-    .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
-    .optional(),
+  tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),
+  reasoning_content: z.string().optional(),
+  reasoning: z.string().optional(),
 });
 const attachment = z.object({
   id: z.string(),
@@ -241,6 +250,7 @@ const usageView = z.object({
   promptTokens: z.number(),
   cachedTokens: z.number(),
   completionTokens: z.number(),
+  reasoningTokens: z.number().optional(),
   cost: z.number().optional(),
 });
 const userRecord = z.object({
@@ -256,7 +266,11 @@ const assistantRecord = z.object({
   id: z.string(),
   role: z.literal('assistant'),
   parts: z.array(
-    z.union([z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('tool'), call: toolCallView })]),
+    z.union([
+      z.object({ kind: z.literal('text'), text: z.string() }),
+      z.object({ kind: z.literal('tool'), call: toolCallView }),
+      z.object({ kind: z.literal('thinking'), text: z.string(), ms: z.number().optional() }),
+    ]),
   ),
   status: z.enum(['streaming', 'done', 'stopped', 'error', 'interrupted']),
   model: z.string(),

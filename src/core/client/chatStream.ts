@@ -21,10 +21,10 @@ export function usageFromWire(usage: WireUsage): Usage {
     completionTokens: usage.completion_tokens ?? 0,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
   };
-  // Part of completion_tokens (never added to it): shown, not charged again.
+  // Part of completion_tokens (never added to it): shown, not charged again. 0 = none to show.
   const details: unknown = usage.completion_tokens_details;
   const reasoning = isRecord(details) ? details.reasoning_tokens : undefined;
-  if (typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning >= 0) out.reasoningTokens = reasoning;
+  if (typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning > 0) out.reasoningTokens = reasoning;
   return out;
 }
 

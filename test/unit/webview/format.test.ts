@@ -11,6 +11,13 @@ describe('webview usage formatting', () => {
     assert.equal(formatUsageLine(undefined, 'm', 'stable', 'stopped'), 'tokens not reported · m · stable');
     assert.equal(formatUsageLine(undefined, 'm', 'stable', 'streaming'), 'm · stable');
   });
+  it('shows reasoning tokens as part of the completion tokens when reported (never as a separate charge)', () => {
+    assert.equal(
+      formatUsageLine({ ...usage, reasoningTokens: 200, cost: 0.0012 }, 'm', 'stable', 'done'),
+      '1,234 prompt (1,024 cached) · 321 completion (200 reasoning) · $0.0012 · m · stable',
+    );
+    assert.equal(formatUsageLine({ ...usage, reasoningTokens: 0 }, 'm', '', 'done'), '1,234 prompt (1,024 cached) · 321 completion · no price · m');
+  });
   it('says "no price" instead of a cost it does not know', () => {
     assert.equal(formatUsageLine(usage, 'm', '', 'done'), '1,234 prompt (1,024 cached) · 321 completion · no price · m');
   });
@@ -22,7 +29,7 @@ describe('webview usage formatting', () => {
     assert.equal(formatTotalCost(0, 1), 'cost unknown (1 answer without a price)');
   });
 
-  it('says the context use in short and, for the meter\'s spoken value, in full', () => {
+  it("says the context use in short and, for the meter's spoken value, in full", () => {
     assert.deepEqual(formatContextUse(12_400, 128_000), { percent: 9.6875, text: '10% of 128k tokens', detail: 'Context: 12,400 of 128,000 tokens (10%)' });
     assert.equal(formatContextUse(1_332, 1_000_000).detail, 'Context: 1,332 of 1,000,000 tokens (<1%)');
     assert.equal(formatContextUse(0, 1_000_000).detail, 'Context: 0 of 1,000,000 tokens (0%)');

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import {
   appendText,
+  appendThinking,
   composerAttachments,
+  endThinking,
   conversationView,
   markInterrupted,
   newConversation,
@@ -62,8 +64,14 @@ describe('chat: transcript', () => {
   it('truncates from a message (regenerate, edit and resend)', () => {
     const c = sample();
     const removed = truncateFrom(c, 'u2');
-    assert.deepEqual(removed.map((m) => m.id), ['u2', 'a2']);
-    assert.deepEqual(c.messages.map((m) => m.id), ['u1', 'a1']);
+    assert.deepEqual(
+      removed.map((m) => m.id),
+      ['u2', 'a2'],
+    );
+    assert.deepEqual(
+      c.messages.map((m) => m.id),
+      ['u1', 'a1'],
+    );
     assert.deepEqual(truncateFrom(c, 'nope'), []);
     assert.equal(c.messages.length, 2);
   });
@@ -90,12 +98,21 @@ describe('chat: transcript', () => {
       { kind: 'tool', call: { id: 't', name: 'read_file', arguments: '{}', status: 'done', result: 'x' } },
       { kind: 'text', text: 'It says x, and' },
     );
-    const round = { role: 'assistant' as const, content: 'Let me look. ', tool_calls: [{ id: 't', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }] };
+    const round = {
+      role: 'assistant' as const,
+      content: 'Let me look. ',
+      tool_calls: [{ id: 't', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }],
+    };
     cut.wire.push(round, { role: 'tool', tool_call_id: 't', content: 'x' });
     c.messages.push(user('u3', 'third'), cut);
     markInterrupted(c);
     assert.deepEqual(cut.wire.slice(2), [{ role: 'assistant', content: 'It says x, and' }]);
-    assert.deepEqual(wireHistory(c).slice(-4).map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      wireHistory(c)
+        .slice(-4)
+        .map((m) => m.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
   });
 
   it('appends streamed text to the last text part, or a new part after a tool call', () => {
@@ -131,7 +148,14 @@ describe('chat: transcript', () => {
   it('gives the webview a copy (mutating the view does not touch the record) and the chips', () => {
     const c = sample();
     c.pinned.push({ id: 'p1', label: 'src/a.ts', path: 'src/a.ts', content: 'x' });
-    c.pending.push({ id: 'i1', kind: 'image', label: 'shot.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AA', thumbnail: 'data:image/png;base64,AA' });
+    c.pending.push({
+      id: 'i1',
+      kind: 'image',
+      label: 'shot.png',
+      mime: 'image/png',
+      dataUrl: 'data:image/png;base64,AA',
+      thumbnail: 'data:image/png;base64,AA',
+    });
     const v = conversationView(c);
     (v.messages[1] as { parts: { text: string }[] }).parts[0]!.text = 'changed';
     assert.equal((c.messages[1] as AssistantRecord).parts[0]!.kind === 'text' && ((c.messages[1] as AssistantRecord).parts[0] as { text: string }).text, 'one');
@@ -139,5 +163,53 @@ describe('chat: transcript', () => {
       { id: 'p1', kind: 'file', label: 'src/a.ts' },
       { id: 'i1', kind: 'image', label: 'shot.png', thumbnail: 'data:image/png;base64,AA' },
     ]);
+  });
+});
+
+describe('chat: transcript, reasoning', () => {
+  it('keeps Thinking parts, their time, reasoning on wire messages and reasoning tokens through storage', () => {
+    const c = newConversation(100, 'conv-r');
+    const a: AssistantRecord = {
+      id: 'a1',
+      role: 'assistant',
+      parts: [],
+      status: 'streaming',
+      model: 'm',
+      channel: 'default',
+      createdAt: 2,
+      wire: [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }], reasoning_content: 'why' },
+        { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        { role: 'assistant', content: 'done', reasoning: 'or-form' },
+      ],
+      usage: { promptTokens: 10, cachedTokens: 0, completionTokens: 50, reasoningTokens: 30 },
+    };
+    appendThinking(a, 'let me ');
+    appendThinking(a, 'see');
+    endThinking(a, 1200);
+    appendThinking(a, 'again');
+    appendText(a, 'Answer');
+    a.status = 'done';
+    assert.deepEqual(a.parts, [
+      { kind: 'thinking', text: 'let me see', ms: 1200 },
+      { kind: 'thinking', text: 'again' },
+      { kind: 'text', text: 'Answer' },
+    ]);
+    c.messages.push(user('u1', 'q'), a);
+    const back = parseConversation(serializeConversation(c));
+    assert.ok(back, 'parses');
+    assert.deepEqual(back, c);
+    assert.deepEqual(conversationView(back).messages[1], { ...conversationView(c).messages[1] });
+    assert.deepEqual((conversationView(back).messages[1] as { parts: unknown[] }).parts[0], { kind: 'thinking', text: 'let me see', ms: 1200 });
+  });
+
+  it('an interrupted answer keeps its thinking out of the replayed text', () => {
+    const c = newConversation(100, 'conv-i');
+    const a: AssistantRecord = { id: 'a1', role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'default', createdAt: 2, wire: [] };
+    appendThinking(a, 'thinking');
+    appendText(a, 'partial');
+    c.messages.push(user('u1', 'q'), a);
+    markInterrupted(c);
+    assert.deepEqual(a.wire, [{ role: 'assistant', content: 'partial' }]);
   });
 });

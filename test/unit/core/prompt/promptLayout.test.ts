@@ -6,6 +6,7 @@ import {
   imagesOf,
   layoutPrompt,
   pinnedMessage,
+  replayReasoning,
   systemMessage,
   userMessage,
   type PinnedFile,
@@ -43,7 +44,11 @@ describe('chat: prompt layout for the prefix cache', () => {
   it('keeps the prefix byte-stable across turns: each request starts with the whole previous one', () => {
     const turn1 = [userMessage('First question', [{ title: 'Selection from src/a.ts, line 1', language: 'typescript', text: 'export const a = 1;' }])];
     const r1 = layoutPrompt({ systemPrompt: SYSTEM, pinned, history: turn1 });
-    const turn2 = [...turn1, { role: 'assistant', content: 'An answer.' } as ChatMessage, userMessage('Second question', [{ title: 'Selection from src/b.ts, line 3', text: 'other' }])];
+    const turn2 = [
+      ...turn1,
+      { role: 'assistant', content: 'An answer.' } as ChatMessage,
+      userMessage('Second question', [{ title: 'Selection from src/b.ts, line 3', text: 'other' }]),
+    ];
     const r2 = layoutPrompt({ systemPrompt: SYSTEM, pinned, history: turn2 });
     const s1 = serialize(r1);
     const s2 = serialize(r2);
@@ -100,7 +105,10 @@ describe('chat: prompt layout for the prefix cache', () => {
     ];
     const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history });
     assert.deepEqual(m.slice(1), history);
-    assert.deepEqual(m.map((x) => x.role), ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    assert.deepEqual(
+      m.map((x) => x.role),
+      ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'],
+    );
   });
 
   it('serializes a message that went through storage (other key order) to the same bytes', () => {
@@ -109,10 +117,15 @@ describe('chat: prompt layout for the prefix cache', () => {
       content: 'x',
       tool_calls: [{ id: 'c', type: 'function', function: { name: 'n', arguments: '{}' } }],
     };
-    const shuffled = JSON.parse('{"tool_calls":[{"function":{"arguments":"{}","name":"n"},"type":"function","id":"c"}],"content":"x","role":"assistant"}') as ChatMessage;
+    const shuffled = JSON.parse(
+      '{"tool_calls":[{"function":{"arguments":"{}","name":"n"},"type":"function","id":"c"}],"content":"x","role":"assistant"}',
+    ) as ChatMessage;
     assert.notEqual(JSON.stringify(shuffled), JSON.stringify(original));
     assert.equal(JSON.stringify(canonicalMessage(shuffled)), JSON.stringify(canonicalMessage(original)));
-    assert.equal(JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [shuffled] })), JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [original] })));
+    assert.equal(
+      JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [shuffled] })),
+      JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [original] })),
+    );
   });
 
   it('is deterministic: same input, same bytes (no clock, no randomness)', () => {
@@ -143,8 +156,19 @@ describe('chat: prompt layout for the prefix cache', () => {
 
     it('shares one message with files pinned at the same point, in attach order; at 0 means the system message', () => {
       const other: PinnedFile = { path: 'b.md', content: 'b' };
-      const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [{ ...late, at: 2 }, { ...pinned[0]!, at: 0 }, { ...other, at: 2 }], history: [...turn1, userMessage('q')] });
-      assert.deepEqual(m.map((x) => x.role), ['system', 'user', 'assistant', 'user', 'user']);
+      const m = layoutPrompt({
+        systemPrompt: SYSTEM,
+        pinned: [
+          { ...late, at: 2 },
+          { ...pinned[0]!, at: 0 },
+          { ...other, at: 2 },
+        ],
+        history: [...turn1, userMessage('q')],
+      });
+      assert.deepEqual(
+        m.map((x) => x.role),
+        ['system', 'user', 'assistant', 'user', 'user'],
+      );
       assert.ok((m[0]!.content as string).includes('File: src/a.ts'));
       const block = m[3]!.content as string;
       assert.ok(block.indexOf('File: src/late.ts') >= 0 && block.indexOf('File: src/late.ts') < block.indexOf('File: b.md'), block);
@@ -155,5 +179,54 @@ describe('chat: prompt layout for the prefix cache', () => {
       assert.deepEqual(m.at(-1), pinnedMessage([late]));
       assert.equal(m.length, 4);
     });
+  });
+});
+
+describe('core/promptLayout: the replay rule for reasoning', () => {
+  const call = (id: string) => [{ id, type: 'function' as const, function: { name: 'f', arguments: '{}' } }];
+  const turn1: ChatMessage[] = [
+    { role: 'user', content: 'q1' },
+    { role: 'assistant', content: null, tool_calls: call('c1'), reasoning_content: 'r1' },
+    { role: 'tool', tool_call_id: 'c1', content: 'x' },
+    { role: 'assistant', content: 'a1', reasoning_content: 'final-1' },
+  ];
+
+  it('layoutPrompt sends no reasoning of the history (every turn in it is finished)', () => {
+    const out = layoutPrompt({ systemPrompt: 's', pinned: [], history: [...turn1, { role: 'user', content: 'q2' }] });
+    assert.ok(out.every((m) => !('reasoning_content' in m) && !('reasoning' in m)));
+    assert.equal(out[2]!.tool_calls?.length, 1, 'the tool round itself stays');
+  });
+
+  it('replayReasoning keeps it on the tool loop in progress only, in the field it came in', () => {
+    const loop: ChatMessage[] = [
+      { role: 'user', content: 'q2' },
+      { role: 'assistant', content: null, tool_calls: call('c2'), reasoning: 'r2' },
+      { role: 'tool', tool_call_id: 'c2', content: 'y' },
+      // a vscode.lm caller's text beside the tool results: still the same loop
+      { role: 'user', content: 'context beside the results' },
+      { role: 'assistant', content: null, tool_calls: call('c3'), reasoning_content: 'r3' },
+      { role: 'tool', tool_call_id: 'c3', content: 'z' },
+    ];
+    const out = replayReasoning([...turn1, ...loop]);
+    assert.deepEqual(
+      out.map((m) => m.reasoning_content ?? m.reasoning ?? null),
+      [null, null, null, null, null, 'r2', null, null, 'r3', null],
+    );
+    assert.equal(out[5]!.reasoning, 'r2');
+    assert.equal(out[8]!.reasoning_content, 'r3');
+    // a finished answer without tool calls never carries reasoning
+    assert.equal(
+      replayReasoning([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a', reasoning_content: 'r' },
+      ])[1]!.reasoning_content,
+      undefined,
+    );
+  });
+
+  it('canonicalMessage keeps reasoning only when asked, and only with tool calls', () => {
+    assert.equal(canonicalMessage(turn1[1]!).reasoning_content, undefined);
+    assert.equal(canonicalMessage(turn1[1]!, true).reasoning_content, 'r1');
+    assert.equal(canonicalMessage(turn1[3]!, true).reasoning_content, undefined);
   });
 });
