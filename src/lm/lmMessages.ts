@@ -13,7 +13,9 @@ export type LmPart =
   | { kind: 'toolCall'; callId: string; name: string; input: unknown }
   | { kind: 'toolResult'; callId: string; content: LmToolResultContent[] }
   | { kind: 'data'; mimeType: string; data: Uint8Array }
-  /** parts the gateway has no field for (model reasoning, unknown future part types) */
+  /** the model's reasoning, passed back by the caller (a LanguageModelThinkingPart) */
+  | { kind: 'thinking'; text: string }
+  /** parts the gateway has no field for (unknown future part types) */
   | { kind: 'ignored'; what: string };
 
 export type LmToolResultContent =
@@ -56,10 +58,18 @@ const utf8 = new TextDecoder('utf-8');
 
 function imageUrl(data: Uint8Array, model: LmTargetModel, mimeType: string): string {
   if (!model.imageInput) {
-    throw new LmInputError(l10n.t('{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.', model.label, model.id));
+    throw new LmInputError(
+      l10n.t(
+        '{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.',
+        model.label,
+        model.id,
+      ),
+    );
   }
   if (data.byteLength > MAX_IMAGE_BYTES) {
-    throw new LmInputError(l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576));
+    throw new LmInputError(
+      l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576),
+    );
   }
   // The bytes decide the type, not the claimed MIME type: the gateway accepts only these four.
   const mime = sniffImage(data);
@@ -149,11 +159,13 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
         const kind = dataKind(p.mimeType);
         if (kind === 'image') content.push({ type: 'image_url', image_url: { url: imageUrl(p.data, model, p.mimeType) } });
         else if (kind === 'text') pushText(content, utf8.decode(p.data));
-        else if (kind === 'other') throw new LmInputError(l10n.t('Content of type {0} cannot be sent to the gateway; it takes text and images only.', p.mimeType));
+        else if (kind === 'other')
+          throw new LmInputError(l10n.t('Content of type {0} cannot be sent to the gateway; it takes text and images only.', p.mimeType));
         break;
       }
       case 'toolCall':
         throw new LmInputError('A user message contains a tool call; tool calls belong in assistant messages.');
+      case 'thinking':
       case 'ignored':
         break;
     }
@@ -166,6 +178,7 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
 
 function assistantMessage(message: LmMessage): ChatMessage {
   let text = '';
+  let thinking = '';
   const calls: WireToolCall[] = [];
   for (const p of message.parts) {
     switch (p.kind) {
@@ -178,17 +191,24 @@ function assistantMessage(message: LmMessage): ChatMessage {
       case 'data': {
         const kind = dataKind(p.mimeType);
         if (kind === 'text') text += utf8.decode(p.data);
-        else if (kind !== 'marker') throw new LmInputError(l10n.t('An assistant message contains {0} content; the gateway takes images in user messages only.', p.mimeType));
+        else if (kind !== 'marker')
+          throw new LmInputError(l10n.t('An assistant message contains {0} content; the gateway takes images in user messages only.', p.mimeType));
         break;
       }
       case 'toolResult':
         throw new LmInputError(l10n.t('An assistant message contains a tool result; tool results belong in the user message after the call.'));
+      case 'thinking':
+        thinking += p.text;
+        break;
       case 'ignored':
         break;
     }
   }
   if (!calls.length) return { role: 'assistant', content: text };
-  return { role: 'assistant', content: text || null, tool_calls: calls };
+  // The caller's thinking goes back with the calls (the provider picks the field and the replay rule).
+  const out: ChatMessage = { role: 'assistant', content: text || null, tool_calls: calls };
+  if (thinking) out.reasoning_content = thinking;
+  return out;
 }
 
 function systemMessage(message: LmMessage): ChatMessage {
