@@ -30,12 +30,18 @@ export interface ToolCallView {
   result?: string;
 }
 
-export type AssistantPart = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
+export type AssistantPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; call: ToolCallView }
+  /** the model's reasoning of one round (the Thinking block); `ms`: how long it thought, once it ended */
+  | { kind: 'thinking'; text: string; ms?: number };
 
 export interface UsageView {
   promptTokens: number;
   cachedTokens: number;
   completionTokens: number;
+  /** part of completionTokens spent reasoning, when the gateway reported it */
+  reasoningTokens?: number;
   /** USD; undefined when the catalogue has no price for this model and channel */
   cost?: number;
 }
@@ -95,6 +101,10 @@ export type HostMessage =
   | { type: 'snapshot'; conversation: ConversationView; conversations: ConversationSummary[]; composer: ComposerState; busy: boolean }
   | { type: 'messageAdded'; message: MessageView }
   | { type: 'textDelta'; messageId: string; text: string }
+  /** reasoning streamed into the message's Thinking block */
+  | { type: 'thinkingDelta'; messageId: string; text: string }
+  /** the message's thinking of this round ended after `ms` (the block collapses) */
+  | { type: 'thinkingDone'; messageId: string; ms: number }
   | { type: 'toolCall'; messageId: string; call: ToolCallView }
   | {
       type: 'messageFinished';

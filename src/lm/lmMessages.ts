@@ -13,7 +13,9 @@ export type LmPart =
   | { kind: 'toolCall'; callId: string; name: string; input: unknown }
   | { kind: 'toolResult'; callId: string; content: LmToolResultContent[] }
   | { kind: 'data'; mimeType: string; data: Uint8Array }
-  /** parts the gateway has no field for (model reasoning, unknown future part types) */
+  /** the model's reasoning, passed back by the caller (a LanguageModelThinkingPart) */
+  | { kind: 'thinking'; text: string }
+  /** parts the gateway has no field for (unknown future part types) */
   | { kind: 'ignored'; what: string };
 
 export type LmToolResultContent =
@@ -163,6 +165,7 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
       }
       case 'toolCall':
         throw new LmInputError('A user message contains a tool call; tool calls belong in assistant messages.');
+      case 'thinking':
       case 'ignored':
         break;
     }
@@ -175,6 +178,7 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
 
 function assistantMessage(message: LmMessage): ChatMessage {
   let text = '';
+  let thinking = '';
   const calls: WireToolCall[] = [];
   for (const p of message.parts) {
     switch (p.kind) {
@@ -193,12 +197,18 @@ function assistantMessage(message: LmMessage): ChatMessage {
       }
       case 'toolResult':
         throw new LmInputError(l10n.t('An assistant message contains a tool result; tool results belong in the user message after the call.'));
+      case 'thinking':
+        thinking += p.text;
+        break;
       case 'ignored':
         break;
     }
   }
   if (!calls.length) return { role: 'assistant', content: text };
-  return { role: 'assistant', content: text || null, tool_calls: calls };
+  // The caller's thinking goes back with the calls (the provider picks the field and the replay rule).
+  const out: ChatMessage = { role: 'assistant', content: text || null, tool_calls: calls };
+  if (thinking) out.reasoning_content = thinking;
+  return out;
 }
 
 function systemMessage(message: LmMessage): ChatMessage {

@@ -32,6 +32,7 @@ export function estimateLmMessageTokens(message: LmMessage): number {
         else if (kind === 'text') n += estimateTokens(utf8.decode(p.data));
         break;
       }
+      case 'thinking': // sent back only within a tool loop; rarely large enough to matter
       case 'ignored':
         break;
     }

@@ -16,7 +16,8 @@ import { estimateLmMessageTokens } from './lmTokens';
 import { toWireTools } from './lmTools';
 import { modelInformation, type LmModelInformation } from './modelInformation';
 import { streamLmResponse } from './responseStream';
-import { toLmMessage } from './vscodeParts';
+import { ReasoningMemory } from './reasoningMemory';
+import { thinkingPart, toLmMessage } from './vscodeParts';
 
 export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -25,6 +26,10 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   /** what VS Code was last told, so a catalogue refresh that changes nothing fires nothing */
   private signature: string;
   private readonly keyPresence: KeyPresence;
+  /** reasoning of the tool calls this provider produced, put back when the caller leaves it out */
+  private readonly reasoning = new ReasoningMemory();
+  /** false once reporting a thinking part failed (a VS Code that refuses it): text and tools still go out */
+  private reportsThinking = true;
 
   constructor(private readonly services: Services) {
     this.signature = JSON.stringify(this.information());
@@ -88,7 +93,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const channel = this.services.settings().channel;
     const request: ChatRequest = {
       model: model.id,
-      messages: toWireMessages(messages.map(toLmMessage), model),
+      messages: this.reasoning.restore(toWireMessages(messages.map(toLmMessage), model)),
       ...toWireTools(options.tools, options.toolMode, model),
     };
     if (channel !== 'default') request.provider = { channel };
@@ -121,10 +126,14 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const measured = this.services.health.client(client, this.services.settings().fallbackChannels);
     try {
       // The client throws a GatewayError naming "Modelgate: Set API Key" when no key is stored.
-      await streamLmResponse(measured, request, abort.signal, {
+      const summary = await streamLmResponse(measured, request, abort.signal, {
         text: (text) => {
           answered = true;
           progress.report(new vscode.LanguageModelTextPart(text));
+        },
+        reasoning: (text) => {
+          answered = true;
+          this.reportThinking(progress, text);
         },
         toolCall: (call) => {
           answered = true;
@@ -132,6 +141,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
         },
         usage: (u) => (usage = u),
       });
+      this.reasoning.remember(summary.calls, summary.reasoning);
     } catch (err) {
       // Stopped by the caller: it asked for the end, so the end is not an error.
       if (token.isCancellationRequested) {
@@ -146,7 +156,26 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       this.record(request.model, measured.served ?? channel, usage, requester, answered);
       this.services.log.info(
         `Language model request ${outcome}: ${request.model} (${measured.served ?? channel}), ${Date.now() - started} ms` +
-          (usage ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion` : ''),
+          (usage
+            ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion${usage.reasoningTokens ? ` (${usage.reasoningTokens} reasoning)` : ''}`
+            : ''),
+      );
+    }
+  }
+
+  private reportThinking(progress: vscode.Progress<vscode.LanguageModelResponsePart>, text: string): void {
+    if (!this.reportsThinking) return;
+    const part = thinkingPart(text);
+    if (!part) {
+      this.reportsThinking = false;
+      return;
+    }
+    try {
+      progress.report(part);
+    } catch (err) {
+      this.reportsThinking = false;
+      this.services.log.warn(
+        `Language model provider: VS Code refused a thinking part; reasoning is no longer reported: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
   }

@@ -33,8 +33,21 @@ function toolResultContent(value: unknown): LmToolResultContent {
   return { kind: 'other', value };
 }
 
+/** A LanguageModelThinkingPart's text (`value` is a string or an array of strings). */
+function thinkingText(part: unknown): string {
+  const value = (part as { value?: unknown }).value;
+  if (typeof value === 'string') return value;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').join('') : '';
+}
+
+/** A part that reports reasoning, where the running VS Code has LanguageModelThinkingPart (detected at runtime). */
+export function thinkingPart(text: string): vscode.LanguageModelResponsePart | undefined {
+  if (!ThinkingPart) return undefined;
+  return new (ThinkingPart as unknown as new (value: string) => vscode.LanguageModelResponsePart)(text);
+}
+
 export function toLmPart(part: unknown): LmPart {
-  if (isInstance(part, ThinkingPart)) return { kind: 'ignored', what: 'thinking' };
+  if (isInstance(part, ThinkingPart)) return { kind: 'thinking', text: thinkingText(part) };
   if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: part.value };
   if (typeof part === 'string') return { kind: 'text', text: part };
   if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };

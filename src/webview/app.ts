@@ -125,6 +125,10 @@ export class ChatApp {
         return this.refreshEmpty();
       case 'textDelta':
         return this.transcript.textDelta(msg.messageId, msg.text);
+      case 'thinkingDelta':
+        return this.transcript.thinkingDelta(msg.messageId, msg.text);
+      case 'thinkingDone':
+        return this.transcript.thinkingDone(msg.messageId, msg.ms);
       case 'toolCall':
         return this.transcript.toolCall(msg.messageId, msg.call);
       case 'messageFinished':

@@ -171,6 +171,23 @@ export class Transcript {
     this.scheduler.schedule();
   }
 
+  thinkingDelta(messageId: string, text: string): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    const renderer = entry.appendThinking(text);
+    if (!renderer) return;
+    this.dirty.add(entry);
+    this.scheduler.schedule();
+  }
+
+  thinkingDone(messageId: string, ms: number): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.scheduler.runNow();
+    entry.endThinking(ms);
+    this.afterChange();
+  }
+
   toolCall(messageId: string, call: ToolCallView): void {
     const entry = this.byId.get(messageId);
     if (!(entry instanceof AssistantMessageElement)) return;
@@ -404,7 +421,8 @@ export class Transcript {
     const codeButton = target.closest('[data-code-action]');
     if (codeButton) {
       const block = codeButton.closest('.code-block');
-      if (!block) return;
+      // Copy, Insert and Apply take the answer only, never the model's reasoning.
+      if (!block || block.closest('.reasoning-block')) return;
       const code = codeTextOf(block);
       const action = codeButton.getAttribute('data-code-action');
       if (action === 'copy') {
@@ -456,7 +474,7 @@ export class Transcript {
 function messageSize(m: MessageView): number {
   if (m.role === 'user') return m.text.length;
   let n = 0;
-  for (const p of m.parts) n += p.kind === 'text' ? p.text.length : 200;
+  for (const p of m.parts) n += p.kind === 'tool' ? 200 : p.text.length;
   return n;
 }
 

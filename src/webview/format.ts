@@ -36,7 +36,12 @@ export function formatUsageLine(usage: UsageView | undefined, model: string, cha
         ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens))
         : l10n.t('{0} prompt', formatInt(usage.promptTokens)),
     );
-    parts.push(l10n.t('{0} completion', formatInt(usage.completionTokens)));
+    // reasoning tokens are part of the completion tokens (and of the cost): shown, not added
+    parts.push(
+      usage.reasoningTokens
+        ? l10n.t('{0} completion ({1} reasoning)', formatInt(usage.completionTokens), formatInt(usage.reasoningTokens))
+        : l10n.t('{0} completion', formatInt(usage.completionTokens)),
+    );
     parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : l10n.t('no price'));
   } else if (status && status !== 'streaming') {
     parts.push(l10n.t('tokens not reported'));

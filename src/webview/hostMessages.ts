@@ -30,6 +30,8 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
     isComposer(m.composer),
   messageAdded: (m) => isMessageView(m.message),
   textDelta: (m) => isStr(m.messageId) && isStr(m.text),
+  thinkingDelta: (m) => isStr(m.messageId) && isStr(m.text),
+  thinkingDone: (m) => isStr(m.messageId) && typeof m.ms === 'number' && Number.isFinite(m.ms),
   toolCall: (m) => isStr(m.messageId) && isObj(m.call) && isStr(m.call.id) && isStr(m.call.name),
   messageFinished: (m) => isStr(m.messageId) && isStr(m.status),
   truncated: (m) => isStr(m.fromMessageId),

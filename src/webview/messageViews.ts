@@ -7,6 +7,7 @@ import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
 import { l10n } from './l10n';
+import { ReasoningBlock } from './reasoningView';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
 import { ToolCallElement } from './toolCallView';
 
@@ -104,6 +105,8 @@ export class AssistantMessageElement {
   private readonly thinking: HTMLElement;
   private readonly regenerate: HTMLButtonElement;
   private text: StreamingMarkdown | null = null;
+  /** the Thinking block of the current round while the model reasons */
+  private reasoning: ReasoningBlock | null = null;
   private readonly tools = new Map<string, ToolCallElement>();
   private usage?: UsageView;
   private error?: ErrorView;
@@ -152,9 +155,28 @@ export class AssistantMessageElement {
     return this.status === 'streaming';
   }
 
+  /** Buffers streamed reasoning (into this round's Thinking block); returns the renderer that needs a flush. */
+  appendThinking(text: string): StreamingMarkdown | null {
+    if (!this.isStreaming) return null;
+    if (!this.reasoning) {
+      this.closeText();
+      this.reasoning = new ReasoningBlock(this.doc, '', this.markdownOptions);
+      this.body.appendChild(this.reasoning.element);
+    }
+    this.thinking.hidden = true;
+    return this.reasoning.append(text);
+  }
+
+  /** The round's thinking ended after `ms`: its block collapses. */
+  endThinking(ms?: number): void {
+    this.reasoning?.end(ms);
+    this.reasoning = null;
+  }
+
   /** Buffers streamed text; returns the renderer that needs a flush. */
   appendText(text: string): StreamingMarkdown | null {
     if (!this.isStreaming) return null;
+    this.endThinking();
     if (!this.text) this.text = this.newTextPart();
     this.text.append(text);
     this.thinking.hidden = true;
@@ -167,6 +189,7 @@ export class AssistantMessageElement {
       existing.update(call);
       return;
     }
+    this.endThinking();
     this.closeText();
     const el = new ToolCallElement(this.doc, call);
     this.tools.set(call.id, el);
@@ -175,10 +198,13 @@ export class AssistantMessageElement {
   }
 
   flush(): boolean {
-    return this.text ? this.text.flush() : false;
+    const thought = this.reasoning ? this.reasoning.flush() : false;
+    return (this.text ? this.text.flush() : false) || thought;
   }
 
   finish(status: MessageStatus, usage?: UsageView, error?: ErrorView, channel?: string): void {
+    this.reasoning?.flush();
+    this.endThinking();
     this.closeText();
     this.status = status;
     // after a failover the answer names the channel that served it
@@ -220,6 +246,15 @@ export class AssistantMessageElement {
   private addPart(part: AssistantPart, streaming: boolean): void {
     if (part.kind === 'tool') {
       this.upsertToolCall(part.call);
+      return;
+    }
+    if (part.kind === 'thinking') {
+      this.closeText();
+      // still thinking when the snapshot was taken: a live block (its clock starts now)
+      const live = streaming && part.ms === undefined;
+      const block = new ReasoningBlock(this.doc, part.text, this.markdownOptions, live ? undefined : { ms: part.ms });
+      this.body.appendChild(block.element);
+      if (live) this.reasoning = block;
       return;
     }
     if (streaming) {

@@ -8,6 +8,7 @@ import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, 
 import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
 import { chatCost } from './prices';
+import { reasoningFor, refuseMissingReasoning } from './reasoning';
 import type { RequestContext } from './request-context';
 import { ResponseSender } from './response-sender';
 import { tokensOf } from './tokens';
@@ -54,6 +55,8 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     } else if (marked) fault = marked;
   }
 
+  // A thinking model refuses a tool loop that lost its reasoning (before any charge, as DeepSeek does).
+  refuseMissingReasoning(request.messages);
   state.requireBalance(key);
   record.requests++;
   const failure = drawFailure(state.options.failures, profile, state.rng);
@@ -63,15 +66,18 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   }
 
   const reply = decideReply(request);
+  const reasoning = reasoningFor(request.messages);
   const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
   const cached = request.model.caching ? state.cache.lookupAndStore(bucket, request.prompt.text) : 0;
-  const completion = completionTokens(reply);
+  // reasoning tokens are part of completion_tokens
+  const reasoningTokens = reasoning ? tokensOf(reasoning.text) : 0;
+  const completion = completionTokens(reply) + reasoningTokens;
   const usage: WireUsage = {
     prompt_tokens: request.promptTokens,
     completion_tokens: completion,
     total_tokens: request.promptTokens + completion,
     prompt_tokens_details: { cached_tokens: cached },
-    completion_tokens_details: { reasoning_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
   state.charge(key, chatCost(request.model.id, request.channel, usage, profile.prices[request.model.id]));
   record.completionTokens += completion;
@@ -91,17 +97,17 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   const headers = { 'x-request-id': `req_${meta.id}`, 'x-modelgate-channel': request.channel };
 
   if (!request.stream) {
-    const events = buildStreamEvents(meta, reply, undefined).filter((e) => e.content).length;
+    const events = buildStreamEvents(meta, reply, undefined, reasoning).filter((e) => e.content).length;
     let wait = pacing.firstByteMs;
     for (let i = 0; i < events; i++) wait += pacing.chunkMs();
     await sleep(wait, signal);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    return sendJsonWithFault(res, signal, buildCompletion(meta, reply, usage), fault);
+    return sendJsonWithFault(res, signal, buildCompletion(meta, reply, usage, reasoning), fault);
   }
 
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   res.flushHeaders();
-  const events = buildStreamEvents(meta, reply, request.includeUsage ? usage : undefined);
+  const events = buildStreamEvents(meta, reply, request.includeUsage ? usage : undefined, reasoning);
   await sendStream(new ResponseSender(res, signal, fault?.kind === 'drip' ? fault.delayMs : undefined), events, {
     eol: profile.lineEnding,
     pacing,

@@ -3,6 +3,7 @@
 // keep-alive comments, tool-call fragments interleaved by index, a usage chunk with empty
 // `choices`, then [DONE]); or one chat.completion object when streaming is off.
 import type { Reply } from './chat-reply';
+import { reasoningDelta, reasoningMessageFields, thinkBlock, type ReasoningForm } from './reasoning';
 import { seededRng } from './rng';
 import type { SimUsage } from './prices';
 
@@ -76,7 +77,13 @@ function splitArguments(args: string): string[] {
   return pieces;
 }
 
-export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: WireUsage | undefined): SseEvent[] {
+/** A reasoning model's thinking for this answer (reasoning.ts). */
+export interface ReplyReasoning {
+  form: ReasoningForm;
+  text: string;
+}
+
+export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: WireUsage | undefined, reasoning?: ReplyReasoning): SseEvent[] {
   const chunk = (delta: object, finishReason: string | null = null): string =>
     'data: ' +
     JSON.stringify({
@@ -90,10 +97,16 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
     });
 
   const contentDeltas: object[] = [];
+  const tags = reasoning?.form === 'tags';
+  if (reasoning && !tags) for (const piece of splitIntoChunks(reasoning.text)) contentDeltas.push(reasoningDelta(reasoning.form, piece));
+  // DeepSeek sends `reasoning_content: null` beside content once the answer starts
+  const after = reasoning?.form === 'content' || reasoning?.form === 'passback' ? { reasoning_content: null } : {};
   if (reply.kind === 'text') {
-    const pieces = reply.chunkSeed === undefined ? splitIntoChunks(reply.text) : splitRandomly(reply.text, reply.chunkSeed);
-    for (const piece of pieces) contentDeltas.push({ content: piece });
+    const text = tags ? thinkBlock(reasoning.text) + reply.text : reply.text;
+    const pieces = tags ? splitRandomly(text, text.length) : reply.chunkSeed === undefined ? splitIntoChunks(text) : splitRandomly(text, reply.chunkSeed);
+    for (const piece of pieces) contentDeltas.push({ content: piece, ...after });
   } else {
+    if (tags) for (const piece of splitRandomly(thinkBlock(reasoning.text), reasoning.text.length)) contentDeltas.push({ content: piece });
     // Headers of every call first (id and name arrive once), then argument fragments
     // interleaved by index, as parallel calls can arrive.
     reply.calls.forEach((c, index) => contentDeltas.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
@@ -133,14 +146,17 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
   return events;
 }
 
-export function buildCompletion(meta: CompletionMeta, reply: Reply, usage: WireUsage): object {
+export function buildCompletion(meta: CompletionMeta, reply: Reply, usage: WireUsage, reasoning?: ReplyReasoning): object {
+  const think = reasoning?.form === 'tags' ? thinkBlock(reasoning.text) : '';
+  const fields = reasoning ? reasoningMessageFields(reasoning.form, reasoning.text) : {};
   const message =
     reply.kind === 'text'
-      ? { role: 'assistant', content: reply.text, refusal: null }
+      ? { role: 'assistant', content: think + reply.text, refusal: null, ...fields }
       : {
           role: 'assistant',
-          content: null,
+          content: think || null,
           refusal: null,
+          ...fields,
           tool_calls: reply.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
         };
   return {

@@ -118,6 +118,15 @@ export class AnswerRuns {
             out.text(c, record.id, t);
             store.changed(c);
           },
+          reasoning: (t) => {
+            if (run.detached) return;
+            out.thinking(c, record.id, t);
+            store.changed(c);
+          },
+          thinkingDone: (ms) => {
+            if (run.detached) return;
+            out.postFor(c, { type: 'thinkingDone', messageId: record.id, ms });
+          },
           toolCall: (call) => {
             if (run.detached) return;
             out.postFor(c, { type: 'toolCall', messageId: record.id, call: { ...call } });
@@ -135,7 +144,9 @@ export class AnswerRuns {
       const u = outcome.usage;
       services.log.info(
         `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
-          (u ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion` : '') +
+          (u
+            ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion${u.reasoningTokens ? ` (${u.reasoningTokens} reasoning)` : ''}`
+            : '') +
           (record.error ? `; ${record.error.message}` : ''),
       );
       store.changed(c, { touch: true });

@@ -6,9 +6,9 @@
 // tests against the gateway simulator.
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
 import { costOf } from '../../core/spend/cost';
-import type { ChatMessage, ChatRequest, GatewayClient, ToolCall, ToolDefinition, Usage } from '../../core/client/types';
+import type { ChatMessage, ChatRequest, GatewayClient, ReasoningField, ToolCall, ToolDefinition, Usage } from '../../core/client/types';
 import type { ErrorView, ToolCallView, UsageView } from '../protocol';
-import { appendText, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
+import { appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
 
 export interface ToolResult {
   content: string;
@@ -18,6 +18,10 @@ export interface ToolResult {
 export interface AnswerEvents {
   text(text: string): void;
   toolCall(call: ToolCallView): void;
+  /** the model's reasoning, streamed (shown in the Thinking block) */
+  reasoning?(text: string): void;
+  /** the reasoning of this round ended after `ms` (the answer or a tool call started) */
+  thinkingDone?(ms: number): void;
 }
 
 export interface AnswerOptions {
@@ -36,6 +40,8 @@ export interface AnswerOptions {
   price?: Price;
   record: AssistantRecord;
   events: AnswerEvents;
+  /** injectable clock (thinking time) */
+  now?: () => number;
 }
 
 export interface AnswerOutcome {
@@ -62,17 +68,36 @@ export function chatRequest(model: string, channel: ChannelChoice, messages: Cha
 
 export function usageView(usage: Usage, cost: number | undefined): UsageView {
   const v: UsageView = { promptTokens: usage.promptTokens, cachedTokens: usage.cachedTokens, completionTokens: usage.completionTokens };
+  // Part of completionTokens: shown beside it, already in the cost.
+  if (usage.reasoningTokens) v.reasoningTokens = usage.reasoningTokens;
   if (cost !== undefined) v.cost = cost;
   return v;
 }
 
 function addUsage(a: Usage | undefined, b: Usage): Usage {
   if (!a) return { ...b };
-  return {
+  const sum: Usage = {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     cachedTokens: a.cachedTokens + b.cachedTokens,
   };
+  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  return sum;
+}
+
+/**
+ * The assistant message of a tool round, with the round's reasoning in the field the model used
+ * (a `<think>` block has no field: it is not sent back, as Qwen's docs advise).
+ */
+export function toolRoundMessage(text: string, calls: ToolCall[], reasoning: string, field: ReasoningField | undefined): ChatMessage {
+  const message: ChatMessage = {
+    role: 'assistant',
+    content: text || null,
+    tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+  };
+  if (reasoning && field === 'reasoning_content') message.reasoning_content = reasoning;
+  else if (reasoning && field === 'reasoning') message.reasoning = reasoning;
+  return message;
 }
 
 function truncateForView(text: string): string {
@@ -86,6 +111,15 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   let requests = 0;
   let rounds = 0;
   let roundText = '';
+  const now = o.now ?? Date.now;
+  let thinkingSince: number | undefined;
+  const stopThinking = () => {
+    if (thinkingSince === undefined) return;
+    const ms = Math.max(0, now() - thinkingSince);
+    thinkingSince = undefined;
+    endThinking(rec, ms);
+    o.events.thinkingDone?.(ms);
+  };
   const setUsage = () => {
     if (!usage) return;
     rec.usage = usageView(usage, o.price ? costOf(usage, o.price) : undefined);
@@ -93,21 +127,33 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   try {
     for (;;) {
       roundText = '';
+      let roundReasoning = '';
+      let reasoningField: ReasoningField | undefined;
       const calls: ToolCall[] = [];
       requests++;
       for await (const ev of o.client.streamChat(chatRequest(o.model, o.channel, messages, o.tools), { signal: o.signal })) {
-        if (ev.type === 'text') {
+        if (ev.type === 'reasoning') {
           if (!ev.text) continue;
+          thinkingSince ??= now();
+          roundReasoning += ev.text;
+          reasoningField ??= ev.field;
+          appendThinking(rec, ev.text);
+          o.events.reasoning?.(ev.text);
+        } else if (ev.type === 'text') {
+          if (!ev.text) continue;
+          stopThinking();
           roundText += ev.text;
           appendText(rec, ev.text);
           o.events.text(ev.text);
         } else if (ev.type === 'tool_calls') {
+          stopThinking();
           calls.push(...ev.calls);
         } else if (ev.type === 'usage') {
           usage = addUsage(usage, ev.usage);
           setUsage();
         }
       }
+      stopThinking();
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
       if (calls.length === 0) break;
 
@@ -132,11 +178,8 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       }
       const results = await o.runTools(calls, o.signal);
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
-      const assistant: ChatMessage = {
-        role: 'assistant',
-        content: roundText || null,
-        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
-      };
+      // Its reasoning goes back on every later request of this loop (DeepSeek, Kimi refuse without).
+      const assistant = toolRoundMessage(roundText, calls, roundReasoning, reasoningField);
       const toolMessages: ChatMessage[] = calls.map((c, i) => {
         const r = results[i] ?? { content: 'The tool produced no result.', isError: true };
         const done: ToolCallView = { ...views[i], status: r.isError ? 'error' : 'done', result: truncateForView(r.content) };
@@ -151,6 +194,7 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
     if (roundText) rec.wire.push({ role: 'assistant', content: roundText });
     rec.status = 'done';
   } catch (err) {
+    stopThinking();
     if (roundText) rec.wire.push({ role: 'assistant', content: roundText });
     for (const p of rec.parts) {
       if (p.kind === 'tool' && p.call.status === 'running') {

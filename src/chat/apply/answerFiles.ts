@@ -6,7 +6,11 @@
 export interface ConversationLike {
   messages: readonly (
     | { role: 'user'; attachments: readonly { kind: string; label: string }[] }
-    | { role: 'assistant'; parts: readonly ({ kind: 'text'; text: string } | { kind: 'tool'; call: { name: string; arguments: string } })[] }
+    | {
+        role: 'assistant';
+        // thinking: the model's reasoning, never what Apply takes
+        parts: readonly ({ kind: 'text'; text: string } | { kind: 'tool'; call: { name: string; arguments: string } } | { kind: 'thinking'; text: string })[];
+      }
   )[];
   pinned: readonly { path: string }[];
   pending: readonly { kind: string; label: string }[];

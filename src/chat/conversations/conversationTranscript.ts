@@ -95,7 +95,7 @@ export function messageView(m: MessageRecord): MessageView {
   const view: MessageView = {
     id: m.id,
     role: 'assistant',
-    parts: m.parts.map((p) => (p.kind === 'text' ? { kind: 'text', text: p.text } : { kind: 'tool', call: { ...p.call } })),
+    parts: m.parts.map((p): AssistantPart => (p.kind === 'tool' ? { kind: 'tool', call: { ...p.call } } : { ...p })),
     status: m.status,
     model: m.model,
     channel: m.channel,
@@ -188,6 +188,19 @@ export function appendText(m: AssistantRecord, text: string): void {
   else m.parts.push({ kind: 'text', text });
 }
 
+/** Appends streamed reasoning: to the Thinking part of this round, or a new one. */
+export function appendThinking(m: AssistantRecord, text: string): void {
+  const last = m.parts[m.parts.length - 1];
+  if (last?.kind === 'thinking' && last.ms === undefined) last.text += text;
+  else m.parts.push({ kind: 'thinking', text });
+}
+
+/** The round's thinking ended after `ms` (kept, so a reload shows "Thought for …"). */
+export function endThinking(m: AssistantRecord, ms: number): void {
+  const last = m.parts[m.parts.length - 1];
+  if (last?.kind === 'thinking' && last.ms === undefined) last.ms = ms;
+}
+
 /** Adds or updates the part of a tool call (by call id). */
 export function upsertToolCall(m: AssistantRecord, call: ToolCallView): void {
   const part = m.parts.find((p): p is Extract<AssistantPart, { kind: 'tool' }> => p.kind === 'tool' && p.call.id === call.id);
@@ -215,6 +228,8 @@ const wireMessage = z.object({
   tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),
+  reasoning_content: z.string().optional(),
+  reasoning: z.string().optional(),
 });
 const attachment = z.object({
   id: z.string(),
@@ -235,6 +250,7 @@ const usageView = z.object({
   promptTokens: z.number(),
   cachedTokens: z.number(),
   completionTokens: z.number(),
+  reasoningTokens: z.number().optional(),
   cost: z.number().optional(),
 });
 const userRecord = z.object({
@@ -249,7 +265,13 @@ const userRecord = z.object({
 const assistantRecord = z.object({
   id: z.string(),
   role: z.literal('assistant'),
-  parts: z.array(z.union([z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('tool'), call: toolCallView })])),
+  parts: z.array(
+    z.union([
+      z.object({ kind: z.literal('text'), text: z.string() }),
+      z.object({ kind: z.literal('tool'), call: toolCallView }),
+      z.object({ kind: z.literal('thinking'), text: z.string(), ms: z.number().optional() }),
+    ]),
+  ),
   status: z.enum(['streaming', 'done', 'stopped', 'error', 'interrupted']),
   model: z.string(),
   channel: z.string(),

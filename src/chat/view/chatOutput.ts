@@ -33,6 +33,11 @@ export class ChatOutput implements vscode.Disposable {
     if (this.isActive(c)) this.#coalescer.text(messageId, text);
   }
 
+  /** Streamed reasoning of answer `messageId` (coalesced like text; dropped when off screen). */
+  thinking(c: Conversation, messageId: string, text: string): void {
+    if (this.isActive(c)) this.#coalescer.text(messageId, text, true);
+  }
+
   /** Posts a full snapshot: it already holds every streamed character, so pending deltas are dropped. */
   snapshot(message: HostMessage): void {
     this.#coalescer.discard();

@@ -1,11 +1,12 @@
 // Merges the text deltas of a streaming answer into one `textDelta` message every few
 // milliseconds: a fast stream yields hundreds of tiny chunks per second, and each postMessage
 // to a webview is a structured clone plus an IPC hop. Any other message flushes the pending
-// text first, so the webview sees everything in order.
+// text first, so the webview sees everything in order. Reasoning (`thinkingDelta`) is merged the
+// same way; a switch between reasoning and answer text flushes.
 import type { HostMessage } from '../protocol';
 
 export class DeltaCoalescer {
-  private pending: { messageId: string; text: string } | undefined;
+  private pending: { messageId: string; text: string; thinking: boolean } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -13,11 +14,11 @@ export class DeltaCoalescer {
     private readonly intervalMs = 24,
   ) {}
 
-  text(messageId: string, text: string): void {
+  text(messageId: string, text: string, thinking = false): void {
     if (!text) return;
-    if (this.pending && this.pending.messageId !== messageId) this.flush();
+    if (this.pending && (this.pending.messageId !== messageId || this.pending.thinking !== thinking)) this.flush();
     if (this.pending) this.pending.text += text;
-    else this.pending = { messageId, text };
+    else this.pending = { messageId, text, thinking };
     this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
   }
 
@@ -32,7 +33,7 @@ export class DeltaCoalescer {
     this.timer = undefined;
     const p = this.pending;
     this.pending = undefined;
-    if (p) this.deliver({ type: 'textDelta', messageId: p.messageId, text: p.text });
+    if (p) this.deliver({ type: p.thinking ? 'thinkingDelta' : 'textDelta', messageId: p.messageId, text: p.text });
   }
 
   /** Drops pending text: a snapshot that already contains it is about to be sent. */

@@ -7,16 +7,46 @@ import { GatewayError, protocolError } from './gatewayError';
 import { FastChunks } from './fastChunk';
 import { l10n } from '../l10n';
 import { ToolCallAssembler } from './toolCalls';
-import type { ChatCompletion, ChatStreamEvent, ToolCall, Usage } from './types';
+import { splitThink, ThinkSplitter, type ThinkSink } from './thinkTags';
+import type { ChatCompletion, ChatStreamEvent, ReasoningField, ToolCall, Usage } from './types';
 import type { SseMessage } from './sse';
 import { describeZodError, wire, type ChatChunk, type WireUsage } from './wire';
 
+type Rec = Record<string, unknown>;
+const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function usageFromWire(usage: WireUsage): Usage {
-  return {
+  const out: Usage = {
     promptTokens: usage.prompt_tokens ?? 0,
     completionTokens: usage.completion_tokens ?? 0,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
   };
+  // Part of completion_tokens (never added to it): shown, not charged again. 0 = none to show.
+  const details: unknown = usage.completion_tokens_details;
+  const reasoning = isRecord(details) ? details.reasoning_tokens : undefined;
+  if (typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning > 0) out.reasoningTokens = reasoning;
+  return out;
+}
+
+/**
+ * The reasoning of a delta (streamed) or a message (not streamed), in the three field forms:
+ * `reasoning_content` (DeepSeek's API docs, "Reasoning Model"), `reasoning` (vLLM's
+ * "Reasoning Outputs", OpenRouter's "Reasoning Tokens") and the text items of
+ * `reasoning_details` (OpenRouter, which sends them beside `reasoning`: read only without it).
+ * A field of the wrong type is ignored, not an error: reasoning is never worth failing an answer.
+ */
+export function reasoningOf(part: Record<string, unknown>): { text: string; field: ReasoningField } | undefined {
+  const content = part.reasoning_content;
+  if (typeof content === 'string' && content) return { text: content, field: 'reasoning_content' };
+  const reasoning = part.reasoning;
+  if (typeof reasoning === 'string' && reasoning) return { text: reasoning, field: 'reasoning' };
+  const details = part.reasoning_details;
+  if (!Array.isArray(details)) return undefined;
+  let text = '';
+  for (const item of details as unknown[]) {
+    if (isRecord(item) && item.type === 'reasoning.text' && typeof item.text === 'string') text += item.text;
+  }
+  return text ? { text, field: 'reasoning' } : undefined;
 }
 
 function preview(text: string): string {
@@ -49,8 +79,6 @@ export function streamCutError(): GatewayError {
 // The hot-path shape check. It accepts only what chatChunkSchema surely accepts (plain
 // objects and the exact primitive types zod wants); anything it does not recognise goes to
 // zod, so an odd but valid chunk still passes and a bad one gets zod's precise message.
-type Rec = Record<string, unknown>;
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optString = (v: unknown): boolean => v == null || typeof v === 'string';
 const optIndex = (v: unknown): boolean => v == null || (Number.isSafeInteger(v) && (v as number) >= 0);
 const optCount = (v: unknown): boolean => v == null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
@@ -103,6 +131,13 @@ export class ChatStreamAssembler {
   private fastChunks: FastChunks | undefined;
   /** The last validated chunk passed the hand-written shape check (only those teach a template). */
   private commonShape = false;
+  /** A `<think>` block at the start of content; once past it, text goes straight out. */
+  private readonly think = new ThinkSplitter();
+  private thinkEvents: ChatStreamEvent[] = [];
+  private readonly thinkSink: ThinkSink = {
+    reasoning: (text) => this.thinkEvents.push({ type: 'reasoning', text, field: 'think' }),
+    text: (text) => this.thinkEvents.push({ type: 'text', text }),
+  };
 
   constructor(
     private readonly context: ErrorContext = {},
@@ -128,7 +163,7 @@ export class ChatStreamAssembler {
       const plain = message.plain === true;
       const text = fast.content(data, plain);
       if (text !== undefined) {
-        if (text) events.push({ type: 'text', text });
+        if (text) this.text(text, events);
         return events;
       }
       json = fast.large(data, plain);
@@ -143,7 +178,11 @@ export class ChatStreamAssembler {
     const choice = choices ? (choices.length === 1 ? choices[0] : (choices.find((c) => (c.index ?? 0) === 0) ?? choices[0])) : undefined;
     if (choice) {
       const delta = choice.delta;
-      if (delta?.content) events.push({ type: 'text', text: delta.content });
+      if (delta) {
+        const reasoning = reasoningOf(delta);
+        if (reasoning) events.push({ type: 'reasoning', ...reasoning });
+      }
+      if (delta?.content) this.text(delta.content, events);
       if (delta?.tool_calls?.length) this.toolCalls.add(delta.tool_calls);
       if (choice.finish_reason) {
         this.finishReason = choice.finish_reason;
@@ -154,6 +193,16 @@ export class ChatStreamAssembler {
     // Some servers repeat a running total on every chunk: the last one counts, reported once.
     if (chunk.usage) this.usage = usageFromWire(chunk.usage);
     return events;
+  }
+
+  /** Content text, through the `<think>` splitter until the start of the content is decided. */
+  private text(text: string, events: ChatStreamEvent[]): void {
+    if (this.think.plain) {
+      events.push({ type: 'text', text });
+      return;
+    }
+    this.thinkEvents = events;
+    this.think.push(text, this.thinkSink);
   }
 
   /** The fast shape check when it recognises the chunk, else zod (the same errors as before). */
@@ -168,7 +217,10 @@ export class ChatStreamAssembler {
   /** End of the stream ([DONE] or end of body): the remaining events, or the error of a cut stream. */
   finish(): ChatStreamEvent[] {
     if (!this.sawDone && !this.sawFinish) throw streamCutError();
-    const events = this.takeToolCalls();
+    const events: ChatStreamEvent[] = [];
+    this.thinkEvents = events;
+    this.think.end(this.thinkSink);
+    events.push(...this.takeToolCalls());
     if (this.usage) events.push({ type: 'usage', usage: this.usage });
     events.push({ type: 'done', finishReason: this.finishReason });
     return events;
@@ -189,22 +241,31 @@ export function completionFromJsonText(text: string, context: ErrorContext = {})
   if (!parsed.success) throw protocolError(`the answer has the wrong shape, ${describeZodError(parsed.error)}`);
   const choice = parsed.data.choices[0]!;
   const content = choice.message?.content;
-  const textOut = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  let textOut = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  let reasoning = choice.message ? reasoningOf(choice.message) : undefined;
+  const think = splitThink(textOut);
+  if (think.reasoning) {
+    textOut = think.text;
+    reasoning ??= { text: think.reasoning, field: 'think' };
+  }
   const toolCalls: ToolCall[] = (choice.message?.tool_calls ?? []).map((call, index) => ({
     id: call.id || `call_local_${index}`,
     name: call.function.name,
     arguments: typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments ?? {}),
   }));
-  return {
+  const completion: ChatCompletion = {
     text: textOut,
     toolCalls,
     usage: parsed.data.usage ? usageFromWire(parsed.data.usage) : undefined,
     finishReason: choice.finish_reason ?? null,
   };
+  if (reasoning) completion.reasoning = reasoning;
+  return completion;
 }
 
 export function eventsFromCompletion(completion: ChatCompletion): ChatStreamEvent[] {
   const events: ChatStreamEvent[] = [];
+  if (completion.reasoning) events.push({ type: 'reasoning', ...completion.reasoning });
   if (completion.text) events.push({ type: 'text', text: completion.text });
   if (completion.toolCalls.length) events.push({ type: 'tool_calls', calls: completion.toolCalls });
   if (completion.usage) events.push({ type: 'usage', usage: completion.usage });
@@ -214,14 +275,18 @@ export function eventsFromCompletion(completion: ChatCompletion): ChatStreamEven
 
 export function completionFromEvents(events: Iterable<ChatStreamEvent>): ChatCompletion {
   let text = '';
+  let reasoning: ChatCompletion['reasoning'];
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   for (const event of events) {
     if (event.type === 'text') text += event.text;
+    else if (event.type === 'reasoning') reasoning = { text: (reasoning?.text ?? '') + event.text, field: reasoning?.field ?? event.field };
     else if (event.type === 'tool_calls') toolCalls.push(...event.calls);
     else if (event.type === 'usage') usage = event.usage;
     else finishReason = event.finishReason;
   }
-  return { text, toolCalls, usage, finishReason };
+  const completion: ChatCompletion = { text, toolCalls, usage, finishReason };
+  if (reasoning) completion.reasoning = reasoning;
+  return completion;
 }

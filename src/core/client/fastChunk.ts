@@ -6,7 +6,7 @@
 // How it stays exact (the same events and errors as JSON.parse + validation):
 // - A template is learnt from a chunk that went the full way (JSON.parse, shape check) and
 //   carries only text (one choice, string content, no finish, no tool calls, no usage, no
-//   error). Its content string token is located in the raw text and replaced by two different
+//   error, no reasoning field). Its content string token is located in the raw text and replaced by two different
 //   sentinels; both probes are parsed, and the template is kept only if each sentinel comes
 //   back as `choices[0].delta.content`. So the token is that field and nothing else.
 // - A later chunk that is byte-for-byte the template's text before and after that token, with
@@ -224,6 +224,9 @@ export class FastChunks {
     if (this.tries >= MAX_LEARN || data.length > MAX_TEMPLATE_CHUNK) return;
     const delta = onlyDelta(json);
     if (!delta || typeof delta.content !== 'string' || delta.tool_calls != null) return;
+    // A chunk with reasoning beside its content is not a template: a later chunk with the same
+    // bytes around the content would carry that reasoning too, and the fast path reads content only.
+    if (delta.reasoning_content != null || delta.reasoning != null || delta.reasoning_details != null) return;
     const record = json as Rec;
     const choice = (record.choices as Rec[])[0]!;
     if (choice.finish_reason != null || record.usage != null || record.error != null) return;

@@ -34,6 +34,13 @@ export interface ChatMessage {
   /** tool result messages */
   tool_call_id?: string;
   name?: string;
+  /**
+   * The model's reasoning, sent back on an assistant message with `tool_calls` during the tool
+   * loop in the field the model used (DeepSeek and Kimi refuse the loop's next request without
+   * it). Never sent for earlier, finished turns (promptLayout's replay rule).
+   */
+  reasoning_content?: string;
+  reasoning?: string;
 }
 
 export interface ToolDefinition {
@@ -67,16 +74,28 @@ export interface Usage {
   completionTokens: number;
   /** Part of promptTokens that was read from the prompt cache. */
   cachedTokens: number;
+  /** Part of completionTokens spent on reasoning (`completion_tokens_details.reasoning_tokens`), when reported. */
+  reasoningTokens?: number;
 }
+
+/**
+ * Where the model put its reasoning: `delta.reasoning_content` (DeepSeek, Kimi, Qwen, many
+ * gateways), `delta.reasoning` or `reasoning_details` (vLLM, OpenRouter), or a `<think>` block
+ * at the start of `content` (local servers). The first two are the field it goes back in.
+ */
+export type ReasoningField = 'reasoning_content' | 'reasoning' | 'think';
 
 export type ChatStreamEvent =
   | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string; field: ReasoningField }
   | { type: 'tool_calls'; calls: ToolCall[] } // complete calls only
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; finishReason: string | null };
 
 export interface ChatCompletion {
   text: string;
+  /** the model's reasoning, when it sent any */
+  reasoning?: { text: string; field: ReasoningField };
   toolCalls: ToolCall[];
   usage?: Usage;
   finishReason: string | null;

@@ -11,6 +11,13 @@ describe('webview usage formatting', () => {
     assert.equal(formatUsageLine(undefined, 'm', 'stable', 'stopped'), 'tokens not reported · m · stable');
     assert.equal(formatUsageLine(undefined, 'm', 'stable', 'streaming'), 'm · stable');
   });
+  it('shows reasoning tokens as part of the completion tokens when reported (never as a separate charge)', () => {
+    assert.equal(
+      formatUsageLine({ ...usage, reasoningTokens: 200, cost: 0.0012 }, 'm', 'stable', 'done'),
+      '1,234 prompt (1,024 cached) · 321 completion (200 reasoning) · $0.0012 · m · stable',
+    );
+    assert.equal(formatUsageLine({ ...usage, reasoningTokens: 0 }, 'm', '', 'done'), '1,234 prompt (1,024 cached) · 321 completion · no price · m');
+  });
   it('says "no price" instead of a cost it does not know', () => {
     assert.equal(formatUsageLine(usage, 'm', '', 'done'), '1,234 prompt (1,024 cached) · 321 completion · no price · m');
   });

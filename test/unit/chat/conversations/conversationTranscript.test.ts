@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import {
   appendText,
+  appendThinking,
   composerAttachments,
+  endThinking,
   conversationView,
   markInterrupted,
   newConversation,
@@ -161,5 +163,53 @@ describe('chat: transcript', () => {
       { id: 'p1', kind: 'file', label: 'src/a.ts' },
       { id: 'i1', kind: 'image', label: 'shot.png', thumbnail: 'data:image/png;base64,AA' },
     ]);
+  });
+});
+
+describe('chat: transcript, reasoning', () => {
+  it('keeps Thinking parts, their time, reasoning on wire messages and reasoning tokens through storage', () => {
+    const c = newConversation(100, 'conv-r');
+    const a: AssistantRecord = {
+      id: 'a1',
+      role: 'assistant',
+      parts: [],
+      status: 'streaming',
+      model: 'm',
+      channel: 'default',
+      createdAt: 2,
+      wire: [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }], reasoning_content: 'why' },
+        { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        { role: 'assistant', content: 'done', reasoning: 'or-form' },
+      ],
+      usage: { promptTokens: 10, cachedTokens: 0, completionTokens: 50, reasoningTokens: 30 },
+    };
+    appendThinking(a, 'let me ');
+    appendThinking(a, 'see');
+    endThinking(a, 1200);
+    appendThinking(a, 'again');
+    appendText(a, 'Answer');
+    a.status = 'done';
+    assert.deepEqual(a.parts, [
+      { kind: 'thinking', text: 'let me see', ms: 1200 },
+      { kind: 'thinking', text: 'again' },
+      { kind: 'text', text: 'Answer' },
+    ]);
+    c.messages.push(user('u1', 'q'), a);
+    const back = parseConversation(serializeConversation(c));
+    assert.ok(back, 'parses');
+    assert.deepEqual(back, c);
+    assert.deepEqual(conversationView(back).messages[1], { ...conversationView(c).messages[1] });
+    assert.deepEqual((conversationView(back).messages[1] as { parts: unknown[] }).parts[0], { kind: 'thinking', text: 'let me see', ms: 1200 });
+  });
+
+  it('an interrupted answer keeps its thinking out of the replayed text', () => {
+    const c = newConversation(100, 'conv-i');
+    const a: AssistantRecord = { id: 'a1', role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'default', createdAt: 2, wire: [] };
+    appendThinking(a, 'thinking');
+    appendText(a, 'partial');
+    c.messages.push(user('u1', 'q'), a);
+    markInterrupted(c);
+    assert.deepEqual(a.wire, [{ role: 'assistant', content: 'partial' }]);
   });
 });

@@ -6,6 +6,7 @@ import {
   imagesOf,
   layoutPrompt,
   pinnedMessage,
+  replayReasoning,
   systemMessage,
   userMessage,
   type PinnedFile,
@@ -178,5 +179,54 @@ describe('chat: prompt layout for the prefix cache', () => {
       assert.deepEqual(m.at(-1), pinnedMessage([late]));
       assert.equal(m.length, 4);
     });
+  });
+});
+
+describe('core/promptLayout: the replay rule for reasoning', () => {
+  const call = (id: string) => [{ id, type: 'function' as const, function: { name: 'f', arguments: '{}' } }];
+  const turn1: ChatMessage[] = [
+    { role: 'user', content: 'q1' },
+    { role: 'assistant', content: null, tool_calls: call('c1'), reasoning_content: 'r1' },
+    { role: 'tool', tool_call_id: 'c1', content: 'x' },
+    { role: 'assistant', content: 'a1', reasoning_content: 'final-1' },
+  ];
+
+  it('layoutPrompt sends no reasoning of the history (every turn in it is finished)', () => {
+    const out = layoutPrompt({ systemPrompt: 's', pinned: [], history: [...turn1, { role: 'user', content: 'q2' }] });
+    assert.ok(out.every((m) => !('reasoning_content' in m) && !('reasoning' in m)));
+    assert.equal(out[2]!.tool_calls?.length, 1, 'the tool round itself stays');
+  });
+
+  it('replayReasoning keeps it on the tool loop in progress only, in the field it came in', () => {
+    const loop: ChatMessage[] = [
+      { role: 'user', content: 'q2' },
+      { role: 'assistant', content: null, tool_calls: call('c2'), reasoning: 'r2' },
+      { role: 'tool', tool_call_id: 'c2', content: 'y' },
+      // a vscode.lm caller's text beside the tool results: still the same loop
+      { role: 'user', content: 'context beside the results' },
+      { role: 'assistant', content: null, tool_calls: call('c3'), reasoning_content: 'r3' },
+      { role: 'tool', tool_call_id: 'c3', content: 'z' },
+    ];
+    const out = replayReasoning([...turn1, ...loop]);
+    assert.deepEqual(
+      out.map((m) => m.reasoning_content ?? m.reasoning ?? null),
+      [null, null, null, null, null, 'r2', null, null, 'r3', null],
+    );
+    assert.equal(out[5]!.reasoning, 'r2');
+    assert.equal(out[8]!.reasoning_content, 'r3');
+    // a finished answer without tool calls never carries reasoning
+    assert.equal(
+      replayReasoning([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a', reasoning_content: 'r' },
+      ])[1]!.reasoning_content,
+      undefined,
+    );
+  });
+
+  it('canonicalMessage keeps reasoning only when asked, and only with tool calls', () => {
+    assert.equal(canonicalMessage(turn1[1]!).reasoning_content, undefined);
+    assert.equal(canonicalMessage(turn1[1]!, true).reasoning_content, 'r1');
+    assert.equal(canonicalMessage(turn1[3]!, true).reasoning_content, undefined);
   });
 });

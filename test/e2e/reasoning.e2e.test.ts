@@ -1,0 +1,107 @@
+// The Thinking block in the real panel (VS Code 1.139 web workbench in headless Chromium): a
+// thinking model ([[reasoning:passback]], DeepSeek's form and its tool-loop rule, see
+// test/gateway/reasoning.ts) streams its reasoning into a "Thinking…" block that collapses to
+// "Thought for N s" when the answer starts, opens again from the keyboard, answers through a
+// tool round without the 400 DeepSeek gives a loop that lost its reasoning, comes back after a
+// reload, and has no Copy/Insert/Apply of its own. Screenshots in light and dark themes go to
+// test-results/screenshots/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-reasoning-5b2e90';
+
+describe('e2e reasoning: the Thinking block in the panel', function () {
+  this.timeout(300_000);
+  // Paced chunks, so the reasoning is seen streaming before the answer starts.
+  const fixture = useGatewayWorkbench(
+    KEY,
+    (gw) => ({ settings: { ...gatewaySettings(gw), 'workbench.colorTheme': 'Default Light Modern' }, viewport: { width: 1280, height: 860 } }),
+    { channels: { stable: { firstTokenMs: 200, perChunkMs: 250 } } },
+  );
+
+  let wb: Workbench;
+  let chat: Frame;
+  const message = () => chat.getByRole('textbox', { name: 'Message' });
+  const log = () => chat.getByRole('log');
+  const assistants = () => log().getByRole('article', { name: 'Assistant' });
+  const button = (name: string) => chat.getByRole('button', { name, exact: true });
+
+  async function screenshotPanel(file: string): Promise<string> {
+    const dir = join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, file);
+    await wb.page.locator('.part.sidebar').screenshot({ path });
+    return path;
+  }
+
+  it('streams the thinking, collapses it when the answer starts, answers through a tool round', async () => {
+    wb = fixture.get();
+    chat = await wb.openChat();
+    await wb.setKey(KEY);
+    await message().fill('Which files are here? [[reasoning:passback]] [[call:list_files {"path":"."}]]\n```ts\nconst answerCode = 1;\n```');
+    await button('Send').click();
+    const answer = assistants().last();
+    const block = answer.locator('details.reasoning-block').first();
+    // live: open, "Thinking… N s"
+    await block.waitFor({ state: 'visible', timeout: 60_000 });
+    await chat.waitForFunction(
+      () => {
+        const d = document.querySelector('details.reasoning-block');
+        return d instanceof HTMLDetailsElement && d.open && /^Thinking… \d+ s$/.test(d.querySelector('summary')?.textContent ?? '');
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await screenshotPanel('reasoning-live-light.png');
+    await button('Stop').waitFor({ state: 'hidden', timeout: 120_000 });
+    // done: every block collapsed with its time, a tool round between, no error card
+    const summaries = await answer.locator('details.reasoning-block > summary').allTextContents();
+    assert.ok(summaries.length >= 2, `one block per round: ${summaries.join(' | ')}`);
+    for (const s of summaries) assert.match(s, /^Thought for \d+ s$/);
+    assert.equal(await answer.locator('details.reasoning-block[open]').count(), 0, 'collapsed');
+    assert.equal(await answer.getByRole('alert').count(), 0, 'no error (the reasoning went back)');
+    await answer.getByText(/Tool list_files returned/).waitFor({ state: 'visible' });
+  });
+
+  it('opens again from the keyboard; its code has no Copy/Insert/Apply; the answer keeps them', async () => {
+    const answer = assistants().last();
+    const summary = answer.locator('details.reasoning-block > summary').first();
+    await summary.focus();
+    await wb.page.keyboard.press('Enter');
+    await chat.waitForFunction(() => document.querySelector('details.reasoning-block')?.hasAttribute('open') === true, undefined, { timeout: 10_000 });
+    assert.match(await answer.locator('details.reasoning-block .reasoning-body').first().innerText(), /The user asks/);
+    const visibleIn = async (scope: string) => {
+      let n = 0;
+      for (const b of await answer.locator(`${scope} [data-code-action]`).all()) if (await b.isVisible()) n++;
+      return n;
+    };
+    assert.equal(await visibleIn('details.reasoning-block'), 0, 'no code actions in the Thinking block');
+    await screenshotPanel('reasoning-open-light.png');
+  });
+
+  it('comes back after a reload, collapsed, with its text', async () => {
+    await wb.page.reload({ waitUntil: 'domcontentloaded' });
+    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    chat = await wb.openChat({ timeoutMs: 120_000 });
+    const answer = assistants().last();
+    await answer.locator('details.reasoning-block').first().waitFor({ state: 'attached', timeout: 60_000 });
+    const summaries = await answer.locator('details.reasoning-block > summary').allTextContents();
+    assert.ok(summaries.length >= 2);
+    for (const s of summaries) assert.match(s, /^Thought for \d+ s$/);
+    assert.match((await answer.locator('details.reasoning-block .reasoning-body').first().textContent()) ?? '', /The user asks/);
+  });
+
+  it('takes screenshots in a dark theme', async () => {
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern');
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await assistants().last().locator('details.reasoning-block > summary').first().click();
+    const path = await screenshotPanel('reasoning-open-dark.png');
+    writeFileSync(join(repoRoot(), 'test-results', 'screenshots', 'reasoning.txt'), `${path}\n`);
+  });
+});
