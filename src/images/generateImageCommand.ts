@@ -55,9 +55,7 @@ async function generateInteractively(
     // Started from the editor: the palette while it is active, or its own menus (which pass its Uri).
     const fromEditor = !!editor && (!resource || resource.toString() === editor.document.uri.toString());
     const target =
-      resource && resource.scheme !== 'untitled'
-        ? await targetForResource(resource)
-        : await configuredTarget(editor, services.settings().imageFolder, true);
+      resource && resource.scheme !== 'untitled' ? await targetForResource(resource) : await configuredTarget(editor, services.settings().imageFolder, true);
     if (!target) return undefined;
     services.gateway.client(); // an invalid base URL is reported now, not after five questions
     if (!(await services.gateway.ensureKey())) return undefined;
@@ -66,7 +64,8 @@ async function generateInteractively(
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
     const catalogue = await catalogueWith(services, services.settings().imageModel);
-    if (!catalogue.imageModels().length) throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
+    if (!catalogue.imageModels().length)
+      throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
     const choices = await askOptions(model, last);
@@ -147,13 +146,19 @@ async function imageModelFor(services: Services, args: ImageArgs): Promise<Image
   if (id === services.settings().imageModel && !catalogue.get(id)) return unknownImageModel(id, 'settings');
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
-    vscode.l10n.t('model “{0}” is not an image model of the catalogue (image models: {1})', id, known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”')),
+    vscode.l10n.t(
+      'model “{0}” is not an image model of the catalogue (image models: {1})',
+      id,
+      known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”'),
+    ),
   ]);
 }
 
 async function requireKey(services: Services): Promise<void> {
   if (!(await services.gateway.ensureKey())) {
-    throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), { retryable: false });
+    throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), {
+      retryable: false,
+    });
   }
 }
 
@@ -170,23 +175,36 @@ async function programmaticTarget(services: Services, args: ImageArgs, editor: v
 
 async function execute(services: Services, job: ImageJob, followUp: FollowUp): Promise<vscode.Uri[]> {
   const client = services.gateway.client();
-  if (!(await services.budget.confirm('image')).send) throw new vscode.CancellationError(); // a used-up budget asks first (src/spend)
   const { choices, model } = job;
+  const cost = services.catalogue().imageCost(model.id, choices.size, choices.n, choices.quality);
+  // a used-up budget (or, while one is set, a model without a price) asks first (src/services/budgetGuard.ts)
+  if (!(await services.budget.confirm('image', { model: model.id, priced: cost !== undefined })).send) throw new vscode.CancellationError();
+  // the request's cost is reserved until it is recorded (a burst of requests cannot all pass the budget)
+  const hold = services.budget.hold(cost);
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true },
-    (progress, token) =>
+  const result = await Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true }, (progress, token) =>
       runImageJob(
         {
           client,
           onProgress: (message) => progress.report({ message }),
           // No provider field is sent for images, so the gateway's default channel served it.
-          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length, cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality) }),
+          onResponse: (response) => {
+            services.usage.record({
+              source: 'image',
+              model: model.id,
+              channel: 'default',
+              images: response.data.length,
+              cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality),
+            });
+            hold.settle();
+          },
         },
         job,
         token,
       ),
-  );
+    ),
+  ).finally(() => hold.settle());
   services.log.info(`images: saved ${result.uris.map((u) => vscode.workspace.asRelativePath(u, true)).join(', ')}`);
   if (followUp.link) {
     try {
