@@ -167,11 +167,6 @@ export class BudgetGuard implements vscode.Disposable {
     return this.hold(usd);
   }
 
-  /** For vscode.lm requests: throws, naming the budget, while one is used up. */
-  refuseIfExhausted(requester: string | undefined): void {
-    this.reserveForLm(requester, '', 0).settle();
-  }
-
   private warnIfDue(): void {
     const warned = new Set(
       Array.isArray(this.state.get(WARNED_KEY)) ? (this.state.get(WARNED_KEY) as unknown[]).filter((k): k is string => typeof k === 'string') : [],
