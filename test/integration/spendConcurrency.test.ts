@@ -43,10 +43,11 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     await until(() => api.settings().budgets.dailyUsd === usd, `budget.dailyUsd = ${usd}`);
   }
 
-  async function lmRequest(text: string, model = 'flagship-text'): Promise<string> {
+  async function lmRequest(text: string, model = 'flagship-text', maxTokens?: number): Promise<string> {
     const [m] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: model });
     assert.ok(m, `vscode.lm lists ${model}`);
-    const response = await m.sendRequest([vscode.LanguageModelChatMessage.User(text)], {}, new vscode.CancellationTokenSource().token);
+    const options = maxTokens ? { modelOptions: { max_tokens: maxTokens } } : {};
+    const response = await m.sendRequest([vscode.LanguageModelChatMessage.User(text)], options, new vscode.CancellationTokenSource().token);
     let out = '';
     for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) out += part.value;
     return out;
@@ -141,8 +142,11 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     const limit = api.spend.summary('day').cost + 0.0005;
     await setDaily(limit);
     const sent = chatRequests();
+    // Each asks for at most 40 tokens, so its estimate is close to what it costs (20 words): the
+    // bound below is tight enough that 8 requests sent together (the old behaviour) break it.
+    const MAX_TOKENS = 40;
     const texts = Array.from({ length: 8 }, (_, i) => `over ${i} [[words:20]]`);
-    const results = await Promise.allSettled(texts.map((t) => lmRequest(t)));
+    const results = await Promise.allSettled(texts.map((t) => lmRequest(t, 'flagship-text', MAX_TOKENS)));
     const through = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     for (const r of refused) assert.match(String((r.reason as Error)?.message), /Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
@@ -152,10 +156,11 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     const spent = api.spend.summary('day').cost;
     const model = api.catalogue().chatModel('flagship-text')!;
     const estimate = Math.max(
-      ...texts.map((t) => estimateCost(estimateRequestTokens([{ role: 'user', content: t }]), expectedOutputTokens(undefined, model.maxOutput), FLAG_PRICE)),
+      ...texts.map((t) => estimateCost(estimateRequestTokens([{ role: 'user', content: t }]), expectedOutputTokens(MAX_TOKENS, model.maxOutput), FLAG_PRICE)),
     );
-    console.log(`      burst: ${through} of 8 sent, ${refused.length} refused; spent ${spent - (limit - 0.0005)} of $0.0005 left (one estimate: ${estimate})`);
-    assert.ok(spent <= limit + estimate, `spent ${spent} > budget ${limit} + one estimate ${estimate}`);
+    const figures = `${through} of 8 sent, ${refused.length} refused; spent ${(spent - (limit - 0.0005)).toFixed(6)} of $0.0005 left (one estimate: ${estimate.toFixed(6)})`;
+    console.log(`      burst: ${figures}`);
+    assert.ok(spent <= limit + estimate, `past the budget plus one estimate: ${figures}`);
     assert.ok(through < 8, 'not all 8 were sent');
   });
 
