@@ -11,6 +11,8 @@
 //   budget; through them and vscode.lm and the image command, nothing passes a used-up budget.
 // This suite runs in the test-runner extension: to Modelgate, another extension.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BudgetStatus } from '../../src/core/spend/budget';
 import { estimateCost, expectedOutputTokens } from '../../src/core/spend/reservations';
@@ -160,6 +162,13 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     );
     const figures = `${through} of 8 sent, ${refused.length} refused; spent ${(spent - (limit - 0.0005)).toFixed(6)} of $0.0005 left (one estimate: ${estimate.toFixed(6)})`;
     console.log(`      burst: ${figures}`);
+    // printed figures: test-results/spend-burst.json (this file runs from out/test/integration)
+    const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'spend-burst.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), sent: through, refused: refused.length, spent: spent - (limit - 0.0005), left: 0.0005, estimate }, null, 2)}\n`,
+    );
     assert.ok(spent <= limit + estimate, `past the budget plus one estimate: ${figures}`);
     assert.ok(through < 8, 'not all 8 were sent');
   });
