@@ -18,18 +18,37 @@ import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
 import { BudgetGuard, registerSpending, type SpendApi } from './spendingView';
 import { setTranslator } from './core/l10n';
 
-/** What activate() returns: used by other extensions and by the integration tests. */
-export interface ModelgateApi {
+/**
+ * What activate() returns to every other extension (issue 21): figures to read, nothing that
+ * sends a request or changes how Modelgate decides. Requests go through vscode.lm (vendor
+ * `modelgate`) and the `modelgate.generateImage` command, with the budgets, the spend ledger and
+ * the key rules. Every value is a copy: changing it changes nothing in Modelgate.
+ */
+export interface ModelgatePublicApi {
   readonly version: 1;
-  statusBarText(): string;
+  /** the settings as Modelgate read them (a copy) */
   settings(): Settings;
+  /** whether a key is stored for the configured gateway (never the key itself) */
+  hasKey(): Promise<boolean>;
+  /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it (a copy) */
+  lastUsage(): UsageEntry | undefined;
+  /** what was spent in the current local day, week or month */
+  readonly spend: Pick<SpendApi, 'summary'>;
+}
+
+/**
+ * What activate() returns when the extension runs in test mode (the integration tests: VS Code's
+ * extension test mode, or the test runner's MODELGATE_TEST_ENTRY in the extension host): the
+ * public API plus the members only the tests may use (the chat controller, the budget prompt
+ * hook, the view's receive function, activation timing). Outside test mode none of them exists.
+ */
+export interface ModelgateApi extends ModelgatePublicApi {
+  /** exactly what other extensions get (outside test mode activate() returns this object) */
+  readonly publicApi: ModelgatePublicApi;
+  statusBarText(): string;
   catalogue(): ModelCatalogue;
   /** refetches GET /models (no-op without a key or base URL) */
   refreshCatalogue(): Promise<void>;
-  /** whether a key is stored for the configured gateway (never the key itself) */
-  hasKey(): Promise<boolean>;
-  /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it */
-  lastUsage(): UsageEntry | undefined;
   /** the channel picker's rows as the user sees them (label, description, detail) */
   channelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
@@ -57,9 +76,19 @@ export interface ModelgateApi {
     cpu: { loadMs?: number; activateMs?: number };
     phases: Record<string, number>;
   };
-  /** spending and budgets (src/spend) */
+  /** spending and budgets (src/spendingView), with the test hooks */
   spend: SpendApi;
 }
+
+/** Test mode: VS Code's extension tests, or the test runner extension's suite in this extension host. */
+function inTestMode(context: vscode.ExtensionContext): boolean {
+  if (context.extensionMode === vscode.ExtensionMode.Test) return true;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return !!env?.MODELGATE_TEST_ENTRY;
+}
+
+/** A copy of plain data (settings, usage records), so a caller cannot change Modelgate's own. */
+const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 /** performance.now() when the bundle's first and last lines ran (esbuild.mjs banner and footer; absent in other builds) */
 declare const __modelgateLoadStart: number | undefined;
@@ -77,7 +106,7 @@ const cpuMs = (from: CpuMark | undefined, to: CpuMark | undefined) => (from && t
 /** set while active, so deactivate() can finish the last transcript write before the host exits */
 let flushOnDeactivate: (() => Promise<void> | undefined) | undefined;
 
-export function activate(context: vscode.ExtensionContext): ModelgateApi {
+export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const started = performance.now();
   const startedCpu = threadCpu();
   const phases: Record<string, number> = {}; // where activate()'s time goes (activationTiming)
@@ -160,7 +189,8 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
 
   // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
   const features = registerLazyFeatures(services);
-  flushOnDeactivate = () => features.flush();
+  // the last transcript write and the spend ledger's queued writes finish before the host exits
+  flushOnDeactivate = () => Promise.all([features.flush(), usage.whenWritten()]).then(() => undefined);
   phase('lazyFeatures');
   const spend = registerSpending(services);
   context.subscriptions.push(...spend.disposables);
@@ -189,14 +219,20 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     },
     phases,
   };
-  return {
-    version: 1,
+  const publicApi: ModelgatePublicApi = Object.freeze({
+    version: 1 as const,
+    settings: () => copy(settings),
+    hasKey: async () => !!(await keys.get()),
+    lastUsage: () => copy(usage.last()),
+    spend: Object.freeze({ summary: (period: Parameters<SpendApi['summary']>[0]) => spend.api.summary(period) }),
+  });
+  if (!inTestMode(context)) return publicApi;
+  const testApi: ModelgateApi = {
+    ...publicApi,
+    publicApi,
     statusBarText: () => statusBar.text,
-    settings: () => settings,
     catalogue: () => catalogue.current(),
     refreshCatalogue: () => catalogue.refresh(),
-    hasKey: async () => !!(await keys.get()),
-    lastUsage: () => usage.last(),
     channelPickerItems: () => channelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
     get chat() {
@@ -206,6 +242,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     activationTiming,
     spend: spend.api,
   };
+  return testApi;
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -175,30 +175,36 @@ async function programmaticTarget(services: Services, args: ImageArgs, editor: v
 
 async function execute(services: Services, job: ImageJob, followUp: FollowUp): Promise<vscode.Uri[]> {
   const client = services.gateway.client();
-  if (!(await services.budget.confirm('image')).send) throw new vscode.CancellationError(); // a used-up budget asks first (src/spend)
   const { choices, model } = job;
+  const cost = services.catalogue().imageCost(model.id, choices.size, choices.n, choices.quality);
+  // a used-up budget (or, while one is set, a model without a price) asks first (src/services/budgetGuard.ts)
+  if (!(await services.budget.confirm('image', { model: model.id, priced: cost !== undefined })).send) throw new vscode.CancellationError();
+  // the request's cost is reserved until it is recorded (a burst of requests cannot all pass the budget)
+  const hold = services.budget.hold(cost);
   services.log.info(`images: ${choices.n} × ${choices.size} with ${model.id} into ${job.target.folder.toString(true)}`);
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true },
-    (progress, token) =>
+  const result = await Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate'), cancellable: true }, (progress, token) =>
       runImageJob(
         {
           client,
           onProgress: (message) => progress.report({ message }),
           // No provider field is sent for images, so the gateway's default channel served it.
-          onResponse: (response) =>
+          onResponse: (response) => {
             services.usage.record({
               source: 'image',
               model: model.id,
               channel: 'default',
               images: response.data.length,
               cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality),
-            }),
+            });
+            hold.settle();
+          },
         },
         job,
         token,
       ),
-  );
+    ),
+  ).finally(() => hold.settle());
   services.log.info(`images: saved ${result.uris.map((u) => vscode.workspace.asRelativePath(u, true)).join(', ')}`);
   if (followUp.link) {
     try {

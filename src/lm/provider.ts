@@ -7,7 +7,8 @@ import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
 import { costOf } from '../core/spend/cost';
 import { GatewayError, missingKeyError } from '../core/client/gatewayError';
 import { consoleUrlSetting } from '../services/balanceTopUp';
-import { estimateTokens } from '../core/prompt/tokens';
+import { estimateRequestTokens, estimateTokens } from '../core/prompt/tokens';
+import { estimateCost, expectedOutputTokens, type Hold } from '../core/spend/reservations';
 import type { ChatRequest, GatewayClient, Usage } from '../core/client/types';
 import type { Services } from '../services/serviceContainer';
 import { toWireMessages } from './lmMessages';
@@ -103,8 +104,15 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     // Never a prompt here: the request may come from another extension in the background.
     if (this.keyPresence.knownMissing()) throw new Error(missingKeyError().message);
     const requester = requesterOf(options); // the asking extension's id (VS Code 1.104+), if reported
-    this.services.budget.refuseIfExhausted(requester); // another extension cannot answer a budget question
-    return this.stream(client, request, channel, progress, token, requester);
+    // Reserves the request's estimated cost until its real cost is recorded, or throws while a
+    // budget is used up (counting what requests in flight reserved) or while one is set and the
+    // model has no price: another extension cannot answer a budget question (issue 21).
+    const price = this.services.catalogue().price(model.id, channel);
+    const estimate = price
+      ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(requestedOutput(options), model.maxOutput), price)
+      : undefined;
+    const hold = this.services.budget.reserveForLm(requester, model.id, estimate);
+    return this.stream(client, request, channel, progress, token, hold, requester);
   }
 
   private async stream(
@@ -113,9 +121,10 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     channel: ChannelChoice,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
+    hold: Hold,
     requester?: string,
   ): Promise<void> {
-    if (token.isCancellationRequested) return;
+    if (token.isCancellationRequested) return hold.settle();
     const abort = new AbortController();
     const onCancel = token.onCancellationRequested(() => abort.abort());
     const started = Date.now();
@@ -153,7 +162,9 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
     } finally {
       onCancel.dispose();
+      // recorded first, then the reservation released: the budget never sees neither
       this.record(request.model, measured.served ?? channel, usage, requester, answered);
+      hold.settle();
       this.services.log.info(
         `Language model request ${outcome}: ${request.model} (${measured.served ?? channel}), ${Date.now() - started} ms` +
           (usage
@@ -212,6 +223,13 @@ function balanceHint(err: unknown): string | undefined {
   const where =
     check.kind === 'ok' ? vscode.l10n.t('Console: {0}', check.url) : vscode.l10n.t('Set "modelgate.consoleUrl" in your user settings to get a link to it');
   return vscode.l10n.t('{0} {1} (every channel uses the same balance, so switching channels does not help).', err.message, where);
+}
+
+/** The output the caller asked for (modelOptions.max_tokens / maxTokens), if any. */
+function requestedOutput(options: vscode.ProvideLanguageModelChatResponseOptions): number | undefined {
+  const o = options.modelOptions as { max_tokens?: unknown; maxTokens?: unknown } | undefined;
+  const n = o?.max_tokens ?? o?.maxTokens;
+  return typeof n === 'number' ? n : undefined;
 }
 
 /** options.requestInitiator: the asking extension's id, or 'core' (not in the stable typings). */

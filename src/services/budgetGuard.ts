@@ -4,33 +4,74 @@
 //   asked: "Send Once", "Raise Budget" (opens the setting) or Cancel (nothing is sent);
 // - a request from another extension through vscode.lm is refused with an error that names
 //   the budget: that extension cannot answer for the user.
+// - each request reserves its estimated cost before it is sent and settles it when its real
+//   cost is recorded (src/core/spend/reservations.ts): a burst stops once spent + reserved
+//   reaches the budget, instead of every request of the burst seeing the same figure;
+// - while a budget is set, a request without a known price cannot be counted: the panel and the
+//   image command ask ("Send Once", "Set a Price"), a vscode.lm request is refused (issue 21).
 // The figures and rules are in src/core/spend/budget.ts (pure, unit-tested).
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, budgetMessage, budgetStatuses, dueWarnings, exhausted, type BudgetStatus } from '../core/spend/budget';
+import { formatUsd } from '../core/spend/cost';
+import { Reservations, type Hold } from '../core/spend/reservations';
 import type { Settings } from './settings';
 import type { UsageLedger } from './usageLedger';
 
 export const SEND_ONCE = 'Send Once';
 export const RAISE_BUDGET = 'Raise Budget';
+export const SET_PRICE = 'Set a Price';
 const WARNED_KEY = 'modelgate.budgetWarned';
+const MODELS_SETTING = 'modelgate.models';
 
-export type BudgetAnswer = typeof SEND_ONCE | typeof RAISE_BUDGET | undefined;
-/** Asks whether to send although `status` is used up; undefined = Cancel. */
-export type BudgetAsk = (status: BudgetStatus, what: 'chat' | 'image') => Thenable<BudgetAnswer>;
+export type BudgetAnswer = typeof SEND_ONCE | typeof RAISE_BUDGET | typeof SET_PRICE | undefined;
+/** why the user is asked: the budget is used up, or the request has no known price while a budget is set */
+export type BudgetReason = 'usedUp' | 'unpriced';
+/** Asks whether to send although `status` is used up (or the request has no price); undefined = Cancel. */
+export type BudgetAsk = (status: BudgetStatus, what: 'chat' | 'image', reason?: BudgetReason, model?: string) => Thenable<BudgetAnswer>;
 
-const defaultAsk: BudgetAsk = (status, what) =>
-  vscode.window.showWarningMessage(
-    budgetMessage(status),
-    {
-      modal: true,
-      detail:
-        what === 'chat'
-          ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.')
-          : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.'),
-    },
-    SEND_ONCE,
-    RAISE_BUDGET,
-  ) as Thenable<BudgetAnswer>;
+/** "No price is known for "x", so this request cannot be counted against the daily budget of $1.00 (modelgate.budget.dailyUsd)." */
+export function unpricedMessage(status: BudgetStatus, model: string): string {
+  return status.kind === 'daily'
+    ? vscode.l10n.t(
+        'No price is known for "{0}", so this request cannot be counted against the daily budget of {1} ({2}).',
+        model,
+        formatUsd(status.limit),
+        BUDGET_SETTING.daily,
+      )
+    : vscode.l10n.t(
+        'No price is known for "{0}", so this request cannot be counted against the monthly budget of {1} ({2}).',
+        model,
+        formatUsd(status.limit),
+        BUDGET_SETTING.monthly,
+      );
+}
+
+const defaultAsk: BudgetAsk = (status, what, reason = 'usedUp', model = '') =>
+  reason === 'unpriced'
+    ? (vscode.window.showWarningMessage(
+        unpricedMessage(status, model),
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            'Send it anyway, or set the model\'s price under "{0}" in your user settings so that it counts. Cancel sends nothing and keeps what you typed.',
+            MODELS_SETTING,
+          ),
+        },
+        SEND_ONCE,
+        SET_PRICE,
+      ) as Thenable<BudgetAnswer>)
+    : (vscode.window.showWarningMessage(
+        budgetMessage(status),
+        {
+          modal: true,
+          detail:
+            what === 'chat'
+              ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.')
+              : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.'),
+        },
+        SEND_ONCE,
+        RAISE_BUDGET,
+      ) as Thenable<BudgetAnswer>);
 
 interface Memento {
   get(key: string): unknown;
@@ -41,6 +82,8 @@ export class BudgetGuard implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
   /** replaced by tests (the modal cannot be clicked from the extension host) */
   ask: BudgetAsk = defaultAsk;
+  /** the estimated costs of the requests in flight */
+  readonly reservations = new Reservations();
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -52,42 +95,76 @@ export class BudgetGuard implements vscode.Disposable {
   }
 
   statuses(now = Date.now()): BudgetStatus[] {
-    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now);
+    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now, this.reservations.total());
   }
 
-  /** The budget that is used up, if any. */
+  /** The budget that is used up (what was spent plus what is reserved has reached it), if any. */
   exhausted(): BudgetStatus | undefined {
     return exhausted(this.statuses());
   }
 
   /**
    * Before the chat panel or the image command sends: true to go ahead. While a budget is used
-   * up, the user is asked; "Raise Budget" opens the setting and sends nothing.
+   * up, or while one is set and the request (`model`, `priced`) has no known price, the user is
+   * asked; "Raise Budget" and "Set a Price" open the setting and send nothing.
    */
-  async confirm(what: 'chat' | 'image'): Promise<{ send: true } | { send: false; message: string }> {
-    const over = this.exhausted();
-    if (!over) return { send: true };
-    const answer = await this.ask(over, what);
+  async confirm(what: 'chat' | 'image', request?: { model: string; priced: boolean }): Promise<{ send: true } | { send: false; message: string }> {
+    const statuses = this.statuses();
+    const over = exhausted(statuses);
+    const unpriced = !over && request && !request.priced ? statuses[0] : undefined;
+    if (!over && !unpriced) return { send: true };
+    const status = (over ?? unpriced)!;
+    const answer = await this.ask(status, what, over ? 'usedUp' : 'unpriced', request?.model);
     if (answer === SEND_ONCE) return { send: true };
+    if (unpriced) {
+      if (answer === SET_PRICE) void vscode.commands.executeCommand('workbench.action.openSettings', MODELS_SETTING);
+      return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', unpricedMessage(unpriced, request!.model)) };
+    }
     if (answer === RAISE_BUDGET) {
-      void vscode.commands.executeCommand('workbench.action.openSettings', BUDGET_SETTING[over.kind]);
+      void vscode.commands.executeCommand('workbench.action.openSettings', BUDGET_SETTING[status.kind]);
       return {
         send: false,
-        message: vscode.l10n.t('Nothing was sent: {0} Raise "{1}" in your user settings, then send again.', budgetMessage(over), BUDGET_SETTING[over.kind]),
+        message: vscode.l10n.t('Nothing was sent: {0} Raise "{1}" in your user settings, then send again.', budgetMessage(status), BUDGET_SETTING[status.kind]),
       };
     }
-    return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', budgetMessage(over)) };
+    return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', budgetMessage(status)) };
   }
 
-  /** For vscode.lm requests: throws, naming the budget, while one is used up. */
-  refuseIfExhausted(requester: string | undefined): void {
-    const over = this.exhausted();
-    if (!over) return;
+  /**
+   * Reserves `usd` (a request's estimated cost; undefined = no known price counts as 0) until
+   * its real cost is recorded: call settle() right after recording it, and on every other end.
+   */
+  hold(usd: number | undefined): Hold {
+    return this.reservations.hold(usd ?? 0);
+  }
+
+  /**
+   * For vscode.lm requests: reserves the request's estimated cost (`usd`; undefined = no known
+   * price for `model`), or throws, naming the budget, while one is used up (spent plus reserved)
+   * or while one is set and the request has no price: another extension cannot answer for the user.
+   */
+  reserveForLm(requester: string | undefined, model: string, usd: number | undefined): Hold {
+    const statuses = this.statuses();
     const who = requester && requester !== 'core' ? ` (asked by ${requester})` : '';
-    throw new Error(
-      `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
-        `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
-    );
+    const over = exhausted(statuses);
+    if (over) {
+      throw new Error(
+        `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
+          `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
+      );
+    }
+    if (usd === undefined && statuses.length) {
+      throw new Error(
+        vscode.l10n.t(
+          'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
+          who,
+          unpricedMessage(statuses[0]!, model),
+          model,
+          MODELS_SETTING,
+        ),
+      );
+    }
+    return this.hold(usd);
   }
 
   private warnIfDue(): void {

@@ -5,7 +5,8 @@
 // It also keeps the spend ledger (src/core/spend/spendBook.ts): every billed request with its source,
 // persisted (bounded) under its own key, for the budgets and "Modelgate: Show Spending".
 import * as vscode from 'vscode';
-import { addSpend, parseSpend, type SpendSource, type SpendState } from '../core/spend/spendBook';
+import type { SpendSource, SpendState } from '../core/spend/spendBook';
+import { SpendWriter } from '../core/spend/spendWriter';
 import type { Usage } from '../core/client/types';
 import { addToTotals, parseTotals, type UsageTotals } from '../core/spend/usageTotals';
 
@@ -60,10 +61,11 @@ function figuresOf(raw: unknown): UsageEntry | undefined {
 export class UsageLedger implements vscode.Disposable {
   private lastEntry: UsageEntry | undefined;
   private totals: UsageTotals;
-  /** the spend ledger, read from the store on first use (issue 9: up to 1,000 entries, not parsed at activation) */
-  private spent: SpendState | undefined;
-  /** the stored object `spent` was read from or written as */
-  private spentRaw: unknown;
+  /** the spend ledger's one writer in this window (issue 21: appends queued, merged on write, never lost) */
+  private readonly writer: SpendWriter;
+  /** this window's part of each entry's id: entries are told apart when two windows' writes merge */
+  private readonly windowId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  private sequence = 0;
   private readonly recorded = new vscode.EventEmitter<UsageEntry>();
   readonly onDidRecord = this.recorded.event;
 
@@ -71,17 +73,22 @@ export class UsageLedger implements vscode.Disposable {
     const saved = store?.get(USAGE_STATE_KEY) as { totals?: unknown; last?: unknown } | undefined;
     this.totals = parseTotals(saved?.totals, Date.now());
     this.lastEntry = this.totals.requests > 0 ? figuresOf(saved?.last) : undefined;
+    // the ledger (up to 1,000 entries) is read from the store on first use, not at activation (issue 9)
+    this.writer = new SpendWriter(store, SPEND_STATE_KEY);
   }
 
   /**
-   * Reads the spend ledger again from the store. Unless `force` (a window reload, in tests), an
-   * unchanged stored object (the one this window wrote or last read) is not parsed again.
+   * Reads the spend ledger again from the store. With `force` (a window reload, in tests) this
+   * window's copy is dropped, except what it recorded that is still on its way to the store.
    */
   reloadSpend(force = false): void {
-    const raw = this.store?.get(SPEND_STATE_KEY);
-    if (!force && this.spent && raw !== undefined && raw === this.spentRaw) return;
-    this.spentRaw = raw;
-    this.spent = parseSpend(raw);
+    if (force) this.writer.reload();
+    else this.writer.current();
+  }
+
+  /** Resolves once every request recorded so far is in globalState. */
+  whenWritten(): Promise<void> {
+    return this.writer.whenWritten();
   }
 
   /**
@@ -100,10 +107,9 @@ export class UsageLedger implements vscode.Disposable {
     this.totals = addToTotals(this.totals, e.cost);
     void this.store?.update(USAGE_STATE_KEY, { totals: this.totals, last: figuresOf(e) });
     const u = e.usage;
-    // Re-read first: globalState is shared by all windows, and another window may have
-    // recorded since (each write replaces the whole ledger).
-    const spent = this.currentSpend();
-    this.spent = addSpend(spent, {
+    // In this window's ledger at once (the budgets count it from now on); written by the queue.
+    this.writer.append({
+      id: `${this.windowId}-${++this.sequence}`,
       at: e.at,
       source: e.via ?? (e.source === 'image' ? 'image' : 'panel'),
       ...(e.requester ? { requester: e.requester.slice(0, 200) } : {}),
@@ -115,20 +121,12 @@ export class UsageLedger implements vscode.Disposable {
       images: e.images ?? 0,
       ...(typeof e.cost === 'number' && Number.isFinite(e.cost) ? { cost: e.cost } : {}),
     });
-    this.spentRaw = this.spent;
-    void this.store?.update(SPEND_STATE_KEY, this.spent);
     this.recorded.fire(e);
   }
 
   /** the spend ledger (every billed request, bounded), as last stored by any window */
   spend(): SpendState {
-    return this.currentSpend();
-  }
-
-  /** the ledger as stored now (re-read when another window wrote it; in memory without a store) */
-  private currentSpend(): SpendState {
-    if (this.store || !this.spent) this.reloadSpend();
-    return this.spent!;
+    return this.writer.current();
   }
 
   last(): UsageEntry | undefined {

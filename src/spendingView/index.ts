@@ -14,6 +14,8 @@ export interface SpendApi {
   summary(period: Period): SpendSummary;
   /** reads the ledger again from globalState, as a window reload does */
   reload(): void;
+  /** resolves once every request recorded so far is written to globalState */
+  whenWritten(): Promise<void>;
   /** replaces the budget question (the modal cannot be clicked from the extension host); undefined restores it */
   setBudgetAsk(ask: BudgetAsk | undefined): void;
   /** the page of the spending view as last drawn (undefined until shown) */
@@ -26,6 +28,7 @@ export function registerSpending(services: Services): { disposables: vscode.Disp
   const api: SpendApi = {
     summary: (period) => summarizePeriod(services.usage.spend(), period, Date.now()),
     reload: () => services.usage.reloadSpend(true),
+    whenWritten: () => services.usage.whenWritten(),
     setBudgetAsk: (ask) => (services.budget.ask = ask ?? defaultAsk),
     view,
   };

@@ -3,6 +3,8 @@
 // conversation is on screen, and records usage and cost when it ends.
 import * as vscode from 'vscode';
 import { layoutPrompt } from '../../core/prompt/promptLayout';
+import { estimateRequestTokens } from '../../core/prompt/tokens';
+import { estimateCost, expectedOutputTokens } from '../../core/spend/reservations';
 import type { ToolCall } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
 import { describeError } from '../../services/userErrors';
@@ -99,6 +101,12 @@ export class AnswerRuns {
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
     const answerClient = this.#channels.client(client);
+    // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
+    // budgets count it while it runs. (The send checks asked first while a budget was used up.)
+    const price = services.catalogue().price(model, channel);
+    const hold = services.budget.hold(
+      price ? estimateCost(estimateRequestTokens(messages, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined,
+    );
     try {
       const outcome = await runAnswer({
         client: answerClient,
@@ -110,7 +118,7 @@ export class AnswerRuns {
         signal: run.abort.signal,
         runTools: (calls, signal) => this.#runTools(calls, signal, !!tools),
         describeError: (err) => describeError(err),
-        price: services.catalogue().price(model, channel),
+        price,
         record,
         events: {
           text: (t) => {
@@ -134,7 +142,14 @@ export class AnswerRuns {
           },
         },
       });
-      if (run.detached) return; // closed mid-answer: the record stays as last written
+      if (run.detached) {
+        // closed mid-answer: the record stays as last written, but the gateway billed what it answered
+        services.usage.recordAnswer(
+          { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
+          record.parts.length > 0,
+        );
+        return;
+      }
       outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       services.usage.recordAnswer(
@@ -160,6 +175,7 @@ export class AnswerRuns {
         ...(c.totalCost !== undefined ? { totalCost: c.totalCost } : {}),
       });
     } finally {
+      hold.settle();
       this.#runs.delete(c.id);
       if (!run.detached) {
         out.postFor(c, { type: 'busy', busy: false });

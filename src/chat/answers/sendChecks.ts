@@ -54,7 +54,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
       ['pickModel'],
     );
   }
-  return budgetRefusal(scope.services);
+  return budgetRefusal(scope.services, { model: info.id, priced: !!scope.services.catalogue().price(info.id, s.channel) });
 }
 
 export function refuse(scope: ChatScope, r: Refusal): void {
@@ -65,10 +65,11 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-// The last pre-send check: while a budget is used up, the user is asked before the chat sends
-// ("Send Once", "Raise Budget", Cancel). Anything but "Send Once" is a refusal: nothing is sent and
-// the typed text goes back into the input.
-export async function budgetRefusal(services: Services): Promise<Refusal | undefined> {
-  const r = await services.budget.confirm('chat');
+// The last pre-send check: while a budget is used up, or while one is set and the model has no
+// known price, the user is asked before the chat sends ("Send Once", "Raise Budget" or "Set a
+// Price", Cancel). Anything but "Send Once" is a refusal: nothing is sent and the typed text goes
+// back into the input.
+export async function budgetRefusal(services: Services, request?: { model: string; priced: boolean }): Promise<Refusal | undefined> {
+  const r = await services.budget.confirm('chat', request);
   return r.send ? undefined : new Refusal(r.message, [], 'warning');
 }

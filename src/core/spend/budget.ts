@@ -22,6 +22,8 @@ export interface BudgetStatus {
   unpriced: number;
   /** spent / limit */
   ratio: number;
+  /** USD reserved by requests in flight (their estimates until their real cost is recorded) */
+  reserved?: number;
   /** identifies the period, so a warning is given once per day or month: "daily:2026-11-23" */
   periodKey: string;
 }
@@ -52,7 +54,7 @@ export function parseBudgetSetting(raw: unknown, name: string): { value?: number
   return { value: raw };
 }
 
-export function budgetStatuses(budgets: Budgets, state: SpendState, now: number): BudgetStatus[] {
+export function budgetStatuses(budgets: Budgets, state: SpendState, now: number, reserved = 0): BudgetStatus[] {
   const out: BudgetStatus[] = [];
   const one = (kind: BudgetKind, limit: number | undefined) => {
     if (limit === undefined) return;
@@ -63,6 +65,7 @@ export function budgetStatuses(budgets: Budgets, state: SpendState, now: number)
       spent: s.cost,
       unpriced: s.unpriced,
       ratio: s.cost / limit,
+      ...(reserved > 0 ? { reserved } : {}),
       periodKey: `${kind}:${kind === 'daily' ? localDay(now) : localDay(now).slice(0, 7)}`,
     });
   };
@@ -71,9 +74,12 @@ export function budgetStatuses(budgets: Budgets, state: SpendState, now: number)
   return out;
 }
 
-/** The first budget that is used up (spent >= limit), if any. */
+/**
+ * The first budget that is used up, if any: what was spent plus what the requests in flight
+ * reserved has reached the limit (so a burst stops once its reservations reach the budget).
+ */
 export function exhausted(statuses: BudgetStatus[]): BudgetStatus | undefined {
-  return statuses.find((s) => s.spent >= s.limit);
+  return statuses.find((s) => s.spent + (s.reserved ?? 0) >= s.limit);
 }
 
 /** What to warn about now: each budget past 80 % (or 100 %) whose warning was not given in this period. */
@@ -102,6 +108,12 @@ export function budgetMessage(s: BudgetStatus): string {
   const limit = formatUsd(s.limit);
   const setting = BUDGET_SETTING[s.kind];
   const spent = spentLine(s);
+  if (s.ratio < 1 && s.reserved && s.spent + s.reserved >= s.limit) {
+    const reserved = formatUsd(s.reserved);
+    return s.kind === 'daily'
+      ? l10n.t('Daily budget of {0} ({1}) reached: {2}, and {3} reserved by requests still running.', limit, setting, spent, reserved)
+      : l10n.t('Monthly budget of {0} ({1}) reached: {2}, and {3} reserved by requests still running.', limit, setting, spent, reserved);
+  }
   if (s.ratio >= 1) {
     return s.kind === 'daily'
       ? l10n.t('Daily budget of {0} ({1}) reached: {2}.', limit, setting, spent)

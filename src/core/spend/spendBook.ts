@@ -15,6 +15,8 @@ export type SpendSource = 'panel' | 'lm' | 'image';
 export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image'];
 
 export interface SpendEntry {
+  /** unique per request (the recording window's id and a counter): merges of two windows' writes never add it twice */
+  id?: string;
   at: number;
   source: SpendSource;
   /** the extension that asked through vscode.lm ('core' = VS Code itself; absent when unknown) */
@@ -50,7 +52,30 @@ export interface DayAggregate {
 export interface SpendState {
   entries: SpendEntry[];
   days: DayAggregate[];
+  /** the order key of the newest entry folded into `days`: a merge never adds it (or older ones) again */
+  foldedThrough?: OrderKey;
 }
+
+/** Where an entry sits in the ledger's order: its time, then its identity. */
+export interface OrderKey {
+  at: number;
+  key: string;
+}
+
+/** An entry's identity: its id, or (entries stored before ids) its figures. */
+export function entryKey(e: SpendEntry): string {
+  return (
+    e.id ??
+    `${e.at}|${e.source}|${e.requester ?? ''}|${e.model}|${e.channel}|${e.promptTokens}|${e.cachedTokens}|${e.completionTokens}|${e.images}|${e.cost ?? ''}`
+  );
+}
+
+/** Negative when `a` comes before `b` in the ledger's order. */
+export function compareOrder(a: OrderKey, b: OrderKey): number {
+  return a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+export const orderKey = (e: SpendEntry): OrderKey => ({ at: e.at, key: entryKey(e) });
 
 export const MAX_RAW = 1000;
 
@@ -124,10 +149,20 @@ function fold(days: DayAggregate[], e: SpendEntry): void {
 
 /** A new state with `e` added; the oldest entries beyond `maxRaw` are folded into day aggregates. */
 export function addSpend(state: SpendState, e: SpendEntry, maxRaw = MAX_RAW): SpendState {
-  const entries = [...state.entries, e];
-  const days = state.days.map((a) => ({ ...a }));
-  while (entries.length > maxRaw) fold(days, entries.shift()!);
-  return { entries, days };
+  return compact([...state.entries, e], state.days, state.foldedThrough, maxRaw);
+}
+
+/** Folds the oldest of `entries` (in any order) beyond `maxRaw` into day aggregates; the rest stay sorted. */
+export function compact(entries: SpendEntry[], days: readonly DayAggregate[], foldedThrough: OrderKey | undefined, maxRaw = MAX_RAW): SpendState {
+  const sorted = entries.map((e) => ({ e, k: orderKey(e) })).sort((a, b) => compareOrder(a.k, b.k));
+  const out = days.map((a) => ({ ...a }));
+  let through = foldedThrough;
+  const cut = Math.max(0, sorted.length - maxRaw);
+  for (let i = 0; i < cut; i++) {
+    fold(out, sorted[i]!.e);
+    through = sorted[i]!.k;
+  }
+  return { entries: sorted.slice(cut).map((x) => x.e), days: out, ...(through ? { foldedThrough: through } : {}) };
 }
 
 // ---------- reading stored state (globalState): anything malformed is dropped ----------
@@ -143,7 +178,9 @@ function parseEntry(raw: unknown): SpendEntry | undefined {
   if (!num(r.promptTokens) || !num(r.cachedTokens) || !num(r.completionTokens) || !num(r.images)) return undefined;
   if (r.cost !== undefined && !num(r.cost)) return undefined;
   if (r.requester !== undefined && !str(r.requester, 200)) return undefined;
+  if (r.id !== undefined && !str(r.id, 100)) return undefined;
   return {
+    ...(r.id !== undefined ? { id: r.id as string } : {}),
     at: r.at,
     source: r.source,
     ...(r.requester !== undefined ? { requester: r.requester as string } : {}),
@@ -175,7 +212,9 @@ export function parseSpend(raw: unknown): SpendState {
   const r = raw as Record<string, unknown>;
   const entries = Array.isArray(r.entries) ? r.entries.map(parseEntry).filter((e): e is SpendEntry => !!e) : [];
   const days = Array.isArray(r.days) ? r.days.map(parseDay).filter((d): d is DayAggregate => !!d) : [];
-  return { entries, days };
+  const f = r.foldedThrough as Record<string, unknown> | undefined;
+  const foldedThrough = f && typeof f === 'object' && num(f.at) && str(f.key, 1000) ? { at: f.at, key: f.key } : undefined;
+  return { entries, days, ...(foldedThrough ? { foldedThrough } : {}) };
 }
 
 // ---------- summaries ----------
