@@ -29,7 +29,15 @@ function storedConversations(userDataDir: string, prefix: string): Stored[] {
   const out: Stored[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json') || name === 'index.json') continue;
-    const text = readFileSync(join(dir, name), 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(join(dir, name), 'utf8');
+    } catch (err) {
+      // VS Code's rename with overwrite deletes the target before it renames the new copy in: a
+      // file listed a moment ago can be briefly gone. The next poll reads it again.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
     let c: Stored;
     try {
       c = JSON.parse(text) as Stored;
