@@ -21,6 +21,8 @@ export interface ChatApply {
   /** What the accept/discard commands do: `arg` names the change (id or diff URI), else the active diff's. */
   accept(arg?: unknown): Promise<Decision | undefined>;
   discard(arg?: unknown): Promise<Decision | undefined>;
+  /** Why the last Accept was refused (the message the user was shown). */
+  lastRefusal(): string | undefined;
   /** The status-bar entry's text while a change is pending. */
   statusText(): string | undefined;
   /** The questions Apply asks (quick picks); the integration tests answer them instead. */
@@ -37,8 +39,19 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
       const change = await pick(arg, 'accept');
       if (!change) return undefined;
       const d = await pending.accept(change);
-      if (d === 'changed') void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed after the change was proposed, so nothing was written. Click Apply in the chat again to propose it against the current text.', change.label));
-      if (d === 'failed') void vscode.window.showErrorMessage(vscode.l10n.t('The change to {0} could not be written (VS Code refused the edit). Nothing was changed; see the Modelgate log.', change.label));
+      if (d === 'changed')
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            '{0} changed after the change was proposed, so nothing was written. Click Apply in the chat again to propose it against the current text.',
+            change.label,
+          ),
+        );
+      if (d === 'refused')
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate did not write the change to {0}: {1}', change.label, pending.lastRefusal ?? ''));
+      if (d === 'failed')
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('The change to {0} could not be written (VS Code refused the edit). Nothing was changed; see the Modelgate log.', change.label),
+        );
       return d;
     },
     async discard(arg) {
@@ -46,6 +59,7 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
       return change ? pending.discard(change) : undefined;
     },
     statusText: () => pending.statusText,
+    lastRefusal: () => pending.lastRefusal,
   };
   const flow = new ApplyFlow(pending, () => apply.ui);
 
@@ -55,7 +69,10 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
     if (found || pending.list().length === 0) return found;
     const choice = await vscode.window.showQuickPick(
       pending.list().map((c) => ({ label: c.label, description: c.description, change: c })),
-      { title: verb === 'accept' ? vscode.l10n.t('Which proposed change do you want to accept?') : vscode.l10n.t('Which proposed change do you want to discard?') },
+      {
+        title:
+          verb === 'accept' ? vscode.l10n.t('Which proposed change do you want to accept?') : vscode.l10n.t('Which proposed change do you want to discard?'),
+      },
     );
     return choice?.change;
   }
