@@ -25,8 +25,13 @@ export interface WriteTarget {
   ok: true;
   /** the location as asked */
   uri: vscode.Uri;
-  /** where the write lands: every link resolved ('file' folders); the same as `uri` elsewhere */
+  /**
+   * where the write lands: with every link below the workspace folder resolved ('file' folders;
+   * `uri` itself when no such link is on the way); the same as `uri` on other schemes
+   */
   realUri: vscode.Uri;
+  /** every link resolved, the workspace folder's own included: where the bytes go on disk */
+  diskUri: vscode.Uri;
   /** the workspace folder of `uri`, and the one that holds `realUri` */
   folder: vscode.WorkspaceFolder;
   realFolder: vscode.WorkspaceFolder;
@@ -155,10 +160,15 @@ export async function guardWrite(uri: vscode.Uri, options: WriteGuardOptions = {
     );
     if (!walk.ok) return refuse('link', linkMessage(display, walk.cause, walk.at));
     const configures = toolConfigKind(g.relative) ?? toolConfigKind(g.realRelative);
+    // Only a link below a workspace folder moves the target; a folder that is itself reached
+    // through a link (/tmp -> /private/tmp) keeps the name the editor knows the file by.
+    const linked = g.realRootIndex !== g.rootIndex || g.realRelative !== g.relative;
+    const realUri = linked ? vscode.Uri.file(g.realPath) : uri;
     return {
       ok: true,
       uri,
-      realUri: vscode.Uri.file(g.realPath),
+      realUri,
+      diskUri: vscode.Uri.file(g.realPath),
       folder,
       realFolder,
       display,
@@ -184,7 +194,18 @@ export async function guardWrite(uri: vscode.Uri, options: WriteGuardOptions = {
   if (!walk.ok) return refuse('link', linkMessage(display, walk.cause, walk.at));
   const exists = (await kindOf(path.posix.join(path.posix.normalize(folder.uri.path), g.relative || '.'))) !== 'missing';
   const configures = toolConfigKind(g.relative);
-  return { ok: true, uri, realUri: uri, folder, realFolder: folder, display, realDisplay: display, exists, ...(configures ? { configures } : {}) };
+  return {
+    ok: true,
+    uri,
+    realUri: uri,
+    diskUri: uri,
+    folder,
+    realFolder: folder,
+    display,
+    realDisplay: display,
+    exists,
+    ...(configures ? { configures } : {}),
+  };
 }
 
 function linkMessage(shown: string, cause: 'link' | 'notDirectory', at: string): string {
@@ -209,7 +230,7 @@ export async function createNoFollow(uri: vscode.Uri, bytes: Uint8Array, options
   const missing: vscode.Uri[] = [];
   const fs = options.fs ?? vscode.workspace.fs;
   const kindAt = (u: vscode.Uri) => (realpathable(u) ? nodeFs!.lstatKind(u.fsPath) : uriKind(fs, u));
-  for (let dir = parent(w.realUri); ; dir = parent(dir)) {
+  for (let dir = parent(w.diskUri); ; dir = parent(dir)) {
     const kind = await kindAt(dir);
     if (kind === 'directory') break;
     if (kind !== 'missing') return refuse('link', linkMessage(w.display, kind === 'link' ? 'link' : 'notDirectory', dir.path));
@@ -221,8 +242,8 @@ export async function createNoFollow(uri: vscode.Uri, bytes: Uint8Array, options
     else await fs.createDirectory(dir);
     if ((await kindAt(dir)) !== 'directory') return refuse('link', linkMessage(w.display, 'link', dir.path));
   }
-  if (realpathable(w.realUri)) return { ok: true, uri: w.realUri, result: await nodeFs!.createExclusive(w.realUri.fsPath, bytes) };
-  if ((await kindAt(w.realUri)) !== 'missing') return { ok: true, uri: w.realUri, result: 'taken' };
-  await fs.writeFile(w.realUri, bytes);
+  if (realpathable(w.diskUri)) return { ok: true, uri: w.realUri, result: await nodeFs!.createExclusive(w.diskUri.fsPath, bytes) };
+  if ((await kindAt(w.diskUri)) !== 'missing') return { ok: true, uri: w.realUri, result: 'taken' };
+  await fs.writeFile(w.diskUri, bytes);
   return { ok: true, uri: w.realUri, result: 'created' };
 }
