@@ -163,7 +163,7 @@ export async function guardWrite(uri: vscode.Uri, options: WriteGuardOptions = {
     // Only a link below a workspace folder moves the target; a folder that is itself reached
     // through a link (/tmp -> /private/tmp) keeps the name the editor knows the file by.
     const linked = g.realRootIndex !== g.rootIndex || g.realRelative !== g.relative;
-    const realUri = linked ? vscode.Uri.file(g.realPath) : uri;
+    const realUri = linked ? vscode.Uri.file(path.join(realFolder.uri.fsPath, g.realRelative)) : uri; // named under its workspace folder
     return {
       ok: true,
       uri,
