@@ -2,10 +2,7 @@
 // candidate goes only to the configured base URL, in the Authorization header, like every key.
 import { createGatewayClient, GatewayError } from '../core';
 
-export type KeyCheck =
-  | { outcome: 'accepted'; models: number }
-  | { outcome: 'rejected'; status?: number }
-  | { outcome: 'unchecked'; reason: string };
+export type KeyCheck = { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string };
 
 export async function checkKey(baseUrl: string, key: string, timeoutMs: number, fetchImpl?: typeof globalThis.fetch): Promise<KeyCheck> {
   const client = createGatewayClient({ baseUrl, apiKey: async () => key, timeoutMs, maxRetries: 1, fetch: fetchImpl });

@@ -35,7 +35,11 @@ function describe(check: KeyCheck, origin: string): string {
     case 'accepted':
       return vscode.l10n.t('Modelgate: the gateway at {0} accepted the API key.', origin);
     case 'rejected':
-      return vscode.l10n.t('Modelgate: the gateway at {0} rejected this API key ({1}). Check that you copied the whole key for this gateway.', origin, String(check.status ?? 401));
+      return vscode.l10n.t(
+        'Modelgate: the gateway at {0} rejected this API key ({1}). Check that you copied the whole key for this gateway.',
+        origin,
+        String(check.status ?? 401),
+      );
     case 'unchecked':
       return vscode.l10n.t('Modelgate: the API key could not be checked: {0}', check.reason);
   }

@@ -24,23 +24,39 @@ export interface ChannelInfo {
 export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
   default: {
     id: 'default',
-    get label() { return l10n.t('Default'); },
-    get detail() { return l10n.t('The gateway picks the channel (no provider field is sent).'); },
+    get label() {
+      return l10n.t('Default');
+    },
+    get detail() {
+      return l10n.t('The gateway picks the channel (no provider field is sent).');
+    },
   },
   direct: {
     id: 'direct',
-    get label() { return l10n.t('Direct'); },
-    get detail() { return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.'); },
+    get label() {
+      return l10n.t('Direct');
+    },
+    get detail() {
+      return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.');
+    },
   },
   stable: {
     id: 'stable',
-    get label() { return l10n.t('Stable'); },
-    get detail() { return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.'); },
+    get label() {
+      return l10n.t('Stable');
+    },
+    get detail() {
+      return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.');
+    },
   },
   economical: {
     id: 'economical',
-    get label() { return l10n.t('Economical'); },
-    get detail() { return l10n.t('Routed for the lowest price; can be slower and less reliable.'); },
+    get label() {
+      return l10n.t('Economical');
+    },
+    get detail() {
+      return l10n.t('Routed for the lowest price; can be slower and less reliable.');
+    },
   },
 };
 
@@ -215,12 +231,7 @@ export class ModelCatalogue {
     const models = new Map<string, ModelInfo>(BUILTIN_MODELS.map((m) => [m.id, m]));
     for (const id of input.gatewayIds ?? []) {
       if (models.has(id)) continue;
-      models.set(
-        id,
-        looksLikeImageModel(id)
-          ? unknownImageModel(id, 'gateway')
-          : { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' },
-      );
+      models.set(id, looksLikeImageModel(id) ? unknownImageModel(id, 'gateway') : { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' });
     }
     const problems: CatalogueProblem[] = [];
     const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};

@@ -3,7 +3,16 @@
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
 import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
 import { completionFromEvents } from './chatStream';
-import { abortedError, GatewayError, keyNotSendableError, keyUnreadableError, markAfterContent, missingKeyError, protocolError, toGatewayError } from './gatewayError';
+import {
+  abortedError,
+  GatewayError,
+  keyNotSendableError,
+  keyUnreadableError,
+  markAfterContent,
+  missingKeyError,
+  protocolError,
+  toGatewayError,
+} from './gatewayError';
 import { errorFromHttp, type ErrorContext } from './errorMessages';
 import { l10n } from '../l10n';
 import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
@@ -22,16 +31,7 @@ import {
   type RetryPolicy,
 } from './retry';
 import { Attempt, readBodyText, type Peer } from './transport';
-import type {
-  ChatCompletion,
-  ChatRequest,
-  ChatStreamEvent,
-  GatewayClient,
-  GatewayClientOptions,
-  ImageRequest,
-  ImageResponse,
-  RequestOptions,
-} from './types';
+import type { ChatCompletion, ChatRequest, ChatStreamEvent, GatewayClient, GatewayClientOptions, ImageRequest, ImageResponse, RequestOptions } from './types';
 import { describeZodError, wire } from './wire';
 
 /** Knobs for tests and benchmarks on top of the public options. */
@@ -126,13 +126,8 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
    * Runs `attempt` until it succeeds, fails for good, or retries run out. Every error that
    * leaves here is a GatewayError with `secret` redacted from its texts.
    */
-  async function withRetries<T>(
-    signal: AbortSignal | undefined,
-    secret: string | undefined,
-    peer: Peer,
-    run: (attempt: Attempt) => Promise<T>,
-  ): Promise<T> {
-    for (let retries = 0; ; ) {
+  async function withRetries<T>(signal: AbortSignal | undefined, secret: string | undefined, peer: Peer, run: (attempt: Attempt) => Promise<T>): Promise<T> {
+    for (let retries = 0; ;) {
       const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs);
       try {
         return await run(attempt);
@@ -187,7 +182,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const key = await resolveKey();
     const context: ErrorContext = { model: request.model, operation: 'chat' };
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
-    for (let retries = 0; ; ) {
+    for (let retries = 0; ;) {
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs);
       let delivered = false;
       try {
@@ -279,7 +274,11 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (image.b64_json) return decodeBase64Image(image.b64_json, maxImageBytes);
     if (!image.url) throw protocolError('the image has neither url nor b64_json');
     const url = parseImageUrl(image.url);
-    const imagePeer = { name: 'the image host', where: url.origin, hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}` };
+    const imagePeer = {
+      name: 'the image host',
+      where: url.origin,
+      hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}`,
+    };
     return withRetries(signal, undefined, imagePeer, async (attempt) => {
       // No Authorization header and no credentials: the key goes to the base URL only,
       // even when the image URL happens to be on the same origin.

@@ -254,12 +254,7 @@ export async function* bodyChunks(response: Response, attempt: Attempt): AsyncGe
  * The body as text, at most `limitBytes` of it (an error page can be huge). With `tolerant`,
  * a connection failure mid-body returns what arrived so far; an abort still throws.
  */
-export async function readBodyText(
-  response: Response,
-  attempt: Attempt,
-  limitBytes: number,
-  tolerant = false,
-): Promise<{ text: string; truncated: boolean }> {
+export async function readBodyText(response: Response, attempt: Attempt, limitBytes: number, tolerant = false): Promise<{ text: string; truncated: boolean }> {
   const decoder = new TextDecoder();
   let text = '';
   let total = 0;

@@ -194,7 +194,10 @@ describe('core/images: imageBytes', () => {
   it('the default cap is 25 MB', function () {
     this.timeout(30_000);
     const big = Buffer.concat([PNG_1x1, Buffer.alloc(25 * 1024 * 1024)]).toString('base64');
-    assert.throws(() => decodeBase64Image(big), (e: unknown) => e instanceof GatewayError && /25 MB/.test(e.message));
+    assert.throws(
+      () => decodeBase64Image(big),
+      (e: unknown) => e instanceof GatewayError && /25 MB/.test(e.message),
+    );
   });
 });
 
