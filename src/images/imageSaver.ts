@@ -5,6 +5,7 @@
 // planted at the name is never written through, it counts as taken); and if a write fails or
 // the user cancels half-way, every file this run wrote (and every folder it created) is removed again.
 import * as vscode from 'vscode';
+import { guardWrite } from '../services/writeGuard';
 import { candidateNames } from './fileNames';
 import { createExclusive } from './exclusiveCreate';
 
@@ -23,6 +24,8 @@ export interface SaveOptions {
   fs?: SaverFileSystem;
   /** checked before every write; true stops the run and rolls back */
   isCancelled?: () => boolean;
+  /** the workspace folders the write guard checks against (default: the window's) */
+  folders?: readonly vscode.WorkspaceFolder[];
 }
 
 function isNotFound(err: unknown): boolean {
@@ -61,6 +64,10 @@ export async function saveAllOrNothing(folder: vscode.Uri, images: readonly Prep
   const checkCancelled = () => {
     if (options.isCancelled?.()) throw new vscode.CancellationError();
   };
+  // the write guard again, right before the first write: a link swapped in since the folder was
+  // chosen (the download takes seconds) must not take the images out of the workspace
+  const guarded = await guardWrite(folder, { folders: options.folders, fs });
+  if (!guarded.ok) throw new Error(vscode.l10n.t('No image was saved: {0}', guarded.message));
   try {
     checkCancelled();
     created = await missingFolders(fs, folder);

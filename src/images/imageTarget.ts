@@ -8,11 +8,15 @@
 //    workspace folders and no editor the palette asks, a programmatic call takes the first.
 //  - Programmatic `folder`: a Uri, or a path relative to that same workspace folder (an absolute
 //    path is accepted when it is inside a workspace folder).
-// Containment: `..` segments are refused outright; the rest is decided by the shared path guard
-// (src/core/workspace/pathGuard.ts), which also resolves symlinks of the folder and the workspace roots.
+// Containment: `..` segments are refused outright; the rest is decided by the write guard
+// (src/services/writeGuard.ts), the one every write goes through: on `file` folders it resolves
+// symlinks of the folder and the workspace roots; on remote and virtual folders, where nothing
+// can say where a link leads, a folder reached through any link is refused (as the tools refuse
+// such paths). imageSaver.ts asks the guard again right before it writes.
 import { path } from '../platform/path';
 import * as vscode from 'vscode';
-import { guardPath, isContained, type GuardRoot } from '../core/workspace/pathGuard';
+import { isContained } from '../core/workspace/pathGuard';
+import { guardWrite } from '../services/writeGuard';
 
 export interface ImageTarget {
   /** folder the images are written to; may not exist yet (created on save) */
@@ -44,12 +48,19 @@ function shown(uri: vscode.Uri): string {
  * Checks that `folder` is inside a workspace folder, lexically and, for folders on disk, after
  * resolving symlinks of both. Refuses `..` segments and an existing file in place of the folder.
  */
-export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget> {
+export async function checkImageFolder(
+  folder: vscode.Uri,
+  folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
+): Promise<ImageTarget> {
   if (hasParentSegment(folder.path))
     throw new ImageTargetError(vscode.l10n.t('“{0}” contains “..”: images are saved only inside the workspace.', folder.toString(true)));
   const outside = () =>
     new ImageTargetError(vscode.l10n.t('“{0}” is outside the workspace: images are saved only inside a workspace folder.', folder.toString(true)));
-  const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
+  const workspaceFolder = folders
+    .filter(
+      (f) => f.uri.scheme === folder.scheme && f.uri.authority === folder.authority && isContained(f.uri.path, path.posix.normalize(folder.path), path.posix),
+    )
+    .sort((a, b) => b.uri.path.length - a.uri.path.length)[0];
   if (
     !workspaceFolder ||
     workspaceFolder.uri.scheme !== folder.scheme ||
@@ -58,14 +69,11 @@ export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget>
   ) {
     throw outside();
   }
-  // The shared guard resolves symlinks of the folder and of every workspace root (realpath)
-  // before checking containment again; virtual file systems have no symlinks (lexical only).
-  const roots: GuardRoot[] = (vscode.workspace.workspaceFolders ?? [])
-    .filter((f) => f.uri.scheme === folder.scheme && f.uri.authority === folder.authority)
-    .map((f) => ({ name: f.name, path: f.uri.scheme === 'file' ? f.uri.fsPath : f.uri.path, kind: f.uri.scheme === 'file' ? 'fs' : 'uri' }));
-  const guarded = await guardPath(folder.scheme === 'file' ? folder.fsPath : folder.path, roots);
+  // The write guard resolves symlinks of the folder and of every workspace root (realpath)
+  // before checking containment again; elsewhere it refuses any link below the workspace folder.
+  const guarded = await guardWrite(folder, { folders });
   if (!guarded.ok) {
-    if (guarded.reason === 'outside') {
+    if (guarded.reason === 'outside' && folder.scheme === 'file') {
       throw new ImageTargetError(
         vscode.l10n.t('“{0}” leads outside the workspace (through a symbolic link): images are saved only inside the workspace.', shown(folder)),
       );

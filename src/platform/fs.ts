@@ -11,6 +11,10 @@ export interface NodeFs {
   stat(p: string): Promise<{ isFile(): boolean; isDirectory(): boolean; size: number }>;
   readFile(p: string): Promise<Uint8Array>;
   realpath(p: string): Promise<string>;
+  /** what is at `p` itself: a symbolic link is reported as 'link', never followed; 'missing' when nothing is there */
+  lstatKind(p: string): Promise<'file' | 'directory' | 'link' | 'other' | 'missing'>;
+  /** creates one folder; EEXIST when anything (a link too) is at that name */
+  mkdir(p: string): Promise<void>;
   /**
    * Creates `p` with `bytes` only when nothing (file, folder, link, even a dangling one) is at
    * that name, and the name appears only with every byte in it: the bytes go to a temporary
@@ -26,6 +30,17 @@ export const nodeFs: NodeFs | undefined = {
   stat: (p) => fsp.stat(p),
   readFile: (p) => fsp.readFile(p),
   realpath: (p) => fsp.realpath(p),
+  async lstatKind(p) {
+    try {
+      const st = await fsp.lstat(p);
+      return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'other';
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+      throw err;
+    }
+  },
+  mkdir: (p) => fsp.mkdir(p).then(() => undefined),
   async createExclusive(p, bytes) {
     // Cheap early answer for a taken name (no temporary write); link() below is the real check.
     if (

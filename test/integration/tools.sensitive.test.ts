@@ -303,4 +303,52 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
       stop.dispose();
     });
   });
+
+  describe('credential files by name and by content (issue 21, item 8)', () => {
+    const SA_MARKER = 'SA_PRIVATE_KEY_BODY_5771';
+    const TF_MARKER = 'TFVARS_PASSWORD_6029';
+    const WP_MARKER = 'WP_DB_PASSWORD_8110';
+    const PEM_MARKER = 'PEM_IN_NOTES_9413';
+    before(async () => {
+      await write(
+        `${FIX}/creds/service-account.json`,
+        JSON.stringify({ type: 'service_account', private_key: `-----BEGIN PRIVATE KEY-----\\n${SA_MARKER}\\n`, client_email: 'a@p.iam.gserviceaccount.com' }),
+      );
+      await write(`${FIX}/creds/terraform.tfvars`, `db_password = "${TF_MARKER}"\n`);
+      await write(`${FIX}/creds/wp-config.php`, `<?php define('DB_PASSWORD', '${WP_MARKER}');\n`);
+      // innocent names, secret contents
+      await write(`${FIX}/creds/notes.txt`, `deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${PEM_MARKER}\n-----END OPENSSH PRIVATE KEY-----\n`);
+      await write(`${FIX}/creds/gcp.json`, JSON.stringify({ private_key: SA_MARKER, client_email: 'b@p.iam.gserviceaccount.com' }));
+      const end = Date.now() + 15_000;
+      while ((await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${FIX}/creds/**`))).length < 5 && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+
+    for (const [name, marker] of [
+      ['service-account.json', SA_MARKER],
+      ['terraform.tfvars', TF_MARKER],
+      ['wp-config.php', WP_MARKER],
+      ['notes.txt', PEM_MARKER],
+      ['gcp.json', SA_MARKER],
+    ] as const) {
+      it(`read_file asks before returning ${name}`, async () => {
+        answer = () => false;
+        await declined('read_file', { path: `${FIX}/creds/${name}` }, [marker]);
+        assert.deepEqual(
+          asked.map((q) => q.relPath),
+          [`${FIX}/creds/${name}`],
+        );
+      });
+    }
+
+    it('search_text skips all five without asking', async () => {
+      for (const marker of [SA_MARKER, TF_MARKER, WP_MARKER, PEM_MARKER]) {
+        const text = await ok('search_text', { query: marker, glob: `${FIX}/creds/**` });
+        assert.match(text, new RegExp(`^No matches for "${marker}"`), text);
+        assert.match(text, /may contain secrets/);
+      }
+      noQuestions();
+    });
+  });
 });

@@ -10,10 +10,14 @@
 //  3. the active editor (a selection there beats a file from 2 that matched nothing);
 //  4. otherwise the user names a new file.
 // Every path goes through the workspace guard (src/core/workspace/pathGuard.ts via the tools'
-// workspaceAccess): nothing outside the workspace folders, nothing inside .git.
+// workspaceAccess) and the write guard (src/services/writeGuard.ts): nothing that resolves outside
+// the workspace folders, nothing inside .git or .vscode, no workspace file. The change targets the
+// resolved file (the diff's title names it when a link led there), and Accept checks it again.
 import * as vscode from 'vscode';
+import { guardWrite, type WriteTarget } from '../../services/writeGuard';
+import type { ToolConfigKind } from '../../core/workspace/writeGuard';
 import { ToolError } from '../tools/errors';
-import { resolvePath, resolveUri, type Target } from '../tools/workspaceAccess';
+import { resolvePath } from '../tools/workspaceAccess';
 import type { ApplyUi, Placement } from './applyUi';
 import { PROPOSAL_SCHEME, type PendingChange, type PendingChanges, type ProposedEdit } from './pendingChanges';
 import { answerTexts, conversationFiles, type ConversationLike } from './answerFiles';
@@ -39,6 +43,25 @@ const SYMBOLS_WAIT_MS = 3000;
 interface Candidate {
   doc: vscode.TextDocument;
   label: string;
+  configures?: ToolConfigKind;
+  /** where the write guard said the file really is when the change was proposed (default doc.uri) */
+  realUri?: vscode.Uri;
+}
+
+/** A guarded write target: where the change goes (links resolved) and how it is named. */
+interface Target {
+  /** the resolved location: the change is proposed against it */
+  uri: vscode.Uri;
+  /** `name`, or `name → resolved` when a link leads elsewhere */
+  label: string;
+  /** the path as named (its extension says the language) */
+  relative: string;
+  exists: boolean;
+  configures?: ToolConfigKind;
+}
+
+function labelOf(w: WriteTarget): string {
+  return w.display === w.realDisplay ? w.display : `${w.display} → ${w.realDisplay}`;
 }
 
 export class ApplyFlow {
@@ -65,8 +88,8 @@ export class ApplyFlow {
       if (sure) {
         if (comment && (comment.path === named || !infoPath)) code = await this.#dropPathComment(code, comment.line, t);
         if (!t.exists) return this.#proposeNewFile(t, code);
-        const doc = await vscode.workspace.openTextDocument(t.lexicalUri);
-        return this.#place({ doc, label: t.display }, code, blockLanguage);
+        const doc = await vscode.workspace.openTextDocument(t.uri);
+        return this.#place({ doc, label: t.label, configures: t.configures }, code, blockLanguage);
       }
     }
 
@@ -80,12 +103,12 @@ export class ApplyFlow {
       const t = await this.#guard(path);
       if (typeof t === 'string' || !t.exists) continue;
       if (!languagesCompatible(blockLanguage, languageIdOfPath(t.relative))) continue;
-      const doc = await vscode.workspace.openTextDocument(t.lexicalUri).then(
+      const doc = await vscode.workspace.openTextDocument(t.uri).then(
         (d) => d,
         () => undefined,
       );
       if (!doc) continue;
-      const candidate = { doc, label: t.display };
+      const candidate: Candidate = { doc, label: t.label, configures: t.configures };
       if (await this.#region(doc, code)) return this.#place(candidate, code, blockLanguage);
       fallback ??= candidate;
     }
@@ -107,19 +130,25 @@ export class ApplyFlow {
       return change?.kind === 'edit' ? this.#editorCandidate(await vscode.workspace.openTextDocument(change.target)) : undefined;
     }
     if (doc.uri.scheme === 'output' || doc.uri.scheme === 'vscode-settings') return undefined;
-    const t = await resolveUri(doc.uri);
-    if (!t || insideGit(t.relative)) {
-      return `${doc.uri.path.split('/').pop()} is not a file of this workspace; Apply only changes files inside the workspace folders. Copy the code instead, or open the file to change from the workspace.`;
+    const w = await guardWrite(doc.uri);
+    if (!w.ok) {
+      if (w.reason === 'outside' || w.reason === 'noWorkspace') {
+        return `${doc.uri.path.split('/').pop()} is not a file of this workspace; Apply only changes files inside the workspace folders. Copy the code instead, or open the file to change from the workspace.`;
+      }
+      return `Apply cannot change this file: ${w.message} Nothing was applied.`;
     }
-    return { doc, label: t.display };
+    // a link: the change goes to the file it leads to, and says so
+    const real = w.realUri.toString() === doc.uri.toString() ? doc : await vscode.workspace.openTextDocument(w.realUri);
+    return { doc: real, label: labelOf(w), configures: w.configures, realUri: w.realUri };
   }
 
   /** A workspace target for a path, or the reason it is not one. */
   async #guard(path: string): Promise<Target | string> {
     try {
       const t = await resolvePath(path);
-      if (insideGit(t.relative) || insideGit(t.realRelative)) return `${t.display} is inside .git, which Apply never changes.`;
-      return t;
+      const w = await guardWrite(t.lexicalUri);
+      if (!w.ok) return w.message;
+      return { uri: w.realUri, label: labelOf(w), relative: t.relative, exists: w.exists, configures: w.configures };
     } catch (e) {
       if (e instanceof ToolError) return e.message.replace(/\s*Only files.*$/, '').replace(/can be read/g, 'can be changed');
       throw e;
@@ -130,7 +159,7 @@ export class ApplyFlow {
   async #dropPathComment(code: string, line: number, t: Target): Promise<string> {
     const marker = code.split('\n')[line]!.trim();
     if (t.exists) {
-      const doc = await vscode.workspace.openTextDocument(t.lexicalUri).then(
+      const doc = await vscode.workspace.openTextDocument(t.uri).then(
         (d) => d,
         () => undefined,
       );
@@ -159,13 +188,13 @@ export class ApplyFlow {
     const text = doc.getText();
     const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
     const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(text.length));
-    if (region === 'whole') return this.#edit(doc, label, whole, withEol(code, eol, text.endsWith('\n') && !code.endsWith('\n')), 'replaces the whole file');
+    if (region === 'whole') return this.#edit(target, whole, withEol(code, eol, text.endsWith('\n') && !code.endsWith('\n')), 'replaces the whole file');
     if (region) {
       const first = doc.lineAt(region.start);
       const endLine = doc.lineAt(Math.min(region.end, doc.lineCount) - 1);
       const indent = /^\s*/.exec(doc.lineAt(firstCodeLine(doc, region)).text)![0];
       const range = new vscode.Range(first.range.start, endLine.range.end);
-      return this.#edit(doc, label, range, withEol(reindent(code.replace(/\n$/, ''), indent), eol, false), `replaces lines ${region.start + 1}-${region.end}`);
+      return this.#edit(target, range, withEol(reindent(code.replace(/\n$/, ''), indent), eol, false), `replaces lines ${region.start + 1}-${region.end}`);
     }
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
     const offered: Placement[] = [];
@@ -177,38 +206,46 @@ export class ApplyFlow {
       case undefined:
         return { kind: 'cancelled' };
       case 'selection':
-        return this.#edit(doc, label, new vscode.Range(editor!.selection.start, editor!.selection.end), withEol(code, eol, false), 'replaces the selection');
+        return this.#edit(target, new vscode.Range(editor!.selection.start, editor!.selection.end), withEol(code, eol, false), 'replaces the selection');
       case 'cursor':
-        return this.#edit(
-          doc,
-          label,
-          new vscode.Range(editor!.selection.active, editor!.selection.active),
-          withEol(code, eol, false),
-          'inserted at the cursor',
-        );
+        return this.#edit(target, new vscode.Range(editor!.selection.active, editor!.selection.active), withEol(code, eol, false), 'inserted at the cursor');
       case 'end': {
         const sep = text === '' || text.endsWith('\n') ? '' : eol;
-        return this.#edit(doc, label, new vscode.Range(whole.end, whole.end), withEol(sep + code.replace(/\n?$/, '\n'), eol, false), 'added at the end');
+        return this.#edit(target, new vscode.Range(whole.end, whole.end), withEol(sep + code.replace(/\n?$/, '\n'), eol, false), 'added at the end');
       }
       case 'whole':
-        return this.#edit(doc, label, whole, withEol(code, eol, text.endsWith('\n') && !code.endsWith('\n')), 'replaces the whole file');
+        return this.#edit(target, whole, withEol(code, eol, text.endsWith('\n') && !code.endsWith('\n')), 'replaces the whole file');
       case 'newFile':
         return this.#askNewFile(code, languageIdOfFence(blockLanguage), undefined);
     }
   }
 
-  async #edit(doc: vscode.TextDocument, label: string, range: vscode.Range, replacement: string, description: string): Promise<ApplyOutcome> {
+  async #edit(target: Candidate, range: vscode.Range, replacement: string, description: string): Promise<ApplyOutcome> {
+    const { doc, label, configures } = target;
     const before = doc.getText();
     const after = before.slice(0, doc.offsetAt(range.start)) + replacement + before.slice(doc.offsetAt(range.end));
-    const edit: ProposedEdit = { target: doc.uri, label, kind: 'edit', range, text: replacement, before, after, description };
+    const edit: ProposedEdit = {
+      target: doc.uri,
+      realUri: target.realUri ?? doc.uri,
+      label,
+      kind: 'edit',
+      range,
+      text: replacement,
+      before,
+      after,
+      description,
+      ...(configures ? { configures } : {}),
+    };
     return { kind: 'proposed', change: await this.pending.propose(edit) };
   }
 
   #proposeNewFile(t: Target, code: string): Promise<ApplyOutcome> {
     const text = code.endsWith('\n') ? code : `${code}\n`;
     const edit: ProposedEdit = {
-      target: t.lexicalUri,
-      label: t.display,
+      ...(t.configures ? { configures: t.configures } : {}),
+      target: t.uri,
+      realUri: t.uri,
+      label: t.label,
       kind: 'create',
       range: new vscode.Range(0, 0, 0, 0),
       text,
@@ -226,7 +263,7 @@ export class ApplyFlow {
     const validate = async (p: string): Promise<string | undefined> => {
       const t = await this.#guard(p.trim());
       if (typeof t === 'string') return t;
-      if (t.exists) return `${t.display} exists already; choose another name.`;
+      if (t.exists) return `${t.label} exists already; choose another name.`;
       return undefined;
     };
     const path = await this.ui().askNewFilePath(suggestion, validate);
@@ -241,10 +278,6 @@ export class ApplyFlow {
 
 function refused(message: string): ApplyOutcome {
   return { kind: 'refused', message };
-}
-
-function insideGit(relative: string): boolean {
-  return relative.split('/').some((s) => s.toLowerCase() === '.git');
 }
 
 function withEol(code: string, eol: string, addFinalNewline: boolean): string {

@@ -21,6 +21,8 @@ export interface ChatApply {
   /** What the accept/discard commands do: `arg` names the change (id or diff URI), else the active diff's. */
   accept(arg?: unknown): Promise<Decision | undefined>;
   discard(arg?: unknown): Promise<Decision | undefined>;
+  /** Why the last Accept was refused (the message the user was shown). */
+  lastRefusal(): string | undefined;
   /** The status-bar entry's text while a change is pending. */
   statusText(): string | undefined;
   /** The questions Apply asks (quick picks); the integration tests answer them instead. */
@@ -44,6 +46,8 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
             change.label,
           ),
         );
+      if (d === 'refused')
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate did not write the change to {0}: {1}', change.label, pending.lastRefusal ?? ''));
       if (d === 'failed')
         void vscode.window.showErrorMessage(
           vscode.l10n.t('The change to {0} could not be written (VS Code refused the edit). Nothing was changed; see the Modelgate log.', change.label),
@@ -55,6 +59,7 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
       return change ? pending.discard(change) : undefined;
     },
     statusText: () => pending.statusText,
+    lastRefusal: () => pending.lastRefusal,
   };
   const flow = new ApplyFlow(pending, () => apply.ui);
 

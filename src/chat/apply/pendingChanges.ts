@@ -4,7 +4,13 @@
 // any change is pending. Nothing is written before Accept, and Accept is one WorkspaceEdit
 // (one undo step). Accept/Discard act on the change whose diff is active, so several pending
 // changes never mix.
+// Accept runs the write guard again (src/services/writeGuard.ts): a link swapped in after the
+// proposal (the file, or a folder above it, now leads out of the workspace, into .vscode or .git,
+// or just elsewhere) refuses the change and nothing is written. A new file is created without
+// following links (createNoFollow), so its creation is not part of the editor's undo.
 import * as vscode from 'vscode';
+import type { ToolConfigKind } from '../../core/workspace/writeGuard';
+import { createNoFollow, guardWrite } from '../../services/writeGuard';
 
 export const PROPOSAL_SCHEME = 'modelgate-proposal';
 /** true while the active tab is the diff of a pending change (editor/title buttons use it) */
@@ -29,6 +35,26 @@ export interface ProposedEdit {
   after: string;
   /** for the status bar and the log: "replaces add() (lines 4-6)" */
   description: string;
+  /** where the write guard found the file when the change was proposed; Accept refuses when it is elsewhere now */
+  realUri?: vscode.Uri;
+  /** the file configures tools, tasks, CI or packages: the diff's title warns */
+  configures?: ToolConfigKind;
+}
+
+/** The warning a diff's title carries for a file that configures how tools run. */
+export function configWarning(kind: ToolConfigKind): string {
+  switch (kind) {
+    case 'editor':
+      return vscode.l10n.t('⚠ editor settings or tasks: they can run programs');
+    case 'ci':
+      return vscode.l10n.t('⚠ a CI workflow: it runs on every push');
+    case 'packages':
+      return vscode.l10n.t('⚠ package configuration: scripts and registries run at install');
+    case 'build':
+      return vscode.l10n.t('⚠ build configuration: it runs code when you build');
+    case 'hooks':
+      return vscode.l10n.t('⚠ hooks or dev container: they run programs');
+  }
 }
 
 export interface PendingChange extends ProposedEdit {
@@ -39,7 +65,7 @@ export interface PendingChange extends ProposedEdit {
   emptyUri?: vscode.Uri;
 }
 
-export type Decision = 'accepted' | 'discarded' | 'changed' | 'failed';
+export type Decision = 'accepted' | 'discarded' | 'changed' | 'failed' | 'refused';
 
 export class PendingChanges implements vscode.Disposable {
   readonly #changes = new Map<string, PendingChange>();
@@ -50,6 +76,8 @@ export class PendingChanges implements vscode.Disposable {
   /** fires when a change is added or decided */
   readonly onDidChange = this.#changed.event;
   #counter = 0;
+  /** why the last Accept was refused (the write guard's message) */
+  lastRefusal: string | undefined;
   /** diffs being closed by us: their tab closing is not a Discard */
   readonly #closing = new Set<string>();
 
@@ -98,7 +126,8 @@ export class PendingChanges implements vscode.Disposable {
   /** Opens (or reveals) the diff of a pending change. */
   async show(change: PendingChange): Promise<void> {
     const left = change.emptyUri ?? change.target;
-    const title = `${change.label} ↔ proposed change${change.kind === 'create' ? ' (new file)' : ''}`;
+    const warning = change.configures ? ` ${configWarning(change.configures)}` : '';
+    const title = `${change.label} ↔ proposed change${change.kind === 'create' ? ' (new file)' : ''}${warning}`;
     // not a preview tab: a second Apply must not replace (and so discard) the first one's diff
     await vscode.commands.executeCommand('vscode.diff', left, change.proposalUri, title, { preview: false });
     this.#updateContext();
@@ -133,10 +162,27 @@ export class PendingChanges implements vscode.Disposable {
   /** Writes the change as one WorkspaceEdit (one undo step); refuses when the file changed meanwhile. */
   async accept(change: PendingChange): Promise<Decision> {
     if (!this.#changes.has(change.id)) return 'failed';
+    const problem = await this.#guard(change);
+    if (problem) {
+      await this.#end(change);
+      this.lastRefusal = problem;
+      this.log(`Apply: refused the change to ${change.label} at Accept: ${problem}`);
+      return 'refused';
+    }
     const edit = new vscode.WorkspaceEdit();
     let doc: vscode.TextDocument | undefined;
     if (change.kind === 'create') {
-      edit.createFile(change.target, { ignoreIfExists: false, contents: new TextEncoder().encode(change.text) });
+      const created = await createNoFollow(change.target, new TextEncoder().encode(change.text));
+      if (!created.ok || created.result === 'taken') {
+        await this.#end(change);
+        if (!created.ok) {
+          this.lastRefusal = created.message;
+          this.log(`Apply: refused the new file ${change.label} at Accept: ${created.message}`);
+          return 'refused';
+        }
+        this.log(`Apply: ${change.label} exists now (created after the change was proposed); nothing was written.`);
+        return 'changed';
+      }
     } else {
       doc = await vscode.workspace.openTextDocument(change.target);
       if (doc.getText() !== change.before) {
@@ -146,7 +192,7 @@ export class PendingChanges implements vscode.Disposable {
       }
       edit.replace(change.target, change.range, change.text);
     }
-    const ok = await vscode.workspace.applyEdit(edit);
+    const ok = change.kind === 'create' || (await vscode.workspace.applyEdit(edit));
     if (!ok) {
       this.log(`Apply: VS Code refused the edit of ${change.label}; nothing was written.`);
       return 'failed';
@@ -159,6 +205,17 @@ export class PendingChanges implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(start, end) });
     this.log(`Apply: accepted the change to ${change.label}.`);
     return 'accepted';
+  }
+
+  /** The write guard at Accept: why the change may not be written now (undefined: it may). */
+  async #guard(change: PendingChange): Promise<string | undefined> {
+    if (change.target.scheme === 'untitled') return undefined;
+    const w = await guardWrite(change.target);
+    if (!w.ok) return w.message;
+    if (w.realUri.toString() !== (change.realUri ?? change.target).toString()) {
+      return vscode.l10n.t('{0} now leads to {1}: a symbolic link changed after the change was proposed.', change.label, w.realDisplay);
+    }
+    return undefined;
   }
 
   async discard(change: PendingChange): Promise<Decision> {

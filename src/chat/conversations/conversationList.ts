@@ -9,7 +9,7 @@
 // is read while the list is open; the items are marked alwaysShow so VS Code does not hide the
 // ones whose label does not match.
 import * as vscode from 'vscode';
-import { cleanRename, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
+import { cleanRename, plainLabel, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
 import type { ChatController } from '../chatController';
 import type { ConversationStore } from './conversationStore';
 
@@ -200,7 +200,7 @@ export class ConversationListSession implements vscode.Disposable {
 
 /** Titles as stored (older ones are the raw first message): markdown out, never empty. */
 function displayTitle(title: string): string {
-  return plainText(title).replace(/\$\(/g, '$\u200b(') || UNTITLED; // no codicon syntax from a title
+  return plainLabel(plainText(title)) || UNTITLED; // no codicon syntax, bidi or control characters from a title
 }
 
 /**

@@ -28,9 +28,24 @@ export function plainText(text: string): string {
     .trim();
 }
 
+/**
+ * Control characters, bidi overrides and isolates (U+202A-202E, U+2066-2069) and other invisible
+ * format characters: a title or snippet that carries them can reorder or hide what the list shows.
+ */
+const HIDDEN_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * Text shown as a label (quick pick label and detail, the panel's title): hidden characters out,
+ * whitespace collapsed, and no `$(icon)` syntax (VS Code would draw `$(name)` as an icon): a
+ * zero-width space goes between `$` and `(`.
+ */
+export function plainLabel(text: string): string {
+  return text.replace(HIDDEN_CHARS, '').replace(/\s+/g, ' ').trim().replace(/\$\(/g, '$\u200b(');
+}
+
 /** A short title from the first message: plain text, cut at a word, `New chat` when empty. */
 export function titleFrom(text: string, max = TITLE_MAX): string {
-  const flat = plainText(text);
+  const flat = plainLabel(plainText(text));
   if (!flat) return UNTITLED;
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max - 1);
@@ -40,7 +55,7 @@ export function titleFrom(text: string, max = TITLE_MAX): string {
 
 /** A title the user typed: whitespace collapsed, bounded; undefined when nothing is left. */
 export function cleanRename(text: string): string | undefined {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = plainLabel(text);
   if (!flat) return undefined;
   return flat.length <= RENAME_MAX ? flat : `${flat.slice(0, RENAME_MAX - 1).trimEnd()}…`;
 }
@@ -141,7 +156,7 @@ export function snippetAt(text: string, at: number, length: number, width = 80):
     const space = text.lastIndexOf(' ', end);
     if (space > at + length) end = space;
   }
-  return `${start > 0 ? '…' : ''}${flat(text.slice(start, end)).trim()}${end < text.length ? '…' : ''}`;
+  return `${start > 0 ? '…' : ''}${plainLabel(flat(text.slice(start, end)))}${end < text.length ? '…' : ''}`;
 }
 
 const MINUTE = 60_000;

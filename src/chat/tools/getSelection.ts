@@ -20,7 +20,7 @@ export async function getSelectionTool(gate: SensitiveReadGate, token: vscode.Ca
   const t = await resolveUri(doc.uri);
   if (!t) throw new ToolError('The active editor shows a file outside the workspace; the workspace tools do not read it.');
   await assertNotExcluded(t, token);
-  await gate.allow(t, 'get_selection', token);
+  await gate.allow(t, 'get_selection', token, doc.getText()); // a key in the file asks, whatever its name
 
   const selections = editor.selections.filter((s) => !s.isEmpty);
   const lang = doc.languageId;

@@ -20,7 +20,7 @@ export async function readFileTool(args: ReadFileArgs, gate: SensitiveReadGate, 
   const { text, unsaved } = await readText(t, token);
   // Asked after reading, before anything of the text is returned: a file the tool refuses anyway
   // (binary key stores, a folder, too large) costs the user no question. The bytes stay here.
-  await gate.allow(t, 'read_file', token);
+  await gate.allow(t, 'read_file', token, text);
   const slice = sliceLines(splitLines(text), args.startLine, args.endLine);
   if (!slice.ok) throw new ToolError(`${t.display}: ${slice.message}`);
   return formatFileSlice(t.display, slice, unsaved ? '(unsaved editor contents)' : undefined);

@@ -6,6 +6,7 @@ import { findWorkspaceFiles } from './fileSearch';
 import { checkRelativeGlob, excludeGlob } from './globs';
 import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
+import { hasSecretContent } from '../../core/workspace/sensitiveFiles';
 import { targetIsSensitive } from './sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
 import { createRegexScanner } from './regexScan';
@@ -73,7 +74,7 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
     for (let i = 0; i < candidates.length && total < max; i += batchSize) {
       throwIfCancelled(token);
       const batch = candidates.slice(i, i + batchSize);
-      const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | undefined> => {
+      const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | 'secret' | undefined> => {
         if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
         try {
           const stat = await statUri(t.uri, token);
@@ -81,7 +82,8 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
           if (stat.size > LIMITS.searchMaxFileBytes) return 'large';
           const bytes = await readUri(t.uri, token);
           if (looksBinary(bytes)) return 'binary';
-          return { target: t, text: decodeText(bytes) };
+          const text = decodeText(bytes);
+          return hasSecretContent(text) ? 'secret' : { target: t, text }; // a key inside, whatever the name
         } catch (e) {
           if (e instanceof FileMissing || fileErrorReason(e)) return undefined; // vanished or unreadable: skip
           throw e;
@@ -91,6 +93,7 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
       const readable: FileText[] = [];
       for (const r of texts) {
         if (r === 'binary') skippedBinary++;
+        else if (r === 'secret') skippedSecret++;
         else if (r === 'large') skippedLarge++;
         else if (r) readable.push(r);
       }

@@ -4,7 +4,7 @@
 // path to ask for the file at all).
 import { path } from '../../platform/path';
 import * as vscode from 'vscode';
-import { isSensitivePath } from '../../core/workspace/sensitiveFiles';
+import { hasSecretContent, isSensitivePath } from '../../core/workspace/sensitiveFiles';
 import { ApprovalQueue, type ApproveSensitiveRead } from './approvalQueue';
 import { ToolError } from './errors';
 import { approvalQuestion, declinedMessage, type SensitiveReadRequest } from './sensitivePrompt';
@@ -37,11 +37,12 @@ export class SensitiveReadGate {
   }
 
   /**
-   * Returns when `t` is not secret-looking or the user allowed this one read; throws ToolError (the
-   * model reads it) when the user said no, ToolCancelled when the call was stopped meanwhile.
+   * Returns when `t` is not secret-looking (by name, or by `text` when the caller read it) or the
+   * user allowed this one read; throws ToolError (the model reads it) when the user said no,
+   * ToolCancelled when the call was stopped meanwhile.
    */
-  async allow(t: Target, tool: SensitiveReadRequest['tool'], token: vscode.CancellationToken): Promise<void> {
-    if (!targetIsSensitive(t)) return;
+  async allow(t: Target, tool: SensitiveReadRequest['tool'], token: vscode.CancellationToken, text?: string): Promise<void> {
+    if (!targetIsSensitive(t) && !(text !== undefined && hasSecretContent(text))) return;
     const moved = t.realFolder !== t.folder || t.realRelative !== t.relative;
     const request: SensitiveReadRequest = moved ? { tool, linkTarget: displayPath(t.realFolder, t.realRelative) } : { tool };
     if (!(await this.questions.ask(t.display, request, token))) throw new ToolError(declinedMessage(t.display));

@@ -3,8 +3,12 @@
 // keys through logged headers). Every text that leaves the client passes through here.
 //
 // Not only the exact key: a proxy may echo it cut off (a length limit), URL-encoded, base64'd
-// (a Basic header) or in another case. Every piece of MIN_PIECE or more characters of the key,
-// in any of those forms, is replaced. Callers redact before they cut text to a length.
+// (a Basic header), in another case, as hex, as `\u` or `\x` escapes, or JSON-escaped (`\/`).
+// Every piece of MIN_PIECE or more characters of the key, in any of those forms, is replaced:
+// a piece of MIN_PIECE characters of the form for the forms of about one character per key
+// character, and the encoding of MIN_PIECE key characters for the longer ones (hex: 2 per byte,
+// `\x`: 4, `\u`: 6), so that ordinary hex or escaped text is not mistaken for the key.
+// Callers redact before they cut text to a length.
 
 const REDACTED = '[redacted]';
 /** the shortest piece of the key that is redacted on its own */
@@ -43,21 +47,50 @@ export function secretForms(secret: string): string[] {
     forms.add(b64);
     forms.add(b64.replace(/\+/g, '-').replace(/\//g, '_'));
   }
+  // JSON escapes: `\/` (PHP, some proxies), `\"` and `\\`; non-alphanumerics as `\u00XX` (Go escapes <>&+=)
+  forms.add(secret.replace(/[\\"/]/g, (c) => `\\${c}`));
+  forms.add(secret.replace(/[^A-Za-z0-9]/g, (c) => unicodeEscape(c)));
   return [...forms];
 }
 
-const windowsCache = new Map<string, { size: number; windows: Set<string> }>();
+function unicodeEscape(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
 
-function windowsOf(secret: string): { size: number; windows: Set<string> } {
+/** Long forms: every character or byte encoded, with how many characters encode one key character. */
+function longForms(secret: string): { form: string; width: number }[] {
+  const bytes = [...new TextEncoder().encode(secret)];
+  const hex = bytes.map((b) => b.toString(16).padStart(2, '0'));
+  return [
+    { form: hex.join(''), width: 2 },
+    { form: hex.map((h) => `\\x${h}`).join(''), width: 4 },
+    { form: unicodeEscape(secret), width: 6 },
+  ];
+}
+
+interface WindowSet {
+  size: number;
+  windows: Set<string>;
+}
+
+const windowsCache = new Map<string, WindowSet[]>();
+
+function windowsOf(secret: string): WindowSet[] {
   const cached = windowsCache.get(secret);
   if (cached) return cached;
-  const size = Math.min(MIN_PIECE, secret.length);
-  const windows = new Set<string>();
-  for (const form of secretForms(secret)) {
+  const add = (sets: Map<number, Set<string>>, form: string, size: number) => {
     const f = lowerAscii(form);
-    for (let i = 0; i + size <= f.length; i++) windows.add(f.slice(i, i + size));
-  }
-  const entry = { size, windows };
+    const n = Math.min(size, f.length);
+    let set = sets.get(n);
+    if (!set) sets.set(n, (set = new Set()));
+    for (let i = 0; i + n <= f.length; i++) set.add(f.slice(i, i + n));
+  };
+  const sets = new Map<number, Set<string>>();
+  for (const form of secretForms(secret)) add(sets, form, Math.min(MIN_PIECE, secret.length));
+  for (const { form, width } of longForms(secret)) add(sets, form, width * Math.min(MIN_PIECE, secret.length));
+  const entry = [...sets].map(([size, windows]) => ({ size, windows }));
   windowsCache.clear(); // one key at a time is usual; never keep old keys around
   windowsCache.set(secret, entry);
   return entry;
@@ -69,30 +102,28 @@ function windowsOf(secret: string): { size: number; windows: Set<string> } {
  */
 export function redactSecret(text: string, secret: string | undefined): string {
   if (!secret || !text) return text;
-  const { size, windows } = windowsOf(secret);
-  if (text.length < size) return text;
   const lower = lowerAscii(text);
+  // where each window set hits, as [start, end) spans in text order
+  const spans: [number, number][] = [];
+  for (const { size, windows } of windowsOf(secret)) {
+    for (let i = 0; i + size <= lower.length; i++) if (windows.has(lower.slice(i, i + size))) spans.push([i, i + size]);
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
   let out = '';
   let copied = 0;
-  let coverEnd = -1;
-  let coverStart = -1;
-  for (let i = 0; i + size <= lower.length; i++) {
-    if (!windows.has(lower.slice(i, i + size))) continue;
-    if (i <= coverEnd) coverEnd = i + size;
+  let [coverStart, coverEnd] = spans[0]!;
+  for (const [start, end] of spans) {
+    if (start <= coverEnd) coverEnd = Math.max(coverEnd, end);
     else {
-      if (coverStart >= 0) {
-        out += text.slice(copied, coverStart) + REDACTED;
-        copied = coverEnd;
-      }
-      coverStart = i;
-      coverEnd = i + size;
+      out += text.slice(copied, coverStart) + REDACTED;
+      copied = coverEnd;
+      coverStart = start;
+      coverEnd = end;
     }
   }
-  if (coverStart >= 0) {
-    out += text.slice(copied, coverStart) + REDACTED;
-    copied = coverEnd;
-  }
-  return out + text.slice(copied);
+  out += text.slice(copied, coverStart) + REDACTED;
+  return out + text.slice(coverEnd);
 }
 
 /** Whether `text` holds a piece of the key in any form (tests and self-checks). */

@@ -1,12 +1,18 @@
 // CSV export of the spend ledger. Cells are quoted (RFC 4180) and a cell that a spreadsheet
 // would run as a formula (starting with = + - @, tab or carriage return) gets a leading
-// apostrophe (OWASP "CSV injection"): model ids and extension ids come from outside. Pure.
+// apostrophe (OWASP "CSV injection"): model ids and extension ids come from outside. A cell that
+// starts with any control character, or with invisible or blank characters before one of those
+// (a spreadsheet may drop a leading NUL, BOM or space and then see `=`), is treated the same. Pure.
 import { localDay, sourceLabel, type SpendState } from './spendBook';
+
+/** = + - @ (and their full-width forms) after any run of control, blank or invisible characters; or a control character first */
+const FORMULA_START =
+  /^(?:[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\u0000-\u001f\u007f-\u009f])/;
 
 export function csvCell(v: string | number | undefined): string {
   if (v === undefined) return '';
   if (typeof v === 'number') return String(v);
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  const safe = FORMULA_START.test(v) ? `'${v}` : v;
   return /[",\r\n']/.test(safe) || safe !== v ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -3,9 +3,11 @@
 // `.env` and leak it. Files this classifier flags are read only after the user says yes, and
 // search_text never reads them. Pure: unit-tested in plain Node.
 //
-// Judged by name only, case-insensitively, on the basename and a few known folder/file pairs. The
-// list aims at files that hold secrets by convention; a secret in `config.ts` is not caught, and
-// a false positive only costs the user one question, so the list leans towards asking.
+// Judged by name, case-insensitively, on the basename and a few known folder/file pairs, and by
+// content (hasSecretContent): a private key block or a service-account key's `"private_key"` in a
+// file of any name. The lists aim at files that hold secrets by convention; a secret in
+// `config.ts` with no such marker is not caught, and a false positive only costs the user one
+// question, so the lists lean towards asking.
 //
 // Decisions:
 // - `.env`, `.env.*`, `.env-*`, `.env_*`, `*.env` and `.envrc` are secret; a name with an
@@ -19,6 +21,11 @@
 // - Certificates (`*.crt`, `*.cer`) and public keys are not secret.
 // - Paths may use `\` or `/`. A trailing dot or space in a name (ignored by Windows) and an NTFS
 //   stream suffix (`.env::$DATA`) do not hide a name.
+// - Credential files of clouds and apps: service-account keys (`service-account*.json`,
+//   `*-sa-key.json`, `gcp-key.json`...), Terraform variables (`*.tfvars`, `*.tfvars.json`:
+//   provider keys and passwords; `*.auto.tfvars` too), `wp-config.php`, Rails
+//   `master.key`/`credentials.yml.enc`, `.boto`, `.s3cfg`, `.dockercfg`, `.vault-token`, `htpasswd`,
+//   `keystore.properties`, `.p12`... and `credentials` in any folder (AWS, gcloud, cargo).
 
 /** Exact basenames of files that hold credentials by convention. */
 const SECRET_BASENAMES = new Set([
@@ -32,8 +39,31 @@ const SECRET_BASENAMES = new Set([
   '.my.cnf',
   '.htpasswd',
   'credentials.json',
+  'credentials', // ~/.aws/credentials copied anywhere, gcloud, cargo
+  'credentials.yml.enc', // Rails (its master.key is a .key)
+  'credentials.toml',
   'application_default_credentials.json', // gcloud
+  'wp-config.php', // WordPress: database password, auth keys and salts
+  'local.settings.json', // Azure Functions: connection strings
+  'appsettings.secrets.json',
+  '.boto',
+  '.s3cfg',
+  '.dockercfg',
+  '.vault-token',
+  '.terraformrc',
+  'terraform.rc',
+  '.pgpass',
+  'htpasswd',
+  'keystore.properties', // Android signing passwords
+  '.htaccess.passwd',
+  'client_secret.json', // OAuth client secrets (Google)
+  'token.json',
+  'firebase-adminsdk.json',
 ]);
+
+/** Service-account and API key files by their usual names (`my-proj-1a2b3c-sa-key.json`, `service-account.json`, `gcp-key.json`). */
+const KEY_FILE_NAMES =
+  /^(?:.*[._-])?(?:service[._-]?account(?:[._-].*)?|(?:sa|gcp|gcloud|google|gcs|api|private|access|secret)[._-]?key(?:file)?|key(?:file)?|firebase[._-]adminsdk(?:[._-].*)?|client[._-]secret(?:[._-].*)?)\.json$/;
 
 /** Extensions (the part after the last dot) of key stores, private keys and state with secrets. */
 const SECRET_EXTENSIONS = new Set([
@@ -46,6 +76,12 @@ const SECRET_EXTENSIONS = new Set([
   'keystore',
   'jks',
   'tfstate', // Terraform state holds every secret the configuration touched
+  'tfvars', // Terraform variables: provider keys, passwords
+  'p7b',
+  'asc', // armored PGP keys (a public one only costs one question)
+  'gpg',
+  'kdbx', // KeePass
+  'ovpn', // OpenVPN profiles embed keys
 ]);
 
 /** `id_rsa`, `id_ed25519_work`, ... (OpenSSH private keys; the `.pub` halves are excluded). */
@@ -88,7 +124,8 @@ function basenameIsSecret(base: string): boolean {
   if (isEnvFile(base)) return true;
   if (SSH_KEY_PREFIXES.some((p) => base.startsWith(p)) && !base.endsWith('.pub')) return true;
   if (SECRETS_CONFIG.test(base)) return true;
-  if (base.endsWith('.tfstate.backup')) return true;
+  if (base.endsWith('.tfstate.backup') || base.endsWith('.tfvars.json')) return true;
+  if (KEY_FILE_NAMES.test(base)) return true;
   const ext = extensionOf(base);
   return ext !== undefined && SECRET_EXTENSIONS.has(ext);
 }
@@ -135,4 +172,25 @@ export function isSensitivePath(relPath: string): boolean {
   }
 
   return bases.some((base) => !isTemplateName(base) && basenameIsSecret(base));
+}
+
+/**
+ * Content markers of secrets, in a file of any name: a PEM private key block (RSA, EC, DSA,
+ * OpenSSH, PKCS#8, encrypted, PGP), a service-account key (`"private_key"` beside
+ * `"client_email"` or `"type": "service_account"`), and `.npmrc`/`.yarnrc` auth tokens. Only the
+ * first MARKER_SCAN_CHARS characters are looked at (a key file is small; a huge file that quotes a
+ * key somewhere deep inside is not a key file).
+ */
+export const MARKER_SCAN_CHARS = 256 * 1024;
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+const JSON_PRIVATE_KEY = /"private_key"\s*:\s*"/;
+const SERVICE_ACCOUNT = /"client_email"\s*:|"type"\s*:\s*"service_account"/;
+const AUTH_TOKEN = /(?:^|\n)[ \t]*(?:\/\/[^\n]*:)?_(?:authToken|auth|password)[ \t]*=/;
+const OTHER_MARKERS = /aws_secret_access_key[ \t]*=|define\(\s*['"](?:DB_PASSWORD|AUTH_KEY|SECURE_AUTH_KEY|LOGGED_IN_KEY|NONCE_KEY)['"]/i;
+
+export function hasSecretContent(text: string): boolean {
+  const head = text.length > MARKER_SCAN_CHARS ? text.slice(0, MARKER_SCAN_CHARS) : text;
+  if (PRIVATE_KEY_BLOCK.test(head)) return true;
+  if (JSON_PRIVATE_KEY.test(head) && SERVICE_ACCOUNT.test(head)) return true;
+  return AUTH_TOKEN.test(head) || OTHER_MARKERS.test(head);
 }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import {
   cleanRename,
+  plainLabel,
   plainText,
   relativeDate,
   searchConversations,
@@ -207,5 +208,40 @@ describe('chat: conversation store, search text and rename', () => {
     const s2 = await ConversationStore.open(backend, { now });
     assert.deepEqual(searchConversations(s2.searchEntries(), 'doomed'), []);
     await s2.close();
+  });
+});
+
+describe('chat: titles and snippets are plain text (issue 21, item 10)', () => {
+  const HIDDEN = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+  const hostile = 'Fix $(alert) the \u202Egnp.exe\u202C bug\u0000 in \u2066main\u2069 \u001b[31mred\u200f now $(sync~spin)';
+  const clean = (s: string) => {
+    assert.ok(!/\$\(/.test(s), `icon syntax left: ${JSON.stringify(s)}`);
+    assert.ok(!HIDDEN.test(s), `hidden character left: ${JSON.stringify(s)}`);
+  };
+
+  it('a derived title has no icon syntax, bidi or control characters', () => {
+    const t = titleFrom(hostile);
+    clean(t);
+    assert.match(t, /^Fix \$\u200b\(alert\) the gnp\.exe bug in main \[31mred now/);
+  });
+
+  it('a renamed title is cleaned the same way', () => {
+    const t = cleanRename(hostile)!;
+    clean(t);
+    assert.equal(cleanRename('\u202e\u2066\u0000 '), undefined, 'nothing visible left');
+  });
+
+  it('a search snippet is cleaned the same way', () => {
+    const text = `${'intro words '.repeat(4)}${hostile} and then the needle is here ${'\u202e'.repeat(3)}$(x)`;
+    const snippet = snippetAt(text, text.indexOf('needle'), 6);
+    clean(snippet);
+    assert.ok(snippet.includes('needle'));
+    const [match] = searchConversations([{ id: 'a', title: 'x', updatedAt: 1, text }], 'needle');
+    clean(match!.snippet!);
+  });
+
+  it('plainLabel keeps ordinary text, emoji and non-Latin scripts as they are', () => {
+    assert.equal(plainLabel('  Grüße — 日本語 🙂 עברית\tok '), 'Grüße — 日本語 🙂 עברית ok');
+    assert.equal(plainLabel('cost $5 (approx)'), 'cost $5 (approx)');
   });
 });

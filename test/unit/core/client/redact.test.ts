@@ -105,3 +105,42 @@ describe('core/redact: every piece of the key, in every form', () => {
     assert.ok(!containsSecret(all, SECRET), all);
   });
 });
+
+describe('core/redact: hex, \\u and \\x escapes and JSON escapes (issue 21, item 10)', () => {
+  // a key with the characters JSON encoders escape
+  const ODD = 'sk-or/v1+Q7fZ2pLx9Kw/Rt4VbN8mJ=';
+  const hex = (s: string) => Buffer.from(s).toString('hex');
+  const uEsc = (s: string) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const xEsc = (s: string) => [...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+  const echoes = (key: string): [string, string][] => [
+    ['hex', hex(key)],
+    ['HEX', hex(key).toUpperCase()],
+    ['hex of a cut-off key', hex(key.slice(3, 3 + MIN_PIECE))],
+    ['\\u of every character', uEsc(key)],
+    ['\\u, upper-case digits', uEsc(key).toUpperCase().replace(/\\U/g, '\\u')],
+    ['\\u of a cut-off key', uEsc(key.slice(-MIN_PIECE))],
+    ['\\x of every byte', xEsc(key)],
+    ['JSON \\/', key.replace(/\//g, '\\/')],
+    ['JSON \\/ inside a body', JSON.stringify({ error: `bad key ${key}` }).replace(/\//g, '\\/')],
+    ['\\u00XX for punctuation (Go)', key.replace(/[^A-Za-z0-9]/g, (c) => uEsc(c))],
+  ];
+
+  for (const key of [SECRET, ODD]) {
+    for (const [name, echo] of echoes(key)) {
+      it(`${name} (${key === SECRET ? 'plain key' : 'key with / + ='})`, () => {
+        const text = `upstream said: ${echo} (end)`;
+        const out = redactSecret(text, key);
+        assert.notEqual(out, text, `not redacted: ${text}`);
+        assert.ok(!out.includes(echo), out);
+        assert.match(out, /^upstream said: .*\(end\)$/);
+        assert.ok(containsSecret(text, key));
+      });
+    }
+  }
+
+  it('ordinary hex (ids, hashes) and escaped text without the key stay', () => {
+    const text = `request 9f86d081884c7d659a2feaa0c55ad015 failed; text \\u0048\\u0069 and ${hex('hello world')} and a\\/b`;
+    assert.equal(redactSecret(text, SECRET), text);
+    assert.equal(redactSecret(text, ODD), text);
+  });
+});

@@ -2,7 +2,7 @@
 // of the question the user gets and of the answer the model gets (src/chat/tools/sensitivePrompt.ts),
 // and the queue that puts those questions one at a time (src/chat/tools/approvalQueue.ts).
 import * as assert from 'node:assert/strict';
-import { isSensitivePath } from '../../../../src/core/workspace/sensitiveFiles';
+import { hasSecretContent, isSensitivePath, MARKER_SCAN_CHARS } from '../../../../src/core/workspace/sensitiveFiles';
 import { approvalQuestion, declinedMessage, pathForDialog } from '../../../../src/chat/tools/sensitivePrompt';
 import { ApprovalQueue } from '../../../../src/chat/tools/approvalQueue';
 import { ToolCancelled } from '../../../../src/chat/tools/errors';
@@ -140,18 +140,9 @@ describe('isSensitivePath', () => {
       ],
       true,
     );
+    // a bare `credentials` asks anywhere since issue 21 (AWS, gcloud and cargo files copied out of their folder)
     expectAll(
-      [
-        'credentials',
-        'config.json',
-        'src/config.json',
-        'config',
-        '.kube/cache/discovery.json',
-        '.aws/config',
-        'hosts.yml',
-        'ansible/hosts.yml',
-        '.docker/daemon.json',
-      ],
+      ['config.json', 'src/config.json', 'config', '.kube/cache/discovery.json', '.aws/config', 'hosts.yml', 'ansible/hosts.yml', '.docker/daemon.json'],
       false,
     );
   });
@@ -319,5 +310,109 @@ describe('ApprovalQueue', () => {
     first.resolve(true);
     assert.deepEqual(await Promise.all([a, c]), [true, true]);
     assert.deepEqual(asked, ['first/.env', 'third/.env']);
+  });
+});
+
+describe('sensitive files: credential files of clouds and apps (issue 21, item 8)', () => {
+  it('flags service-account keys, Terraform variables, wp-config.php and their like by name', () => {
+    expectAll(
+      [
+        'service-account.json',
+        'keys/service_account.json',
+        'my-project-1a2b3c-service-account-prod.json',
+        'serviceaccount.json',
+        'deploy/sa-key.json',
+        'gcp-key.json',
+        'key.json',
+        'keyfile.json',
+        'firebase-adminsdk-abc12.json',
+        'client_secret_123.apps.googleusercontent.com.json',
+        'terraform.tfvars',
+        'env/prod.auto.tfvars',
+        'secrets.tfvars.json',
+        'wp-config.php',
+        'public_html/WP-CONFIG.PHP',
+        'credentials',
+        'config/credentials.yml.enc',
+        'local.settings.json',
+        '.boto',
+        '.s3cfg',
+        '.vault-token',
+        'app/keystore.properties',
+        'vault.kdbx',
+        'client.ovpn',
+        '.npmrc',
+        '.pypirc',
+        '.netrc',
+        'id_rsa',
+        'id_ed25519',
+      ],
+      true,
+    );
+  });
+
+  it('does not flag look-alikes', () => {
+    expectAll(
+      [
+        'monkey.json',
+        'keyboard.json',
+        'keys.json.md',
+        'wp-config-sample.php',
+        'terraform.tfvars.example',
+        'variables.tf',
+        'main.tf',
+        'service.json',
+        'accounts.json',
+        'credentials.md',
+        'src/credentials.ts',
+      ],
+      false,
+    );
+  });
+});
+
+describe('hasSecretContent: a key inside, whatever the name (issue 21, item 8)', () => {
+  it('finds PEM private keys of every kind', () => {
+    for (const kind of ['', 'RSA ', 'EC ', 'DSA ', 'OPENSSH ', 'ENCRYPTED ', 'PGP ']) {
+      const block = kind === 'PGP ' ? 'PGP PRIVATE KEY BLOCK' : `${kind}PRIVATE KEY`;
+      assert.equal(hasSecretContent(`notes\n-----BEGIN ${block}-----\nMIIEvQIBADANBg...\n-----END ${block}-----\n`), true, block);
+    }
+  });
+
+  it('finds a service-account key ("private_key" with "client_email" or "type": "service_account")', () => {
+    const key = JSON.stringify(
+      { type: 'service_account', project_id: 'p', private_key_id: 'abc', private_key: 'xyz', client_email: 'a@p.iam.gserviceaccount.com' },
+      null,
+      2,
+    );
+    assert.equal(hasSecretContent(key), true);
+    assert.equal(hasSecretContent('{"private_key": "x", "client_email": "a@b"}'), true);
+  });
+
+  it('finds npm auth tokens, AWS secret keys and WordPress passwords', () => {
+    assert.equal(hasSecretContent('registry=https://r.example/\n//r.example/:_authToken=npm_abc\n'), true);
+    assert.equal(hasSecretContent('_auth = dXNlcjpwYXNz\n'), true);
+    assert.equal(hasSecretContent('[default]\naws_access_key_id = AKIA...\naws_secret_access_key = abc\n'), true);
+    assert.equal(hasSecretContent("<?php\ndefine( 'DB_PASSWORD', 'hunter2' );\n"), true);
+  });
+
+  it('leaves code that only talks about keys alone', () => {
+    for (const text of [
+      'const privateKey = load(); // see -----BEGIN PUBLIC KEY-----',
+      '-----BEGIN CERTIFICATE-----\nMIID...\n-----END CERTIFICATE-----',
+      '{"private_key_id": "abc"}',
+      '{"private_key": "x"}',
+      'authToken = getToken()',
+      'registry=https://registry.npmjs.org/',
+      '',
+    ]) {
+      assert.equal(hasSecretContent(text), false, text);
+    }
+  });
+
+  it('looks at the head of a huge file only, in linear time', () => {
+    const filler = 'x'.repeat(MARKER_SCAN_CHARS);
+    assert.equal(hasSecretContent(`${filler}\n-----BEGIN RSA PRIVATE KEY-----`), false);
+    assert.equal(hasSecretContent(`-----BEGIN RSA PRIVATE KEY-----${filler}`), true);
   });
 });
