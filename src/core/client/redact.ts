@@ -58,7 +58,7 @@ function windowsOf(secret: string): { size: number; windows: Set<string> } {
     for (let i = 0; i + size <= f.length; i++) windows.add(f.slice(i, i + size));
   }
   const entry = { size, windows };
-  windowsCache.clear(); // one key at a time is usual; never keep old keys around
+  if (windowsCache.size >= 8) windowsCache.clear(); // the key and a few secret header values; never keep many old ones around
   windowsCache.set(secret, entry);
   return entry;
 }
@@ -110,5 +110,17 @@ export function redactErrorInPlace<E extends Error>(error: E, secret: string | u
     const value = record[field];
     if (typeof value === 'string') record[field] = redactSecret(value, secret);
   }
+  return error;
+}
+
+/** Secret request headers (issue 17, item 4) are redacted like the key: every secret, every form. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) out = redactSecret(out, secret);
+  return out;
+}
+
+export function redactErrorSecretsInPlace<E extends Error>(error: E, secrets: readonly (string | undefined)[]): E {
+  for (const secret of secrets) redactErrorInPlace(error, secret);
   return error;
 }
