@@ -98,7 +98,7 @@ function buildSchemas() {
     prices: imagePricesSchema.optional(),
   });
   const modelOverrideSchema = z.union([imageOverride, chatOverride]);
-  return { priceSchema, imagePricesSchema, modelOverrideSchema };
+  return { priceSchema, imagePricesSchema, modelOverrideSchema, imageOverride, chatOverride };
 }
 const schemas = lazy(buildSchemas);
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -254,7 +254,9 @@ export class ModelCatalogue {
     const problems: CatalogueProblem[] = [];
     const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};
     for (const [id, raw] of Object.entries(overrides)) {
-      const parsed = modelOverrideSchema().safeParse(raw);
+      // One schema per kind, so that a bad field is named (a union only says "Invalid input").
+      const isImage = !!raw && typeof raw === 'object' && (raw as { kind?: unknown }).kind === 'image';
+      const parsed = (isImage ? schemas().imageOverride : schemas().chatOverride).safeParse(raw) as ReturnType<ReturnType<typeof modelOverrideSchema>['safeParse']>;
       if (!parsed.success) {
         problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
         continue;
