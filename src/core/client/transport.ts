@@ -7,11 +7,12 @@ import { l10n } from '../l10n';
 const secondsOf = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
 /** The first-token bound ran out: nothing of the answer arrived in time (issue 17, item 5). */
-export function firstTokenTimeoutError(boundMs: number): GatewayError {
+export function firstTokenTimeoutError(boundMs: number, waitedMs = boundMs): GatewayError {
   return new GatewayError(
     'timeout',
     l10n.t(
-      'No answer from the gateway within the first-token bound of {0} s (it grows with the prompt size and the channel\'s measured first-token times), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+      "No answer from the gateway after {0} s: the first-token bound of {1} s ran out (it grows with the prompt size and the channel's measured first-token times), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.",
+      secondsOf(waitedMs),
       secondsOf(boundMs),
     ),
     { code: 'first_token_timeout' },
@@ -21,8 +22,14 @@ export function firstTokenTimeoutError(boundMs: number): GatewayError {
 /** The idle bound between chunks ran out once the answer was flowing. */
 export function idleTimeoutError(boundMs: number, keepAlivesOnly: boolean): GatewayError {
   const message = keepAlivesOnly
-    ? l10n.t('The answer stalled: the gateway sent only keep-alives and no new text for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', secondsOf(boundMs))
-    : l10n.t('The answer stalled: nothing arrived from the gateway for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', secondsOf(boundMs));
+    ? l10n.t(
+        'The answer stalled: the gateway sent only keep-alives and no new text for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+        secondsOf(boundMs),
+      )
+    : l10n.t(
+        'The answer stalled: nothing arrived from the gateway for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+        secondsOf(boundMs),
+      );
   return new GatewayError('timeout', message, { code: 'idle_timeout' });
 }
 
@@ -97,6 +104,8 @@ export class Attempt {
   private awaitingFirst: boolean;
   /** The first-token bound ran out (as opposed to the idle bounds). */
   private firstTokenRanOut = false;
+  /** how long the attempt waited for its first token when the bound ran out */
+  private firstTokenWaitedMs = 0;
 
   constructor(
     private readonly userSignal: AbortSignal | undefined,
@@ -142,7 +151,7 @@ export class Attempt {
   classify(error: unknown, phase: 'connect' | 'read'): GatewayError {
     if (this.userSignal?.aborted) return abortedError();
     if (this.timedOut) {
-      if (this.firstTokenRanOut) return firstTokenTimeoutError(this.firstTokenMs ?? this.timeoutMs);
+      if (this.firstTokenRanOut) return firstTokenTimeoutError(this.firstTokenMs ?? this.timeoutMs, this.firstTokenWaitedMs);
       if (this.firstTokenMs !== undefined) return idleTimeoutError(this.noContent ? this.contentTimeoutMs : this.timeoutMs, this.noContent);
       if (!this.noContent) return timeoutError(this.timeoutMs, this.peer.name);
       const seconds = Math.max(1, Math.round(this.contentTimeoutMs / 1000));
@@ -186,14 +195,20 @@ export class Attempt {
     if (!this.waiting || this.controller.signal.aborted) return;
     const now = performance.now();
     if (this.awaitingFirst) {
-      const left = this.firstTokenLeft(now);
-      if (left <= 0) {
+      // Past the bound, a connection that still sends keep-alives (a model thinking behind them)
+      // gets up to the keep-alive bound, as before; a silent one is stopped.
+      const elapsed = now - this.started;
+      const bound = this.firstTokenMs ?? 0;
+      const aliveBound = Math.max(bound, this.contentTimeoutMs);
+      const silent = now - this.lastByte;
+      if (elapsed >= aliveBound || (elapsed >= bound && silent >= this.timeoutMs)) {
         this.timedOut = true;
         this.firstTokenRanOut = true;
+        this.firstTokenWaitedMs = elapsed;
         this.controller.abort();
         return;
       }
-      this.timer = setTimeout(this.onIdle, left);
+      this.timer = setTimeout(this.onIdle, elapsed < bound ? bound - elapsed : Math.max(1, Math.min(aliveBound - elapsed, this.timeoutMs - silent)));
       return;
     }
     const silent = now - this.lastByte;
@@ -321,12 +336,7 @@ export async function* bodyChunks(response: Response, attempt: Attempt): AsyncGe
  * The body as text, at most `limitBytes` of it (an error page can be huge). With `tolerant`,
  * a connection failure mid-body returns what arrived so far; an abort still throws.
  */
-export async function readBodyText(
-  response: Response,
-  attempt: Attempt,
-  limitBytes: number,
-  tolerant = false,
-): Promise<{ text: string; truncated: boolean }> {
+export async function readBodyText(response: Response, attempt: Attempt, limitBytes: number, tolerant = false): Promise<{ text: string; truncated: boolean }> {
   const decoder = new TextDecoder();
   let text = '';
   let total = 0;

@@ -36,6 +36,22 @@ describe('core/client: first-token and idle bounds', () => {
     assert.ok(events.some((e) => e.type === 'text' && e.text === 'late but fine'));
   });
 
+  it('past the first-token bound, a connection that still sends keep-alives (a model thinking) gets up to the keep-alive bound', async function () {
+    this.timeout(20_000);
+    const gateway = await startServer(async (_req, res) => {
+      sseHead(res);
+      for (let i = 0; i < 12; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        res.write(': keep-alive\n\n');
+      }
+      res.end(sseEvent(textChunk('thought it through')) + 'data: [DONE]\n\n');
+    });
+    // first-token bound = idle bound = 150 ms; the keep-alive bound (5 s) is what ends a thinking model
+    const c = client(gateway.baseUrl, { timeoutMs: 150, contentTimeoutMs: 5_000, maxRetries: 0, firstTokenP90Ms: () => undefined });
+    const events = await collect(c.streamChat(chat));
+    assert.ok(events.some((e) => e.type === 'text' && e.text === 'thought it through'));
+  });
+
   it('no first token within the bound -> a timeout that names the first-token bound and its length', async function () {
     this.timeout(20_000);
     const gateway = await startServer((_req, res) => {
@@ -45,7 +61,7 @@ describe('core/client: first-token and idle bounds', () => {
     const c = client(gateway.baseUrl, { timeoutMs: 200, maxRetries: 0, firstTokenP90Ms: () => undefined });
     const error = await expectGatewayError(collect(c.streamChat(chat)), 'timeout');
     assert.equal(error.code, 'first_token_timeout');
-    assert.match(error.message, /first-token bound of 1 s/);
+    assert.match(error.message, /after 1 s: the first-token bound of 1 s ran out/);
   });
 
   it('a stall after the answer started -> a timeout that names the idle bound', async function () {
