@@ -14,7 +14,11 @@ const root = new URL('.', import.meta.url).pathname;
 function walk(dir, accept) {
   const out = [];
   let entries = [];
-  try { entries = readdirSync(dir); } catch { return out; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const name of entries) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...walk(p, accept));
@@ -48,7 +52,13 @@ const noNodeModules = {
   setup(build) {
     build.onResolve({ filter: /.*/ }, (a) => {
       if (a.path.startsWith('node:') || builtins.has(a.path)) {
-        return { errors: [{ text: `the web extension bundle must not use Node's '${a.path}' (imported by ${relative(root, a.importer)}); put it behind src/platform/*.web.ts` }] };
+        return {
+          errors: [
+            {
+              text: `the web extension bundle must not use Node's '${a.path}' (imported by ${relative(root, a.importer)}); put it behind src/platform/*.web.ts`,
+            },
+          ],
+        };
       }
       return undefined;
     });
@@ -118,7 +128,10 @@ const plainVscode = {
         if (!requires) continue;
         const wrappers = new Set([...code.matchAll(/([\w$]+)\(require\("vscode"\)\)/g)].map((m) => m[1]));
         const wrapped = code.split(/[\w$]+\(require\("vscode"\)\)/).length - 1;
-        if (wrappers.size !== 1 || wrapped !== requires) throw new Error(`${out}: expected every require("vscode") wrapped by one __toESM helper, found ${wrapped} of ${requires} wrapped by [${[...wrappers].join(', ')}]`);
+        if (wrappers.size !== 1 || wrapped !== requires)
+          throw new Error(
+            `${out}: expected every require("vscode") wrapped by one __toESM helper, found ${wrapped} of ${requires} wrapped by [${[...wrappers].join(', ')}]`,
+          );
         const [helper] = wrappers;
         writeFileSync(file, code.replaceAll(`${helper}(require("vscode"))`, 'require("vscode")'));
       }
@@ -160,12 +173,21 @@ async function buildNodeHost(outdir) {
   const probe = await esbuild.build({ ...host, entryPoints: { extension: 'src/extension.ts' }, outdir, write: false, metafile: true, sourcemap: false });
   const shared = srcInOutput(probe.metafile);
   // 2. the zod functions the feature-only modules call (zod is imported as a namespace: eslint.config.mjs)
-  const featureProbe = await esbuild.build({ ...host, plugins: [sharedModules(shared, undefined)], entryPoints: FEATURES, outdir, write: false, metafile: true, sourcemap: false });
+  const featureProbe = await esbuild.build({
+    ...host,
+    plugins: [sharedModules(shared, undefined)],
+    entryPoints: FEATURES,
+    outdir,
+    write: false,
+    metafile: true,
+    sourcemap: false,
+  });
   const zod = await import('zod');
   const zodNames = new Set();
   for (const p of Object.keys(featureProbe.metafile.inputs)) {
     if (!p.startsWith('src/') || shared.has(p)) continue;
-    for (const m of readFileSync(join(root, p), 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) if (m[1] in zod && typeof zod[m[1]] !== 'undefined') zodNames.add(m[1]);
+    for (const m of readFileSync(join(root, p), 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+      if (m[1] in zod && typeof zod[m[1]] !== 'undefined') zodNames.add(m[1]);
   }
   // 3. the main bundle, handing over the shared modules; repeated if keeping whole namespaces pulled in more modules
   let main;
@@ -175,7 +197,14 @@ async function buildNodeHost(outdir) {
       `import { provideSharedModules } from ${JSON.stringify(join(root, 'src/featureLoading/featureBundles.ts'))};`,
       ...list.map((p, i) => `import * as m${i} from ${JSON.stringify(join(root, p))};`),
       zodNames.size ? `import * as z from 'zod';` : '',
-      `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${zodNames.size ? `{ ${[...zodNames].sort().map((n) => `${n}: z.${n}`).join(', ')} }` : 'undefined'} });`,
+      `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${
+        zodNames.size
+          ? `{ ${[...zodNames]
+              .sort()
+              .map((n) => `${n}: z.${n}`)
+              .join(', ')} }`
+          : 'undefined'
+      } });`,
       `export * from ${JSON.stringify(join(root, 'src/extension.ts'))};`,
     ].join('\n');
     const virtualEntry = {
@@ -185,7 +214,15 @@ async function buildNodeHost(outdir) {
         build.onLoad({ filter: /.*/, namespace: 'modelgate-main' }, () => ({ contents: entry, loader: 'js', resolveDir: root }));
       },
     };
-    main = await esbuild.build({ ...host, plugins: [...host.plugins, virtualEntry], entryPoints: { extension: 'modelgate:main' }, outdir, metafile: true, banner: { js: LOAD_START }, footer: { js: LOAD_END } });
+    main = await esbuild.build({
+      ...host,
+      plugins: [...host.plugins, virtualEntry],
+      entryPoints: { extension: 'modelgate:main' },
+      outdir,
+      metafile: true,
+      banner: { js: LOAD_START },
+      footer: { js: LOAD_END },
+    });
     const more = [...srcInOutput(main.metafile)].filter((p) => !shared.has(p));
     if (!more.length) break;
     for (const p of more) shared.add(p);
@@ -197,14 +234,22 @@ async function buildNodeHost(outdir) {
     entryPoints: FEATURES,
     outdir,
     metafile: true,
-    banner: { js: 'var __modelgateShared = globalThis[Symbol.for("modelgate.sharedModules")]; if (!__modelgateShared) throw new Error("Modelgate: this feature bundle is loaded by dist/extension.js on first use, not on its own");' },
+    banner: {
+      js: 'var __modelgateShared = globalThis[Symbol.for("modelgate.sharedModules")]; if (!__modelgateShared) throw new Error("Modelgate: this feature bundle is loaded by dist/extension.js on first use, not on its own");',
+    },
   });
   // A module that is in no main bundle but in two feature bundles runs twice: fine for pure
   // functions, wrong for a class (instanceof) or module state. Fail the build for those.
   const seen = new Map();
-  for (const o of Object.values(features.metafile.outputs)) for (const [p, i] of Object.entries(o.inputs)) if (i.bytesInOutput > 0 && p.startsWith('src/')) seen.set(p, (seen.get(p) ?? 0) + 1);
-  const twice = [...seen].filter(([p, n]) => n > 1 && /^(export\s+)?(abstract\s+)?(class|let|var)\s/m.test(readFileSync(join(root, p), 'utf8'))).map(([p]) => p);
-  if (twice.length) throw new Error(`these modules would run once per feature bundle but have a class or module state; import them from the main bundle's code too (so they are shared) or keep them in one feature:\n  ${twice.join('\n  ')}`);
+  for (const o of Object.values(features.metafile.outputs))
+    for (const [p, i] of Object.entries(o.inputs)) if (i.bytesInOutput > 0 && p.startsWith('src/')) seen.set(p, (seen.get(p) ?? 0) + 1);
+  const twice = [...seen]
+    .filter(([p, n]) => n > 1 && /^(export\s+)?(abstract\s+)?(class|let|var)\s/m.test(readFileSync(join(root, p), 'utf8')))
+    .map(([p]) => p);
+  if (twice.length)
+    throw new Error(
+      `these modules would run once per feature bundle but have a class or module state; import them from the main bundle's code too (so they are shared) or keep them in one feature:\n  ${twice.join('\n  ')}`,
+    );
   return { main: main.metafile, features: features.metafile, shared: [...shared].sort(), zod: [...zodNames].sort() };
 }
 
@@ -251,7 +296,8 @@ if (args.has('--tests') || args.has('--tests-only')) {
   const integration = [...tests('test/integration'), ...walk(join(root, 'test/integration'), (p) => /index\.ts$/.test(p))];
   if (integration.length) builds.push({ ...node, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
   const harness = walk(join(root, 'test/harness'), (p) => p.endsWith('.ts'));
-  if (harness.length) builds.push({ ...node, entryPoints: harness, outbase: 'test', outdir: 'out', external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'] });
+  if (harness.length)
+    builds.push({ ...node, entryPoints: harness, outbase: 'test', outdir: 'out', external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'] });
   const e2e = walk(join(root, 'test/e2e'), (p) => p.endsWith('.ts'));
   if (e2e.length) builds.push({ ...node, entryPoints: e2e, outbase: 'test', outdir: 'out/test', external: ['playwright-core', 'mocha'] });
 }
@@ -260,7 +306,11 @@ if (args.has('--tests') || args.has('--tests-only') || args.has('--sim') || args
 }
 if (args.has('--demo')) {
   // `npm start` (test/demo/start.mjs): the demo launcher and the extension that seeds the demo key.
-  builds.push({ ...node, entryPoints: { 'demo/demo': 'test/demo/demo.ts', 'demo/seed-extension/extension': 'test/demo/seed-extension/extension.ts' }, outdir: 'out' });
+  builds.push({
+    ...node,
+    entryPoints: { 'demo/demo': 'test/demo/demo.ts', 'demo/seed-extension/extension': 'test/demo/seed-extension/extension.ts' },
+    outdir: 'out',
+  });
 }
 if (args.has('--bench')) {
   builds.push({ ...node, entryPoints: { 'bench/run': 'test/bench/run.ts' }, outdir: 'out', external: ['jsdom', 'esbuild', 'playwright-core'] });
@@ -270,8 +320,22 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
   if (nodeHost) {
     // The split host build is several passes: rerun them all whenever any input of the host or a feature changes.
-    const rebuild = { name: 'node-host', setup: (b) => b.onEnd(async (r) => { if (!r.errors.length) await buildNodeHost(dist).catch((e) => console.error(e)); }) };
-    await (await esbuild.context({ ...node, plugins: [featureRequire, rebuild], entryPoints: { extension: 'src/extension.ts', ...FEATURES }, outdir: dist, write: false })).watch();
+    const rebuild = {
+      name: 'node-host',
+      setup: (b) =>
+        b.onEnd(async (r) => {
+          if (!r.errors.length) await buildNodeHost(dist).catch((e) => console.error(e));
+        }),
+    };
+    await (
+      await esbuild.context({
+        ...node,
+        plugins: [featureRequire, rebuild],
+        entryPoints: { extension: 'src/extension.ts', ...FEATURES },
+        outdir: dist,
+        write: false,
+      })
+    ).watch();
   }
   console.log('[esbuild] watching');
 } else {

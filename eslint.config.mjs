@@ -58,7 +58,8 @@ const VSCODE = { pattern: '^vscode$', message: "this layer must not import 'vsco
 const nodeNames = [...new Set(builtinModules.map((m) => m.replace(/\/.*/, '')))].map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 const NODE = {
   pattern: `^(node:.*|(${nodeNames.join('|')})(/.*)?)$`,
-  message: "Node's builtins only in the Node side of a platform seam (src/platform/*.ts; the web build swaps in its *.web.ts sibling; everything else is in the web bundle)",
+  message:
+    "Node's builtins only in the Node side of a platform seam (src/platform/*.ts; the web build swaps in its *.web.ts sibling; everything else is in the web bundle)",
 };
 const restrictModules = (...bans) => ({ 'modelgate/no-restricted-modules': ['error', bans] });
 

@@ -65,7 +65,10 @@ export interface ModelgateApi {
 declare const __modelgateLoadStart: number | undefined;
 declare const __modelgateLoadEnd: number | undefined;
 /** the main thread's CPU time at the same two lines (process.threadCpuUsage, Node 23.9+), µs */
-interface CpuMark { user: number; system: number }
+interface CpuMark {
+  user: number;
+  system: number;
+}
 declare const __modelgateLoadStartCpu: CpuMark | undefined;
 declare const __modelgateLoadEndCpu: CpuMark | undefined;
 const threadCpu = (): CpuMark | undefined => (globalThis as { process?: { threadCpuUsage?: () => CpuMark } }).process?.threadCpuUsage?.();
@@ -87,7 +90,12 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   const settingsChanged = new vscode.EventEmitter<Settings>();
   const keys = new KeyStore(context.secrets, () => settings.baseUrlOrigin);
   const gateway = new GatewayService(() => settings, keys);
-  const catalogue = new CatalogueService(() => settings, gateway, async () => !!(await keys.get()), log);
+  const catalogue = new CatalogueService(
+    () => settings,
+    gateway,
+    async () => !!(await keys.get()),
+    log,
+  );
   const usage = new UsageLedger(context.globalState);
   const budget = new BudgetGuard(usage, () => settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
@@ -132,8 +140,7 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
   context.subscriptions.push(statusBar);
   phase('statusBar');
 
-  const command = (id: string, run: (...args: unknown[]) => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   command('modelgate.setApiKey', (arg?: unknown) => setApiKeyCommand(services, arg));
   command('modelgate.clearApiKey', async () => {
@@ -175,7 +182,10 @@ export function activate(context: vscode.ExtensionContext): ModelgateApi {
     hostWaitMs: loadEnd !== undefined ? started - loadEnd : undefined,
     sinceBundleStartMs: loadStart !== undefined ? ended - loadStart : undefined,
     cpu: {
-      loadMs: cpuMs(typeof __modelgateLoadStartCpu === 'object' ? __modelgateLoadStartCpu : undefined, typeof __modelgateLoadEndCpu === 'object' ? __modelgateLoadEndCpu : undefined),
+      loadMs: cpuMs(
+        typeof __modelgateLoadStartCpu === 'object' ? __modelgateLoadStartCpu : undefined,
+        typeof __modelgateLoadEndCpu === 'object' ? __modelgateLoadEndCpu : undefined,
+      ),
       activateMs: cpuMs(startedCpu, endedCpu),
     },
     phases,

@@ -26,7 +26,12 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const node = process.execPath;
 const MIN = 60_000;
 
-const skipList = new Set((process.env.MODELGATE_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+const skipList = new Set(
+  (process.env.MODELGATE_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean),
+);
 const skipped = (id) => skipList.has(id) || process.env[`MODELGATE_SKIP_${id.toUpperCase()}`] === '1';
 const keepGoing = process.env.MODELGATE_KEEP_GOING === '1';
 
@@ -249,7 +254,8 @@ rmSync(countsDir, { recursive: true, force: true });
 
 const total = Date.now() - started;
 console.log('\n==> Summary');
-for (const r of results) console.log(`  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)}${r.note ? `  ${r.note}` : ''}`);
+for (const r of results)
+  console.log(`  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)}${r.note ? `  ${r.note}` : ''}`);
 console.log(`  ${'total'.padEnd(12)} ${''.padEnd(8)} ${fmt(total).padStart(12)}`);
 if (vscodeVersion) console.log(`  integration tests ran in VS Code ${vscodeVersion}`);
 try {

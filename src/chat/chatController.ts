@@ -28,7 +28,18 @@ import { decodePastedImage } from '../core/prompt/imageInput';
 import { checkSendable, refuse } from './answers/sendChecks';
 import { SYSTEM_PROMPT } from './context/systemPrompt';
 import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
-import { conversationView, lastAssistant, messageView, newId, titleFrom, truncateFrom, wireHistory, NEW_CHAT_TITLE, type Conversation, type UserRecord } from './conversations/conversationTranscript';
+import {
+  conversationView,
+  lastAssistant,
+  messageView,
+  newId,
+  titleFrom,
+  truncateFrom,
+  wireHistory,
+  NEW_CHAT_TITLE,
+  type Conversation,
+  type UserRecord,
+} from './conversations/conversationTranscript';
 
 export type { ChatTools } from './answers/activeAnswers';
 
@@ -373,7 +384,11 @@ export class ChatController implements vscode.Disposable {
 
   async #confirmAndDelete(id: string): Promise<void> {
     const title = this.store.list().find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
-    const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Delete “{0}”?', title), { modal: true, detail: vscode.l10n.t('Its messages are removed from the chat history.') }, vscode.l10n.t('Delete'));
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Delete “{0}”?', title),
+      { modal: true, detail: vscode.l10n.t('Its messages are removed from the chat history.') },
+      vscode.l10n.t('Delete'),
+    );
     if (pick === vscode.l10n.t('Delete')) await this.deleteConversation(id);
   }
 

@@ -99,4 +99,3 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
   ];
   return { disposables, api, provider };
 }
-

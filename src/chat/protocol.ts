@@ -143,7 +143,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('pasteImage'),
     mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
     /** base64 without the data: prefix; capped at ~20 MB of base64 */
-    base64: z.string().max(28_000_000).regex(/^[A-Za-z0-9+/=]*$/),
+    base64: z
+      .string()
+      .max(28_000_000)
+      .regex(/^[A-Za-z0-9+/=]*$/),
     name: z.string().max(200).optional(),
   }),
   z.strictObject({ type: z.literal('removeAttachment'), attachmentId: id }),

@@ -103,7 +103,9 @@ function registerLmProxy(services: Services, build: (trigger: string) => LmProvi
   // Feature-detected: hosts without the API (older VS Code, some forks) keep everything else.
   const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
   if (typeof lm?.registerLanguageModelChatProvider !== 'function') {
-    services.log.info('Language model provider: this host has no vscode.lm.registerLanguageModelChatProvider; Modelgate models are not offered to other extensions.');
+    services.log.info(
+      'Language model provider: this host has no vscode.lm.registerLanguageModelChatProvider; Modelgate models are not offered to other extensions.',
+    );
     return new vscode.Disposable(() => {});
   }
   const changed = new vscode.EventEmitter<void>();

@@ -24,7 +24,8 @@ export async function endUserFor(services: Services, requested: unknown): Promis
     from = 'setting';
   }
   if (user !== undefined && user === (await services.keys.get())) {
-    if (from === 'argument') throw new ImageArgumentsError([l10n.t('user is your API key; it would be sent in the request body. Use an identifier of the end user instead')]);
+    if (from === 'argument')
+      throw new ImageArgumentsError([l10n.t('user is your API key; it would be sent in the request body. Use an identifier of the end user instead')]);
     throw settingError(l10n.t('"modelgate.endUserId" is your API key; it would be sent in the request body. Use an identifier of the end user instead.'));
   }
   return user;

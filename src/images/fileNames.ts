@@ -26,8 +26,7 @@ const two = (n: number) => String(n).padStart(2, '0');
 /** Local time as YYYYMMDD-HHMMSS: sorts by time and reads like the clock the user sees. */
 export function timestamp(date: Date): string {
   return (
-    `${date.getFullYear()}${two(date.getMonth() + 1)}${two(date.getDate())}-` +
-    `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`
+    `${date.getFullYear()}${two(date.getMonth() + 1)}${two(date.getDate())}-` + `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`
   );
 }
 
@@ -46,12 +45,7 @@ export function* candidateNames(base: string, ext: string, limit = 1000): Genera
  * The first candidate name that is neither taken on disk (`exists`) nor already chosen in this
  * run (`reserved`), so a file is never overwritten. The chosen name is added to `reserved`.
  */
-export async function pickFreeName(
-  base: string,
-  ext: string,
-  exists: (name: string) => Promise<boolean>,
-  reserved: Set<string> = new Set(),
-): Promise<string> {
+export async function pickFreeName(base: string, ext: string, exists: (name: string) => Promise<boolean>, reserved: Set<string> = new Set()): Promise<string> {
   for (const name of candidateNames(base, ext)) {
     if (reserved.has(name.toLowerCase())) continue;
     if (await exists(name)) continue;

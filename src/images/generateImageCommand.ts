@@ -55,9 +55,7 @@ async function generateInteractively(
     // Started from the editor: the palette while it is active, or its own menus (which pass its Uri).
     const fromEditor = !!editor && (!resource || resource.toString() === editor.document.uri.toString());
     const target =
-      resource && resource.scheme !== 'untitled'
-        ? await targetForResource(resource)
-        : await configuredTarget(editor, services.settings().imageFolder, true);
+      resource && resource.scheme !== 'untitled' ? await targetForResource(resource) : await configuredTarget(editor, services.settings().imageFolder, true);
     if (!target) return undefined;
     services.gateway.client(); // an invalid base URL is reported now, not after five questions
     if (!(await services.gateway.ensureKey())) return undefined;
@@ -66,7 +64,8 @@ async function generateInteractively(
     const prompt = await askPrompt(fromEditor && editor ? selectionText(editor) : '');
     if (!prompt) return undefined;
     const catalogue = await catalogueWith(services, services.settings().imageModel);
-    if (!catalogue.imageModels().length) throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
+    if (!catalogue.imageModels().length)
+      throw new ImageArgumentsError([vscode.l10n.t('the model catalogue has no image model (add one under “modelgate.models” with kind "image")')]);
     const model = await askModel(catalogue, services.settings().imageModel);
     if (!model) return undefined;
     const choices = await askOptions(model, last);
@@ -147,13 +146,19 @@ async function imageModelFor(services: Services, args: ImageArgs): Promise<Image
   if (id === services.settings().imageModel && !catalogue.get(id)) return unknownImageModel(id, 'settings');
   const known = catalogue.imageModels().map((m) => m.id);
   throw new ImageArgumentsError([
-    vscode.l10n.t('model “{0}” is not an image model of the catalogue (image models: {1})', id, known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”')),
+    vscode.l10n.t(
+      'model “{0}” is not an image model of the catalogue (image models: {1})',
+      id,
+      known.length ? known.join(', ') : vscode.l10n.t('none; add one under “modelgate.models”'),
+    ),
   ]);
 }
 
 async function requireKey(services: Services): Promise<void> {
   if (!(await services.gateway.ensureKey())) {
-    throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), { retryable: false });
+    throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), {
+      retryable: false,
+    });
   }
 }
 
@@ -181,7 +186,14 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
           client,
           onProgress: (message) => progress.report({ message }),
           // No provider field is sent for images, so the gateway's default channel served it.
-          onResponse: (response) => services.usage.record({ source: 'image', model: model.id, channel: 'default', images: response.data.length, cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality) }),
+          onResponse: (response) =>
+            services.usage.record({
+              source: 'image',
+              model: model.id,
+              channel: 'default',
+              images: response.data.length,
+              cost: services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality),
+            }),
         },
         job,
         token,

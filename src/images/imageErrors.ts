@@ -53,5 +53,8 @@ export function explainGenerationError(err: unknown, model: ImageModelInfo, sent
 export function explainDownloadError(err: unknown, index: number, total: number): unknown {
   if (!(err instanceof GatewayError) || err.kind !== 'not_found') return err;
   const which = total > 1 ? l10n.t(' (image {0} of {1})', index + 1, total) : '';
-  return new ImageLinkExpiredError(l10n.t('The image link expired before Modelgate could download it{0}. Nothing was saved; generate the image again.', which), err);
+  return new ImageLinkExpiredError(
+    l10n.t('The image link expired before Modelgate could download it{0}. Nothing was saved; generate the image again.', which),
+    err,
+  );
 }

@@ -31,7 +31,12 @@ export async function insertImageLinks(spot: LinkSpot, uris: readonly vscode.Uri
   // most likely to be saved.
   const docUri = spot.document.isUntitled ? vscode.Uri.joinPath(workspaceRoot, 'untitled') : spot.document.uri;
   if (uris.some((u) => u.scheme !== docUri.scheme || u.authority !== docUri.authority)) return undefined;
-  const text = imageLinkText(language, docUri.path, uris.map((u) => u.path), prompt);
+  const text = imageLinkText(
+    language,
+    docUri.path,
+    uris.map((u) => u.path),
+    prompt,
+  );
 
   // Prefer the live editor (the user may have moved the cursor while waiting); when it is no
   // longer visible, insert where the cursor was when the command started.

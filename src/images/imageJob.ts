@@ -124,7 +124,8 @@ function prepare(bytes: Uint8Array, job: ImageJob, revisedPrompt: string | undef
     try {
       out = insertPngText(bytes, provenanceEntries({ prompt: job.prompt, revisedPrompt, model: job.model.id, choices: job.choices, created }));
     } catch (err) {
-      if (err instanceof InvalidPngError) throw new InvalidImageError(vscode.l10n.t('The gateway sent a damaged PNG image ({0}). Nothing was saved.', err.message));
+      if (err instanceof InvalidPngError)
+        throw new InvalidImageError(vscode.l10n.t('The gateway sent a damaged PNG image ({0}). Nothing was saved.', err.message));
       throw err;
     }
   }

@@ -157,15 +157,10 @@ const OPTION_NAMES = ['size', 'n', 'quality', 'style'] as const;
  * is allowed, so the user can fix the catalogue setting or pick another value.
  * Undefined when the refusal is not about one of these options.
  */
-export function describeRejectedOption(
-  model: ImageModelInfo,
-  sent: ImageChoices,
-  rejection: { param?: string; serverMessage?: string },
-): string | undefined {
+export function describeRejectedOption(model: ImageModelInfo, sent: ImageChoices, rejection: { param?: string; serverMessage?: string }): string | undefined {
   const param = rejection.param?.trim().toLowerCase();
   const option =
-    OPTION_NAMES.find((o) => o === param) ??
-    (param ? undefined : OPTION_NAMES.find((o) => new RegExp(`\\b${o}\\b`, 'i').test(rejection.serverMessage ?? '')));
+    OPTION_NAMES.find((o) => o === param) ?? (param ? undefined : OPTION_NAMES.find((o) => new RegExp(`\\b${o}\\b`, 'i').test(rejection.serverMessage ?? '')));
   if (!option) return undefined;
   const value = sent[option];
   const said = rejection.serverMessage ? ` ${l10n.t('The gateway said: {0}.', rejection.serverMessage.replace(/[.\s]+$/, ''))}` : '';

@@ -66,9 +66,16 @@ export async function askModel(catalogue: ModelCatalogue, preferred: string): Pr
     models.map((m) => ({
       label: m.label,
       description: m.id === m.label ? undefined : m.id,
-      detail: m.rulesUnknown ? vscode.l10n.t('listed by the gateway; its options are not known here, the gateway decides') : [vscode.l10n.t('sizes {0}', optionSpace(m).sizes.join(', ')), m.maxN > 1 ? vscode.l10n.t('up to {0} images', m.maxN) : vscode.l10n.t('1 image per request'), m.quality ? vscode.l10n.t('quality') : '', m.style ? vscode.l10n.t('style') : '']
-        .filter(Boolean)
-        .join(' · '),
+      detail: m.rulesUnknown
+        ? vscode.l10n.t('listed by the gateway; its options are not known here, the gateway decides')
+        : [
+            vscode.l10n.t('sizes {0}', optionSpace(m).sizes.join(', ')),
+            m.maxN > 1 ? vscode.l10n.t('up to {0} images', m.maxN) : vscode.l10n.t('1 image per request'),
+            m.quality ? vscode.l10n.t('quality') : '',
+            m.style ? vscode.l10n.t('style') : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
       value: m,
     })),
     start,
@@ -83,24 +90,44 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
   const title = (what: string) => vscode.l10n.t('Generate Image: {0} ({1})', what, model.label);
 
   if (space.sizes.length > 1) {
-    const size = await pickOne(title(vscode.l10n.t('Size')), vscode.l10n.t('Image size'), space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })), start.size);
+    const size = await pickOne(
+      title(vscode.l10n.t('Size')),
+      vscode.l10n.t('Image size'),
+      space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })),
+      start.size,
+    );
     if (!size) return undefined;
     choices.size = size;
   }
   if (space.counts.length > 1) {
-    const n = await pickOne(title(vscode.l10n.t('Number of images')), vscode.l10n.t('How many images?'), space.counts.map((c) => ({ label: String(c), value: c })), start.n);
+    const n = await pickOne(
+      title(vscode.l10n.t('Number of images')),
+      vscode.l10n.t('How many images?'),
+      space.counts.map((c) => ({ label: String(c), value: c })),
+      start.n,
+    );
     if (!n) return undefined;
     choices.n = n;
   }
   if (space.qualities) {
     const notes: Record<ImageQuality, string> = { standard: vscode.l10n.t('faster, cheaper'), hd: vscode.l10n.t('finer detail') };
-    const quality = await pickOne(title(vscode.l10n.t('Quality')), vscode.l10n.t('Quality'), space.qualities.map((q) => ({ label: q, description: notes[q], value: q })), start.quality);
+    const quality = await pickOne(
+      title(vscode.l10n.t('Quality')),
+      vscode.l10n.t('Quality'),
+      space.qualities.map((q) => ({ label: q, description: notes[q], value: q })),
+      start.quality,
+    );
     if (!quality) return undefined;
     choices.quality = quality;
   }
   if (space.styles) {
     const notes: Record<ImageStyle, string> = { vivid: vscode.l10n.t('dramatic, hyper-real'), natural: vscode.l10n.t('more natural, less saturated') };
-    const style = await pickOne(title(vscode.l10n.t('Style')), vscode.l10n.t('Style'), space.styles.map((s) => ({ label: s, description: notes[s], value: s })), start.style);
+    const style = await pickOne(
+      title(vscode.l10n.t('Style')),
+      vscode.l10n.t('Style'),
+      space.styles.map((s) => ({ label: s, description: notes[s], value: s })),
+      start.style,
+    );
     if (!style) return undefined;
     choices.style = style;
   }

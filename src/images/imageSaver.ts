@@ -26,7 +26,9 @@ export interface SaveOptions {
 }
 
 function isNotFound(err: unknown): boolean {
-  return err instanceof vscode.FileSystemError ? err.code === 'FileNotFound' : (err as { code?: string })?.code === 'FileNotFound' || (err as { code?: string })?.code === 'ENOENT';
+  return err instanceof vscode.FileSystemError
+    ? err.code === 'FileNotFound'
+    : (err as { code?: string })?.code === 'FileNotFound' || (err as { code?: string })?.code === 'ENOENT';
 }
 
 async function exists(fs: SaverFileSystem, uri: vscode.Uri): Promise<boolean> {

@@ -45,8 +45,10 @@ function shown(uri: vscode.Uri): string {
  * resolving symlinks of both. Refuses `..` segments and an existing file in place of the folder.
  */
 export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget> {
-  if (hasParentSegment(folder.path)) throw new ImageTargetError(vscode.l10n.t('“{0}” contains “..”: images are saved only inside the workspace.', folder.toString(true)));
-  const outside = () => new ImageTargetError(vscode.l10n.t('“{0}” is outside the workspace: images are saved only inside a workspace folder.', folder.toString(true)));
+  if (hasParentSegment(folder.path))
+    throw new ImageTargetError(vscode.l10n.t('“{0}” contains “..”: images are saved only inside the workspace.', folder.toString(true)));
+  const outside = () =>
+    new ImageTargetError(vscode.l10n.t('“{0}” is outside the workspace: images are saved only inside a workspace folder.', folder.toString(true)));
   const workspaceFolder = vscode.workspace.getWorkspaceFolder(folder);
   if (
     !workspaceFolder ||
@@ -64,7 +66,9 @@ export async function checkImageFolder(folder: vscode.Uri): Promise<ImageTarget>
   const guarded = await guardPath(folder.scheme === 'file' ? folder.fsPath : folder.path, roots);
   if (!guarded.ok) {
     if (guarded.reason === 'outside') {
-      throw new ImageTargetError(vscode.l10n.t('“{0}” leads outside the workspace (through a symbolic link): images are saved only inside the workspace.', shown(folder)));
+      throw new ImageTargetError(
+        vscode.l10n.t('“{0}” leads outside the workspace (through a symbolic link): images are saved only inside the workspace.', shown(folder)),
+      );
     }
     throw new ImageTargetError(vscode.l10n.t('Cannot save images in “{0}”: {1}', shown(folder), guarded.message));
   }

@@ -56,10 +56,18 @@ const utf8 = new TextDecoder('utf-8');
 
 function imageUrl(data: Uint8Array, model: LmTargetModel, mimeType: string): string {
   if (!model.imageInput) {
-    throw new LmInputError(l10n.t('{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.', model.label, model.id));
+    throw new LmInputError(
+      l10n.t(
+        '{0} ({1}) accepts text only, and this request contains an image. Pick a Modelgate model with image input, or leave the image out.',
+        model.label,
+        model.id,
+      ),
+    );
   }
   if (data.byteLength > MAX_IMAGE_BYTES) {
-    throw new LmInputError(l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576));
+    throw new LmInputError(
+      l10n.t('An image of {0} MB is too large; images up to {1} MB can be sent.', (data.byteLength / 1048576).toFixed(1), MAX_IMAGE_BYTES / 1048576),
+    );
   }
   // The bytes decide the type, not the claimed MIME type: the gateway accepts only these four.
   const mime = sniffImage(data);
@@ -149,7 +157,8 @@ function userMessages(message: LmMessage, model: LmTargetModel): ChatMessage[] {
         const kind = dataKind(p.mimeType);
         if (kind === 'image') content.push({ type: 'image_url', image_url: { url: imageUrl(p.data, model, p.mimeType) } });
         else if (kind === 'text') pushText(content, utf8.decode(p.data));
-        else if (kind === 'other') throw new LmInputError(l10n.t('Content of type {0} cannot be sent to the gateway; it takes text and images only.', p.mimeType));
+        else if (kind === 'other')
+          throw new LmInputError(l10n.t('Content of type {0} cannot be sent to the gateway; it takes text and images only.', p.mimeType));
         break;
       }
       case 'toolCall':
@@ -178,7 +187,8 @@ function assistantMessage(message: LmMessage): ChatMessage {
       case 'data': {
         const kind = dataKind(p.mimeType);
         if (kind === 'text') text += utf8.decode(p.data);
-        else if (kind !== 'marker') throw new LmInputError(l10n.t('An assistant message contains {0} content; the gateway takes images in user messages only.', p.mimeType));
+        else if (kind !== 'marker')
+          throw new LmInputError(l10n.t('An assistant message contains {0} content; the gateway takes images in user messages only.', p.mimeType));
         break;
       }
       case 'toolResult':

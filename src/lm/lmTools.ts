@@ -29,7 +29,16 @@ export function toWireTools(
 ): Pick<ChatRequest, 'tools' | 'tool_choice'> {
   if (!tools?.length) return {};
   if (!model.tools) {
-    throw new LmInputError(tools.length > 1 ? l10n.t('{0} ({1}) does not support tool calling, and this request offers {2} tools. Pick a Modelgate model with tool calling.', model.label, model.id, tools.length) : l10n.t('{0} ({1}) does not support tool calling, and this request offers 1 tool. Pick a Modelgate model with tool calling.', model.label, model.id));
+    throw new LmInputError(
+      tools.length > 1
+        ? l10n.t(
+            '{0} ({1}) does not support tool calling, and this request offers {2} tools. Pick a Modelgate model with tool calling.',
+            model.label,
+            model.id,
+            tools.length,
+          )
+        : l10n.t('{0} ({1}) does not support tool calling, and this request offers 1 tool. Pick a Modelgate model with tool calling.', model.label, model.id),
+    );
   }
   const wire = tools.map((t): ToolDefinition => {
     // A schema that is not a JSON object (or none) becomes "no parameters": the wire needs an object.

@@ -45,7 +45,12 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): 
     detail: l10n.t('Modelgate · {0} channel', ch.label),
     tooltip: l10n.t(
       '{0} ({1}) through Modelgate, {2} channel: {3} {4} token context, {5}. The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
-      model.label, model.id, ch.label.toLowerCase(), ch.detail, compact(model.contextWindow), abilities.join(', '),
+      model.label,
+      model.id,
+      ch.label.toLowerCase(),
+      ch.detail,
+      compact(model.contextWindow),
+      abilities.join(', '),
     ),
     ...tokenLimits(model),
     capabilities: { imageInput: model.imageInput, toolCalling: model.tools },

@@ -81,7 +81,9 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     // sendRequest itself instead of failing its response stream later (measured in 1.139).
     const model = this.services.catalogue().chatModel(info.id);
     if (!model) {
-      throw new Error(vscode.l10n.t('Modelgate no longer lists the chat model "{0}". Pick another model; "modelgate.models" in your user settings can describe it.', info.id));
+      throw new Error(
+        vscode.l10n.t('Modelgate no longer lists the chat model "{0}". Pick another model; "modelgate.models" in your user settings can describe it.', info.id),
+      );
     }
     const channel = this.services.settings().channel;
     const request: ChatRequest = {
@@ -151,7 +153,18 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
 
   private record(model: string, channel: ChannelChoice, usage: Usage | undefined, requester: string | undefined, answered: boolean): void {
     const price = this.services.catalogue().price(model, channel);
-    this.services.usage.recordAnswer({ source: 'chat', via: 'lm', ...(requester ? { requester } : {}), model, channel, ...(usage ? { usage } : {}), cost: usage && price ? costOf(usage, price) : undefined }, answered);
+    this.services.usage.recordAnswer(
+      {
+        source: 'chat',
+        via: 'lm',
+        ...(requester ? { requester } : {}),
+        model,
+        channel,
+        ...(usage ? { usage } : {}),
+        cost: usage && price ? costOf(usage, price) : undefined,
+      },
+      answered,
+    );
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
@@ -167,7 +180,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
 function balanceHint(err: unknown): string | undefined {
   if (!(err instanceof GatewayError) || err.kind !== 'balance') return undefined;
   const check = consoleUrlSetting();
-  const where = check.kind === 'ok' ? vscode.l10n.t('Console: {0}', check.url) : vscode.l10n.t('Set "modelgate.consoleUrl" in your user settings to get a link to it');
+  const where =
+    check.kind === 'ok' ? vscode.l10n.t('Console: {0}', check.url) : vscode.l10n.t('Set "modelgate.consoleUrl" in your user settings to get a link to it');
   return vscode.l10n.t('{0} {1} (every channel uses the same balance, so switching channels does not help).', err.message, where);
 }
 

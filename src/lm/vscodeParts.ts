@@ -49,6 +49,10 @@ export function toLmPart(part: unknown): LmPart {
 export function toLmMessage(message: vscode.LanguageModelChatRequestMessage): LmMessage {
   // System (3) exists at runtime although the stable typings name only User and Assistant.
   const role =
-    message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : message.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'system';
+    message.role === vscode.LanguageModelChatMessageRole.User
+      ? 'user'
+      : message.role === vscode.LanguageModelChatMessageRole.Assistant
+        ? 'assistant'
+        : 'system';
   return { role, parts: message.content.map(toLmPart) };
 }

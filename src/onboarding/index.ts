@@ -57,7 +57,9 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
   return [
     services.onDidChangeSettings(() => void refresh()),
     services.keys.onDidChange(() => void refresh()),
-    services.usage.onDidRecord((entry) => void (entry.source === 'image' ? setDone(CONTEXT.firstImage, 'firstImage', true) : setDone(CONTEXT.firstAnswer, 'firstQuestion', true))),
+    services.usage.onDidRecord(
+      (entry) => void (entry.source === 'image' ? setDone(CONTEXT.firstImage, 'firstImage', true) : setDone(CONTEXT.firstAnswer, 'firstQuestion', true)),
+    ),
     vscode.commands.registerCommand('modelgate.setBaseUrl', async () => {
       try {
         const url = await promptBaseUrl();
@@ -74,6 +76,8 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
         throw err;
       }),
     ),
-    vscode.commands.registerCommand('modelgate.showWalkthrough', () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
+    vscode.commands.registerCommand('modelgate.showWalkthrough', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
+    ),
   ];
 }

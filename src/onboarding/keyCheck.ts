@@ -3,13 +3,16 @@
 import { createGatewayClient, GatewayError } from '../core';
 import type { RequestHeaders } from '../core/client/gatewayClient';
 
-export type KeyCheck =
-  | { outcome: 'accepted'; models: number }
-  | { outcome: 'rejected'; status?: number }
-  | { outcome: 'unchecked'; reason: string };
+export type KeyCheck = { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string };
 
 /** `requestHeaders`: the gateway's own headers (settings and secret ones), which it may need to answer at all. */
-export async function checkKey(baseUrl: string, key: string, timeoutMs: number, fetchImpl?: typeof globalThis.fetch, requestHeaders?: () => Promise<RequestHeaders>): Promise<KeyCheck> {
+export async function checkKey(
+  baseUrl: string,
+  key: string,
+  timeoutMs: number,
+  fetchImpl?: typeof globalThis.fetch,
+  requestHeaders?: () => Promise<RequestHeaders>,
+): Promise<KeyCheck> {
   const client = createGatewayClient({ baseUrl, apiKey: async () => key, timeoutMs, maxRetries: 1, fetch: fetchImpl, requestHeaders });
   try {
     const models = await client.listModels({ signal: AbortSignal.timeout(timeoutMs) });

@@ -36,7 +36,11 @@ function describe(check: KeyCheck, origin: string): string {
     case 'accepted':
       return vscode.l10n.t('Modelgate: the gateway at {0} accepted the API key.', origin);
     case 'rejected':
-      return vscode.l10n.t('Modelgate: the gateway at {0} rejected this API key ({1}). Check that you copied the whole key for this gateway.', origin, String(check.status ?? 401));
+      return vscode.l10n.t(
+        'Modelgate: the gateway at {0} rejected this API key ({1}). Check that you copied the whole key for this gateway.',
+        origin,
+        String(check.status ?? 401),
+      );
     case 'unchecked':
       return vscode.l10n.t('Modelgate: the API key could not be checked: {0}', check.reason);
   }
@@ -63,7 +67,8 @@ async function settled(services: Services, url: string): Promise<void> {
 }
 
 /** The headers every request to this gateway carries: the key check needs them too (an access proxy in front of it). */
-const gatewayHeaders = (services: Services, origin: string) => async () => mergeHeaders(services.settings().requestHeaders, await services.keys.secretHeaders(origin));
+const gatewayHeaders = (services: Services, origin: string) => async () =>
+  mergeHeaders(services.settings().requestHeaders, await services.keys.secretHeaders(origin));
 
 async function setCheckedKey(services: Services, req: SetKeyRequest): Promise<SetKeyResult> {
   if (req.baseUrl !== undefined) {

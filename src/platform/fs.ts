@@ -28,7 +28,13 @@ export const nodeFs: NodeFs | undefined = {
   realpath: (p) => fsp.realpath(p),
   async createExclusive(p, bytes) {
     // Cheap early answer for a taken name (no temporary write); link() below is the real check.
-    if (await fsp.lstat(p).then(() => true, () => false)) return 'taken';
+    if (
+      await fsp.lstat(p).then(
+        () => true,
+        () => false,
+      )
+    )
+      return 'taken';
     const temp = join(dirname(p), `.${basename(p)}.${randomUUID()}.${WRITER}.tmp`);
     try {
       await writeNew(temp, bytes);

@@ -21,7 +21,13 @@ export type BudgetAsk = (status: BudgetStatus, what: 'chat' | 'image') => Thenab
 const defaultAsk: BudgetAsk = (status, what) =>
   vscode.window.showWarningMessage(
     budgetMessage(status),
-    { modal: true, detail: what === 'chat' ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.') : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.') },
+    {
+      modal: true,
+      detail:
+        what === 'chat'
+          ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.')
+          : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.'),
+    },
     SEND_ONCE,
     RAISE_BUDGET,
   ) as Thenable<BudgetAnswer>;
@@ -65,7 +71,10 @@ export class BudgetGuard implements vscode.Disposable {
     if (answer === SEND_ONCE) return { send: true };
     if (answer === RAISE_BUDGET) {
       void vscode.commands.executeCommand('workbench.action.openSettings', BUDGET_SETTING[over.kind]);
-      return { send: false, message: vscode.l10n.t('Nothing was sent: {0} Raise "{1}" in your user settings, then send again.', budgetMessage(over), BUDGET_SETTING[over.kind]) };
+      return {
+        send: false,
+        message: vscode.l10n.t('Nothing was sent: {0} Raise "{1}" in your user settings, then send again.', budgetMessage(over), BUDGET_SETTING[over.kind]),
+      };
     }
     return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', budgetMessage(over)) };
   }
@@ -82,13 +91,18 @@ export class BudgetGuard implements vscode.Disposable {
   }
 
   private warnIfDue(): void {
-    const warned = new Set(Array.isArray(this.state.get(WARNED_KEY)) ? (this.state.get(WARNED_KEY) as unknown[]).filter((k): k is string => typeof k === 'string') : []);
+    const warned = new Set(
+      Array.isArray(this.state.get(WARNED_KEY)) ? (this.state.get(WARNED_KEY) as unknown[]).filter((k): k is string => typeof k === 'string') : [],
+    );
     const due = dueWarnings(this.statuses(), warned);
     if (!due.length) return;
     for (const d of due) warned.add(d.key);
     // keep the keys of the current periods only (they begin with "daily:" or "monthly:" + the period)
     const current = new Set(this.statuses().map((s) => s.periodKey));
-    void this.state.update(WARNED_KEY, [...warned].filter((k) => current.has(k.replace(/:(80|100)$/, ''))));
+    void this.state.update(
+      WARNED_KEY,
+      [...warned].filter((k) => current.has(k.replace(/:(80|100)$/, ''))),
+    );
     const top = due[due.length - 1]!;
     const OPEN = 'Open Budget Setting';
     const SHOW = 'Show Spending';

@@ -43,6 +43,9 @@ export const FEATURE_COMMANDS = {
  * The (id, handler) pairs of one of the lists above: `handlers` must have exactly the list's
  * names, so a command cannot be registered by a feature without being listed (and proxied).
  */
-export function commandTable<K extends string>(ids: Readonly<Record<K, string>>, handlers: Record<K, (...args: never[]) => unknown>): [id: string, run: (...args: never[]) => unknown][] {
+export function commandTable<K extends string>(
+  ids: Readonly<Record<K, string>>,
+  handlers: Record<K, (...args: never[]) => unknown>,
+): [id: string, run: (...args: never[]) => unknown][] {
   return (Object.keys(ids) as K[]).map((name) => [ids[name], handlers[name]]);
 }

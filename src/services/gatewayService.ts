@@ -37,7 +37,10 @@ export class GatewayService implements Gateway {
   client(): GatewayClient {
     const s = this.settings();
     if (!s.baseUrl) {
-      throw new GatewayError('bad_request', s.baseUrlProblem ?? l10n.t('The gateway base URL is not configured.'), { retryable: false, code: 'invalid_base_url' });
+      throw new GatewayError('bad_request', s.baseUrlProblem ?? l10n.t('The gateway base URL is not configured.'), {
+        retryable: false,
+        code: 'invalid_base_url',
+      });
     }
     const cacheKey = `${s.baseUrl}|${s.requestTimeoutMs}`;
     if (this.cached?.key !== cacheKey) {

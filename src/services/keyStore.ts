@@ -70,9 +70,11 @@ export class KeyStore implements vscode.Disposable {
   async prompt(reason?: string): Promise<string | undefined> {
     const origin = this.origin();
     if (!origin) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Configure a valid "modelgate.baseUrl" in your user settings first.'), vscode.l10n.t('Open Settings')).then((a) => {
-        if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelgate.baseUrl');
-      });
+      void vscode.window
+        .showErrorMessage(vscode.l10n.t('Configure a valid "modelgate.baseUrl" in your user settings first.'), vscode.l10n.t('Open Settings'))
+        .then((a) => {
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'modelgate.baseUrl');
+        });
       return undefined;
     }
     const raw = await vscode.window.showInputBox({

@@ -67,7 +67,16 @@ function userValue<T>(inspect: Inspect, key: string): T | undefined {
 }
 
 /** cost-deciding settings: read from user settings only */
-export const USER_ONLY_KEYS = ['chat.model', 'channel', 'fallbackChannels', 'image.model', 'chat.maxToolRounds', 'requestTimeoutSeconds', 'budget.dailyUsd', 'budget.monthlyUsd'] as const;
+export const USER_ONLY_KEYS = [
+  'chat.model',
+  'channel',
+  'fallbackChannels',
+  'image.model',
+  'chat.maxToolRounds',
+  'requestTimeoutSeconds',
+  'budget.dailyUsd',
+  'budget.monthlyUsd',
+] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
 function workspaceOverrides(inspect: Inspect, key: string): boolean {
@@ -92,14 +101,18 @@ export function readSettings(): Settings {
   const problems: string[] = [];
   const base = checkBaseUrl(userValue<string>(c, 'baseUrl'));
   for (const key of USER_ONLY_KEYS) {
-    if (workspaceOverrides(c, key)) problems.push(vscode.l10n.t('"modelgate.{0}" in this workspace\'s settings is ignored: settings that decide cost are read from your user settings only.', key));
+    if (workspaceOverrides(c, key))
+      problems.push(
+        vscode.l10n.t('"modelgate.{0}" in this workspace\'s settings is ignored: settings that decide cost are read from your user settings only.', key),
+      );
   }
   const rawChannel = userValue<string>(c, 'channel') ?? 'default';
   let channel: ChannelChoice = 'default';
   if ((CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
   else problems.push(vscode.l10n.t('"modelgate.channel" is "{0}"; allowed: {1}. Using "default".', rawChannel, CHANNEL_CHOICES.join(', ')));
   // Who the requests are made for is the user's statement, never a repository's.
-  if (workspaceOverrides(c, 'endUserId')) problems.push(vscode.l10n.t('"modelgate.endUserId" in this workspace\'s settings is ignored: the end-user id is read from your user settings only.'));
+  if (workspaceOverrides(c, 'endUserId'))
+    problems.push(vscode.l10n.t('"modelgate.endUserId" in this workspace\'s settings is ignored: the end-user id is read from your user settings only.'));
   const endUser = checkEndUserId(userValue<unknown>(c, 'endUserId'), '"modelgate.endUserId"');
   if (!endUser.ok) problems.push(vscode.l10n.t('{0}. Image requests are refused until it is fixed or cleared.', endUser.problem));
   const fallback = parseFallbackChannels(userValue<unknown>(c, 'fallbackChannels'));
@@ -116,7 +129,8 @@ export function readSettings(): Settings {
     return r.value;
   };
   // Headers go to the gateway with the key: a repository must not add or change them.
-  if (workspaceOverrides(c, 'requestHeaders')) problems.push(vscode.l10n.t('"modelgate.requestHeaders" in this workspace\'s settings is ignored: request headers are read from your user settings only.'));
+  if (workspaceOverrides(c, 'requestHeaders'))
+    problems.push(vscode.l10n.t('"modelgate.requestHeaders" in this workspace\'s settings is ignored: request headers are read from your user settings only.'));
   const headers = parseRequestHeaders(userValue<unknown>(c, 'requestHeaders'));
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');

@@ -42,9 +42,10 @@ function figuresOf(raw: unknown): UsageEntry | undefined {
   const r = raw as Record<string, unknown>;
   if ((r.source !== 'chat' && r.source !== 'image') || typeof r.model !== 'string' || typeof r.channel !== 'string' || !num(r.at)) return undefined;
   const u = r.usage as Record<string, unknown> | undefined;
-  const usage = u && num(u.promptTokens) && num(u.completionTokens) && num(u.cachedTokens)
-    ? { promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedTokens: u.cachedTokens }
-    : undefined;
+  const usage =
+    u && num(u.promptTokens) && num(u.completionTokens) && num(u.cachedTokens)
+      ? { promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedTokens: u.cachedTokens }
+      : undefined;
   return {
     source: r.source,
     model: r.model.slice(0, 200),

@@ -77,9 +77,13 @@ export function renderWebviewShell(o: ShellOptions): string {
   const csp = contentSecurityPolicy({ cspSource: o.cspSource, nonce: o.nonce, styles: 'inline' in o.style ? 'nonce' : 'cspSource', images: o.images });
   const nonce = escapeHtml(o.nonce);
   const style =
-    'inline' in o.style ? `<style nonce="${nonce}">\n${rawText(o.style.inline, 'style')}</style>` : `<link rel="stylesheet" href="${escapeHtml(o.style.href)}">`;
+    'inline' in o.style
+      ? `<style nonce="${nonce}">\n${rawText(o.style.inline, 'style')}</style>`
+      : `<link rel="stylesheet" href="${escapeHtml(o.style.href)}">`;
   const script =
-    'inline' in o.script ? `<script nonce="${nonce}">\n${rawText(o.script.inline, 'script')}</script>` : `<script nonce="${nonce}" src="${escapeHtml(o.script.src)}"></script>`;
+    'inline' in o.script
+      ? `<script nonce="${nonce}">\n${rawText(o.script.inline, 'script')}</script>`
+      : `<script nonce="${nonce}" src="${escapeHtml(o.script.src)}"></script>`;
   const data = Object.entries(o.bodyData ?? {})
     .filter((e): e is [string, string] => e[1] !== undefined)
     .map(([name, value]) => {

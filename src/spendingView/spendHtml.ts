@@ -38,7 +38,13 @@ function rows(heading: string, list: SpendRow[]): string {
 
 function section(id: string, title: string, s: SpendSummary): string {
   const total = costText(s.cost, s.requests, s.unpriced);
-  const tokens = l10n.t('{0} prompt ({1} cached) · {2} completion tokens', s.promptTokens.toLocaleString('en-US'), s.cachedTokens.toLocaleString('en-US'), s.completionTokens.toLocaleString('en-US')) + (s.images ? ` · ${counted(s.images, 'image')}` : '');
+  const tokens =
+    l10n.t(
+      '{0} prompt ({1} cached) · {2} completion tokens',
+      s.promptTokens.toLocaleString('en-US'),
+      s.cachedTokens.toLocaleString('en-US'),
+      s.completionTokens.toLocaleString('en-US'),
+    ) + (s.images ? ` · ${counted(s.images, 'image')}` : '');
   return `<section id="${id}"><h2>${escapeHtml(title)}: <span class="total" data-cost="${s.cost}" data-requests="${s.requests}" data-unpriced="${s.unpriced}">${escapeHtml(total)}</span></h2>
 <p class="sub">${escapeHtml(counted(s.requests, 'request'))}${s.requests ? ` · ${escapeHtml(tokens)}` : ''}</p>
 ${rows(l10n.t('By model'), s.byModel)}${rows(l10n.t('By channel'), s.byChannel)}${rows(l10n.t('By source'), s.bySource)}</section>`;

@@ -31,7 +31,12 @@ export class SpendView implements vscode.Disposable {
 
   page(now = Date.now()): SpendPage {
     const s = this.ledger.spend();
-    return { today: summarizePeriod(s, 'day', now), week: summarizePeriod(s, 'week', now), month: summarizePeriod(s, 'month', now), budgets: this.budget.statuses(now) };
+    return {
+      today: summarizePeriod(s, 'day', now),
+      week: summarizePeriod(s, 'week', now),
+      month: summarizePeriod(s, 'month', now),
+      budgets: this.budget.statuses(now),
+    };
   }
 
   show(): void {
@@ -40,7 +45,10 @@ export class SpendView implements vscode.Disposable {
       this.render();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('modelgate.spending', vscode.l10n.t('Modelgate Spending'), vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+    const panel = vscode.window.createWebviewPanel('modelgate.spending', vscode.l10n.t('Modelgate Spending'), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [],
+    });
     this.panel = panel;
     panel.onDidDispose(() => (this.panel = undefined));
     panel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -64,13 +72,17 @@ export class SpendView implements vscode.Disposable {
       (await vscode.window.showSaveDialog({
         title: vscode.l10n.t('Export Modelgate spending'),
         filters: { CSV: ['csv'] },
-        defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'modelgate-spending.csv') : undefined,
+        defaultUri: vscode.workspace.workspaceFolders?.[0]
+          ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'modelgate-spending.csv')
+          : undefined,
       }));
     if (!uri) return undefined;
     try {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(spendCsv(this.ledger.spend())));
     } catch (err) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), err instanceof Error ? err.message : String(err)));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), err instanceof Error ? err.message : String(err)),
+      );
       return undefined;
     }
     return uri;

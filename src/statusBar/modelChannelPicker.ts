@@ -116,7 +116,10 @@ export async function pickModel(services: Services, arg?: unknown): Promise<bool
   const cat = services.catalogue();
   if (typeof arg === 'string') {
     if (!cat.chatModel(arg)) {
-      const known = cat.chatModels().map((m) => m.id).join(', ');
+      const known = cat
+        .chatModels()
+        .map((m) => m.id)
+        .join(', ');
       throw new Error(vscode.l10n.t('Unknown chat model "{0}". Known models: {1}. Add others in "modelgate.models".', arg, known));
     }
     await updateChoice('chat.model', arg);
@@ -152,8 +155,16 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   const items: Item[] = [
     // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
     hasKey
-      ? ({ label: vscode.l10n.t('$(key) Change API Key…'), detail: vscode.l10n.t('A key is stored (in SecretStorage).'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item)
-      : ({ label: vscode.l10n.t('$(key) Set API Key…'), detail: vscode.l10n.t('No key is stored for this gateway yet.'), run: async () => vscode.commands.executeCommand('modelgate.setApiKey') } as Item),
+      ? ({
+          label: vscode.l10n.t('$(key) Change API Key…'),
+          detail: vscode.l10n.t('A key is stored (in SecretStorage).'),
+          run: async () => vscode.commands.executeCommand('modelgate.setApiKey'),
+        } as Item)
+      : ({
+          label: vscode.l10n.t('$(key) Set API Key…'),
+          detail: vscode.l10n.t('No key is stored for this gateway yet.'),
+          run: async () => vscode.commands.executeCommand('modelgate.setApiKey'),
+        } as Item),
     sep(vscode.l10n.t('Chat model')),
     ...modelItems(cat, s.chatModel, s.channel),
     sep(vscode.l10n.t('Channel')),
@@ -161,5 +172,9 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   ];
   const effort = reasoningItems(cat, s.chatModel);
   if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
-  return show(items, vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label), vscode.l10n.t('Pick a model or a channel for the next request'));
+  return show(
+    items,
+    vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
+    vscode.l10n.t('Pick a model or a channel for the next request'),
+  );
 }

@@ -57,7 +57,9 @@ export class ModelStatusBar implements vscode.Disposable {
     const model = cat.chatModel(s.chatModel);
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`${vscode.l10n.t('**Modelgate** — click to switch model or channel')}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('**Model:** {0}', s.chatModel)}${model ? ` — ${describeChatModel(model)}` : vscode.l10n.t(' — not in the catalogue')}\n\n`);
+    md.appendMarkdown(
+      `${vscode.l10n.t('**Model:** {0}', s.chatModel)}${model ? ` — ${describeChatModel(model)}` : vscode.l10n.t(' — not in the catalogue')}\n\n`,
+    );
     md.appendMarkdown(`${vscode.l10n.t('**Channel:** {0} — {1}', channel.label, channel.detail)}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('**Price:** {0}', formatPrice(cat.price(s.chatModel, s.channel)))}\n\n`);
     // measured from this user's own requests (last 200 or 7 days), per channel of the model
@@ -86,4 +88,3 @@ export class ModelStatusBar implements vscode.Disposable {
     this.item.dispose();
   }
 }
-

@@ -48,18 +48,30 @@ export class ChatApp {
     const post = (m: WebviewMessage) => this.host.post(m);
 
     this.header = new Header(doc, { post, beforeLeave: () => this.composer.flushDraft() });
-    this.transcript = new Transcript(doc, { post, edit: (id, text) => this.composer.startEdit(id, text) }, options.frameHost ?? (win as unknown as FrameHost), options.markdown);
+    this.transcript = new Transcript(
+      doc,
+      { post, edit: (id, text) => this.composer.startEdit(id, text) },
+      options.frameHost ?? (win as unknown as FrameHost),
+      options.markdown,
+    );
     this.notices = new Notices(doc, (action) => post({ type: 'action', action }));
-    this.composer = new Composer(doc, {
-      post,
-      saveDraft: (draft) => this.host.writeState({ draft, conversationId: this.conversationId }),
-      notice: (level, message, actions) => this.notices.show(level, message, actions),
-    }, options.draftDebounceMs);
+    this.composer = new Composer(
+      doc,
+      {
+        post,
+        saveDraft: (draft) => this.host.writeState({ draft, conversationId: this.conversationId }),
+        notice: (level, message, actions) => this.notices.show(level, message, actions),
+      },
+      options.draftDebounceMs,
+    );
     this.composer.onEditChanged = (id) => this.transcript.markEditing(id);
 
     this.emptyState = h(doc, 'div', { className: 'empty-state' }, [
       h(doc, 'div', { className: 'empty-title', text: l10n.t('Ask about your code') }),
-      h(doc, 'div', { className: 'empty-hint', text: l10n.t('Attach the selection or a file for context. Enter sends, Shift+Enter starts a new line, Escape stops an answer.') }),
+      h(doc, 'div', {
+        className: 'empty-hint',
+        text: l10n.t('Attach the selection or a file for context. Enter sends, Shift+Enter starts a new line, Escape stops an answer.'),
+      }),
     ]);
     this.emptyState.hidden = true;
     this.loading = h(doc, 'div', { className: 'loading', text: l10n.t('Loading conversation…'), attrs: { role: 'status' } });
@@ -156,7 +168,9 @@ export class ChatApp {
     this.header.setActive(conversation.id, conversation.title);
     this.header.setConversations(msg.conversations, conversation.id);
     // answers with no known cost (no price, or no usage reported): the header says so
-    this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && m.status !== 'streaming' && m.usage?.cost === undefined).map((m) => m.id));
+    this.unpriced = new Set(
+      conversation.messages.filter((m) => m.role === 'assistant' && m.status !== 'streaming' && m.usage?.cost === undefined).map((m) => m.id),
+    );
     this.lastTotal = conversation.totalCost;
     this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
     this.header.setReady(true);
@@ -168,7 +182,7 @@ export class ChatApp {
     // post may not have reached the host); for any other conversation its own draft applies.
     const local = saved.conversationId === conversation.id && saved.draft !== conversation.draft;
     this.composer.noteHostDraft(conversation.draft ?? '');
-    this.composer.setDraft(local ? saved.draft : conversation.draft ?? '', { notifyHost: local });
+    this.composer.setDraft(local ? saved.draft : (conversation.draft ?? ''), { notifyHost: local });
     this.refreshEmpty();
     if (first) this.focusComposerWhenOpened();
   }

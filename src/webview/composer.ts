@@ -12,7 +12,7 @@ export interface ComposerCallbacks {
   post(message: WebviewMessage): void;
   saveDraft(draft: string): void;
   /** a notice that comes from the panel itself (e.g. why an image cannot be attached) */
-  notice(level: 'info' | 'warning' | 'error', message: string, actions?: ('pickModel')[]): void;
+  notice(level: 'info' | 'warning' | 'error', message: string, actions?: 'pickModel'[]): void;
 }
 
 const PASTE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -75,10 +75,18 @@ export class Composer {
     this.sendButton = button('send-button primary', l10n.t('Send'), l10n.t('Send (Enter)'), 'send', () => this.send(), l10n.t('Send'));
     this.stopButton = button('stop-button', l10n.t('Stop'), l10n.t('Stop the answer (Escape)'), 'stop', () => this.stop(), l10n.t('Stop'));
     this.stopButton.hidden = true;
-    this.attachSelectionButton = button('icon-button', l10n.t('Attach selection'), l10n.t('Attach the editor selection'), 'selection', () => this.post({ type: 'attachSelection' }));
+    this.attachSelectionButton = button('icon-button', l10n.t('Attach selection'), l10n.t('Attach the editor selection'), 'selection', () =>
+      this.post({ type: 'attachSelection' }),
+    );
     this.attachFileButton = button('icon-button', l10n.t('Attach file'), l10n.t('Attach a file'), 'file', () => this.post({ type: 'attachFile' }));
     this.attachImageButton = button('icon-button', l10n.t('Attach image'), l10n.t('Attach an image'), 'image', () => this.attachImage());
-    this.attachProblemsButton = button('icon-button', l10n.t('Attach problems'), l10n.t("Attach the current file's problems (or the workspace's errors)"), 'problems', () => this.post({ type: 'attachDiagnostics' }));
+    this.attachProblemsButton = button(
+      'icon-button',
+      l10n.t('Attach problems'),
+      l10n.t("Attach the current file's problems (or the workspace's errors)"),
+      'problems',
+      () => this.post({ type: 'attachDiagnostics' }),
+    );
     this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attachments') } });
     this.modelButton = h(doc, 'button', {
       className: 'model-button',
@@ -87,14 +95,19 @@ export class Composer {
     });
     this.meterFill = h(doc, 'span', { className: 'meter-fill' });
     this.meterText = h(doc, 'span', { className: 'meter-text' });
-    this.meter = h(doc, 'div', {
-      className: 'context-meter',
-      attrs: { role: 'meter', 'aria-label': l10n.t('Context'), 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
-    }, [
-      h(doc, 'span', { className: 'meter-label', text: l10n.t('Context'), attrs: { 'aria-hidden': 'true' } }),
-      h(doc, 'span', { className: 'meter-bar', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]),
-      this.meterText,
-    ]);
+    this.meter = h(
+      doc,
+      'div',
+      {
+        className: 'context-meter',
+        attrs: { role: 'meter', 'aria-label': l10n.t('Context'), 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+      },
+      [
+        h(doc, 'span', { className: 'meter-label', text: l10n.t('Context'), attrs: { 'aria-hidden': 'true' } }),
+        h(doc, 'span', { className: 'meter-bar', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]),
+        this.meterText,
+      ],
+    );
     this.meter.hidden = true;
     this.hint = h(doc, 'div', { className: 'composer-hint' });
     this.hint.hidden = true;
@@ -147,7 +160,10 @@ export class Composer {
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
     this.chips.hidden = state.attachments.length === 0;
     this.modelButton.textContent = [state.model, state.channel].filter(Boolean).join(' · ');
-    this.modelButton.setAttribute('aria-label', state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model));
+    this.modelButton.setAttribute(
+      'aria-label',
+      state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model),
+    );
     this.renderMeter(state);
     const hints: string[] = [];
     if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
@@ -281,11 +297,12 @@ export class Composer {
     this.meter.setAttribute('aria-valuetext', detail);
     this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
     this.meter.classList.toggle('over', percent >= 100);
-    this.meter.title = percent >= 100
-      ? l10n.t('The conversation no longer fits the model\'s context window: start a new chat or remove attachments.')
-      : percent >= CONTEXT_WARN_PERCENT
-        ? l10n.t('The conversation is close to the model\'s context window.')
-        : l10n.t('Estimated share of the model\'s context window the next request uses.');
+    this.meter.title =
+      percent >= 100
+        ? l10n.t("The conversation no longer fits the model's context window: start a new chat or remove attachments.")
+        : percent >= CONTEXT_WARN_PERCENT
+          ? l10n.t("The conversation is close to the model's context window.")
+          : l10n.t("Estimated share of the model's context window the next request uses.");
   }
 
   private onKeyDown(e: KeyboardEvent): void {

@@ -224,9 +224,7 @@ export class Transcript {
   // ---------------------------------------------------------------------------------------
 
   private createEntry(message: MessageView): Entry {
-    return message.role === 'user'
-      ? new UserMessageElement(this.doc, message)
-      : new AssistantMessageElement(this.doc, message, this.markdownOptions);
+    return message.role === 'user' ? new UserMessageElement(this.doc, message) : new AssistantMessageElement(this.doc, message, this.markdownOptions);
   }
 
   /**
@@ -241,7 +239,11 @@ export class Transcript {
     const defer = this.markdownOptions.highlight !== false;
     const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
     let lastAssistant = -1;
-    for (let i = messages.length - 1; i >= cap; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+    for (let i = messages.length - 1; i >= cap; i--)
+      if (messages[i].role === 'assistant') {
+        lastAssistant = i;
+        break;
+      }
     // the log was just emptied: this layout read is of the page without it
     const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
     const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
@@ -471,7 +473,11 @@ export function initialWindowStart(messages: MessageView[]): number {
     chars += messageSize(messages[start]);
   }
   let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') { lastAssistant = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'assistant') {
+      lastAssistant = i;
+      break;
+    }
   if (lastAssistant >= 0 && lastAssistant < start) start = lastAssistant;
   return start;
 }

@@ -12,12 +12,7 @@ export interface ElementProps {
   on?: { [K in keyof HTMLElementEventMap]?: (ev: HTMLElementEventMap[K]) => void };
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(
-  doc: Document,
-  tag: K,
-  props: ElementProps = {},
-  children: Child[] = [],
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, props: ElementProps = {}, children: Child[] = []): HTMLElementTagNameMap[K] {
   const el = doc.createElement(tag);
   if (props.className) el.className = props.className;
   if (props.text !== undefined) el.textContent = props.text;

@@ -31,7 +31,11 @@ function trimZero(s: string): string {
 export function formatUsageLine(usage: UsageView | undefined, model: string, channel: string, status?: MessageStatus): string {
   const parts: string[] = [];
   if (usage) {
-    parts.push(usage.cachedTokens > 0 ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens)) : l10n.t('{0} prompt', formatInt(usage.promptTokens)));
+    parts.push(
+      usage.cachedTokens > 0
+        ? l10n.t('{0} prompt ({1} cached)', formatInt(usage.promptTokens), formatInt(usage.cachedTokens))
+        : l10n.t('{0} prompt', formatInt(usage.promptTokens)),
+    );
     parts.push(l10n.t('{0} completion', formatInt(usage.completionTokens)));
     parts.push(usage.cost !== undefined && Number.isFinite(usage.cost) ? formatUsd(usage.cost) : l10n.t('no price'));
   } else if (status && status !== 'streaming') {
@@ -58,5 +62,9 @@ export function formatContextUse(tokens: number, window: number): { percent: num
   if (!(window > 0)) return { percent: 0, text: `${formatInt(tokens)} tokens`, detail: `Context: ${formatInt(tokens)} tokens` };
   const percent = (tokens / window) * 100;
   const shown = tokens > 0 && percent < 1 ? '<1' : String(Math.round(percent));
-  return { percent, text: `${shown}% of ${formatTokenCount(window)} tokens`, detail: `Context: ${formatInt(tokens)} of ${formatInt(window)} tokens (${shown}%)` };
+  return {
+    percent,
+    text: `${shown}% of ${formatTokenCount(window)} tokens`,
+    detail: `Context: ${formatInt(tokens)} of ${formatInt(window)} tokens (${shown}%)`,
+  };
 }

@@ -82,7 +82,10 @@ export class IdleQueue {
   private readonly tasks: (() => boolean)[] = [];
   private handle: { idle?: number; timer?: unknown } | undefined;
 
-  constructor(private readonly host: IdleHost, private readonly timeoutMs = 200) {}
+  constructor(
+    private readonly host: IdleHost,
+    private readonly timeoutMs = 200,
+  ) {}
 
   get size(): number {
     return this.tasks.length;

@@ -14,7 +14,6 @@ export interface HeaderCallbacks {
   beforeLeave(): void;
 }
 
-
 export class Header {
   readonly element: HTMLElement;
   private readonly history: HTMLButtonElement;
@@ -25,29 +24,42 @@ export class Header {
   private activeTitle = '';
   private ready = false;
 
-  constructor(doc: Document, private readonly callbacks: HeaderCallbacks) {
+  constructor(
+    doc: Document,
+    private readonly callbacks: HeaderCallbacks,
+  ) {
     this.titleText = h(doc, 'span', { className: 'conversation-title-text' });
-    this.history = h(doc, 'button', {
-      className: 'conversation-title',
-      attrs: { type: 'button', title: l10n.t('Open a conversation: search, rename, delete') },
-      on: {
-        click: () => {
-          this.callbacks.beforeLeave();
-          this.callbacks.post({ type: 'openConversations' });
+    this.history = h(
+      doc,
+      'button',
+      {
+        className: 'conversation-title',
+        attrs: { type: 'button', title: l10n.t('Open a conversation: search, rename, delete') },
+        on: {
+          click: () => {
+            this.callbacks.beforeLeave();
+            this.callbacks.post({ type: 'openConversations' });
+          },
         },
       },
-    }, [icon(doc, 'history'), this.titleText]);
+      [icon(doc, 'history'), this.titleText],
+    );
     this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: l10n.t('Cost of this conversation so far') } });
     this.total.hidden = true;
-    this.deleteButton = h(doc, 'button', {
-      className: 'icon-button',
-      attrs: { type: 'button', 'aria-label': l10n.t('Delete conversation'), title: l10n.t('Delete this conversation') },
-      on: {
-        click: () => {
-          if (this.activeId) this.callbacks.post({ type: 'deleteConversation', conversationId: this.activeId });
+    this.deleteButton = h(
+      doc,
+      'button',
+      {
+        className: 'icon-button',
+        attrs: { type: 'button', 'aria-label': l10n.t('Delete conversation'), title: l10n.t('Delete this conversation') },
+        on: {
+          click: () => {
+            if (this.activeId) this.callbacks.post({ type: 'deleteConversation', conversationId: this.activeId });
+          },
         },
       },
-    }, [icon(doc, 'trash')]);
+      [icon(doc, 'trash')],
+    );
     this.element = h(doc, 'header', { className: 'chat-header' }, [
       this.history,
       this.total,

@@ -22,8 +22,12 @@ function isComposer(v: unknown): boolean {
 
 const GUARDS: Record<HostMessage['type'], Guard> = {
   snapshot: (m) =>
-    isObj(m.conversation) && isStr(m.conversation.id) && isArr(m.conversation.messages) &&
-    m.conversation.messages.every(isMessageView) && isArr(m.conversations) && isComposer(m.composer),
+    isObj(m.conversation) &&
+    isStr(m.conversation.id) &&
+    isArr(m.conversation.messages) &&
+    m.conversation.messages.every(isMessageView) &&
+    isArr(m.conversations) &&
+    isComposer(m.composer),
   messageAdded: (m) => isMessageView(m.message),
   textDelta: (m) => isStr(m.messageId) && isStr(m.text),
   toolCall: (m) => isStr(m.messageId) && isObj(m.call) && isStr(m.call.id) && isStr(m.call.name),

@@ -79,7 +79,8 @@ type BlockState = Parameters<Parameters<MarkdownIt['block']['ruler']['before']>[
 function blockDepthCap(state: BlockState, startLine: number, endLine: number, silent: boolean): boolean {
   if (state.level < MAX_BLOCK_DEPTH - 1) return false;
   // one level above the cap, a list would put its <li> at the cap: that line starts the plain block
-  if (state.level === MAX_BLOCK_DEPTH - 1 && !LIST_MARKER.test(state.src.slice(state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine]))) return false;
+  if (state.level === MAX_BLOCK_DEPTH - 1 && !LIST_MARKER.test(state.src.slice(state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine])))
+    return false;
   if (silent) return true;
   let next = startLine + 1;
   let end = next;
@@ -138,7 +139,7 @@ export function isPathologicalMarkdown(src: string): boolean {
 /** True when a line of `src` is longer than MAX_LINE_CHARS. */
 export function hasLongLine(src: string): boolean {
   if (src.length <= MAX_LINE_CHARS) return false;
-  for (let start = 0; start < src.length; ) {
+  for (let start = 0; start < src.length;) {
     const nl = src.indexOf('\n', start);
     const end = nl < 0 ? src.length : nl;
     if (end - start > MAX_LINE_CHARS) return true;

@@ -36,10 +36,15 @@ export function attachmentChip(doc: Document, a: AttachmentView, removable: bool
     thumb,
     h(doc, 'span', { className: 'chip-label', text: a.label }),
     removable &&
-      h(doc, 'button', {
-        className: 'chip-remove icon-button',
-        attrs: { type: 'button', 'aria-label': l10n.t('Remove attachment {0}', a.label), title: l10n.t('Remove'), 'data-remove-attachment': a.id },
-      }, [icon(doc, 'close')]),
+      h(
+        doc,
+        'button',
+        {
+          className: 'chip-remove icon-button',
+          attrs: { type: 'button', 'aria-label': l10n.t('Remove attachment {0}', a.label), title: l10n.t('Remove'), 'data-remove-attachment': a.id },
+        },
+        [icon(doc, 'close')],
+      ),
   ]);
 }
 
@@ -60,16 +65,28 @@ export class UserMessageElement {
   readonly element: HTMLElement;
   readonly editButton: HTMLButtonElement;
 
-  constructor(doc: Document, readonly message: UserMessage) {
-    this.editButton = h(doc, 'button', {
-      className: 'icon-button message-edit',
-      attrs: { type: 'button', 'aria-label': l10n.t('Edit'), title: l10n.t('Edit and resend from here'), 'data-edit-message': message.id },
-    }, [icon(doc, 'edit')]);
+  constructor(
+    doc: Document,
+    readonly message: UserMessage,
+  ) {
+    this.editButton = h(
+      doc,
+      'button',
+      {
+        className: 'icon-button message-edit',
+        attrs: { type: 'button', 'aria-label': l10n.t('Edit'), title: l10n.t('Edit and resend from here'), 'data-edit-message': message.id },
+      },
+      [icon(doc, 'edit')],
+    );
     this.element = h(doc, 'article', { className: 'message message-user', attrs: { 'aria-label': l10n.t('You'), 'data-message-id': message.id } }, [
       h(doc, 'div', { className: 'message-header' }, [h(doc, 'span', { className: 'message-author', text: l10n.t('You') }), this.editButton]),
       message.attachments.length > 0 &&
-        h(doc, 'div', { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
-          message.attachments.map((a) => attachmentChip(doc, a, false))),
+        h(
+          doc,
+          'div',
+          { className: 'chips message-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attached context') } },
+          message.attachments.map((a) => attachmentChip(doc, a, false)),
+        ),
       userText(doc, message.text),
     ]);
   }
@@ -103,10 +120,15 @@ export class AssistantMessageElement {
     this.body = h(doc, 'div', { className: 'message-body' });
     this.footer = h(doc, 'div', { className: 'message-footer' });
     this.thinking = h(doc, 'div', { className: 'thinking', attrs: { 'aria-hidden': 'true' } }, [h(doc, 'span'), h(doc, 'span'), h(doc, 'span')]);
-    this.regenerate = h(doc, 'button', {
-      className: 'message-regenerate',
-      attrs: { type: 'button', 'aria-label': l10n.t('Regenerate'), title: l10n.t('Answer again'), 'data-regenerate': message.id },
-    }, [icon(doc, 'regenerate'), h(doc, 'span', { text: l10n.t('Regenerate') })]);
+    this.regenerate = h(
+      doc,
+      'button',
+      {
+        className: 'message-regenerate',
+        attrs: { type: 'button', 'aria-label': l10n.t('Regenerate'), title: l10n.t('Answer again'), 'data-regenerate': message.id },
+      },
+      [icon(doc, 'regenerate'), h(doc, 'span', { text: l10n.t('Regenerate') })],
+    );
     const meta = [message.model, message.channel].filter(Boolean).join(' · ');
     this.element = h(doc, 'article', { className: 'message message-assistant', attrs: { 'aria-label': l10n.t('Assistant'), 'data-message-id': message.id } }, [
       h(doc, 'div', { className: 'message-header' }, [
@@ -232,7 +254,12 @@ export class AssistantMessageElement {
     if (this.status === 'stopped') {
       this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: l10n.t('Stopped') }));
     } else if (this.status === 'interrupted') {
-      this.footer.appendChild(h(doc, 'div', { className: 'message-status status-interrupted', text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).') }));
+      this.footer.appendChild(
+        h(doc, 'div', {
+          className: 'message-status status-interrupted',
+          text: l10n.t('Interrupted: the answer was cut off (the window was reloaded or closed).'),
+        }),
+      );
     } else if (this.status === 'error') {
       const err = this.error ?? { message: l10n.t('The request failed.'), actions: ['retry'] as ErrorAction[] };
       const actions = this.errorActions();
@@ -241,7 +268,13 @@ export class AssistantMessageElement {
           icon(doc, 'alert'),
           h(doc, 'div', { className: 'message-error-body' }, [
             h(doc, 'div', { className: 'message-error-text', text: err.message }),
-            actions.length > 0 && h(doc, 'div', { className: 'action-row' }, actions.map((a) => actionButton(doc, a))),
+            actions.length > 0 &&
+              h(
+                doc,
+                'div',
+                { className: 'action-row' },
+                actions.map((a) => actionButton(doc, a)),
+              ),
           ]),
         ]),
       );

@@ -12,7 +12,10 @@ export class Notices {
   readonly element: HTMLElement;
   private readonly keyBanner: HTMLElement;
 
-  constructor(private readonly doc: Document, onAction: (action: ErrorAction) => void) {
+  constructor(
+    private readonly doc: Document,
+    onAction: (action: ErrorAction) => void,
+  ) {
     this.keyBanner = h(doc, 'div', { className: 'notice notice-warning key-banner', attrs: { role: 'status' } }, [
       icon(doc, 'alert'),
       h(doc, 'div', { className: 'notice-body' }, [
@@ -41,14 +44,30 @@ export class Notices {
   show(level: 'info' | 'warning' | 'error', message: string, actions: ErrorAction[] = []): void {
     const doc = this.doc;
     const setup = actions.includes('setKey') || actions.includes('openSettings');
-    const el = h(doc, 'div', { className: `notice notice-${level}`, attrs: { role: level === 'info' ? 'status' : 'alert', ...(setup ? { 'data-setup': '' } : {}) } }, [
-      icon(doc, 'alert'),
-      h(doc, 'div', { className: 'notice-body' }, [
-        h(doc, 'div', { className: 'notice-text', text: message }),
-        actions.length > 0 && h(doc, 'div', { className: 'action-row' }, actions.map((a) => actionButton(doc, a))),
-      ]),
-      h(doc, 'button', { className: 'icon-button notice-dismiss', attrs: { type: 'button', 'aria-label': l10n.t('Dismiss'), title: l10n.t('Dismiss'), 'data-dismiss': '' } }, [icon(doc, 'close')]),
-    ]);
+    const el = h(
+      doc,
+      'div',
+      { className: `notice notice-${level}`, attrs: { role: level === 'info' ? 'status' : 'alert', ...(setup ? { 'data-setup': '' } : {}) } },
+      [
+        icon(doc, 'alert'),
+        h(doc, 'div', { className: 'notice-body' }, [
+          h(doc, 'div', { className: 'notice-text', text: message }),
+          actions.length > 0 &&
+            h(
+              doc,
+              'div',
+              { className: 'action-row' },
+              actions.map((a) => actionButton(doc, a)),
+            ),
+        ]),
+        h(
+          doc,
+          'button',
+          { className: 'icon-button notice-dismiss', attrs: { type: 'button', 'aria-label': l10n.t('Dismiss'), title: l10n.t('Dismiss'), 'data-dismiss': '' } },
+          [icon(doc, 'close')],
+        ),
+      ],
+    );
     this.element.appendChild(el);
     const all = this.element.querySelectorAll('.notice:not(.key-banner)');
     for (let i = 0; i < all.length - MAX_NOTICES; i++) all[i].remove();

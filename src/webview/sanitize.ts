@@ -7,8 +7,33 @@ import type { Config, DOMPurify } from 'dompurify';
 
 /** Tags markdown-it emits for CommonMark + tables + strikethrough, and nothing else. */
 const MARKDOWN_TAGS = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre',
-  'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  's',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
 ];
 
 const MARKDOWN_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {

@@ -19,8 +19,19 @@
 import { codeElementOf, createCodeBlock, createPlainBlock, highlightCodeBlock, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { h, isElement } from './dom';
 import {
-  hasLongLine, hitNestingLimit, isClosingFence, isPathologicalMarkdown, isPlainTextToken, langFromInfo, longLineBlocksAsPlain, md, plainTextTokens, renderTokens, topLevelBlocks,
-  type MdToken, type TopBlock,
+  hasLongLine,
+  hitNestingLimit,
+  isClosingFence,
+  isPathologicalMarkdown,
+  isPlainTextToken,
+  langFromInfo,
+  longLineBlocksAsPlain,
+  md,
+  plainTextTokens,
+  renderTokens,
+  topLevelBlocks,
+  type MdToken,
+  type TopBlock,
 } from './markdown';
 import { isOpenableHref, sanitizeMarkdownHtml } from './sanitize';
 
@@ -190,11 +201,7 @@ export class StreamingMarkdown {
 
   private updateTail(added: string, final: boolean): void {
     const tail = this.tail;
-    if (
-      !final &&
-      tail.length > this.largeTailChars &&
-      tail.length - this.tailRenderedLength < this.tailRenderedLength * this.tailGrowth
-    ) {
+    if (!final && tail.length > this.largeTailChars && tail.length - this.tailRenderedLength < this.tailRenderedLength * this.tailGrowth) {
       this.appendRawPreview(added);
       return;
     }

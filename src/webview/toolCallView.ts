@@ -53,12 +53,7 @@ export class ToolCallElement {
     this.argsFull = h(doc, 'pre', { className: 'tool-args-full' });
     this.resultEl = h(doc, 'pre', { className: 'tool-result' });
     this.element = h(doc, 'details', { className: 'tool-call', attrs: { 'data-tool-call-id': call.id } }, [
-      h(doc, 'summary', {}, [
-        icon(doc, 'tool'),
-        h(doc, 'span', { className: 'tool-name', text: call.name }),
-        this.argsEl,
-        this.statusEl,
-      ]),
+      h(doc, 'summary', {}, [icon(doc, 'tool'), h(doc, 'span', { className: 'tool-name', text: call.name }), this.argsEl, this.statusEl]),
       h(doc, 'div', { className: 'tool-body' }, [
         h(doc, 'div', { className: 'tool-section-label', text: l10n.t('Arguments') }),
         this.argsFull,

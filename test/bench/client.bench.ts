@@ -41,7 +41,7 @@ export async function benchClient(): Promise<BenchResult[]> {
         'cached/prompt tokens per turn': turns.join(', '),
         'cost with cache (USD)': +withCache.toFixed(5),
         'cost if nothing were cached (USD)': +withoutCache.toFixed(5),
-        'ratio': +(withCache / withoutCache).toFixed(3),
+        ratio: +(withCache / withoutCache).toFixed(3),
       },
     });
   } finally {

@@ -12,7 +12,13 @@ function seeded(i: number, now: number): Conversation {
   const q = `How do I configure module-${i}? ${'context words '.repeat(20)}`;
   const a = `needle${i}x ${'Some explanation of the answer. '.repeat(60)}`;
   return {
-    id: `s${i}`, title: titleFrom(q), createdAt: now - i * 1000, updatedAt: now - i * 1000, pinned: [], pending: [], draft: '',
+    id: `s${i}`,
+    title: titleFrom(q),
+    createdAt: now - i * 1000,
+    updatedAt: now - i * 1000,
+    pinned: [],
+    pending: [],
+    draft: '',
     messages: [
       { id: `u${i}`, role: 'user', text: q, attachments: [], createdAt: 0, context: [], wire: { role: 'user', content: q } },
       { id: `a${i}`, role: 'assistant', parts: [{ kind: 'text', text: a }], status: 'done', model: 'm', channel: 'c', createdAt: 0, wire: [] },
@@ -31,8 +37,18 @@ export async function benchConversationList(): Promise<void> {
     withText.files.set(`conversation-${c.id}.json`, serializeConversation(c));
     without.files.set(`conversation-${c.id}.json`, serializeConversation(c));
   }
-  withText.files.set('index.json', JSON.stringify({ version: 1, activeId: 's0', conversations: all.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, text: searchTextOf(c) })) }));
-  without.files.set('index.json', JSON.stringify({ version: 1, activeId: 's0', conversations: all.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })) }));
+  withText.files.set(
+    'index.json',
+    JSON.stringify({
+      version: 1,
+      activeId: 's0',
+      conversations: all.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, text: searchTextOf(c) })),
+    }),
+  );
+  without.files.set(
+    'index.json',
+    JSON.stringify({ version: 1, activeId: 's0', conversations: all.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt })) }),
+  );
   const open = async (b: MemoryBackend) => {
     const samples: number[] = [];
     for (let r = 0; r < 5; r++) {
@@ -44,7 +60,14 @@ export async function benchConversationList(): Promise<void> {
     return median(samples);
   };
   const plain = await open(without);
-  figure({ name: 'conversationList.storeOpen.1000', value: await open(withText), unit: 'ms', peerName: 'index without search text', peer: plain, note: `index ${(withText.files.get('index.json')!.length / 1024).toFixed(0)} KB vs ${(without.files.get('index.json')!.length / 1024).toFixed(0)} KB, median of 5` });
+  figure({
+    name: 'conversationList.storeOpen.1000',
+    value: await open(withText),
+    unit: 'ms',
+    peerName: 'index without search text',
+    peer: plain,
+    note: `index ${(withText.files.get('index.json')!.length / 1024).toFixed(0)} KB vs ${(without.files.get('index.json')!.length / 1024).toFixed(0)} KB, median of 5`,
+  });
   const store = await ConversationStore.open(withText);
   let t = performance.now();
   const items = searchConversations(store.searchEntries(), '').map((m) => ({ label: m.entry.title, description: relativeDate(m.entry.updatedAt, now) }));

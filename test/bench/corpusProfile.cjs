@@ -44,48 +44,60 @@ async function runCase(browser, key, deltaChars, intervalMs, profile) {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
-  const result = await page.evaluate(async ({ text, deltaChars, intervalMs }) => {
-    const long = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) long.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: false });
-    const post = (data) => window.dispatchEvent(new MessageEvent('message', { data }));
-    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    const composer = { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000000, hasKey: true };
-    post({ type: 'snapshot', conversation: { id: 'c', title: 't', messages: [], draft: '', totalCost: 0 }, conversations: [], composer, busy: false });
-    await sleep(300);
-    const phases = {};
-    const mark = (p) => { phases[p] = performance.now(); };
-    mark('type');
-    const box = document.querySelector('textarea');
-    box.value = `[[echo]]\n${text}`;
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-    await sleep(300);
-    mark('echo');
-    box.value = '';
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-    post({ type: 'messageAdded', message: { id: 'u', role: 'user', text: `[[echo]]\n${text}`, attachments: [], createdAt: 0 } });
-    post({ type: 'messageAdded', message: { id: 'a', role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'stable', createdAt: 1 } });
-    await sleep(300);
-    mark('stream');
-    let next = performance.now();
-    for (let pos = 0; pos < text.length; pos += deltaChars) {
-      post({ type: 'textDelta', messageId: 'a', text: text.slice(pos, pos + deltaChars) });
-      next += intervalMs;
-      await sleep(Math.max(0, next - performance.now()));
-    }
-    mark('finish');
-    post({ type: 'messageFinished', messageId: 'a', status: 'done' });
-    await sleep(1500);
-    mark('end');
-    const order = Object.keys(phases);
-    const out = {};
-    for (let i = 0; i + 1 < order.length; i++) {
-      const tasks = long.filter((t) => t.start >= phases[order[i]] && t.start < phases[order[i + 1]]).map((t) => Math.round(t.duration));
-      out[order[i]] = { ms: Math.round(phases[order[i + 1]] - phases[order[i]]), longTasks: tasks.length, max: tasks.length ? Math.max(...tasks) : 0, worst: tasks.sort((a, b) => b - a).slice(0, 6) };
-    }
-    const answer = document.querySelectorAll('article')[1];
-    out.kept = !!answer && answer.textContent.includes('zq1a') && answer.textContent.includes('zq1b');
-    return out;
-  }, { text, deltaChars, intervalMs });
+  const result = await page.evaluate(
+    async ({ text, deltaChars, intervalMs }) => {
+      const long = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) long.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: false });
+      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data }));
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      const composer = { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000000, hasKey: true };
+      post({ type: 'snapshot', conversation: { id: 'c', title: 't', messages: [], draft: '', totalCost: 0 }, conversations: [], composer, busy: false });
+      await sleep(300);
+      const phases = {};
+      const mark = (p) => {
+        phases[p] = performance.now();
+      };
+      mark('type');
+      const box = document.querySelector('textarea');
+      box.value = `[[echo]]\n${text}`;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      await sleep(300);
+      mark('echo');
+      box.value = '';
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      post({ type: 'messageAdded', message: { id: 'u', role: 'user', text: `[[echo]]\n${text}`, attachments: [], createdAt: 0 } });
+      post({ type: 'messageAdded', message: { id: 'a', role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'stable', createdAt: 1 } });
+      await sleep(300);
+      mark('stream');
+      let next = performance.now();
+      for (let pos = 0; pos < text.length; pos += deltaChars) {
+        post({ type: 'textDelta', messageId: 'a', text: text.slice(pos, pos + deltaChars) });
+        next += intervalMs;
+        await sleep(Math.max(0, next - performance.now()));
+      }
+      mark('finish');
+      post({ type: 'messageFinished', messageId: 'a', status: 'done' });
+      await sleep(1500);
+      mark('end');
+      const order = Object.keys(phases);
+      const out = {};
+      for (let i = 0; i + 1 < order.length; i++) {
+        const tasks = long.filter((t) => t.start >= phases[order[i]] && t.start < phases[order[i + 1]]).map((t) => Math.round(t.duration));
+        out[order[i]] = {
+          ms: Math.round(phases[order[i + 1]] - phases[order[i]]),
+          longTasks: tasks.length,
+          max: tasks.length ? Math.max(...tasks) : 0,
+          worst: tasks.sort((a, b) => b - a).slice(0, 6),
+        };
+      }
+      const answer = document.querySelectorAll('article')[1];
+      out.kept = !!answer && answer.textContent.includes('zq1a') && answer.textContent.includes('zq1b');
+      return out;
+    },
+    { text, deltaChars, intervalMs },
+  );
   let prof = null;
   if (cdp) prof = (await cdp.send('Profiler.stop')).profile;
   await page.close();
@@ -104,4 +116,7 @@ async function runCase(browser, key, deltaChars, intervalMs, profile) {
   } finally {
     await browser.close();
   }
-})().catch((e) => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -26,7 +26,9 @@ async function openPanelPage(browser, viewport, { benchPage = true } = {}) {
   page.on('pageerror', (e) => console.log('PAGEERR', String(e).slice(0, 200)));
   const css = fs.readFileSync(path.join(root, 'media/chat.css'), 'utf8');
   await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body></body></html>`);
-  await page.evaluate(() => { window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} }); });
+  await page.evaluate(() => {
+    window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} });
+  });
   await page.addScriptTag({ content: fs.readFileSync(process.env.MODELGATE_WEBVIEW_JS || path.join(root, 'dist/webview.js'), 'utf8') });
   if (benchPage) await page.addScriptTag({ content: fs.readFileSync(path.join(__dirname, 'panelPage.js'), 'utf8') });
   return page;
@@ -53,7 +55,10 @@ function printCpuProfile(profile, top, { skipIdle = false, indent = '' } = {}) {
       totalBy.set(k, (totalBy.get(k) || 0) + ms);
     }
   }
-  for (const [title, m] of [['self time', selfBy], ['total time (inclusive)', totalBy]]) {
+  for (const [title, m] of [
+    ['self time', selfBy],
+    ['total time (inclusive)', totalBy],
+  ]) {
     console.log(`\n${indent}${title}`);
     const rows = [...m].filter(([k]) => !skipIdle || (!k.startsWith('(idle)') && !k.startsWith('(root)')));
     for (const [k, v] of rows.sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${v.toFixed(0).padStart(8)} ms  ${k}`);

@@ -11,7 +11,13 @@
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
   const composer = { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000000, hasKey: true };
-  const snapshot = (id, messages) => ({ type: 'snapshot', conversation: { id, title: 't', messages, draft: '', totalCost: 0 }, conversations: [], composer, busy: false });
+  const snapshot = (id, messages) => ({
+    type: 'snapshot',
+    conversation: { id, title: 't', messages, draft: '', totalCost: 0 },
+    conversations: [],
+    composer,
+    busy: false,
+  });
   const longestSince = (t) => longTasks.filter((e) => e.start >= t).reduce((m, e) => Math.max(m, e.duration), 0);
   const countSince = (t, over) => longTasks.filter((e) => e.start >= t && e.duration > over).length;
   const articles = () => document.querySelectorAll('article').length;
@@ -20,9 +26,19 @@
   function conversation(n) {
     const msgs = [];
     for (let i = 0; i < n; i++) {
-      msgs.push(i % 2 === 0
-        ? { id: 'm' + i, role: 'user', text: 'question ' + i, attachments: [], createdAt: i }
-        : { id: 'm' + i, role: 'assistant', parts: [{ kind: 'text', text: `Answer **${i}** with \`code\` and a list:\n\n- one\n- two\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n` }], status: 'done', model: 'm', channel: 'stable', createdAt: i });
+      msgs.push(
+        i % 2 === 0
+          ? { id: 'm' + i, role: 'user', text: 'question ' + i, attachments: [], createdAt: i }
+          : {
+              id: 'm' + i,
+              role: 'assistant',
+              parts: [{ kind: 'text', text: `Answer **${i}** with \`code\` and a list:\n\n- one\n- two\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n` }],
+              status: 'done',
+              model: 'm',
+              channel: 'stable',
+              createdAt: i,
+            },
+      );
     }
     return msgs;
   }
@@ -34,17 +50,26 @@
     for (let i = 0; size < length; i++) {
       let s;
       switch (i % 6) {
-        case 0: s = `## Step ${i}: update the \`handler${i}\`\n\n`; break;
-        case 1: s = `The function **handler${i}** reads the *config* and calls [the API](https://example.com/api/${i}); it returns \`Result<T>\` and logs through \`log.info\`. When the input is empty it falls back to the defaults, which keeps the caller simple.\n\n`; break;
+        case 0:
+          s = `## Step ${i}: update the \`handler${i}\`\n\n`;
+          break;
+        case 1:
+          s = `The function **handler${i}** reads the *config* and calls [the API](https://example.com/api/${i}); it returns \`Result<T>\` and logs through \`log.info\`. When the input is empty it falls back to the defaults, which keeps the caller simple.\n\n`;
+          break;
         case 2: {
           const lines = [];
           for (let k = 0; k < 5 + (i % 25); k++) lines.push(`  const value${k} = compute(${k}, "text", { flag: ${k % 2 === 0} }); // line ${k}`);
           s = '```ts\nexport function handler' + i + '() {\n' + lines.join('\n') + '\n}\n```\n\n';
           break;
         }
-        case 3: s = `- first item ${i} with \`code\`\n- second item, **bold**\n  - nested item\n- third item\n\n`; break;
-        case 4: s = `| name | value | note |\n|---|---:|---|\n| a${i} | ${i} | *ok* |\n| b${i} | ${i * 2} | \`x\` |\n\n`; break;
-        default: s = `> A quote ${i} with a [link](https://example.com/${i}).\n\n`;
+        case 3:
+          s = `- first item ${i} with \`code\`\n- second item, **bold**\n  - nested item\n- third item\n\n`;
+          break;
+        case 4:
+          s = `| name | value | note |\n|---|---:|---|\n| a${i} | ${i} | *ok* |\n| b${i} | ${i * 2} | \`x\` |\n\n`;
+          break;
+        default:
+          s = `> A quote ${i} with a [link](https://example.com/${i}).\n\n`;
       }
       parts.push(s);
       size += s.length;
@@ -73,7 +98,13 @@
     await sleep(50);
     const first = document.querySelector('article .message-text');
     return {
-      sync, paint, shownAtPaint, all, shownAll, longest: longestSince(t0), over50: countSince(t0, 50),
+      sync,
+      paint,
+      shownAtPaint,
+      all,
+      shownAll,
+      longest: longestSince(t0),
+      over50: countSince(t0, 50),
       firstText: first ? first.textContent : null,
     };
   }
@@ -104,9 +135,16 @@
     const oldest = document.querySelector('article');
     frames.sort((a, b) => a - b);
     return {
-      frames: frames.length, shareUnder16: frames.length ? frames.filter((d) => d < 16.7).length / frames.length : NaN, shareOnTime: onTimeShare(frames),
-      over50: frames.filter((d) => d > 50).length, p95: frames[Math.floor(frames.length * 0.95)] || NaN, longestFrame: frames[frames.length - 1] || NaN,
-      longestTask: longestSince(t0), tasksOver50: countSince(t0, 50), shown: articles(), oldest: oldest ? oldest.getAttribute('data-message-id') : null,
+      frames: frames.length,
+      shareUnder16: frames.length ? frames.filter((d) => d < 16.7).length / frames.length : NaN,
+      shareOnTime: onTimeShare(frames),
+      over50: frames.filter((d) => d > 50).length,
+      p95: frames[Math.floor(frames.length * 0.95)] || NaN,
+      longestFrame: frames[frames.length - 1] || NaN,
+      longestTask: longestSince(t0),
+      tasksOver50: countSince(t0, 50),
+      shown: articles(),
+      oldest: oldest ? oldest.getAttribute('data-message-id') : null,
     };
   }
 
@@ -139,7 +177,14 @@
     const all = performance.now() - t0;
     await sleep(100);
     const code = document.querySelector('.code-block pre code');
-    return { sync, all, longest: longestSince(t0), over50: countSince(t0, 50), slices: document.querySelectorAll('.code-slice').length, textKept: !!code && code.textContent === lines.join('\n') + '\n' };
+    return {
+      sync,
+      all,
+      longest: longestSince(t0),
+      over50: countSince(t0, 50),
+      slices: document.querySelectorAll('.code-slice').length,
+      textKept: !!code && code.textContent === lines.join('\n') + '\n',
+    };
   }
 
   /**
@@ -176,9 +221,17 @@
     frames.sort((a, b) => a - b);
     const under = frames.filter((d) => d < 16.7).length;
     return {
-      chars: text.length, duration, frames: frames.length, shareUnder16: frames.length ? under / frames.length : NaN, shareOnTime: onTimeShare(frames),
-      over50: frames.filter((d) => d > 50).length, p50: frames[Math.floor(frames.length * 0.5)] || NaN, p95: frames[Math.floor(frames.length * 0.95)] || NaN,
-      longestFrame: frames[frames.length - 1] || NaN, longestTask: longestSince(t0), tasksOver50: countSince(t0, 50),
+      chars: text.length,
+      duration,
+      frames: frames.length,
+      shareUnder16: frames.length ? under / frames.length : NaN,
+      shareOnTime: onTimeShare(frames),
+      over50: frames.filter((d) => d > 50).length,
+      p50: frames[Math.floor(frames.length * 0.5)] || NaN,
+      p95: frames[Math.floor(frames.length * 0.95)] || NaN,
+      longestFrame: frames[frames.length - 1] || NaN,
+      longestTask: longestSince(t0),
+      tasksOver50: countSince(t0, 50),
     };
   }
 

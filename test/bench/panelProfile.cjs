@@ -23,4 +23,7 @@ const top = Number(process.argv[3] || 25);
   console.log(JSON.stringify(result));
   printCpuProfile(profile, top);
   await browser.close();
-})().catch((e) => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

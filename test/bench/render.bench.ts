@@ -34,7 +34,9 @@ export function mixedMarkdown(length: number): string {
         push(`## Step ${i}: update the \`handler${i}\`\n\n`);
         break;
       case 1:
-        push(`The function **handler${i}** reads the *config* and calls [the API](https://example.com/api/${i}); it returns \`Result<T>\` and logs through \`log.info\`. When the input is empty it falls back to the defaults, which keeps the caller simple.\n\n`);
+        push(
+          `The function **handler${i}** reads the *config* and calls [the API](https://example.com/api/${i}); it returns \`Result<T>\` and logs through \`log.info\`. When the input is empty it falls back to the defaults, which keeps the caller simple.\n\n`,
+        );
         break;
       case 2: {
         const lines = 5 + (i % 25);

@@ -46,10 +46,23 @@ const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js'];
 
 async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
   const kb = (file: string) => statSync(join(dir, file)).size / 1024;
-  figure({ name: 'bundle.extensionJs', value: kb('extension.js'), unit: 'KB', peerName: 'target', peer: 250, target: '< 1', note: 'fresh production build; what activation loads' });
+  figure({
+    name: 'bundle.extensionJs',
+    value: kb('extension.js'),
+    unit: 'KB',
+    peerName: 'target',
+    peer: 250,
+    target: '< 1',
+    note: 'fresh production build; what activation loads',
+  });
   for (const f of FEATURE_BUNDLES) figure({ name: `bundle.${f.replace('.js', 'Js')}`, value: kb(f), unit: 'KB', note: 'required on first use' });
   const host = ['extension.js', ...FEATURE_BUNDLES].reduce((sum, f) => sum + kb(f), 0);
-  figure({ name: 'bundle.nodeHostTotal', value: host, unit: 'KB', note: `extension.js + feature bundles; ${meta.host.shared.length} modules + ${meta.host.zod.length} zod functions shared, not copied` });
+  figure({
+    name: 'bundle.nodeHostTotal',
+    value: host,
+    unit: 'KB',
+    note: `extension.js + feature bundles; ${meta.host.shared.length} modules + ${meta.host.zod.length} zod functions shared, not copied`,
+  });
   figure({ name: 'bundle.webExtensionJs', value: kb('web/extension.js'), unit: 'KB', note: 'web host: one file, features built on first use' });
   figure({ name: 'bundle.webviewJs', value: kb('webview.js'), unit: 'KB', note: 'fresh production build' });
   // Where the main bundle's bytes come from, by package / src folder (top 6).
@@ -61,7 +74,8 @@ async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
       byPackage.set(key, (byPackage.get(key) ?? 0) + info.bytesInOutput);
     }
   }
-  for (const [key, bytes] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 6)) figure({ name: `bundle.extensionJs.from ${key}`, value: bytes / 1024, unit: 'KB' });
+  for (const [key, bytes] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 6))
+    figure({ name: `bundle.extensionJs.from ${key}`, value: bytes / 1024, unit: 'KB' });
 }
 
 /**
@@ -80,7 +94,49 @@ async function activation(dir: string): Promise<void> {
     set: () => true,
     defineProperty: () => true,
     // a bundle reads the module's namespaces through its own property names (__toESM)
-    ownKeys: (t) => [...Reflect.ownKeys(t), 'window', 'workspace', 'commands', 'lm', 'chat', 'languages', 'env', 'extensions', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'ThemeIcon', 'ThemeColor', 'StatusBarAlignment', 'ViewColumn', 'ConfigurationTarget', 'LanguageModelChatMessage', 'LanguageModelTextPart', 'LanguageModelError', 'CancellationTokenSource', 'TreeItem', 'Range', 'Position', 'RelativePattern', 'ProgressLocation', 'MarkdownString', 'CancellationError', 'Diagnostic', 'DiagnosticSeverity', 'FileSystemError', 'FileType', 'LanguageModelChatMessageRole', 'LanguageModelChatToolMode', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart', 'LanguageModelPromptTsxPart', 'QuickPickItemKind', 'TabInputTextDiff', 'WorkspaceEdit'],
+    ownKeys: (t) => [
+      ...Reflect.ownKeys(t),
+      'window',
+      'workspace',
+      'commands',
+      'lm',
+      'chat',
+      'languages',
+      'env',
+      'extensions',
+      'l10n',
+      'Uri',
+      'EventEmitter',
+      'Disposable',
+      'ThemeIcon',
+      'ThemeColor',
+      'StatusBarAlignment',
+      'ViewColumn',
+      'ConfigurationTarget',
+      'LanguageModelChatMessage',
+      'LanguageModelTextPart',
+      'LanguageModelError',
+      'CancellationTokenSource',
+      'TreeItem',
+      'Range',
+      'Position',
+      'RelativePattern',
+      'ProgressLocation',
+      'MarkdownString',
+      'CancellationError',
+      'Diagnostic',
+      'DiagnosticSeverity',
+      'FileSystemError',
+      'FileType',
+      'LanguageModelChatMessageRole',
+      'LanguageModelChatToolMode',
+      'LanguageModelToolCallPart',
+      'LanguageModelToolResultPart',
+      'LanguageModelPromptTsxPart',
+      'QuickPickItemKind',
+      'TabInputTextDiff',
+      'WorkspaceEdit',
+    ],
     getOwnPropertyDescriptor: (t, k) => Reflect.getOwnPropertyDescriptor(t, k) ?? { configurable: true, enumerable: true, writable: true, value: stub },
   };
   const stub: object = new Proxy(function () {
@@ -96,14 +152,35 @@ async function activation(dir: string): Promise<void> {
   const realSetTimeout = globalThis.setTimeout;
   const realSetInterval = globalThis.setInterval;
   const timers: NodeJS.Timeout[] = [];
-  globalThis.setTimeout = ((...a: Parameters<typeof setTimeout>) => { const t = realSetTimeout(...a); timers.push(t); return t; }) as typeof setTimeout;
-  globalThis.setInterval = ((...a: Parameters<typeof setInterval>) => { const t = realSetInterval(...a); timers.push(t); return t; }) as typeof setInterval;
+  globalThis.setTimeout = ((...a: Parameters<typeof setTimeout>) => {
+    const t = realSetTimeout(...a);
+    timers.push(t);
+    return t;
+  }) as typeof setTimeout;
+  globalThis.setInterval = ((...a: Parameters<typeof setInterval>) => {
+    const t = realSetInterval(...a);
+    timers.push(t);
+    return t;
+  }) as typeof setInterval;
   try {
     for (let i = 0; i < 5; i++) {
       delete require.cache[file];
       const t0 = performance.now();
       const ext = require(file) as { activate(context: unknown): unknown };
-      const context = { subscriptions: [], secrets: stub, globalState: stub, workspaceState: stub, extensionUri: stub, extension: stub, extensionPath: dir, environmentVariableCollection: stub, storageUri: stub, globalStorageUri: stub, logUri: stub, extensionMode: 1 };
+      const context = {
+        subscriptions: [],
+        secrets: stub,
+        globalState: stub,
+        workspaceState: stub,
+        extensionUri: stub,
+        extension: stub,
+        extensionPath: dir,
+        environmentVariableCollection: stub,
+        storageUri: stub,
+        globalStorageUri: stub,
+        logUri: stub,
+        extensionMode: 1,
+      };
       try {
         await ext.activate(context);
       } catch (error) {
@@ -119,8 +196,21 @@ async function activation(dir: string): Promise<void> {
     for (const t of timers) clearTimeout(t);
   }
   samples.sort((a, b) => a - b);
-  figure({ name: 'activation.requireAndActivate.first', value: samples[0] === undefined ? NaN : samples[samples.length - 1]!, unit: 'ms', note: 'stub host, slowest of 5 (the cold one)' });
-  figure({ name: 'activation.requireAndActivate.median', value: samples[2]!, unit: 'ms', peerName: 'target', peer: 20, target: '< 1', note: 'stub host, median of 5 (module cache cleared each time)' });
+  figure({
+    name: 'activation.requireAndActivate.first',
+    value: samples[0] === undefined ? NaN : samples[samples.length - 1]!,
+    unit: 'ms',
+    note: 'stub host, slowest of 5 (the cold one)',
+  });
+  figure({
+    name: 'activation.requireAndActivate.median',
+    value: samples[2]!,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 20,
+    target: '< 1',
+    note: 'stub host, median of 5 (module cache cleared each time)',
+  });
   realHostActivation();
 }
 
@@ -132,22 +222,71 @@ async function activation(dir: string): Promise<void> {
 function realHostActivation(): void {
   const file = join(process.cwd(), 'test-results', 'activation.json');
   if (!existsSync(file)) {
-    figure({ name: 'activation.realVsCode.activate', value: NaN, unit: 'ms', note: 'no test-results/activation.json: run MODELGATE_SKIP=unit,e2e,install MODELGATE_TEST_GREP=activation npm test' });
+    figure({
+      name: 'activation.realVsCode.activate',
+      value: NaN,
+      unit: 'ms',
+      note: 'no test-results/activation.json: run MODELGATE_SKIP=unit,e2e,install MODELGATE_TEST_GREP=activation npm test',
+    });
     return;
   }
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { date: string; host: string; activateBodyMs: number; bundleLoadMs?: number; requireAndActivateMs?: number; cpuMs?: { loadMs?: number; activateMs?: number }; activatePhasesMs?: Record<string, number>; featureLoads?: { feature: string; trigger: string; ms: number }[] };
+  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+    date: string;
+    host: string;
+    activateBodyMs: number;
+    bundleLoadMs?: number;
+    requireAndActivateMs?: number;
+    cpuMs?: { loadMs?: number; activateMs?: number };
+    activatePhasesMs?: Record<string, number>;
+    featureLoads?: { feature: string; trigger: string; ms: number }[];
+  };
   const from = `${r.host}, integration run of ${r.date}`;
-  if (r.requireAndActivateMs !== undefined) figure({ name: 'activation.realVsCode.requireAndActivate', value: r.requireAndActivateMs, unit: 'ms', peerName: 'target', peer: 20, target: '< 1', note: `bundle module code + activate() body (compile not included); ${from}` });
-  if (r.cpuMs?.loadMs !== undefined && r.cpuMs.activateMs !== undefined) figure({ name: 'activation.realVsCode.requireAndActivate.cpu', value: r.cpuMs.loadMs + r.cpuMs.activateMs, unit: 'ms', peerName: 'target', peer: 20, target: '< 1', note: 'the same, the extension host thread\'s CPU time (the clock also counts waiting for a core)' });
-  if (r.bundleLoadMs !== undefined) figure({ name: 'activation.realVsCode.bundleLoad', value: r.bundleLoadMs, unit: 'ms', note: 'the bundle\'s module code, first line to last' });
-  figure({ name: 'activation.realVsCode.activate', value: r.activateBodyMs, unit: 'ms', peerName: 'target', peer: 20, target: '< 1', note: `activate() body; ${from}` });
-  for (const [name, ms] of Object.entries(r.activatePhasesMs ?? {})) figure({ name: `activation.realVsCode.activate.${name}`, value: ms, unit: 'ms', note: 'part of the activate() body' });
-  for (const f of r.featureLoads ?? []) figure({ name: `activation.realVsCode.firstUse.${f.feature}`, value: f.ms, unit: 'ms', note: `load + build on first use (${f.trigger})` });
+  if (r.requireAndActivateMs !== undefined)
+    figure({
+      name: 'activation.realVsCode.requireAndActivate',
+      value: r.requireAndActivateMs,
+      unit: 'ms',
+      peerName: 'target',
+      peer: 20,
+      target: '< 1',
+      note: `bundle module code + activate() body (compile not included); ${from}`,
+    });
+  if (r.cpuMs?.loadMs !== undefined && r.cpuMs.activateMs !== undefined)
+    figure({
+      name: 'activation.realVsCode.requireAndActivate.cpu',
+      value: r.cpuMs.loadMs + r.cpuMs.activateMs,
+      unit: 'ms',
+      peerName: 'target',
+      peer: 20,
+      target: '< 1',
+      note: "the same, the extension host thread's CPU time (the clock also counts waiting for a core)",
+    });
+  if (r.bundleLoadMs !== undefined)
+    figure({ name: 'activation.realVsCode.bundleLoad', value: r.bundleLoadMs, unit: 'ms', note: "the bundle's module code, first line to last" });
+  figure({
+    name: 'activation.realVsCode.activate',
+    value: r.activateBodyMs,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 20,
+    target: '< 1',
+    note: `activate() body; ${from}`,
+  });
+  for (const [name, ms] of Object.entries(r.activatePhasesMs ?? {}))
+    figure({ name: `activation.realVsCode.activate.${name}`, value: ms, unit: 'ms', note: 'part of the activate() body' });
+  for (const f of r.featureLoads ?? [])
+    figure({ name: `activation.realVsCode.firstUse.${f.feature}`, value: f.ms, unit: 'ms', note: `load + build on first use (${f.trigger})` });
 }
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const meta = { node: process.version, nproc: cpus().length, cpu: cpus()[0]?.model, date: new Date().toISOString(), command: `npm run bench${only ? ` -- ${only}` : ''}` };
+  const meta = {
+    node: process.version,
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model,
+    date: new Date().toISOString(),
+    command: `npm run bench${only ? ` -- ${only}` : ''}`,
+  };
   console.log(`Modelgate benchmarks — node ${meta.node}, ${meta.nproc} CPUs (${meta.cpu}), ${meta.date}`);
   let build: { dir: string; meta: DistMeta } | undefined;
   const suites: [string, () => Promise<void>][] = [
@@ -156,10 +295,13 @@ async function main(): Promise<void> {
     ['render', async () => printLegacy(await benchRender({ naiveSizes: [10_000, 20_000] }))],
     ['conversations', benchConversationList],
     ['models', async () => benchModelList()],
-    ['bundle', async () => {
-      await bundleSizes((build ??= await productionBuild()).dir, build.meta);
-      await activation(build.dir);
-    }],
+    [
+      'bundle',
+      async () => {
+        await bundleSizes((build ??= await productionBuild()).dir, build.meta);
+        await activation(build.dir);
+      },
+    ],
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
     ['panel', async () => benchPanel(join((build ??= await productionBuild()).dir, 'webview.js'))],
   ];

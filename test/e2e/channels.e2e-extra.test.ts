@@ -50,7 +50,11 @@ describe('e2e channels: the channel picker shows price and measured health', fun
     await rowLocator.filter({ hasText: 'Economical' }).first().waitFor({ state: 'visible', timeout: 20_000 });
     const rows = (await rowLocator.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     const direct = rows.find((r) => r.includes('Direct')) ?? '';
-    assert.match(direct, new RegExp(`\\$${card.direct.input} / \\$${card.direct.output} per 1M · p50 first token [\\d.]+ m?s · [\\d.]+ tok/s · 0 errors in 2`), rows.join(' | '));
+    assert.match(
+      direct,
+      new RegExp(`\\$${card.direct.input} / \\$${card.direct.output} per 1M · p50 first token [\\d.]+ m?s · [\\d.]+ tok/s · 0 errors in 2`),
+      rows.join(' | '),
+    );
     assert.match(rows.find((r) => r.includes('Economical')) ?? '', /per 1M · not measured yet/);
     // the price is never cut off: the element that holds it is as wide as its text
     const cut = await wb.page.evaluate(() =>

@@ -66,9 +66,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   // README screenshots are refreshed on request (MODELGATE_UPDATE_SCREENSHOTS=1 npm test);
   // a routine run writes to test-results/ so it never dirties tracked files.
   async function screenshotPanel(file: string): Promise<void> {
-    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1'
-      ? join(repoRoot(), 'media', 'screenshots')
-      : join(repoRoot(), 'test-results', 'screenshots');
+    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1' ? join(repoRoot(), 'media', 'screenshots') : join(repoRoot(), 'test-results', 'screenshots');
     const path = join(dir, file);
     mkdirSync(dir, { recursive: true });
     await wb.page.locator('.part.sidebar').screenshot({ path });
@@ -92,10 +90,14 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
     const answer = assistants().last();
     // Text shows up while the answer is still being written (Stop is still there).
-    await chat.waitForFunction(() => {
-      const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
-      return !!a && (a.textContent ?? '').trim().length > 10;
-    }, undefined, { timeout: 30_000 });
+    await chat.waitForFunction(
+      () => {
+        const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
+        return !!a && (a.textContent ?? '').trim().length > 10;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     const partial = (await answer.innerText()).length;
     assert.equal(await button('Stop').isVisible(), true, 'still streaming when the first text showed');
     await waitIdle();
@@ -123,10 +125,14 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await chatFrame();
     await send('Write a lot [[words:20000]] [[fault:drip:1]]');
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
-    await chat.waitForFunction(() => {
-      const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
-      return !!a && (a.textContent ?? '').trim().length > 20;
-    }, undefined, { timeout: 30_000 });
+    await chat.waitForFunction(
+      () => {
+        const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
+        return !!a && (a.textContent ?? '').trim().length > 20;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     await button('Stop').click();
     await waitIdle();
     const answer = assistants().last();
@@ -145,14 +151,26 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await chatFrame(120_000);
     await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
     const after = await users().allInnerTexts();
-    assert.deepEqual(after.map((t) => t.trim()), before.map((t) => t.trim()));
+    assert.deepEqual(
+      after.map((t) => t.trim()),
+      before.map((t) => t.trim()),
+    );
     assert.equal(await assistants().count(), 2);
-    await assistants().last().getByText(/Stopped|Interrupted/).waitFor({ state: 'visible' });
+    await assistants()
+      .last()
+      .getByText(/Stopped|Interrupted/)
+      .waitFor({ state: 'visible' });
   });
 
   it('renders hostile markdown inert: no script, no image, no frame, no dialog', async () => {
-    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
-    await users().first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click(); // the view title's New chat (the panel has no second one)
+    await users()
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
     assert.equal(await users().count(), 0);
     await send(HOSTILE);
     await waitIdle();
@@ -182,7 +200,10 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.mouse.down();
     await wb.page.mouse.move(box.x + 480, box.y + box.height / 2, { steps: 8 });
     await wb.page.mouse.up();
-    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
+    await wb.page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click(); // the view title's New chat (the panel has no second one)
     await send('How do I debounce a function in TypeScript?');
     await waitIdle();
     await message().fill('Can it also cancel a pending call?');
@@ -210,4 +231,3 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await screenshotPanel('chat-dark.png');
   });
 });
-

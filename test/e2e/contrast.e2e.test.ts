@@ -65,7 +65,10 @@ function measureContrast(base: [number, number, number]): TextSample[] {
       ctx.fillStyle = css;
       return parse(ctx.fillStyle.startsWith('#') ? hexToRgb(ctx.fillStyle) : ctx.fillStyle);
     }
-    const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+    const p = m[1]!
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [p[0]!, p[1]!, p[2]!, p.length > 3 ? p[3]! : 1];
   };
   const hexToRgb = (hex: string): string => {
@@ -107,7 +110,10 @@ function measureContrast(base: [number, number, number]): TextSample[] {
   const describe = (el: Element): string => {
     const parts: string[] = [];
     for (let e: Element | null = el; e && e !== document.body && parts.length < 4; e = e.parentElement) {
-      const cls = [...e.classList].slice(0, 2).map((c) => `.${c}`).join('');
+      const cls = [...e.classList]
+        .slice(0, 2)
+        .map((c) => `.${c}`)
+        .join('');
       parts.unshift(`${e.tagName.toLowerCase()}${cls}`);
     }
     return parts.join(' > ');
@@ -132,7 +138,14 @@ function measureContrast(base: [number, number, number]): TextSample[] {
     const px = parseFloat(style.fontSize);
     const bold = Number(style.fontWeight) >= 700;
     const large = px >= 24 || (bold && px >= 18.66);
-    samples.push({ text: text.replace(/\s+/g, ' ').trim().slice(0, 50), path: describe(el), fg: hex(fg), bg: hex(bg), ratio: ratioOf(fg, bg), required: large ? 3 : 4.5 });
+    samples.push({
+      text: text.replace(/\s+/g, ' ').trim().slice(0, 50),
+      path: describe(el),
+      fg: hex(fg),
+      bg: hex(bg),
+      ratio: ratioOf(fg, bg),
+      required: large ? 3 : 4.5,
+    });
   };
 
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -205,9 +218,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
   }
 
   async function screenshotPanel(file: string): Promise<void> {
-    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1'
-      ? join(repoRoot(), 'media', 'screenshots')
-      : join(repoRoot(), 'test-results', 'screenshots');
+    const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1' ? join(repoRoot(), 'media', 'screenshots') : join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(dir, { recursive: true });
     // From the tool calls down: most kinds of element in one picture.
     await chat.evaluate(() => document.querySelector('.tool-call')?.closest('.message')?.scrollIntoView({ block: 'start' }));
@@ -258,7 +269,18 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     // Nothing keeps the keyboard focus in the panel: no control shows a focus ring.
     await wb.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
 
-    for (const selector of ['.message-user', '.message-assistant', '.code-block .code-action', '.tool-done', '.tool-error', '.message-error', '.notice:not([hidden])', '.chip', '.context-meter', '.message-usage']) {
+    for (const selector of [
+      '.message-user',
+      '.message-assistant',
+      '.code-block .code-action',
+      '.tool-done',
+      '.tool-error',
+      '.message-error',
+      '.notice:not([hidden])',
+      '.chip',
+      '.context-meter',
+      '.message-usage',
+    ]) {
       assert.ok((await chat.locator(selector).count()) > 0, `the panel shows no ${selector}`);
     }
   });
@@ -298,13 +320,25 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       if (theme.screenshot) await screenshotPanel(theme.screenshot);
       assert.ok(samples.length > 40, `only ${samples.length} texts were measured`);
       // The label the issue named must have been measured (the walk reaches it).
-      assert.ok(samples.some((s) => s.path.includes('tool-status') && s.text === 'done'), 'the tool "done" label was not measured');
+      assert.ok(
+        samples.some((s) => s.path.includes('tool-status') && s.text === 'done'),
+        'the tool "done" label was not measured',
+      );
       // Regenerate, not focused, draws no ring: no outline and, outside high contrast (where every
       // control has a contrast border), no border of its own either.
-      const regenerate = await chat.locator('.message-regenerate:not([hidden])').last().evaluate((el) => {
-        const s = getComputedStyle(el);
-        return { focused: el.ownerDocument.activeElement === el, outline: s.outlineStyle === 'none' ? 'none' : `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor}`, border: s.borderTopColor, width: s.borderTopWidth, shadow: s.boxShadow };
-      });
+      const regenerate = await chat
+        .locator('.message-regenerate:not([hidden])')
+        .last()
+        .evaluate((el) => {
+          const s = getComputedStyle(el);
+          return {
+            focused: el.ownerDocument.activeElement === el,
+            outline: s.outlineStyle === 'none' ? 'none' : `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor}`,
+            border: s.borderTopColor,
+            width: s.borderTopWidth,
+            shadow: s.boxShadow,
+          };
+        });
       const problems: string[] = [];
       if (regenerate.focused) problems.push('Regenerate has the focus');
       if (regenerate.outline !== 'none') problems.push(`Regenerate shows an outline without focus: ${regenerate.outline}`);

@@ -42,7 +42,9 @@ describe('e2e conversations: the conversation list and the panel controls', func
     for (let i = 0; i < 100; i++) {
       // The first label of each row (a content match's snippet is a second line, also a .label-name).
       labels = await wb.page.evaluate(() =>
-        [...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) => (r.querySelector('.label-name')?.textContent ?? '').trim()),
+        [...document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')].map((r) =>
+          (r.querySelector('.label-name')?.textContent ?? '').trim(),
+        ),
       );
       if (JSON.stringify(labels) === JSON.stringify(expected)) return labels;
       await wb.page.waitForTimeout(200);
@@ -71,14 +73,14 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await chat.getByRole('button', { name: 'Conversations: Sort a list in Python' }).waitFor({ state: 'visible', timeout: 10_000 });
   });
 
-  it('shows one New chat control: the view title\'s, none in the panel', async () => {
+  it("shows one New chat control: the view title's, none in the panel", async () => {
     assert.equal(await viewTitle(/^New Chat/).count(), 1, 'New chat in the view title');
     assert.equal(await chat.getByRole('button', { name: /new chat/i }).count(), 0, 'no second New chat in the panel');
     assert.equal(await chat.locator('select').count(), 0, 'no bare <select> of conversations');
     assert.equal(await viewTitle(/^Open Conversation/).count(), 1, 'the list is in the view title too');
   });
 
-  it('opens the list from the panel\'s history control: titles without markdown, newest first, dates', async () => {
+  it("opens the list from the panel's history control: titles without markdown, newest first, dates", async () => {
     await chat.getByRole('button', { name: /^Conversations: / }).click();
     await quickInput().waitFor({ state: 'visible', timeout: 30_000 });
     const labels = await listed(['Sort a list in Python', 'How do I parse JSON in Go?']);
@@ -117,10 +119,18 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await python.hover();
     await python.getByRole('button', { name: 'Rename' }).click();
     const input = quickInput().locator('.quick-input-box input');
-    await wb.page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'Sort a list in Python', undefined, { timeout: 10_000 });
+    await wb.page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'Sort a list in Python',
+      undefined,
+      { timeout: 10_000 },
+    );
     await input.fill('Python sorting notes');
     await input.press('Enter');
-    assert.deepEqual(await listed(['Python sorting notes', 'How do I parse JSON in Go?']), ['Python sorting notes', 'How do I parse JSON in Go?'], 'renamed in place (a rename does not reorder)');
+    assert.deepEqual(
+      await listed(['Python sorting notes', 'How do I parse JSON in Go?']),
+      ['Python sorting notes', 'How do I parse JSON in Go?'],
+      'renamed in place (a rename does not reorder)',
+    );
 
     const renamed = row('Python sorting notes').first();
     await renamed.hover();

@@ -29,7 +29,6 @@ const IMAGE_FOLDER = 'crash-images';
 const IMAGES = 4;
 const IMAGE_MB = 24; // under the 25 MB download limit with the text chunks the extension adds
 
-
 /** Every file of the chat store parses as JSON; returns the names (temporary files listed apart). */
 function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
   const dir = join(userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
@@ -69,19 +68,28 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
 
   /** Starts a long dripped answer and resolves with the text shown once it is well under way. */
   async function streamLong(label: string): Promise<string> {
-    await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
+    await wb.page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click(); // the view title's New chat (the panel has no second one)
     // The new chat's snapshot resets the input: wait for it before typing.
     await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
     const text = `${label} [[words:20000]] [[fault:drip:2]]`;
     await message().fill(text);
-    await chat.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 }).catch(() => undefined);
+    await chat
+      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 })
+      .catch(() => undefined);
     await message().fill(text);
     await button('Send').click();
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
-    await chat.waitForFunction(() => {
-      const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
-      return !!a && (a.textContent ?? '').trim().length > 300;
-    }, undefined, { timeout: 60_000 });
+    await chat.waitForFunction(
+      () => {
+        const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
+        return !!a && (a.textContent ?? '').trim().length > 300;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
     return (await assistants().last().innerText()).trim();
   }
 
@@ -162,7 +170,10 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await wb.answerInput(prompt, { timeoutMs: 30_000 });
     await pick('Image (2nd gen, small)');
     await pick('256x256');
-    const last = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name').getByText(String(n), { exact: true }) }).first();
+    const last = wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: wb.page.locator('.label-name').getByText(String(n), { exact: true }) })
+      .first();
     await last.waitFor({ state: 'visible', timeout: 60_000 });
     await beforeLast?.();
     await last.click({ timeout: 10_000 });
@@ -184,7 +195,10 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
   /** After the kill: the host gone, a new one running (VS Code restarts a crashed remote host by itself; else a reload). */
   async function restartAfter(killed: number, before: number[]): Promise<string> {
     await waitFor('the killed extension host to be gone', () => (processGone(killed) ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
-    const next = await waitFor('a new extension host', () => extensionHostPids(wb.serverPid).find((p) => !before.includes(p) && !processGone(p)), { timeoutMs: 45_000, intervalMs: 500 }).catch(() => undefined);
+    const next = await waitFor('a new extension host', () => extensionHostPids(wb.serverPid).find((p) => !before.includes(p) && !processGone(p)), {
+      timeoutMs: 45_000,
+      intervalMs: 500,
+    }).catch(() => undefined);
     if (next) return `restarted by VS Code (pid ${next})`;
     await wb.page.reload({ waitUntil: 'domcontentloaded' });
     await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
@@ -231,7 +245,9 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const landed = newFinals.length < IMAGES && !!trigger && !trigger.whole && trigger.size > 0;
     const detail =
       `kill at temporary file ${nth}: ${newFinals.length} of ${IMAGES} images under their names, ` +
-      (trigger ? `the file being written has ${trigger.size} bytes of ~${IMAGE_MB} MiB (${trigger.whole ? 'whole, not yet linked' : 'partial'})` : 'the file being written is gone (the save had moved on)') +
+      (trigger
+        ? `the file being written has ${trigger.size} bytes of ~${IMAGE_MB} MiB (${trigger.whole ? 'whole, not yet linked' : 'partial'})`
+        : 'the file being written is gone (the save had moved on)') +
       `; ${newTemps.length} temporary file(s) left; ${how}`;
     kills.push({ label, landed, detail });
     for (const t of newTemps) leftovers.add(t.name);
@@ -252,7 +268,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await killDuringSave('crash two', 2);
   });
 
-  it('after the restart: the next save removes the killed host\'s temporary files (a running writer\'s stay), and a generate works without overwriting', async () => {
+  it("after the restart: the next save removes the killed host's temporary files (a running writer's stay), and a generate works without overwriting", async () => {
     const before = checkImageFolder('before the next generate');
     const landed = kills.filter((k) => k.landed).length;
     console.log(`[crash-image] kills that landed mid-write: ${landed} of ${kills.length}`);
@@ -268,10 +284,17 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const inProgress = `.other-window-1.png.4fad7da2-516e-4a7f-9c2d-be0f9a8b7c63.${host}-${process.pid}.tmp`;
     writeFileSync(join(imageDir(), inProgress), 'still being written');
     console.log(`[crash-image] before the next generate: ${before.temps.length} of the ${leftovers.size} leftover(s) still there`);
-    const hashes = new Map(before.finals.map((f) => [f.name, createHash('sha256').update(readFileSync(join(imageDir(), f.name))).digest('hex')]));
+    const hashes = new Map(
+      before.finals.map((f) => [
+        f.name,
+        createHash('sha256')
+          .update(readFileSync(join(imageDir(), f.name)))
+          .digest('hex'),
+      ]),
+    );
     await generate('after the crash', 2);
     const after = await waitFor(
-      'two new whole images, the killed hosts\' temporary files removed',
+      "two new whole images, the killed hosts' temporary files removed",
       () => {
         const s = folderState(imageDir());
         const fresh = s.finals.filter((f) => !hashes.has(f.name) && f.whole);
@@ -281,10 +304,20 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     ).catch((err: unknown) => {
       throw new Error(`${(err as Error).message}; folder: ${describeState(folderState(imageDir()))}`);
     });
-    assert.deepEqual(after.temps.map((t) => t.name), [inProgress], 'a running writer\'s temporary file is kept');
+    assert.deepEqual(
+      after.temps.map((t) => t.name),
+      [inProgress],
+      "a running writer's temporary file is kept",
+    );
     checkImageFolder('after the next generate');
     for (const [name, hash] of hashes) {
-      assert.equal(createHash('sha256').update(readFileSync(join(imageDir(), name))).digest('hex'), hash, `${name} is unchanged (not overwritten)`);
+      assert.equal(
+        createHash('sha256')
+          .update(readFileSync(join(imageDir(), name)))
+          .digest('hex'),
+        hash,
+        `${name} is unchanged (not overwritten)`,
+      );
     }
     console.log(`[crash-image] after the restart: ${describeState(after)}`);
     await wb.page.waitForTimeout(1500);

@@ -71,8 +71,19 @@ process.stdout.write('ready\n');
  * way) or gave up after `timeoutMs`. Files being written: temporary files, and image names that
  * appear smaller than `wholeBytes` (written in place).
  */
-export function killDuringWrite(dir: string, pid: number, nth: number, minBytes: number, wholeBytes: number, timeoutMs: number): { ready: Promise<void>; report: Promise<KillReport> } {
-  const child = spawn(process.execPath, ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(wholeBytes), String(timeoutMs), TEMP_NAME.source], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function killDuringWrite(
+  dir: string,
+  pid: number,
+  nth: number,
+  minBytes: number,
+  wholeBytes: number,
+  timeoutMs: number,
+): { ready: Promise<void>; report: Promise<KillReport> } {
+  const child = spawn(
+    process.execPath,
+    ['-e', WATCHER, dir, String(pid), String(nth), String(minBytes), String(wholeBytes), String(timeoutMs), TEMP_NAME.source],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   // Best effort: ahead of the busy processes, so it wakes in time on a loaded machine (needs the
   // right to raise a priority; without it the watcher runs at the normal one).
   try {

@@ -34,7 +34,7 @@ function processes(): Proc[] {
 function treeOf(root: number): Set<number> {
   const all = processes();
   const tree = new Set<number>([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of all) if (!tree.has(p.pid) && tree.has(p.ppid)) (tree.add(p.pid), (grew = true));
   }
@@ -137,13 +137,28 @@ describe('e2e npm start: the one-command demo', function () {
       // Escape only for a palette left open: Escape with the walkthrough focused is VS Code's
       // "Go Back" (welcome.goBack) to the Welcome overview, and the page then stops updating the
       // walkthrough's step checkboxes (it updates only the walkthrough on show).
-      if (await page.locator('.quick-input-widget').isVisible().catch(() => false)) await page.keyboard.press('Escape');
-      await page.locator('.monaco-workbench').click({ position: { x: 5, y: 300 } }).catch(() => undefined);
+      if (
+        await page
+          .locator('.quick-input-widget')
+          .isVisible()
+          .catch(() => false)
+      )
+        await page.keyboard.press('Escape');
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 5, y: 300 } })
+        .catch(() => undefined);
       await page.keyboard.press('Control+Alt+KeyM');
       for (let i = 0; i < 20 && !chatFrame; i++) {
         for (const f of page.frames()) {
           if (!f.parentFrame()?.url().toLowerCase().includes('extensionid=modelgate.modelgate')) continue;
-          if ((await f.locator('[role="log"]').count().catch(() => 0)) > 0) chatFrame = f;
+          if (
+            (await f
+              .locator('[role="log"]')
+              .count()
+              .catch(() => 0)) > 0
+          )
+            chatFrame = f;
         }
         if (!chatFrame) await sleep(500);
       }
@@ -169,15 +184,28 @@ describe('e2e npm start: the one-command demo', function () {
     // step exercises the registration race (see src/onboarding/index.ts markStep).
     for (const step of ['baseUrl', 'apiKey', 'firstQuestion']) {
       const box = page.locator(`[data-done-step-id="modelgate.modelgate#gettingStarted#${step}"]`).first();
-      await waitFor(`the walkthrough step ${step} to show checked`, async () => ((await box.getAttribute('aria-checked').catch(() => null)) === 'true' ? true : undefined), { timeoutMs: 30_000, intervalMs: 500 }).catch(async (err: unknown) => {
+      await waitFor(
+        `the walkthrough step ${step} to show checked`,
+        async () => ((await box.getAttribute('aria-checked').catch(() => null)) === 'true' ? true : undefined),
+        { timeoutMs: 30_000, intervalMs: 500 },
+      ).catch(async (err: unknown) => {
         await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-steps-failed.png') }).catch(() => undefined);
-        const states = await page.locator('[data-done-step-id]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-done-step-id')}=${e.getAttribute('aria-checked')}`));
-        const logs = execFileSync('find', [join(demoDir, 'profile'), '-name', 'Modelgate.log'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+        const states = await page
+          .locator('[data-done-step-id]')
+          .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-done-step-id')}=${e.getAttribute('aria-checked')}`));
+        const logs = execFileSync('find', [join(demoDir, 'profile'), '-name', 'Modelgate.log'], { encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .filter(Boolean);
         const log = logs.map((f) => readFileSync(f, 'utf8')).join('\n');
         throw new Error(`${err instanceof Error ? err.message : String(err)}\nstep boxes: ${states.join(', ')}\nextension log:\n${log}`);
       });
     }
-    assert.equal(await page.locator('[data-done-step-id="modelgate.modelgate#gettingStarted#firstImage"]').first().getAttribute('aria-checked'), 'false', 'a step not done yet stays unchecked');
+    assert.equal(
+      await page.locator('[data-done-step-id="modelgate.modelgate#gettingStarted#firstImage"]').first().getAttribute('aria-checked'),
+      'false',
+      'a step not done yet stays unchecked',
+    );
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-answer.png') });
     const requests = (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { stream?: boolean; messages?: unknown } }[];
     const chats = requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -193,7 +221,9 @@ describe('e2e npm start: the one-command demo', function () {
     process.kill(-child.pid!, 'SIGINT');
     const code = await Promise.race([exited, sleep(30_000).then(() => 'still running')]);
     assert.notEqual(code, 'still running', 'npm start ends after SIGINT');
-    const left = await waitFor('the demo processes to end', () => (alive(before).length === 0 ? [] : undefined), { timeoutMs: 15_000, intervalMs: 500 }).catch(() => alive(before));
+    const left = await waitFor('the demo processes to end', () => (alive(before).length === 0 ? [] : undefined), { timeoutMs: 15_000, intervalMs: 500 }).catch(
+      () => alive(before),
+    );
     assert.deepEqual(left, [], `processes left behind after SIGINT: ${left.join(', ')}`);
   });
 });

@@ -78,11 +78,19 @@ const CASES: Case[] = [
   { category: 'remote image', name: 'svg <image href>', body: `<svg><image href="${EVIL}/s.png"/><use xlink:href="${EVIL}/u.svg#a"/></svg>` },
   { category: 'remote image', name: 'img srcset', body: `<img srcset="${EVIL}/1.png 1x, ${EVIL}/2.png 2x">` },
   { category: 'remote image', name: 'CSS url() in style attribute', body: `<div style="background:url(${EVIL}/css.png)">styled</div>` },
-  { category: 'remote image', name: 'CSS @import and url() in <style>', body: `<style>@import url(${EVIL}/x.css); body{background:url(${EVIL}/b.png)}</style>` },
+  {
+    category: 'remote image',
+    name: 'CSS @import and url() in <style>',
+    body: `<style>@import url(${EVIL}/x.css); body{background:url(${EVIL}/b.png)}</style>`,
+  },
   { category: 'remote image', name: '<link rel=stylesheet>', body: `<link rel=stylesheet href=${EVIL}/s.css>` },
   { category: 'remote image', name: '<object>/<embed>', body: `<object data="${EVIL}/o.swf"></object><embed src="${EVIL}/e.swf">` },
   { category: 'remote image', name: 'video poster / audio src', body: `<video poster="${EVIL}/p.png"></video><audio src="${EVIL}/a.mp3"></audio>` },
-  { category: 'remote image', name: 'data: svg image with a script', body: `![x](data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4=)` },
+  {
+    category: 'remote image',
+    name: 'data: svg image with a script',
+    body: `![x](data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4=)`,
+  },
   // base, meta
   { category: 'base/meta', name: '<base href> then a relative image', body: `<base href="${EVIL}/">\n\n![rel](rel.png) [rel](page.html)` },
   { category: 'base/meta', name: '<meta refresh>', body: `<meta http-equiv="refresh" content="0;url=${EVIL}/">` },
@@ -96,11 +104,19 @@ const CASES: Case[] = [
   // sanitizer-mutation (mXSS)
   { category: 'mXSS', name: 'noscript title breakout', body: `<noscript><p title="</noscript><img src=x onerror=alert(1)>">` },
   { category: 'mXSS', name: 'svg style breakout', body: `<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">` },
-  { category: 'mXSS', name: 'math mglyph namespace confusion', body: `<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=alert(1)&gt;">` },
+  {
+    category: 'mXSS',
+    name: 'math mglyph namespace confusion',
+    body: `<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=alert(1)&gt;">`,
+  },
   { category: 'mXSS', name: 'nested form namespace confusion', body: `<form><math><mtext></form><form><mglyph><style></math><img src onerror=alert(1)>` },
   { category: 'mXSS', name: 'entity-encoded javascript href', body: `<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>` },
   { category: 'mXSS', name: 'comment tricks', body: `<!--><img src=x onerror=alert(1)>-->\n\n<!-- --!><img src=x onerror=alert(2)> -->` },
-  { category: 'mXSS', name: 'xmp/textarea/template raw text', body: `<xmp><img src=x onerror=alert(1)></xmp><textarea><img src=x onerror=alert(2)></textarea><template><img src=x onerror=alert(3)></template>` },
+  {
+    category: 'mXSS',
+    name: 'xmp/textarea/template raw text',
+    body: `<xmp><img src=x onerror=alert(1)></xmp><textarea><img src=x onerror=alert(2)></textarea><template><img src=x onerror=alert(3)></template>`,
+  },
   { category: 'mXSS', name: 'unclosed code span around html', body: '`<img src=x onerror=alert(1)> and ``<script>x</script>`' },
   { category: 'mXSS', name: 'html in a link title and text', body: `[<img src=x onerror=alert(1)>](https://example.com "<script>alert(2)</script>")` },
   { category: 'mXSS', name: 'html in a table cell', body: `| a | b |\n|---|---|\n| <img src=x onerror=alert(1)> | <script>alert(2)</script> |` },
@@ -194,7 +210,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       if (recording && leaves(r.url())) leaving.push(`${r.method()} ${r.url()}`);
     });
     // Nothing leaves: a non-local request is aborted (and recorded above).
-    await context.route((url) => leaves(url.toString()), (route) => route.abort('blockedbyclient'));
+    await context.route(
+      (url) => leaves(url.toString()),
+      (route) => route.abort('blockedbyclient'),
+    );
     wb.page.on('dialog', (d) => {
       dialogs.push(d.message());
       void d.dismiss();
@@ -227,7 +246,9 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
           if (e.startTime < w.__mgSent) continue;
           w.__mgLong.push(e.duration);
           const a = (e as PerformanceEntry & { attribution?: { name: string; containerType: string }[] }).attribution?.[0];
-          w.__mgTasks.push(`${e.duration.toFixed(0)} ms at +${(e.startTime - w.__mgSent).toFixed(0)} (${a ? `${a.name}${a.containerType ? `/${a.containerType}` : ''}` : '?'})`);
+          w.__mgTasks.push(
+            `${e.duration.toFixed(0)} ms at +${(e.startTime - w.__mgSent).toFixed(0)} (${a ? `${a.name}${a.containerType ? `/${a.containerType}` : ''}` : '?'})`,
+          );
         }
       }).observe({ type: 'longtask', buffered: false });
     });
@@ -243,7 +264,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       if (ONLY && !ONLY.test(c.name)) continue;
       if (i > 0 && i % 25 === 0) {
         // A few conversations, so no transcript grows without end.
-        await wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click(); // the view title's New chat (the panel has no second one)
+        await wb.page
+          .locator('.part.sidebar .title-actions')
+          .getByRole('button', { name: /^New Chat/ })
+          .click(); // the view title's New chat (the panel has no second one)
         await chat.waitForFunction(() => document.querySelectorAll('article[aria-label="Assistant"]').length === 0, undefined, { timeout: 30_000 });
       }
       const begin = `zq${i}a`;
@@ -281,9 +305,11 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       const scan: AnswerScan = await chat.evaluate(() => {
         const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop()!;
         const bad: string[] = [];
-        const forbidden = 'script,iframe,frame,frameset,object,embed,base,meta,link,style,form,input,textarea,select,svg,math,video,audio,source,picture,img,image,use,template,noscript,xmp';
+        const forbidden =
+          'script,iframe,frame,frameset,object,embed,base,meta,link,style,form,input,textarea,select,svg,math,video,audio,source,picture,img,image,use,template,noscript,xmp';
         // The panel's own icons are inline <svg> built with createElementNS inside its buttons.
-        for (const el of a.querySelectorAll(forbidden)) if (!(el.tagName.toLowerCase() === 'svg' && el.closest('button'))) bad.push(`<${el.tagName.toLowerCase()}>`);
+        for (const el of a.querySelectorAll(forbidden))
+          if (!(el.tagName.toLowerCase() === 'svg' && el.closest('button'))) bad.push(`<${el.tagName.toLowerCase()}>`);
         let nodes = 0;
         let depth = 0;
         const walk = (n: Node, d: number) => {
@@ -298,7 +324,8 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
             const name = attr.name.toLowerCase();
             const value = attr.value.replace(/[\u0000-\u0020\u007f-\u00a0]/g, '').toLowerCase();
             if (name.startsWith('on')) bad.push(`${name}= on <${el.tagName.toLowerCase()}>`);
-            if (['src', 'srcset', 'poster', 'background', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc'].includes(name)) bad.push(`${name}="${attr.value.slice(0, 60)}"`);
+            if (['src', 'srcset', 'poster', 'background', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc'].includes(name))
+              bad.push(`${name}="${attr.value.slice(0, 60)}"`);
             if (name === 'style' && /url\(|@import|expression\(/.test(value)) bad.push(`style="${attr.value.slice(0, 60)}"`);
             if (name === 'href' && /^(javascript|vbscript|data|command):/.test(value)) bad.push(`href="${attr.value.slice(0, 60)}"`);
           }
@@ -322,7 +349,8 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       );
       const problems: string[] = [];
       if (scan.bad.length) problems.push(`active/remote markup in the DOM: ${scan.bad.slice(0, 5).join(', ')}`);
-      if (!scan.text.includes(begin) || !scan.text.includes(end)) problems.push(`marker words lost (${begin}: ${scan.text.includes(begin)}, ${end}: ${scan.text.includes(end)})`);
+      if (!scan.text.includes(begin) || !scan.text.includes(end))
+        problems.push(`marker words lost (${begin}: ${scan.text.includes(begin)}, ${end}: ${scan.text.includes(end)})`);
       // Bounded work, deterministic proxies: depth within the caps (inline 16 + block 48 + the
       // answer's own wrappers), and no more nodes than source characters (+ the answer chrome).
       if (scan.depth > 48 + 16 + 16) problems.push(`DOM depth ${scan.depth}`);
@@ -348,13 +376,17 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     }
     recording = false;
 
-    console.log(`[corpus] seed ${SEED}; per case: characters, DOM depth/nodes of the answer, webview long tasks (> 50 ms main thread) from Send to idle, the longest task while the Message box was filled with the case, send->idle wall time (printed, never asserted)`);
+    console.log(
+      `[corpus] seed ${SEED}; per case: characters, DOM depth/nodes of the answer, webview long tasks (> 50 ms main thread) from Send to idle, the longest task while the Message box was filled with the case, send->idle wall time (printed, never asserted)`,
+    );
     for (const r of rows) console.log(r);
     console.log('[corpus] long tasks per case after Send: duration, start after Send, blamed frame (iframe: the panel; window: the workbench around it)');
     for (const d of details) console.log(d);
     const sorted = [...longest].sort((a, b) => a - b);
     const over = longest.filter((x) => x > 50).length;
-    console.log(`[corpus] longest webview task per case: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms; cases with a task > 50 ms: ${over}/${longest.length}`);
+    console.log(
+      `[corpus] longest webview task per case: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms; cases with a task > 50 ms: ${over}/${longest.length}`,
+    );
     for (const [cat, v] of perCategory) console.log(`[corpus] ${cat.padEnd(14)} ${v.held}/${v.tried} held`);
     const held = [...perCategory.values()].reduce((n, v) => n + v.held, 0);
     console.log(`[corpus] total ${held}/${rows.length} held${ONLY ? ` (only ${ONLY})` : ''}`);

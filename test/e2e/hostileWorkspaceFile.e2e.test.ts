@@ -79,7 +79,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
       console.log(`[hostile .code-workspace] window title: ${await wb.page.title()}`);
     });
 
-    it('the key goes to the user\'s gateway only, and a chat costs what the user allowed', async () => {
+    it("the key goes to the user's gateway only, and a chat costs what the user allowed", async () => {
       await wb.runCommand('Modelgate: Open Chat');
       chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
       await wb.runCommand('Modelgate: Set API Key');
@@ -92,7 +92,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
       await chat.getByRole('log').getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'attached', timeout: 60_000 });
       await button('Stop').waitFor({ state: 'hidden', timeout: 90_000 });
       const requests = gw.requests.slice(start).filter((r) => r.path.endsWith('/chat/completions'));
-      assert.ok(requests.length >= 1, 'the chat reached the user\'s gateway');
+      assert.ok(requests.length >= 1, "the chat reached the user's gateway");
       // one tool round at most (the user's 1), not the attacker's 50
       assert.ok(requests.length <= 2, `requests: ${requests.length}`);
       for (const r of requests) {
@@ -102,7 +102,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
         assert.equal(r.headers.authorization, `Bearer ${KEY}`);
       }
       console.log(`[hostile .code-workspace] ${requests.length} chat request(s) to the user's gateway; capture server got ${captured.length}`);
-      assert.deepEqual(captured, [], 'nothing reached the attacker\'s server');
+      assert.deepEqual(captured, [], "nothing reached the attacker's server");
     });
   });
 }

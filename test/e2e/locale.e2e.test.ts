@@ -41,14 +41,36 @@ function installEmptyLanguagePack(profile: Profile): void {
       version: '1.0.0',
       engines: { vscode: '^1.90.0' },
       categories: ['Language Packs'],
-      contributes: { localizations: [{ languageId: LOCALE, languageName: 'Pseudo', localizedLanguageName: 'Pseudo', translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
+      contributes: {
+        localizations: [
+          {
+            languageId: LOCALE,
+            languageName: 'Pseudo',
+            localizedLanguageName: 'Pseudo',
+            translations: [{ id: 'vscode', path: './translations/main.i18n.json' }],
+          },
+        ],
+      },
     }),
   );
   const listFile = join(profile.extensionsDir, 'extensions.json');
   const list = JSON.parse(readFileSync(listFile, 'utf8')) as unknown[];
-  list.push({ identifier: { id }, version: '1.0.0', location: { $mid: 1, path: folder, scheme: 'file' }, relativeLocation: `${id}-1.0.0`, metadata: { installedTimestamp: Date.now(), source: 'vsix' } });
+  list.push({
+    identifier: { id },
+    version: '1.0.0',
+    location: { $mid: 1, path: folder, scheme: 'file' },
+    relativeLocation: `${id}-1.0.0`,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  });
   writeFileSync(listFile, JSON.stringify(list));
-  const packs = { [LOCALE]: { hash: 'modelgate-test-1', extensions: [{ extensionIdentifier: { id }, version: '1.0.0' }], translations: { vscode: translations }, label: 'Pseudo' } };
+  const packs = {
+    [LOCALE]: {
+      hash: 'modelgate-test-1',
+      extensions: [{ extensionIdentifier: { id }, version: '1.0.0' }],
+      translations: { vscode: translations },
+      label: 'Pseudo',
+    },
+  };
   writeFileSync(join(profile.userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
@@ -117,7 +139,10 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
     const labels = await entries.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     assert.ok(labels.length > 0, 'Modelgate has status bar entries');
     for (const label of labels) assert.match(label, /⟦/, `status bar entry: ${label}`);
-    assert.ok(gw().requests.some((r) => r.path.endsWith('/chat/completions')), 'the chat reached the gateway');
+    assert.ok(
+      gw().requests.some((r) => r.path.endsWith('/chat/completions')),
+      'the chat reached the gateway',
+    );
   });
 
   it('draws the spending page in the language, its source names included', async () => {
@@ -131,7 +156,10 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
     assert.match(text, /⟦chat panel⟧/, text);
     assert.match(text, /⟦By model⟧/, text);
     // What is left outside brackets is figures, model and channel ids only.
-    const left = bare(text).replace(/flagship-text|stable|economical|direct|default/g, ' ').replace(/[\s\d$.,:·()%+-]+/g, ' ').trim();
+    const left = bare(text)
+      .replace(/flagship-text|stable|economical|direct|default/g, ' ')
+      .replace(/[\s\d$.,:·()%+-]+/g, ' ')
+      .trim();
     assert.equal(left, '', `untranslated text on the spending page: ${left}`);
   });
 });

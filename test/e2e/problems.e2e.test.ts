@@ -10,7 +10,7 @@ import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbenc
 
 const KEY = 'sk-e2e-problems-3b90e4';
 
-describe('e2e problems chip: attach the current file\'s problems', function () {
+describe("e2e problems chip: attach the current file's problems", function () {
   this.timeout(240_000);
 
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
@@ -28,7 +28,11 @@ describe('e2e problems chip: attach the current file\'s problems', function () {
   it('shows the chip, which the user can remove', async () => {
     wb = fixture.get();
     // The walkthrough opens at start-up (in the preview slot, taking the focus): let it come first.
-    await wb.page.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.tabs-container .tab', { hasText: 'Welcome' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 })
+      .catch(() => undefined);
     // open the file from the Explorer, as a person does (a double click keeps it open)
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().dblclick({ timeout: 60_000 });
     await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });

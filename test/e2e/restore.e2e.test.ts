@@ -31,15 +31,42 @@ function storedConversation(id: string, title: string, count: number, at: number
   for (let i = 0; i < count; i++) {
     const createdAt = at - (count - i) * 1000;
     if (i % 2 === 0) {
-      messages.push({ id: `${id}-m${i}`, role: 'user', text: userText(i), attachments: [], createdAt, context: [], wire: { role: 'user', content: userText(i) } });
+      messages.push({
+        id: `${id}-m${i}`,
+        role: 'user',
+        text: userText(i),
+        attachments: [],
+        createdAt,
+        context: [],
+        wire: { role: 'user', content: userText(i) },
+      });
     } else {
       messages.push({
-        id: `${id}-m${i}`, role: 'assistant', parts: [{ kind: 'text', text: answerText(i) }], status: 'done', model: 'flagship-text', channel: 'stable',
-        usage: { promptTokens: 20, cachedTokens: 0, completionTokens: 30, cost: 0.0001 }, createdAt, wire: [{ role: 'assistant', content: answerText(i) }],
+        id: `${id}-m${i}`,
+        role: 'assistant',
+        parts: [{ kind: 'text', text: answerText(i) }],
+        status: 'done',
+        model: 'flagship-text',
+        channel: 'stable',
+        usage: { promptTokens: 20, cachedTokens: 0, completionTokens: 30, cost: 0.0001 },
+        createdAt,
+        wire: [{ role: 'assistant', content: answerText(i) }],
       });
     }
   }
-  return { version: 1, id, title, createdAt: at - count * 1000, updatedAt: at, messages, pinned: [], pending: [], draft: '', totalCost: 0.0001 * (count / 2), renamed: true };
+  return {
+    version: 1,
+    id,
+    title,
+    createdAt: at - count * 1000,
+    updatedAt: at,
+    messages,
+    pinned: [],
+    pending: [],
+    draft: '',
+    totalCost: 0.0001 * (count / 2),
+    renamed: true,
+  };
 }
 
 /** Writes the store files the extension reads on first use of the chat (it polls them later too). */
@@ -51,14 +78,17 @@ function seedStore(userDataDir: string): void {
   const short = storedConversation(SHORT_ID, SHORT_TITLE, 2, now);
   writeFileSync(join(dir, `conversation-${LONG_ID}.json`), JSON.stringify(long));
   writeFileSync(join(dir, `conversation-${SHORT_ID}.json`), JSON.stringify(short));
-  writeFileSync(join(dir, 'index.json'), JSON.stringify({
-    version: 1,
-    activeId: SHORT_ID,
-    conversations: [
-      { id: SHORT_ID, title: SHORT_TITLE, updatedAt: now },
-      { id: LONG_ID, title: LONG_TITLE, updatedAt: now - 60_000 },
-    ],
-  }));
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({
+      version: 1,
+      activeId: SHORT_ID,
+      conversations: [
+        { id: SHORT_ID, title: SHORT_TITLE, updatedAt: now },
+        { id: LONG_ID, title: LONG_TITLE, updatedAt: now - 60_000 },
+      ],
+    }),
+  );
 }
 
 describe('e2e restore: a 2,000-message conversation in the panel', function () {
@@ -99,7 +129,12 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
       const top = Math.max(box.top, view.top);
       const bottom = Math.min(box.bottom, view.bottom);
       const text = (el as HTMLElement).innerText;
-      if (bottom - top < 8) return { shown: false, text, why: `outside the log's view (article ${box.top.toFixed(0)}..${box.bottom.toFixed(0)}, view ${view.top.toFixed(0)}..${view.bottom.toFixed(0)})` };
+      if (bottom - top < 8)
+        return {
+          shown: false,
+          text,
+          why: `outside the log's view (article ${box.top.toFixed(0)}..${box.bottom.toFixed(0)}, view ${view.top.toFixed(0)}..${view.bottom.toFixed(0)})`,
+        };
       const hit = el.ownerDocument.elementFromPoint(box.left + box.width / 2, (top + bottom) / 2);
       if (!hit || !el.contains(hit)) return { shown: false, text, why: `covered by ${hit ? hit.tagName + '.' + hit.className : 'nothing'}` };
       return { shown: true, text, why: '' };
@@ -129,14 +164,22 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
     for (let attempt = 0; !clicked; attempt++) {
       await wb.page.keyboard.press('Escape');
       await chat.getByRole('button', { name: /^Conversations: / }).click();
-      const picked = await row(LONG_TITLE).first().click({ timeout: 10_000 }).then(() => true, () => false);
+      const picked = await row(LONG_TITLE)
+        .first()
+        .click({ timeout: 10_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       if (picked) clicked = Date.now();
       else assert.ok(attempt < 3, `the conversation list did not let '${LONG_TITLE}' be picked (it lists: ${(await wb.quickInputItems()).join(' | ')})`);
     }
     await chat.getByRole('button', { name: `Conversations: ${LONG_TITLE}` }).waitFor({ state: 'visible', timeout: 30_000 });
     await article(COUNT - 1).waitFor({ state: 'visible', timeout: 30_000 });
     const atFirstLook = await log().locator('article').count();
-    console.log(`    [e2e] list opened and picked in ${clicked - t0} ms; the last answer shown ${Date.now() - clicked} ms after the pick, with ${atFirstLook} of ${COUNT} messages in the log then`);
+    console.log(
+      `    [e2e] list opened and picked in ${clicked - t0} ms; the last answer shown ${Date.now() - clicked} ms after the pick, with ${atFirstLook} of ${COUNT} messages in the log then`,
+    );
     await expectShown(COUNT - 1, /Answer 1999 with code and a list/);
     const shot = await screenshot('restore-2000-bottom.png');
     console.log(`    [e2e] screenshot: ${shot}`);
@@ -158,7 +201,10 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
       await wb.page.waitForTimeout(300);
       const atTop = await log().evaluate((el) => el.scrollTop === 0);
       if (atTop && (await article(0).count()) === 1 && (await shownAsText(0)).shown) break;
-      assert.ok(Date.now() < deadline, `the first message never showed at the top (scrolled ${presses} times; ${await log().locator('article').count()} of ${COUNT} in the log)`);
+      assert.ok(
+        Date.now() < deadline,
+        `the first message never showed at the top (scrolled ${presses} times; ${await log().locator('article').count()} of ${COUNT} in the log)`,
+      );
     }
     console.log(`    [e2e] at the top with the first message shown after ${presses} presses of Ctrl+Home, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await expectShown(0, /^\s*You\b[\s\S]*\bquestion 0\s*$/);

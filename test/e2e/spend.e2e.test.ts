@@ -58,11 +58,21 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await wb.page.screenshot({ path: join(shots, 'budget-question.png') });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-    await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, { timeout: 10_000 });
-    assert.equal(chatRequests(), sent, `nothing was sent: ${JSON.stringify(gw().requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as { messages?: { content?: unknown }[] }).messages?.at(-1)?.content))}`);
+    await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, {
+      timeout: 10_000,
+    });
+    assert.equal(
+      chatRequests(),
+      sent,
+      `nothing was sent: ${JSON.stringify(
+        gw()
+          .requests.filter((r) => r.path.endsWith('/chat/completions'))
+          .map((r) => (r.body as { messages?: { content?: unknown }[] }).messages?.at(-1)?.content),
+      )}`,
+    );
   });
 
-  it('Show Spending draws today\'s total, by model and source, with bars', async () => {
+  it("Show Spending draws today's total, by model and source, with bars", async () => {
     await wb.runCommand('Modelgate: Show Spending');
     const page = await wb.webviewFrame('#today', { timeoutMs: 60_000 });
     const total = await page.locator('#today .total').innerText();

@@ -82,10 +82,11 @@ async function dumpStorage(): Promise<Entry[]> {
       out.push({ where: `${kind} (not readable: ${String(err)})`, text: '' });
     }
   }
-  const req = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
+  const req = <T>(r: IDBRequest<T>) =>
+    new Promise<T>((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
   let dbs: IDBDatabaseInfo[] = [];
   try {
     dbs = await indexedDB.databases();
@@ -169,7 +170,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     }
   }
 
-  it('the test\'s own search finds every form of the key (it can fail)', () => {
+  it("the test's own search finds every form of the key (it can fail)", () => {
     assert.ok(leaks(`x Bearer ${KEY} y`).length > 0);
     assert.ok(leaks(KEY.slice(5, 13).toUpperCase()).length > 0);
     assert.ok(leaks(encodeURIComponent(`Bearer ${KEY}`)).length > 0);
@@ -213,7 +214,15 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     const imageRequests = () => gw().requests.filter((r) => r.path.endsWith('/images/generations')).length;
     assert.equal(imageRequests(), 1, 'one image request reached the gateway');
     const toastsBefore = toasts.size;
-    gw().injectFault({ kind: 'status', status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: `Invalid key: Bearer ${KEY}`, code: encodeURIComponent(KEY) } }) }, 1);
+    gw().injectFault(
+      {
+        kind: 'status',
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message: `Invalid key: Bearer ${KEY}`, code: encodeURIComponent(KEY) } }),
+      },
+      1,
+    );
     // the progress notification ("Generating the image…") is a toast too: wait for another one
     const errorShown = () => [...toasts].slice(toastsBefore).some((t) => !/Generating|Downloading|Saving/.test(t));
     await generateImage('a sparrow behind a proxy', () => imageRequests() >= 2 && errorShown(), 'the error of the echoing proxy to be shown');
@@ -228,7 +237,10 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     await wb.page.waitForTimeout(1500);
     // Everything VS Code notified, including what the toasts no longer show.
     await wb.runCommand('Notifications: Show Notifications').catch(() => undefined);
-    const center = await wb.page.locator('.notifications-center .notification-list-item-message').allInnerTexts().catch(() => [] as string[]);
+    const center = await wb.page
+      .locator('.notifications-center .notification-list-item-message')
+      .allInnerTexts()
+      .catch(() => [] as string[]);
     for (const t of center) toasts.add(t);
     await wb.page.keyboard.press('Escape');
     console.log(`[canary] ${toasts.size} distinct notification texts seen`);
@@ -269,20 +281,37 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     const hits = entries.filter((e) => leaks(e.text).length > 0).map((e) => `${e.where}: ${leaks(e.text).join(',')}`);
     const records = entries.filter((e) => e.where.includes('indexedDB') && !e.where.endsWith('records)')).length;
     const stores = entries.filter((e) => e.where.endsWith('records)')).map((e) => e.where.replace(/^.*indexedDB /, ''));
-    console.log(`[canary] ${frames.length} frames in ${origins.size} origin(s), ${records} IndexedDB records in ${stores.length} stores, ${entries.filter((e) => /Storage\[/.test(e.where)).length} local/session storage items, ${toasts.size} notifications`);
+    console.log(
+      `[canary] ${frames.length} frames in ${origins.size} origin(s), ${records} IndexedDB records in ${stores.length} stores, ${entries.filter((e) => /Storage\[/.test(e.where)).length} local/session storage items, ${toasts.size} notifications`,
+    );
     console.log(`[canary] stores: ${[...new Set(stores)].join('; ')}`);
     for (const e of entries.filter((x) => x.where.includes('not readable'))) console.log(`[canary] ${e.where}`);
 
     if (process.env.MODELGATE_CANARY_DUMP) writeFileSync(process.env.MODELGATE_CANARY_DUMP, JSON.stringify(entries, null, 1));
     // The dump reaches webview state: the unsent draft's decoy is in the browser's storage.
-    const decoyAt = entries.filter((e) => e.where.includes('indexedDB') || /Storage\[/.test(e.where)).filter((e) => e.text.includes(DECOY)).map((e) => e.where);
+    const decoyAt = entries
+      .filter((e) => e.where.includes('indexedDB') || /Storage\[/.test(e.where))
+      .filter((e) => e.text.includes(DECOY))
+      .map((e) => e.where);
     console.log(`[canary] the draft decoy was found in: ${decoyAt.join(' | ')}`);
     assert.ok(decoyAt.length > 0, 'the draft (webview state) is in the dumped browser storage');
     assert.ok(records > 0, 'IndexedDB was read');
-    assert.ok(images.length >= 1 && entries.some((e) => e.where.startsWith('saved image') && e.text.includes('a sparrow on a wire')), 'the saved image (its PNG text) was searched');
-    assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]') && e.text.includes('modelgate.image.lastChoices')), "the image command's globalState (its last choices) was searched");
-    assert.ok(entries.some((e) => e.where.endsWith('[modelgate.modelgate]')), "the extension's globalState (IndexedDB record modelgate.modelgate) was read");
-    assert.ok(entries.some((e) => e.where.endsWith('[secrets.provider]')), "VS Code's SecretStorage (localStorage secrets.provider, encrypted) was read");
+    assert.ok(
+      images.length >= 1 && entries.some((e) => e.where.startsWith('saved image') && e.text.includes('a sparrow on a wire')),
+      'the saved image (its PNG text) was searched',
+    );
+    assert.ok(
+      entries.some((e) => e.where.endsWith('[modelgate.modelgate]') && e.text.includes('modelgate.image.lastChoices')),
+      "the image command's globalState (its last choices) was searched",
+    );
+    assert.ok(
+      entries.some((e) => e.where.endsWith('[modelgate.modelgate]')),
+      "the extension's globalState (IndexedDB record modelgate.modelgate) was read",
+    );
+    assert.ok(
+      entries.some((e) => e.where.endsWith('[secrets.provider]')),
+      "VS Code's SecretStorage (localStorage secrets.provider, encrypted) was read",
+    );
     assert.deepEqual(hits, [], 'no piece of the key anywhere in the browser');
   });
 });

@@ -42,8 +42,11 @@ function storedConversations(userDataDir: string, prefix: string): Stored[] {
 }
 
 const answerOf = (c: Stored) => c.messages.find((m) => m.role === 'assistant');
-const answerText = (c: Stored) => (answerOf(c)?.parts ?? []).map((p) => p.text ?? '').join('').trim();
-
+const answerText = (c: Stored) =>
+  (answerOf(c)?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .join('')
+    .trim();
 
 async function poll<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -78,12 +81,17 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
   async function start(w: { wb: Workbench; chat?: Frame }, label: string): Promise<void> {
     const chat = w.chat!;
     const hadArticles = (await chat.getByRole('log').getByRole('article').count()) > 0;
-    await w.wb.page.locator('.part.sidebar .title-actions').getByRole('button', { name: /^New Chat/ }).click();
+    await w.wb.page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click();
     if (hadArticles) await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
     const text = `${label} [[words:${WORDS}]] [[fault:drip:${DRIP_MS}]]`;
     const box = chat.getByRole('textbox', { name: 'Message' });
     await box.fill(text);
-    await chat.waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 }).catch(() => undefined);
+    await chat
+      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 })
+      .catch(() => undefined);
     await box.fill(text);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });

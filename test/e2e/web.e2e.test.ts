@@ -108,7 +108,10 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
   it('switches the chat model from the status bar picker', async () => {
     // Close whatever quick input an earlier test left open, so the rows read are the picker's.
     await wb.page.keyboard.press('Escape');
-    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
     const pickerRows = async () => {
       const labels = await wb.quickInputItems();
       return labels.some((l) => /long-context-tools/.test(l)) ? labels : undefined;
@@ -122,7 +125,10 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
         return undefined;
       });
     }
-    assert.ok(items.some((l) => /long-context-tools/.test(l)), items.join(' | '));
+    assert.ok(
+      items.some((l) => /long-context-tools/.test(l)),
+      items.join(' | '),
+    );
     await wb.screenshot(join(SHOTS, 'web-status-picker.png'));
     const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'long-context-tools' }).first();
     await row.click();
@@ -190,7 +196,7 @@ describe("e2e: VS Code's own chat in the harness workbench (section 4)", functio
   // "Models" button exist, but the picker offers only "Sign in to use Copilot"; models of other
   // providers (Modelgate's included) are not listed until the Copilot Chat extension is set up.
   // If this test starts failing, the workbench began listing providers' models: test the answer path then.
-  it("offers only a Copilot sign-in in its chat model picker (no Modelgate models without Copilot)", async () => {
+  it('offers only a Copilot sign-in in its chat model picker (no Modelgate models without Copilot)', async () => {
     const wb = fixture.get();
     mkdirSync(SHOTS, { recursive: true });
     const labels = await wb.findCommands('Chat: Open Chat', { expect: 'Chat: Open Chat', timeoutMs: 30_000 });
@@ -205,7 +211,10 @@ describe("e2e: VS Code's own chat in the harness workbench (section 4)", functio
     await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
     const offered = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     await wb.screenshot(join(SHOTS, 'vscode-own-chat-models.png'));
-    assert.ok(offered.some((t) => /Sign in to use Copilot/.test(t)), offered.join(' | '));
+    assert.ok(
+      offered.some((t) => /Sign in to use Copilot/.test(t)),
+      offered.join(' | '),
+    );
     assert.ok(!offered.some((t) => /flagship-text|long-context-tools|Modelgate/i.test(t)), offered.join(' | '));
     await wb.page.keyboard.press('Escape');
   });

@@ -118,7 +118,10 @@ const QUICK_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 // Installing with code-server's CLI costs a few seconds; do it once per set of .vsix files
 // per process and copy the result into each profile.
 // The state lives on globalThis: each e2e file is its own bundle, and one mocha process runs them all.
-interface TemplateState { byKey: Map<string, string>; root?: string }
+interface TemplateState {
+  byKey: Map<string, string>;
+  root?: string;
+}
 const templateKey = Symbol.for('modelgate.e2e.extensionTemplates');
 const sharedTemplates = globalThis as unknown as Record<symbol, TemplateState | undefined>;
 const templateState: TemplateState = (sharedTemplates[templateKey] ??= { byKey: new Map<string, string>() });
@@ -209,7 +212,11 @@ class WorkbenchSession implements Workbench {
       if (ready) return input;
       if (attempt >= 3) throw new Error('the command palette did not open (F1) or stayed inert');
       await this.page.keyboard.press('Escape');
-      await this.page.locator('.monaco-workbench .part.sidebar .title').first().click({ timeout: 5_000 }).catch(() => undefined);
+      await this.page
+        .locator('.monaco-workbench .part.sidebar .title')
+        .first()
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
     }
   }
 
@@ -228,7 +235,12 @@ class WorkbenchSession implements Workbench {
     for (;;) {
       const input = await this.openPalette();
       // A page that takes the focus as it opens (the walkthrough) can close the palette again.
-      if (!(await input.fill(`>${query}`, { timeout: 5_000 }).then(() => true, () => false))) {
+      if (
+        !(await input.fill(`>${query}`, { timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         if (Date.now() >= deadline) return { labels };
         continue;
       }
@@ -259,7 +271,10 @@ class WorkbenchSession implements Workbench {
       }
       // A view that takes the focus as it opens (a chat panel, an extension activating) can close
       // the palette between finding the row and clicking it: the command did not run, so search again.
-      const clicked = await found.click({ timeout: 5_000 }).then(() => true, () => false);
+      const clicked = await found.click({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
       if (clicked) break;
       if (attempt >= 3) throw new Error(`the command palette closed four times before '${title}' could be chosen`);
     }
@@ -303,10 +318,17 @@ class WorkbenchSession implements Workbench {
         .fill(fileName, { timeout: 10_000 })
         .then(() => row.click({ timeout: 20_000 }))
         .then(() => this.page.locator('.tab.active', { hasText: fileName }).waitFor({ state: 'visible', timeout: 20_000 }))
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       if (opened) return;
       if (attempt >= 2) throw new Error(`Quick Open did not open ${fileName}`);
-      await this.page.locator('.monaco-workbench .part.sidebar .title').first().click({ timeout: 5_000 }).catch(() => undefined);
+      await this.page
+        .locator('.monaco-workbench .part.sidebar .title')
+        .first()
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
     }
   }
 
@@ -324,7 +346,10 @@ class WorkbenchSession implements Workbench {
   }
 
   async quickInputItems(): Promise<string[]> {
-    return this.page.locator(`${QUICK_ROWS} .label-name`).allInnerTexts().then((all) => all.map((t) => t.trim()));
+    return this.page
+      .locator(`${QUICK_ROWS} .label-name`)
+      .allInnerTexts()
+      .then((all) => all.map((t) => t.trim()));
   }
 
   /**
@@ -367,7 +392,9 @@ class WorkbenchSession implements Workbench {
       await this.page.waitForTimeout(250);
     }
     const seen = this.webviewFrames().map((f) => f.parentFrame()?.url() ?? f.url());
-    throw new Error(`no webview frame of ${extensionId} matched ${typeof match === 'string' ? `'${match}'` : match ? 'the predicate' : '(any content)'}; webview frames: ${seen.join(', ') || 'none'}`);
+    throw new Error(
+      `no webview frame of ${extensionId} matched ${typeof match === 'string' ? `'${match}'` : match ? 'the predicate' : '(any content)'}; webview frames: ${seen.join(', ') || 'none'}`,
+    );
   }
 
   async screenshot(path: string): Promise<string> {

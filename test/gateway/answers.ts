@@ -5,13 +5,44 @@
 import { hash32, pick, seededRng, type Rng } from './rng';
 
 const WORDS = [
-  'gateway', 'stream', 'token', 'buffer', 'channel', 'request', 'answer', 'cache', 'prefix', 'model',
-  'latency', 'socket', 'chunk', 'parser', 'render', 'workspace', 'editor', 'balance', 'image', 'prompt',
-  'retry', 'signal', 'header', 'payload', 'schema', 'value', 'record', 'window', 'context', 'budget',
+  'gateway',
+  'stream',
+  'token',
+  'buffer',
+  'channel',
+  'request',
+  'answer',
+  'cache',
+  'prefix',
+  'model',
+  'latency',
+  'socket',
+  'chunk',
+  'parser',
+  'render',
+  'workspace',
+  'editor',
+  'balance',
+  'image',
+  'prompt',
+  'retry',
+  'signal',
+  'header',
+  'payload',
+  'schema',
+  'value',
+  'record',
+  'window',
+  'context',
+  'budget',
 ] as const;
 
 const LANGUAGES = [
-  { lang: 'ts', code: (n: string) => `export function ${n}(input: string): number {\n  // counts the words of the input\n  return input.split(/\\s+/).filter(Boolean).length;\n}` },
+  {
+    lang: 'ts',
+    code: (n: string) =>
+      `export function ${n}(input: string): number {\n  // counts the words of the input\n  return input.split(/\\s+/).filter(Boolean).length;\n}`,
+  },
   { lang: 'python', code: (n: string) => `def ${n}(items):\n    """Sum the lengths of the items."""\n    return sum(len(i) for i in items)` },
   { lang: 'rust', code: (n: string) => `fn ${n}(xs: &[u32]) -> u32 {\n    xs.iter().copied().max().unwrap_or(0)\n}` },
   { lang: 'go', code: (n: string) => `func ${n}(s string) int {\n\treturn len(strings.Fields(s))\n}` },

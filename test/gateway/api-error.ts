@@ -26,8 +26,7 @@ export function invalidRequest(message: string, param: string | null = null, cod
   return new ApiError(400, message, 'invalid_request_error', param, code);
 }
 
-export const invalidApiKey = (): ApiError =>
-  new ApiError(401, 'Invalid API key provided.', 'invalid_request_error', null, 'invalid_api_key');
+export const invalidApiKey = (): ApiError => new ApiError(401, 'Invalid API key provided.', 'invalid_request_error', null, 'invalid_api_key');
 
 export const insufficientBalance = (): ApiError =>
   new ApiError(402, 'Insufficient balance. Top up in the console.', 'insufficient_quota', null, 'insufficient_balance');

@@ -42,9 +42,39 @@ const base = { refuses: [] as string[], prices: {} as Record<string, ChatPrice>,
 
 /** The defaults; the simulator works on a copy (`defaultChannelProfiles()`). */
 export const CHANNEL_PROFILES: Readonly<ChannelProfiles> = {
-  direct: { ...base, firstTokenMs: 250, perKiloPromptTokenMs: 2, perChunkMs: 18, imageMs: 2500, failureRate: 0.03, failureStatus: 502, lineEnding: '\n', contextShare: 1 },
-  stable: { ...base, firstTokenMs: 600, perKiloPromptTokenMs: 3, perChunkMs: 30, imageMs: 4000, failureRate: 0.01, failureStatus: 503, lineEnding: '\n', contextShare: 0.75 },
-  economical: { ...base, firstTokenMs: 1500, perKiloPromptTokenMs: 5, perChunkMs: 55, imageMs: 7000, failureRate: 0.1, failureStatus: 503, lineEnding: '\r\n', contextShare: 0.5 },
+  direct: {
+    ...base,
+    firstTokenMs: 250,
+    perKiloPromptTokenMs: 2,
+    perChunkMs: 18,
+    imageMs: 2500,
+    failureRate: 0.03,
+    failureStatus: 502,
+    lineEnding: '\n',
+    contextShare: 1,
+  },
+  stable: {
+    ...base,
+    firstTokenMs: 600,
+    perKiloPromptTokenMs: 3,
+    perChunkMs: 30,
+    imageMs: 4000,
+    failureRate: 0.01,
+    failureStatus: 503,
+    lineEnding: '\n',
+    contextShare: 0.75,
+  },
+  economical: {
+    ...base,
+    firstTokenMs: 1500,
+    perKiloPromptTokenMs: 5,
+    perChunkMs: 55,
+    imageMs: 7000,
+    failureRate: 0.1,
+    failureStatus: 503,
+    lineEnding: '\r\n',
+    contextShare: 0.5,
+  },
 };
 
 export function defaultChannelProfiles(): ChannelProfiles {

@@ -14,8 +14,7 @@ export interface ReplyToolCall {
 }
 
 export type Reply =
-  | { kind: 'text'; text: string; finishReason: 'stop' | 'length'; chunkSeed?: number }
-  | { kind: 'tools'; calls: ReplyToolCall[]; finishReason: 'tool_calls' };
+  { kind: 'text'; text: string; finishReason: 'stop' | 'length'; chunkSeed?: number } | { kind: 'tools'; calls: ReplyToolCall[]; finishReason: 'tool_calls' };
 
 function lastUserIndex(messages: WireMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return i;
@@ -92,7 +91,7 @@ export function decideReply(req: ValidChatRequest): Reply {
   if (hasEcho(userText)) {
     const reply = textReply(req, stripFaultMarkers(stripEcho(stripChunks(userText))));
     const seed = chunksMarker(userText);
-    return seed === undefined ? reply : { ...reply, chunkSeed: seed } as Reply;
+    return seed === undefined ? reply : ({ ...reply, chunkSeed: seed } as Reply);
   }
   const words = wordsMarker(userText);
   if (words !== undefined) return textReply(req, wordsAnswer(userText, words));

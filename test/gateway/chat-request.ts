@@ -163,11 +163,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
 export function resolveChannel(channel: string | undefined): Channel {
   if (channel === undefined) return DEFAULT_CHANNEL;
   if (!(SIM_CHANNELS as readonly string[]).includes(channel)) {
-    throw invalidRequest(
-      `Unsupported channel '${channel}'. Supported channels: ${SIM_CHANNELS.join(', ')}.`,
-      'provider.channel',
-      'unsupported_channel',
-    );
+    throw invalidRequest(`Unsupported channel '${channel}'. Supported channels: ${SIM_CHANNELS.join(', ')}.`, 'provider.channel', 'unsupported_channel');
   }
   return channel as Channel;
 }

@@ -56,7 +56,7 @@ export function splitRandomly(text: string, seed: number): string[] {
   const rng = seededRng(seed);
   const points = Array.from(text);
   const chunks: string[] = [];
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     const n = 1 + Math.floor(rng() * 24);
     chunks.push(points.slice(i, i + n).join(''));
     i += n;
@@ -96,9 +96,7 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
   } else {
     // Headers of every call first (id and name arrive once), then argument fragments
     // interleaved by index, as parallel calls can arrive.
-    reply.calls.forEach((c, index) =>
-      contentDeltas.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }),
-    );
+    reply.calls.forEach((c, index) => contentDeltas.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
     const fragments = reply.calls.map((c) => splitArguments(c.arguments));
     for (let round = 0; fragments.some((f) => round < f.length); round++) {
       fragments.forEach((f, index) => {

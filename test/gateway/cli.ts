@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   out.write(`  demo key:   ${DEMO_KEY}   (balance $${DEMO_BALANCE_USD}; a simulator-only key, set it with "Modelgate: Set API Key")\n`);
   out.write(`  control:    POST ${gateway.baseUrl.replace(/\/v1$/, '')}/__sim/{fault,balance,reset}, GET /__sim/requests\n`);
   out.write(`\nUser settings.json (paste):\n${settingsSnippet(gateway.baseUrl).replace(/^\{\n|\n\}$/g, '')}\n\n`);
-  out.write(`Latency: realistic per channel. Failures: ${process.argv.includes('--no-failures') ? 'off' : 'on (direct 3% 502, stable 1% 503, economical 10% 503)'}.\n`);
+  out.write(
+    `Latency: realistic per channel. Failures: ${process.argv.includes('--no-failures') ? 'off' : 'on (direct 3% 502, stable 1% 503, economical 10% 503)'}.\n`,
+  );
   out.write(`Ctrl+C to stop.\n`);
 
   const stop = () => {

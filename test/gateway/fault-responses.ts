@@ -68,9 +68,16 @@ export async function applyUpfrontFault(fault: UpfrontFault, res: ServerResponse
     case 'rateLimit':
       sendError(
         res,
-        new ApiError(429, 'Rate limit reached for requests. Please retry after the time in the Retry-After header.', 'rate_limit_error', null, 'rate_limit_exceeded', {
-          'retry-after': fault.retryAfter,
-        }),
+        new ApiError(
+          429,
+          'Rate limit reached for requests. Please retry after the time in the Retry-After header.',
+          'rate_limit_error',
+          null,
+          'rate_limit_exceeded',
+          {
+            'retry-after': fault.retryAfter,
+          },
+        ),
       );
       return false;
     case 'status': {

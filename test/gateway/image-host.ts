@@ -11,7 +11,8 @@ export function handleImageHost(state: GatewayState, req: IncomingMessage, res: 
   const png = m && (req.method === 'GET' || req.method === 'HEAD') ? state.images.get(m[1] as string) : undefined;
   if (!png) {
     // What an object store answers for an expired or unknown signed URL: not JSON.
-    const text = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NotFound</Code><Message>The specified image does not exist or has expired.</Message></Error>';
+    const text =
+      '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NotFound</Code><Message>The specified image does not exist or has expired.</Message></Error>';
     res.writeHead(404, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(text) });
     res.end(text);
     return;

@@ -88,11 +88,7 @@ export function validateImageRequest(raw: unknown): ValidImageRequest {
   }
   const responseFormat = req.response_format ?? 'url';
   if (responseFormat !== 'url' && responseFormat !== 'b64_json') {
-    throw invalidRequest(
-      `Invalid value for 'response_format': '${responseFormat}'. Supported values are: url, b64_json.`,
-      'response_format',
-      'invalid_value',
-    );
+    throw invalidRequest(`Invalid value for 'response_format': '${responseFormat}'. Supported values are: url, b64_json.`, 'response_format', 'invalid_value');
   }
 
   const [width, height] = size.split('x').map(Number) as [number, number];

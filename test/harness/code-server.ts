@@ -124,7 +124,8 @@ export async function profileFolders(baseDir: string): Promise<Profile> {
     serverLog: join(baseDir, 'server.log'),
     installLog: join(baseDir, 'install-extensions.log'),
   };
-  for (const dir of [profile.userDataDir, join(profile.userDataDir, 'User'), profile.workspace, profile.xdgDir, profile.tmpDir]) mkdirSync(dir, { recursive: true });
+  for (const dir of [profile.userDataDir, join(profile.userDataDir, 'User'), profile.workspace, profile.xdgDir, profile.tmpDir])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(profile.configFile, 'auth: none\ncert: false\n');
   return profile;
 }
@@ -147,7 +148,16 @@ export async function createProfile(opts: ProfileOptions, tools: ToolPaths = too
 export async function installExtensions(profile: Profile, vsixes: string[], tools: ToolPaths = toolPaths()): Promise<void> {
   mkdirSync(profile.extensionsDir, { recursive: true });
   for (const vsix of vsixes) if (!existsSync(vsix)) throw new Error(`extension package ${vsix} does not exist`);
-  const args = [tools.codeServerEntry, '--config', profile.configFile, '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir, '--force'];
+  const args = [
+    tools.codeServerEntry,
+    '--config',
+    profile.configFile,
+    '--user-data-dir',
+    profile.userDataDir,
+    '--extensions-dir',
+    profile.extensionsDir,
+    '--force',
+  ];
   for (const vsix of vsixes) args.push('--install-extension', vsix);
   try {
     await runLogged(tools.node24, args, { env: serverEnv(profile), logFile: profile.installLog, timeoutMs: 120_000, what: `installing ${vsixes.join(', ')}` });
@@ -207,14 +217,19 @@ export async function startServer(profile: Profile, opts: ServerOptions = {}, to
   const origin = `http://127.0.0.1:${port}`;
   const args = [
     tools.codeServerEntry,
-    '--config', profile.configFile,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--config',
+    profile.configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
-    '--user-data-dir', profile.userDataDir,
-    '--extensions-dir', profile.extensionsDir,
+    '--user-data-dir',
+    profile.userDataDir,
+    '--extensions-dir',
+    profile.extensionsDir,
   ];
   if (opts.trustWorkspace !== false) args.push('--disable-workspace-trust');
   if (opts.locale) args.push('--locale', opts.locale);

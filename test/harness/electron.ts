@@ -15,7 +15,11 @@ export interface ElectronSession {
   trust: boolean;
 }
 
-export async function runWithElectron(root: string, entry: string, sessions: ElectronSession[]): Promise<{ session: ElectronSession; results?: IntegrationResults; error?: string }[]> {
+export async function runWithElectron(
+  root: string,
+  entry: string,
+  sessions: ElectronSession[],
+): Promise<{ session: ElectronSession; results?: IntegrationResults; error?: string }[]> {
   const outcomes: { session: ElectronSession; results?: IntegrationResults; error?: string }[] = [];
   for (const session of sessions) {
     const dir = mkdtempSync(join(tmpdir(), `modelgate-electron-${session.name}-`));

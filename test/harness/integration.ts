@@ -54,7 +54,10 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
  * Prints the progress lines the runner extension appended since the last call, and keeps the
  * title of the test that is running (`running`), for the error message when a session hangs.
  */
-function progressPrinter(file: string, since: number): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number } } {
+function progressPrinter(
+  file: string,
+  since: number,
+): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number } } {
   let offset = 0;
   let partial = '';
   let current: string | undefined;
@@ -76,8 +79,10 @@ function progressPrinter(file: string, since: number): { print(): void; running(
           current = undefined;
           if (ev.state === 'passed' || ev.state === 'failed' || ev.state === 'skipped') tally[ev.state] += 1;
         }
-        if (ev.event === 'started') log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
-        else if (ev.event === 'test') console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
+        if (ev.event === 'started')
+          log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`);
+        else if (ev.event === 'test')
+          console.log(`  ${ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-'} ${ev.title}${ev.state === 'skipped' ? ' (skipped)' : ''}`);
       } catch {
         // A torn line: ignore it, the results file has the truth.
       }
@@ -86,7 +91,13 @@ function progressPrinter(file: string, since: number): { print(): void; running(
   return { print, running: () => current, tally };
 }
 
-async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string): Promise<SessionOutcome & { extensionsDir?: string }> {
+async function runSession(
+  session: Session,
+  workDir: string,
+  vsixes: string[],
+  entry: string,
+  extensionsTemplate?: string,
+): Promise<SessionOutcome & { extensionsDir?: string }> {
   const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
   const started = Date.now();
   log(`session '${session.name}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
@@ -238,7 +249,8 @@ main().then(
   (code) => process.exit(code),
   (err: Error) => {
     console.error(`[integration] ${err.message}`);
-    if (process.env.MODELGATE_COUNTS_FILE) writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify({ passed: 0, failed: 1, skipped: 0, error: err.message }));
+    if (process.env.MODELGATE_COUNTS_FILE)
+      writeFileSync(process.env.MODELGATE_COUNTS_FILE, JSON.stringify({ passed: 0, failed: 1, skipped: 0, error: err.message }));
     process.exit(1);
   },
 );

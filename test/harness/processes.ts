@@ -8,7 +8,10 @@ import { createServer } from 'node:net';
 
 // Each test file is its own bundle, with its own copy of this module: the state lives on
 // globalThis so that one mocha process installs the exit hooks once and kills every group.
-interface GroupState { live: Set<number>; hooksInstalled: boolean }
+interface GroupState {
+  live: Set<number>;
+  hooksInstalled: boolean;
+}
 const stateKey = Symbol.for('modelgate.test.processGroups');
 const shared = globalThis as unknown as Record<symbol, GroupState | undefined>;
 const state: GroupState = (shared[stateKey] ??= { live: new Set<number>(), hooksInstalled: false });
@@ -89,7 +92,11 @@ export function spawnGroup(command: string, args: string[], opts: { cwd?: string
 }
 
 /** Runs a command to completion with output appended to `logFile`; rejects on a non-zero exit or timeout. */
-export async function runLogged(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; timeoutMs: number; what: string }): Promise<void> {
+export async function runLogged(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; timeoutMs: number; what: string },
+): Promise<void> {
   const proc = spawnGroup(command, args, opts);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -130,7 +137,11 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * Polls `probe` until it returns a value other than undefined. Fails with `what` after
  * `timeoutMs`, or at once when `abort` returns a reason (for example: the server died).
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, opts: { timeoutMs: number; intervalMs?: number; abort?: () => string | undefined }): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  opts: { timeoutMs: number; intervalMs?: number; abort?: () => string | undefined },
+): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     const value = await probe();

@@ -16,11 +16,15 @@ export async function buildRunnerVsix(workDir: string, root = repoRoot()): Promi
   writeFileSync(join(stage, 'README.md'), '# Modelgate test runner\n\nRuns the integration suite inside the extension host. Test use only.\n');
   writeFileSync(join(stage, 'LICENSE'), 'MIT\n');
   const vsix = join(workDir, 'modelgate-test-runner.vsix');
-  await runLogged(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], {
-    cwd: stage,
-    logFile: join(workDir, 'runner-vsce.log'),
-    timeoutMs: 60_000,
-    what: 'packaging the test-runner extension',
-  });
+  await runLogged(
+    process.execPath,
+    [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
+    {
+      cwd: stage,
+      logFile: join(workDir, 'runner-vsce.log'),
+      timeoutMs: 60_000,
+      what: 'packaging the test-runner extension',
+    },
+  );
   return vsix;
 }

@@ -94,7 +94,10 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     const t0 = performance.now();
     const models = await vscode.lm.selectChatModels({ vendor: 'modelgate' });
     figures.firstLmSelectModelsMs = performance.now() - t0;
-    assert.ok(models.some((m) => m.id === 'flagship-text'), `Modelgate models listed: ${models.map((m) => m.id).join(', ')}`);
+    assert.ok(
+      models.some((m) => m.id === 'flagship-text'),
+      `Modelgate models listed: ${models.map((m) => m.id).join(', ')}`,
+    );
     assert.match(loadOf('lm')?.trigger ?? '', /^lm\./, 'built by VS Code asking the provider');
     assert.notEqual(required('lm'), false, 'dist/lm.js loaded');
     const response = await models.find((m) => m.id === 'flagship-text')!.sendRequest([vscode.LanguageModelChatMessage.User('hello [[words:3]]')]);
@@ -145,10 +148,19 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     void api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
-    assert.deepEqual(built().filter((f) => f !== 'lm').sort(), ['chat', 'images']);
+    assert.deepEqual(
+      built()
+        .filter((f) => f !== 'lm')
+        .sort(),
+      ['chat', 'images'],
+    );
     const contributed = new Set((ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command));
     const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images];
-    assert.deepEqual(proxied.filter((id) => !contributed.has(id)), [], 'every proxied command is contributed in package.json');
+    assert.deepEqual(
+      proxied.filter((id) => !contributed.has(id)),
+      [],
+      'every proxied command is contributed in package.json',
+    );
     // Once built, a feature's real commands replace its proxies: the same ids must be registered
     // as right after activation. A command a feature registers without a proxy shows up only now
     // (it would not have worked before the feature was built); a listed id that the feature does

@@ -56,7 +56,9 @@ describe('apply (real VS Code)', function () {
     return doc;
   }
   const diffTabs = () =>
-    vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'modelgate-proposal');
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'modelgate-proposal');
   const activeDiffOf = (c: PendingChange) => {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff && input.modified.toString() === c.proposalUri.toString();
@@ -124,7 +126,7 @@ describe('apply (real VS Code)', function () {
     assert.deepEqual(asked, { placement: [], language: [], newFile: [] }, 'nothing was asked');
   });
 
-  it('from the panel: the block\'s info string is found in the answer (the webview sends only the code)', async () => {
+  it("from the panel: the block's info string is found in the answer (the webview sends only the code)", async () => {
     const target = await fixture('panel.ts', CALC);
     const other = await fixture('other2.ts', 'export const other = 2;\n');
     await vscode.window.showTextDocument(other);
@@ -161,7 +163,10 @@ describe('apply (real VS Code)', function () {
     answers.placement = 'end';
     const block = 'export function sub(a: number, b: number): number {\n  return a - b;\n}';
     const change = await proposed(await apply().propose({ code: block, language: 'ts' }));
-    assert.deepEqual(asked.placement.map((p) => p.offered), [['cursor', 'end', 'whole', 'newFile']]);
+    assert.deepEqual(
+      asked.placement.map((p) => p.offered),
+      [['cursor', 'end', 'whole', 'newFile']],
+    );
     assert.equal(change.after, `${CALC}${block}\n`);
   });
 
@@ -225,7 +230,12 @@ describe('apply (real VS Code)', function () {
     assert.equal(await vscode.commands.executeCommand('modelgate.apply.accept'), 'accepted');
     assert.equal(two.getText(), second.after);
     assert.equal(one.getText(), CALC, 'the other file is untouched');
-    assert.deepEqual(apply().pending().map((c) => c.id), [first.id]);
+    assert.deepEqual(
+      apply()
+        .pending()
+        .map((c) => c.id),
+      [first.id],
+    );
     // the first change's diff, brought back from the status bar's command, is the one discarded
     await vscode.commands.executeCommand('modelgate.apply.showPending');
     await until(() => activeDiffOf(first), 'the first diff is active');

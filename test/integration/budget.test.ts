@@ -78,7 +78,8 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     subscription?.dispose();
     api.spend.setBudgetAsk(undefined);
     await api.chat.controller.whenIdle();
-    for (const k of ['budget.dailyUsd', 'budget.monthlyUsd', 'baseUrl', 'models', 'chat.model', 'channel']) await config().update(k, undefined, vscode.ConfigurationTarget.Global);
+    for (const k of ['budget.dailyUsd', 'budget.monthlyUsd', 'baseUrl', 'models', 'chat.model', 'channel'])
+      await config().update(k, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('modelgate.clearApiKey');
     await gw.close();
   });
@@ -94,7 +95,10 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     assert.equal(asked[0]!.status.kind, 'daily');
     assert.ok(asked[0]!.status.spent >= asked[0]!.status.limit);
     assert.equal(chatRequests(), before, 'nothing was sent');
-    assert.ok(posts.some((p) => p.type === 'setDraft' && p.text === 'second, please'), 'the text went back into the input');
+    assert.ok(
+      posts.some((p) => p.type === 'setDraft' && p.text === 'second, please'),
+      'the text went back into the input',
+    );
     const notice = posts.find((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice');
     assert.match(notice?.message ?? '', /^Nothing was sent: Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
   });
@@ -123,7 +127,7 @@ describe('budgets (real VS Code, gateway simulator)', function () {
       assert.match(err.message, /raise "modelgate\.budget\.dailyUsd"/);
       return true;
     });
-    assert.equal(asked.length, 0, 'another extension is never asked on the user\'s behalf');
+    assert.equal(asked.length, 0, "another extension is never asked on the user's behalf");
     assert.equal(chatRequests(), before, 'nothing reached the gateway');
   });
 
@@ -131,7 +135,9 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     await tinyBudget();
     await api.chat.controller.send('use it up [[words:5]]');
     const before = imageRequests();
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'a lighthouse', folder: 'mg-budget-images', open: false })));
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'a lighthouse', folder: 'mg-budget-images', open: false })),
+    );
     assert.equal(asked.length, 1);
     assert.equal(asked[0]!.what, 'image');
     assert.equal(imageRequests(), before, 'no image request was sent');
@@ -149,14 +155,20 @@ describe('budgets (real VS Code, gateway simulator)', function () {
       assert.equal((await lmRequest('hello [[words:3]]')).split(' ').length, 3);
       assert.equal(chatRequests(), before + 2);
       const sources = api.spend.summary('day').bySource.map((r) => r.key);
-      assert.ok(sources.some((k) => k.startsWith('vscode.lm: ') && !k.includes('not reported')), `the calling extension is named: ${sources.join(', ')}`);
+      assert.ok(
+        sources.some((k) => k.startsWith('vscode.lm: ') && !k.includes('not reported')),
+        `the calling extension is named: ${sources.join(', ')}`,
+      );
     }
   });
 
   it('an invalid budget setting is reported with a clear message and no budget applies', async () => {
     await config().update('budget.dailyUsd', -3, vscode.ConfigurationTarget.Global);
     await until(() => api.settings().problems.some((p) => p.includes('modelgate.budget.dailyUsd')), 'the problem reported');
-    assert.match(api.settings().problems.find((p) => p.includes('budget'))!, /must be a positive amount in US dollars/);
+    assert.match(
+      api.settings().problems.find((p) => p.includes('budget'))!,
+      /must be a positive amount in US dollars/,
+    );
     assert.equal(api.settings().budgets.dailyUsd, undefined);
     await setDaily(undefined);
   });

@@ -83,7 +83,7 @@ describe('canary key (real VS Code, gateway simulator)', function () {
     if (ws) fs.rmSync(path.join(ws, IMAGE_FOLDER), { recursive: true, force: true });
   });
 
-  it('the test\'s own search finds every form (it can fail)', () => {
+  it("the test's own search finds every form (it can fail)", () => {
     assert.ok(leaks(`x Bearer ${KEY} y`).length > 0);
     assert.ok(leaks(KEY.slice(3, 11).toUpperCase()).length > 0);
     assert.ok(leaks(encodeURIComponent(KEY)).length > 0);
@@ -130,7 +130,16 @@ describe('canary key (real VS Code, gateway simulator)', function () {
 
   it('the image command: a normal image, then echoing proxies; the error shown has no piece of the key', async () => {
     const generate = (prompt: string) =>
-      Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>('modelgate.generateImage', { prompt, folder: IMAGE_FOLDER, model: 'image-small', size: '256x256', open: false, insertLink: false }));
+      Promise.resolve(
+        vscode.commands.executeCommand<vscode.Uri[] | undefined>('modelgate.generateImage', {
+          prompt,
+          folder: IMAGE_FOLDER,
+          model: 'image-small',
+          size: '256x256',
+          open: false,
+          insertLink: false,
+        }),
+      );
     gw.clearFaults(); // a 5xx injected for the chat's retries may have a few uses left
     const ok = await generate('a lighthouse at dusk'); // no word of the key in the prompt: it is logged and saved
     assert.equal(ok?.length, 1, 'one image saved');
@@ -219,7 +228,10 @@ describe('canary key (real VS Code, gateway simulator)', function () {
       if (f.endsWith('.log')) logs++;
       check(f, fs.readFileSync(f).toString('latin1'));
     }
-    assert.ok(files.some((f) => f.endsWith('index.json')), 'the history was searched');
+    assert.ok(
+      files.some((f) => f.endsWith('index.json')),
+      'the history was searched',
+    );
     assert.ok(images >= 1, 'the saved images were searched');
     assert.deepEqual(hits, []);
     assert.ok(logs > 0 || fs.existsSync(path.join(userData, 'logs')) === false, 'log files searched');

@@ -49,7 +49,9 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
   const chat = (): ChatController => api.chat.controller;
   const row = (channel: string) => api.channelPickerItems().find((i) => i.label.endsWith(channel));
   const channelsAsked = () =>
-    gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).map((r) => (r.body as { provider?: { channel?: string } }).provider?.channel ?? 'default');
+    gw.requests
+      .filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'))
+      .map((r) => (r.body as { provider?: { channel?: string } }).provider?.channel ?? 'default');
   const record = (channel: string) => gw.channelRecord().find((r) => r.model === MODEL && r.channel === channel);
 
   async function setChannel(channel: string): Promise<void> {
@@ -133,7 +135,10 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     assert.ok(direct.errors! / direct.requests! < economical.errors! / economical.requests!);
     // the price is whole, before the health figures; a channel not used says so
     const byChannel = PRICE_CARD.chat[MODEL]!;
-    assert.ok(row('Economical')!.detail!.startsWith(`$${byChannel.economical.input} / $${byChannel.economical.output} per 1M · p50 first token `), row('Economical')!.detail);
+    assert.ok(
+      row('Economical')!.detail!.startsWith(`$${byChannel.economical.input} / $${byChannel.economical.output} per 1M · p50 first token `),
+      row('Economical')!.detail,
+    );
     assert.match(row('Stable')!.detail!, /^\$2 \/ \$8 per 1M · not measured yet$/);
     // the tooltip, per channel of the current model
     const tooltip = api.statusBarTooltip();
@@ -159,7 +164,10 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.equal(finished?.channel, 'stable');
       assert.equal(api.lastUsage()?.channel, 'stable');
       const price = PRICE_CARD.chat[MODEL]!.stable;
-      assert.ok(a.usage?.cost !== undefined && Math.abs(a.usage.cost - (a.usage.promptTokens * price.input + a.usage.completionTokens * price.output) / 1e6) < 1e-12, 'priced at stable');
+      assert.ok(
+        a.usage?.cost !== undefined && Math.abs(a.usage.cost - (a.usage.promptTokens * price.input + a.usage.completionTokens * price.output) / 1e6) < 1e-12,
+        'priced at stable',
+      );
       assert.deepEqual(channelsAsked(), ['direct', 'direct', 'direct', 'stable']);
       const notes = () => posts.filter((p) => p.type === 'notice' && /came from stable/.test(p.message));
       assert.equal(notes().length, 1, 'the switch is noted');

@@ -32,7 +32,6 @@ const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable;
 
 type Assistant = Extract<MessageView, { role: 'assistant' }>;
 
-
 const textOf = (m: MessageView | undefined): string =>
   m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
 const toolsOf = (m: MessageView | undefined): ToolCallView[] =>
@@ -118,7 +117,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await chat().send('Explain prefix caches [[words:400]]');
     const view = await chat().conversation();
     assert.equal(view.title, 'Explain prefix caches [[words:400]]');
-    assert.deepEqual(view.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      view.messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
     const answer = view.messages[1] as Assistant;
     assert.equal(answer.status, 'done');
     assert.equal(answer.model, 'flagship-text');
@@ -138,7 +140,13 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.ok(finished.usage && finished.usage.completionTokens > 0);
     assert.equal(finished.usage.cost, costOf(finished.usage, FLAG_PRICE));
     assert.equal(finished.totalCost, finished.usage.cost);
-    assert.deepEqual(posts.filter((p) => p.type === 'busy'), [{ type: 'busy', busy: true }, { type: 'busy', busy: false }]);
+    assert.deepEqual(
+      posts.filter((p) => p.type === 'busy'),
+      [
+        { type: 'busy', busy: true },
+        { type: 'busy', busy: false },
+      ],
+    );
 
     // One request: the configured model, streamed, no provider for the default channel.
     assert.equal(chatRequests().length, before + 1);
@@ -207,12 +215,18 @@ describe('chat (real VS Code, gateway simulator)', function () {
     const firstId = (await chat().conversation()).messages[0]!.id;
     await chat().editAndResend(firstId, 'edited question [[words:4]]');
     const view = await chat().conversation();
-    assert.deepEqual(view.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      view.messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
     assert.equal((view.messages[0] as { text: string }).text, 'edited question [[words:4]]');
     assert.equal(view.title, 'edited question [[words:4]]');
     assert.equal(textOf(view.messages[1]).split(' ').length, 4);
     const msgs = lastRequest().messages;
-    assert.deepEqual(msgs.map((m) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      msgs.map((m) => m.role),
+      ['system', 'user'],
+    );
     assert.ok(!JSON.stringify(msgs).includes('second question'));
     assert.ok(posts.some((p) => p.type === 'truncated' && p.fromMessageId === firstId));
   });
@@ -229,7 +243,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.equal(chat(), reopened);
     const view = await reopened.conversation();
     assert.equal(view.id, id);
-    assert.deepEqual(view.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      view.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     const last = view.messages[3] as Assistant;
     assert.equal(last.status, 'interrupted');
     assert.ok(textOf(last).length > 0, 'partial text kept');
@@ -250,7 +267,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await chat().send('conversation B [[words:2]]');
     const b = (await chat().conversation()).id;
     const list = await chat().conversations();
-    assert.deepEqual(list.slice(0, 2).map((c) => c.id), [b, a]);
+    assert.deepEqual(
+      list.slice(0, 2).map((c) => c.id),
+      [b, a],
+    );
     posts = [];
     assert.equal(await chat().switchConversation(a), true);
     const snap = posts.find((p) => p.type === 'snapshot') as Extract<HostMessage, { type: 'snapshot' }>;
@@ -276,13 +296,19 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.ok(!/root:/.test(calls[1]!.result ?? ''), 'nothing outside the workspace was read');
     // each call was shown running, then finished
     const shown = posts.filter((p): p is Extract<HostMessage, { type: 'toolCall' }> => p.type === 'toolCall').map((p) => `${p.call.id}:${p.call.status}`);
-    assert.deepEqual(shown.map((s) => s.split(':')[1]), ['running', 'running', 'done', 'error']);
+    assert.deepEqual(
+      shown.map((s) => s.split(':')[1]),
+      ['running', 'running', 'done', 'error'],
+    );
     // two requests: the calls, then the results; tools offered on both
     const reqs = chatRequests().slice(before);
     assert.equal(reqs.length, 2);
     const second = reqs[1]!.body as { messages: ChatMessage[]; tools?: unknown[] };
     assert.ok(second.tools && second.tools.length > 0);
-    assert.deepEqual(second.messages.slice(-3).map((m) => m.role), ['assistant', 'tool', 'tool']);
+    assert.deepEqual(
+      second.messages.slice(-3).map((m) => m.role),
+      ['assistant', 'tool', 'tool'],
+    );
     assert.equal(second.messages.at(-3)!.tool_calls?.length, 2);
     assert.ok(textOf(a).length > 0, 'a final answer after the results');
     const composer = await chat().composer();
@@ -296,7 +322,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
       await chat().send('[[rounds:3]] [[call:list_files {}]]');
       const a = await lastAssistant();
       assert.equal(a.status, 'done');
-      assert.deepEqual(toolsOf(a).map((c) => c.status), ['done', 'denied']);
+      assert.deepEqual(
+        toolsOf(a).map((c) => c.status),
+        ['done', 'denied'],
+      );
       assert.match(textOf(a), /Stopped after 1 round of tool calls/);
     } finally {
       await config().update('chat.maxToolRounds', undefined, vscode.ConfigurationTarget.Global);
@@ -323,7 +352,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
       assert.equal((await chat().composer()).imageInput, true);
       assert.equal(await chat().attachImageBytes(PNG, 'dot.png'), true);
       assert.equal(await chat().attachImageBytes(Buffer.from('not an image at all'), 'fake.png'), false);
-      assert.deepEqual((await chat().composer()).attachments.map((x) => x.kind), ['image']);
+      assert.deepEqual(
+        (await chat().composer()).attachments.map((x) => x.kind),
+        ['image'],
+      );
       await chat().send('What is in this picture?');
       const last = lastRequest().messages.at(-1)!;
       assert.ok(Array.isArray(last.content));
@@ -352,7 +384,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
       fs.writeFileSync(file.fsPath, big);
       assert.equal(await chat().attachFile(file), true);
       const chips = (await chat().composer()).attachments;
-      assert.deepEqual(chips.map((c) => [c.kind, c.label]), [['file', `${FIXTURE}/big.ts`]]);
+      assert.deepEqual(
+        chips.map((c) => [c.kind, c.label]),
+        [['file', `${FIXTURE}/big.ts`]],
+      );
 
       const usages: { promptTokens: number; cachedTokens: number; completionTokens: number; cost?: number }[] = [];
       const spent: number[] = [];
@@ -373,13 +408,16 @@ describe('chat (real VS Code, gateway simulator)', function () {
       }
       // cost: uncached at the input price, cached at the cache price, output at the output price
       for (const [i, u] of usages.entries()) {
-        const expected = ((u.promptTokens - u.cachedTokens) * LCT_PRICE.input + u.cachedTokens * LCT_PRICE.cacheRead! + u.completionTokens * LCT_PRICE.output) / 1e6;
+        const expected =
+          ((u.promptTokens - u.cachedTokens) * LCT_PRICE.input + u.cachedTokens * LCT_PRICE.cacheRead! + u.completionTokens * LCT_PRICE.output) / 1e6;
         assert.ok(Math.abs(u.cost! - expected) < 1e-12, `turn ${i + 1}: ${u.cost} vs ${expected}`);
         assert.ok(Math.abs(u.cost! - spent[i]!) < 1e-9, `turn ${i + 1}: shown ${u.cost}, the gateway charged ${spent[i]}`);
       }
       const total = (await chat().conversation()).totalCost!;
       assert.ok(Math.abs(total - usages.reduce((s, u) => s + u.cost!, 0)) < 1e-12);
-      console.log(`      cached tokens: turn 2 ${usages[1]!.cachedTokens}/${usages[0]!.promptTokens}, turn 3 ${usages[2]!.cachedTokens}/${usages[1]!.promptTokens}`);
+      console.log(
+        `      cached tokens: turn 2 ${usages[1]!.cachedTokens}/${usages[0]!.promptTokens}, turn 3 ${usages[2]!.cachedTokens}/${usages[1]!.promptTokens}`,
+      );
     } finally {
       await useModel('flagship-text');
     }
@@ -415,7 +453,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await chat().handle({ type: 'removeAttachment', attachmentId: chip.id });
     assert.deepEqual((await chat().composer()).attachments, []);
     await chat().send('no files [[words:2]]');
-    assert.ok(!JSON.stringify(lastRequest().messages).includes("import { add }"));
+    assert.ok(!JSON.stringify(lastRequest().messages).includes('import { add }'));
   });
 
   it('shows errors in the transcript with what to do, and never loses the message', async () => {
@@ -482,7 +520,11 @@ describe('chat (real VS Code, gateway simulator)', function () {
   });
 
   it('warns before a request that does not fit the context window, and sends nothing', async () => {
-    await config().update('models', { 'flagship-text': { contextWindow: 4000, maxOutput: 1000, prices: { default: FLAG_PRICE } } }, vscode.ConfigurationTarget.Global);
+    await config().update(
+      'models',
+      { 'flagship-text': { contextWindow: 4000, maxOutput: 1000, prices: { default: FLAG_PRICE } } },
+      vscode.ConfigurationTarget.Global,
+    );
     await until(async () => (await chat().composer()).contextWindow === 4000, 'the small context window');
     try {
       const count = chatRequests().length;
@@ -495,7 +537,11 @@ describe('chat (real VS Code, gateway simulator)', function () {
       const composer = await chat().composer();
       assert.ok(composer.contextTokens > 0 && composer.contextTokens < 4000);
     } finally {
-      await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } }, vscode.ConfigurationTarget.Global);
+      await config().update(
+        'models',
+        { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } },
+        vscode.ConfigurationTarget.Global,
+      );
       await until(async () => (await chat().composer()).contextWindow === 1_000_000, 'the default context window');
     }
   });
@@ -504,7 +550,13 @@ describe('chat (real VS Code, gateway simulator)', function () {
     // In the web workbench the clipboard is the browser's: without the clipboard permission
     // (headless Chromium grants none by default) its promises never settle. That is the test
     // browser's setup, not the feature: skip, visibly, rather than hang.
-    const probe = vscode.env.clipboard.writeText('probe').then(() => vscode.env.clipboard.readText()).then(() => true, () => true);
+    const probe = vscode.env.clipboard
+      .writeText('probe')
+      .then(() => vscode.env.clipboard.readText())
+      .then(
+        () => true,
+        () => true,
+      );
     const settled = await Promise.race([probe, new Promise<false>((r) => setTimeout(() => r(false), 5_000))]);
     if (!settled && vscode.env.uiKind === vscode.UIKind.Web) this.skip();
     await chat().handle({ type: 'copyCode', code: 'const copied = 1;' });
@@ -572,7 +624,15 @@ describe('chat (real VS Code, gateway simulator)', function () {
   it('opens only http(s) links', async () => {
     assert.equal(isOpenableLink('https://example.com/a?b=c'), true);
     assert.equal(isOpenableLink('http://127.0.0.1:8080/'), true);
-    for (const bad of ['command:workbench.action.quit', 'javascript:alert(1)', 'file:///etc/passwd', 'vscode://x', 'data:text/html,hi', 'https://', '/relative']) {
+    for (const bad of [
+      'command:workbench.action.quit',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'vscode://x',
+      'data:text/html,hi',
+      'https://',
+      '/relative',
+    ]) {
       assert.equal(isOpenableLink(bad), false, bad);
     }
     await chat().handle({ type: 'openLink', href: 'command:workbench.action.closeWindow' }); // ignored, no throw
@@ -601,7 +661,10 @@ describe('chat (real VS Code, gateway simulator)', function () {
       }
     };
     walk(root);
-    assert.ok(files.some((f) => f.endsWith('index.json')), `history files: ${files.join(', ')}`);
+    assert.ok(
+      files.some((f) => f.endsWith('index.json')),
+      `history files: ${files.join(', ')}`,
+    );
     for (const f of files) {
       const bytes = fs.readFileSync(f).toString('latin1');
       for (const k of [KEY, POOR_KEY, WRONG_KEY]) assert.ok(!bytes.includes(k), `${f} contains an API key`);

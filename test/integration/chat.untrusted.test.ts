@@ -53,7 +53,10 @@ describe('chat in an untrusted workspace (real VS Code)', function () {
     const answer = view.messages.at(-1)!;
     assert.ok(answer.role === 'assistant');
     assert.equal(answer.status, 'done');
-    assert.deepEqual(answer.parts.filter((p) => p.kind === 'tool'), []);
+    assert.deepEqual(
+      answer.parts.filter((p) => p.kind === 'tool'),
+      [],
+    );
     assert.match(answer.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(''), /no such tool was offered/);
   });
 });

@@ -113,7 +113,10 @@ describe('context (real VS Code, gateway simulator)', function () {
     assert.ok(JSON.stringify(r2).startsWith(JSON.stringify(r1).slice(0, -1)), 'turn 2 starts with the bytes of turn 1');
     assert.ok(!JSON.stringify(r2![0]).includes('PINNED_LATE_MARKER'), 'the late file is not in the system message');
     // ... then the answer, the pinned file, the new question
-    assert.deepEqual(r2!.slice(r1!.length).map((m) => m.role), ['assistant', 'user', 'user']);
+    assert.deepEqual(
+      r2!.slice(r1!.length).map((m) => m.role),
+      ['assistant', 'user', 'user'],
+    );
     assert.match(r2![r1!.length + 1]!.content as string, /File: mg-context-fixture\/late\.ts[\s\S]*PINNED_LATE_MARKER/);
     // turn 3 starts with all of turn 2: the pin stays where it was
     assert.ok(JSON.stringify(r3).startsWith(JSON.stringify(r2).slice(0, -1)), 'turn 3 starts with the bytes of turn 2');
@@ -156,7 +159,13 @@ describe('context (real VS Code, gateway simulator)', function () {
       // back to the cached route, then the same change again: no second notice
       await useModel('flagship-text');
       await useModel('long-context-tools');
-      assert.equal(cacheNotices().length, 1, cacheNotices().map((n) => n.message).join('\n'));
+      assert.equal(
+        cacheNotices().length,
+        1,
+        cacheNotices()
+          .map((n) => n.message)
+          .join('\n'),
+      );
 
       // a channel change is a change too; a route without a price says the cost is unknown
       await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } } }, vscode.ConfigurationTarget.Global);
@@ -165,13 +174,17 @@ describe('context (real VS Code, gateway simulator)', function () {
       assert.equal(cacheNotices().length, 2);
       assert.match(cacheNotices()[1]!.message, /to long-context-tools \(economical channel\).*cost unknown/);
     } finally {
-      await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } }, vscode.ConfigurationTarget.Global);
+      await config().update(
+        'models',
+        { 'flagship-text': { prices: { default: FLAG_PRICE } }, 'long-context-tools': { prices: { default: LCT_PRICE } } },
+        vscode.ConfigurationTarget.Global,
+      );
       await useChannel('default');
       await useModel('flagship-text');
     }
   });
 
-  it('attaches the current file\'s problems as a removable chip, and sends them with the next message', async () => {
+  it("attaches the current file's problems as a removable chip, and sends them with the next message", async () => {
     const file = vscode.Uri.file(path.join(ws, FIXTURE, 'broken.json'));
     fs.writeFileSync(file.fsPath, '{\n  "name": "x",\n  "version": 1,,\n}\n');
     const doc = await vscode.workspace.openTextDocument(file);
@@ -193,7 +206,7 @@ describe('context (real VS Code, gateway simulator)', function () {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('modelgate.attachProblems');
     chips = (await chat().composer()).attachments;
-    assert.equal(chips.length, 1, 'attaching the same file\'s problems again replaces the chip');
+    assert.equal(chips.length, 1, "attaching the same file's problems again replaces the chip");
     await chat().send('Why does this not parse? [[words:5]]');
     const sent = (await simChatRequests()).at(-1)!.body.messages.at(-1)!;
     assert.equal(sent.role, 'user');
@@ -207,16 +220,21 @@ describe('context (real VS Code, gateway simulator)', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('without an active file, attaches the workspace\'s errors: bounded, and only files inside the workspace', async () => {
+  it("without an active file, attaches the workspace's errors: bounded, and only files inside the workspace", async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const collection = vscode.languages.createDiagnosticCollection('mg-context-test');
     try {
       const inside = vscode.Uri.file(path.join(ws, FIXTURE, 'many.ts'));
       const outside = vscode.Uri.file('/tmp/mg-outside-workspace/secret.ts');
-      const errors = Array.from({ length: 200 }, (_, i) => new vscode.Diagnostic(new vscode.Range(i, 0, i, 1), `error number ${i}`, vscode.DiagnosticSeverity.Error));
+      const errors = Array.from(
+        { length: 200 },
+        (_, i) => new vscode.Diagnostic(new vscode.Range(i, 0, i, 1), `error number ${i}`, vscode.DiagnosticSeverity.Error),
+      );
       collection.set(inside, errors);
       collection.set(outside, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'OUTSIDE_ERROR', vscode.DiagnosticSeverity.Error)]);
-      collection.set(vscode.Uri.file(path.join(ws, FIXTURE, 'warn.ts')), [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'ONLY_A_WARNING', vscode.DiagnosticSeverity.Warning)]);
+      collection.set(vscode.Uri.file(path.join(ws, FIXTURE, 'warn.ts')), [
+        new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'ONLY_A_WARNING', vscode.DiagnosticSeverity.Warning),
+      ]);
       assert.equal(await chat().attachProblems(undefined), true);
       const chip = (await chat().composer()).attachments[0]!;
       assert.equal(chip.kind, 'diagnostics');

@@ -33,7 +33,16 @@ function seeded(i: number, now: number): Conversation {
   };
   c.messages.push({ id: `${c.id}-u1`, role: 'user', text: question, attachments: [], createdAt: c.createdAt, context: [], wire: userMessage(question) });
   const answer = `Use the settings file. ${'Some explanation. '.repeat(40)}The secret word of this one is needle${i}x.`;
-  c.messages.push({ id: `${c.id}-a1`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status: 'done', model: 'flagship-text', channel: 'stable', createdAt: c.createdAt, wire: [{ role: 'assistant', content: answer }] });
+  c.messages.push({
+    id: `${c.id}-a1`,
+    role: 'assistant',
+    parts: [{ kind: 'text', text: answer }],
+    status: 'done',
+    model: 'flagship-text',
+    channel: 'stable',
+    createdAt: c.createdAt,
+    wire: [{ role: 'assistant', content: answer }],
+  });
   return c;
 }
 
@@ -59,7 +68,11 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
     fs.mkdirSync(dir, { recursive: true });
     const conversations = Array.from({ length: COUNT }, (_, i) => seeded(i, now));
     for (const c of conversations) fs.writeFileSync(path.join(dir, `conversation-${c.id}.json`), serializeConversation(c));
-    const index = { version: 1, activeId: conversations[500]!.id, conversations: conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, text: searchTextOf(c) })) };
+    const index = {
+      version: 1,
+      activeId: conversations[500]!.id,
+      conversations: conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt, text: searchTextOf(c) })),
+    };
     fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify(index));
     console.log(`    [convlist] seeded ${COUNT} conversations; index.json ${(fs.statSync(path.join(dir, 'index.json')).size / 1024).toFixed(0)} KB`);
     await api.chat.reload();
@@ -86,24 +99,36 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
       assert.equal(items()[0]!.label, 'Question 0: how do I configure module-0?', 'markdown out of the title');
       assert.equal(items()[0]!.description, relativeDate(now - HOUR, Date.now()));
       assert.match(items()[500]!.description ?? '', /open now/, 'the conversation on screen is marked');
-      assert.deepEqual(items()[0]!.buttons?.map((b) => b.tooltip), ['Rename', 'Delete']);
+      assert.deepEqual(
+        items()[0]!.buttons?.map((b) => b.tooltip),
+        ['Rename', 'Delete'],
+      );
 
       // Content search: the word is only in the answer, never in a title.
       const t1 = performance.now();
       const hits = session.search('NEEDLE417X');
       const searchMs = performance.now() - t1;
-      assert.deepEqual(items().map((i) => i.id), ['seed-0417']);
+      assert.deepEqual(
+        items().map((i) => i.id),
+        ['seed-0417'],
+      );
       assert.equal(hits[0]?.in, 'content');
       assert.match(items()[0]!.detail ?? '', /needle417x/, 'the matching piece of the content is shown');
       // Several words: every one must match, in the title or the content.
       session.search('module-41 configure');
-      assert.deepEqual(items().map((i) => i.id), ['seed-0041', ...Array.from({ length: 10 }, (_, k) => `seed-04${10 + k}`)]);
+      assert.deepEqual(
+        items().map((i) => i.id),
+        ['seed-0041', ...Array.from({ length: 10 }, (_, k) => `seed-04${10 + k}`)],
+      );
       console.log(`    [convlist] open with ${COUNT} conversations: ${openMs.toFixed(1)} ms; content search: ${searchMs.toFixed(2)} ms`);
 
       // Rename (the item's Rename button).
       await session.rename('seed-0007');
       session.search('renamed');
-      assert.deepEqual(items().map((i) => [i.id, i.label]), [['seed-0007', 'Renamed module 7']]);
+      assert.deepEqual(
+        items().map((i) => [i.id, i.label]),
+        [['seed-0007', 'Renamed module 7']],
+      );
       await api.chat.controller.whenIdle();
       const file7 = JSON.parse(fs.readFileSync(path.join(dir, 'conversation-seed-0007.json'), 'utf8')) as Conversation;
       assert.equal(file7.title, 'Renamed module 7');
@@ -113,7 +138,10 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
       // Delete (the item's Delete button), confirmed inside the list.
       session.search('');
       session.askDelete('seed-0003');
-      assert.deepEqual(items().map((i) => i.confirm), ['delete', 'keep']);
+      assert.deepEqual(
+        items().map((i) => i.confirm),
+        ['delete', 'keep'],
+      );
       await session.accept(items()[1]); // Keep it
       assert.equal(items().length, COUNT, 'Keep it deletes nothing');
       session.askDelete('seed-0003');
@@ -140,7 +168,7 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
     assert.ok(!list.some((s) => s.id === 'seed-0003'));
   });
 
-  it('the command is registered and sits in the chat view\'s title bar next to New chat', async () => {
+  it("the command is registered and sits in the chat view's title bar next to New chat", async () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('modelgate.openConversation'));
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };

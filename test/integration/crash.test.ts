@@ -72,7 +72,11 @@ describe('crash safety: half-written store files (real VS Code)', function () {
     // The next save goes through the same temporary names and leaves none behind.
     await chat.send('crash A two [[words:5]]');
     chat = await api.chat.reload();
-    assert.deepEqual(fs.readdirSync(dir()).filter((n) => n.endsWith('.tmp')), [path.basename(live)], 'no stale temporary file left, a live one untouched');
+    assert.deepEqual(
+      fs.readdirSync(dir()).filter((n) => n.endsWith('.tmp')),
+      [path.basename(live)],
+      'no stale temporary file left, a live one untouched',
+    );
     fs.rmSync(live);
     await chat.switchConversation(id);
     assert.deepEqual(usersOf((await chat.conversation()).messages), ['crash A one [[words:5]]', 'crash A two [[words:5]]']);

@@ -222,11 +222,16 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     // Every conversation intact, as stored: reopen from disk and read each one.
     const reopened = await api.chat.reload();
     const files = fs.readdirSync(api.chat.storageUri.fsPath);
-    assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary file left',
+    );
     // The index and this suite's conversations parse (other suites may plant damaged files on purpose).
     const missing = ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)].filter((f) => !files.includes(f));
     assert.deepEqual(missing, [], `store files missing (${files.length} files for ${expected.length} conversations)`);
-    for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)]) JSON.parse(fs.readFileSync(path.join(api.chat.storageUri.fsPath, f), 'utf8'));
+    for (const f of ['index.json', ...expected.map((e) => `conversation-${e.id}.json`)])
+      JSON.parse(fs.readFileSync(path.join(api.chat.storageUri.fsPath, f), 'utf8'));
     const listed = new Set((await reopened.conversations()).map((s) => s.id));
     for (const e of expected) {
       assert.ok(listed.has(e.id), `conversation ${e.id} listed`);

@@ -158,7 +158,12 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
     assert.deepEqual(rejections.slice(rejectionsBefore).map(String), [], 'no unhandled rejection');
   }
 
-  const status = (s: number, body?: string, contentType?: string): Fault => ({ kind: 'status', status: s, ...(body === undefined ? {} : { body }), ...(contentType ? { contentType } : {}) });
+  const status = (s: number, body?: string, contentType?: string): Fault => ({
+    kind: 'status',
+    status: s,
+    ...(body === undefined ? {} : { body }),
+    ...(contentType ? { contentType } : {}),
+  });
   const jsonError = (message: string, type: string, code: string) => JSON.stringify({ error: { message, type, param: null, code } });
   const inAnHour = () => new Date(Date.now() + 3_600_000).toUTCString();
 
@@ -181,9 +186,21 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
       actions: ['pickModel'],
       requests: 1,
     },
-    { name: '429 Retry-After 0: retried at once, answered', prompt: 'hello [[words:3]]', inject: { fault: { kind: 'rateLimit', retryAfter: '0' }, times: 1 }, status: 'done', requests: 2 },
+    {
+      name: '429 Retry-After 0: retried at once, answered',
+      prompt: 'hello [[words:3]]',
+      inject: { fault: { kind: 'rateLimit', retryAfter: '0' }, times: 1 },
+      status: 'done',
+      requests: 2,
+    },
     // Retry-After 5 is honoured in full (the policy caps waits at 30 s): this case costs ~5 s.
-    { name: '429 Retry-After 5: waited out, answered', prompt: 'hello [[words:3]]', inject: { fault: { kind: 'rateLimit', retryAfter: '5' }, times: 1 }, status: 'done', requests: 2 },
+    {
+      name: '429 Retry-After 5: waited out, answered',
+      prompt: 'hello [[words:3]]',
+      inject: { fault: { kind: 'rateLimit', retryAfter: '5' }, times: 1 },
+      status: 'done',
+      requests: 2,
+    },
     {
       name: '429 Retry-After 3600: not waited, says how long, Retry',
       prompt: 'hello [[words:3]]',
@@ -207,7 +224,13 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
       actions: ['retry'],
       requests: 1,
     },
-    { name: '502 HTML page from a proxy: retried, then a short message without markup', prompt: 'hello [[words:3]] [[fault:html502]]', status: 'error', actions: ['retry'], requests: 3 },
+    {
+      name: '502 HTML page from a proxy: retried, then a short message without markup',
+      prompt: 'hello [[words:3]] [[fault:html502]]',
+      status: 'error',
+      actions: ['retry'],
+      requests: 3,
+    },
     {
       name: '503 HTML page: retried, then a short message without markup',
       prompt: 'hello [[words:3]]',
@@ -233,7 +256,14 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
       requests: 1,
     },
     { name: 'drop right after the headers: a network message, Retry', prompt: 'tell me [[words:60]] [[fault:drop:0]]', status: 'error', actions: ['retry'] },
-    { name: 'drop after 4 chunks: partial kept, not retried', prompt: 'tell me [[words:60]] [[fault:drop:4]]', status: 'error', actions: ['retry'], partial: true, requests: 1 },
+    {
+      name: 'drop after 4 chunks: partial kept, not retried',
+      prompt: 'tell me [[words:60]] [[fault:drop:4]]',
+      status: 'error',
+      actions: ['retry'],
+      partial: true,
+      requests: 1,
+    },
     // The idle timeout: requestTimeoutSeconds = 5 (the minimum); this case costs ~5 s.
     {
       name: 'stall after 3 chunks: the idle timeout ends it, partial kept, names the setting',

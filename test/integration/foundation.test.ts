@@ -12,7 +12,6 @@ import { until } from './helpers';
 const EXT_ID = 'modelgate.modelgate';
 const cfg = () => vscode.workspace.getConfiguration('modelgate');
 
-
 function authHeaders(gw: RunningGateway): string[] {
   return gw.requests.filter((r) => r.server === 'api').map((r) => String(r.headers['authorization'] ?? ''));
 }
@@ -40,7 +39,14 @@ describe('foundation (real VS Code)', function () {
   it('activates and contributes its commands', async () => {
     assert.equal(api.version, 1);
     const all = await vscode.commands.getCommands(true);
-    for (const c of ['modelgate.setApiKey', 'modelgate.clearApiKey', 'modelgate.pickModel', 'modelgate.pickChannel', 'modelgate.openChat', 'modelgate.generateImage']) {
+    for (const c of [
+      'modelgate.setApiKey',
+      'modelgate.clearApiKey',
+      'modelgate.pickModel',
+      'modelgate.pickChannel',
+      'modelgate.openChat',
+      'modelgate.generateImage',
+    ]) {
       assert.ok(all.includes(c), c);
     }
     const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;

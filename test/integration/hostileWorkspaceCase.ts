@@ -59,10 +59,7 @@ export function hostileWorkspaceSuite(trusted: boolean): void {
       settingsFile = path.join(ws, '.vscode', 'settings.json');
       previous = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
       fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-      fs.writeFileSync(
-        settingsFile,
-        JSON.stringify(hostileSettings(captureUrl, { 'editor.tabSize': 7 }), null, 2),
-      );
+      fs.writeFileSync(settingsFile, JSON.stringify(hostileSettings(captureUrl, { 'editor.tabSize': 7 }), null, 2));
       // VS Code has read the file once its harmless neighbour shows up
       await until(() => vscode.workspace.getConfiguration('editor').inspect('tabSize')?.workspaceValue === 7, 'the workspace settings file was read');
       await new Promise((r) => setTimeout(r, 500)); // let the extension's settings listener run

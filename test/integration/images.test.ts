@@ -23,7 +23,6 @@ const CMD = 'modelgate.generateImage';
 const TEST_DIR = 'mg-images-it';
 const cfg = () => vscode.workspace.getConfiguration('modelgate');
 
-
 const generate = (arg?: unknown): Promise<vscode.Uri[] | undefined> => Promise.resolve(vscode.commands.executeCommand<vscode.Uri[] | undefined>(CMD, arg));
 
 function generations(gw: RunningGateway) {
@@ -166,7 +165,14 @@ describe('images: Generate Image Here (real VS Code)', function () {
     it('sends quality and style to the restricted model', async () => {
       const uris = await generate({ prompt: 'wide banner', folder: rel('wide'), size: '1792x1024', quality: 'hd', style: 'natural', open: false });
       assert.equal(ihdrSize(await fs.readFile(uris![0].fsPath)), '1792x1024');
-      assert.deepEqual(generations(gw).at(-1)!.body, { model: 'image-restricted', prompt: 'wide banner', n: 1, size: '1792x1024', quality: 'hd', style: 'natural' });
+      assert.deepEqual(generations(gw).at(-1)!.body, {
+        model: 'image-restricted',
+        prompt: 'wide banner',
+        n: 1,
+        size: '1792x1024',
+        quality: 'hd',
+        style: 'natural',
+      });
     });
 
     it('saves into modelgate.image.folder when no folder is given', async () => {
@@ -196,12 +202,17 @@ describe('images: Generate Image Here (real VS Code)', function () {
       assert.deepEqual(await filesIn(folder), []);
     };
 
-    it('restricted model: n = 2 is refused', () => rejected({ prompt: 'two', model: 'image-restricted', n: 2 }, /n = 2 is not available for image-restricted \(allowed: only 1\)/));
+    it('restricted model: n = 2 is refused', () =>
+      rejected({ prompt: 'two', model: 'image-restricted', n: 2 }, /n = 2 is not available for image-restricted \(allowed: only 1\)/));
     it('restricted model: 256x256 and 512x512 are refused', async () => {
       await rejected({ prompt: 'x', model: 'image-restricted', size: '256x256' }, /size “256x256”.*allowed: 1024x1024, 1792x1024, 1024x1792/);
       await rejected({ prompt: 'x', model: 'image-restricted', size: '512x512' }, /size “512x512”/);
     });
-    it('small model: 1792x1024 is refused', () => rejected({ prompt: 'x', model: 'image-small', size: '1792x1024' }, /size “1792x1024” is not available for image-small \(allowed: 256x256, 512x512, 1024x1024\)/));
+    it('small model: 1792x1024 is refused', () =>
+      rejected(
+        { prompt: 'x', model: 'image-small', size: '1792x1024' },
+        /size “1792x1024” is not available for image-small \(allowed: 256x256, 512x512, 1024x1024\)/,
+      ));
     it('small model: quality and style are refused', async () => {
       await rejected({ prompt: 'x', model: 'image-small', quality: 'hd' }, /quality is not supported by image-small/);
       await rejected({ prompt: 'x', model: 'image-small', style: 'vivid' }, /style is not supported by image-small/);
@@ -217,7 +228,11 @@ describe('images: Generate Image Here (real VS Code)', function () {
 
     it('names the option and what is allowed when the gateway still refuses one', async () => {
       // The catalogue is wrong on purpose: it claims image-small makes 1792x1024 pictures.
-      await cfg().update('models', { 'image-small': { kind: 'image', sizes: ['256x256', '1024x1024', '1792x1024'], maxN: 10 } }, vscode.ConfigurationTarget.Global);
+      await cfg().update(
+        'models',
+        { 'image-small': { kind: 'image', sizes: ['256x256', '1024x1024', '1792x1024'], maxN: 10 } },
+        vscode.ConfigurationTarget.Global,
+      );
       await until(() => !!api.catalogue().imageModel('image-small')?.sizes.includes('1792x1024'), 'catalogue override applied');
       try {
         const before = generations(gw).length;
@@ -248,12 +263,22 @@ describe('images: Generate Image Here (real VS Code)', function () {
         // Stored keys are per gateway: storing this one starts the (held) listing, as activation does.
         await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
         await until(() => listings() > 0, 'the listing to be in flight');
-        assert.equal(api.catalogue().imageModel('image-gateway-only'), undefined, 'not known before the listing lands (the previous gateway’s list was dropped)');
+        assert.equal(
+          api.catalogue().imageModel('image-gateway-only'),
+          undefined,
+          'not known before the listing lands (the previous gateway’s list was dropped)',
+        );
 
         let settled = false;
-        const run = generate({ prompt: 'first call', folder: rel('first-call'), model: 'image-gateway-only', size: '512x512', n: 2, open: false, insertLink: false }).finally(
-          () => (settled = true),
-        );
+        const run = generate({
+          prompt: 'first call',
+          folder: rel('first-call'),
+          model: 'image-gateway-only',
+          size: '512x512',
+          n: 2,
+          open: false,
+          insertLink: false,
+        }).finally(() => (settled = true));
         run.catch(() => undefined);
         // The command waits for the listing instead of refusing the model: give it every chance to
         // refuse (it would settle at once), then let the listing land.
@@ -297,7 +322,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
 
     it('a model nobody lists is still refused after the list landed, naming the image models', async () => {
-      await assert.rejects(generate({ prompt: 'nobody lists it', folder: rel('unlisted'), model: 'image-not-listed', open: false }), /“image-not-listed” is not an image model of the catalogue \(image models: .*image-gateway-only/);
+      await assert.rejects(
+        generate({ prompt: 'nobody lists it', folder: rel('unlisted'), model: 'image-not-listed', open: false }),
+        /“image-not-listed” is not an image model of the catalogue \(image models: .*image-gateway-only/,
+      );
       assert.equal(await exists(sub('unlisted')), false);
     });
   });
@@ -307,7 +335,13 @@ describe('images: Generate Image Here (real VS Code)', function () {
       await cfg().update('endUserId', value, vscode.ConfigurationTarget.Global);
       await until(() => JSON.stringify(cfg().inspect('endUserId')?.globalValue) === JSON.stringify(value), 'endUserId applied');
       // the extension reads its settings on the change event: wait until it has
-      await until(() => (value === undefined ? api.settings().endUserId === undefined && !api.settings().endUserIdProblem : api.settings().endUserId !== undefined || !!api.settings().endUserIdProblem), 'the extension saw endUserId');
+      await until(
+        () =>
+          value === undefined
+            ? api.settings().endUserId === undefined && !api.settings().endUserIdProblem
+            : api.settings().endUserId !== undefined || !!api.settings().endUserIdProblem,
+        'the extension saw endUserId',
+      );
     };
     const lastSent = () => generations(gw).at(-1)?.body as Record<string, unknown>;
     afterEach(async () => setEndUser(undefined));
@@ -342,7 +376,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
         return true;
       });
       await setEndUser(12345);
-      await assert.rejects(generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }), /"modelgate\.endUserId" must be a string/);
+      await assert.rejects(
+        generate({ prompt: 'bad id', folder: rel('user-bad'), model: 'image-small', size: '256x256', open: false }),
+        /"modelgate\.endUserId" must be a string/,
+      );
       assert.equal(generations(gw).length, before, 'refused before any request');
       assert.equal(await exists(sub('user-bad')), false);
     });
@@ -373,12 +410,18 @@ describe('images: Generate Image Here (real VS Code)', function () {
         await cfg().update('baseUrl', shortLived.baseUrl, vscode.ConfigurationTarget.Global);
         await until(() => api.settings().baseUrl === shortLived.baseUrl, 'switched to the short-lived gateway');
         await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');
-        await assert.rejects(generate({ prompt: 'gone soon', folder: rel('expired'), model: 'image-small', size: '256x256', n: 2, open: false }), (err: Error) => {
-          assert.equal(err.name, 'ImageLinkExpiredError');
-          assert.match(err.message, /image link expired before Modelgate could download it.*Nothing was saved/);
-          return true;
-        });
-        assert.ok(shortLived.requests.some((r) => r.server === 'images'), 'the download was tried');
+        await assert.rejects(
+          generate({ prompt: 'gone soon', folder: rel('expired'), model: 'image-small', size: '256x256', n: 2, open: false }),
+          (err: Error) => {
+            assert.equal(err.name, 'ImageLinkExpiredError');
+            assert.match(err.message, /image link expired before Modelgate could download it.*Nothing was saved/);
+            return true;
+          },
+        );
+        assert.ok(
+          shortLived.requests.some((r) => r.server === 'images'),
+          'the download was tried',
+        );
         assert.equal(await exists(sub('expired')), false, 'not even the folder was created');
       } finally {
         await cfg().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
@@ -483,7 +526,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
       const editor = await openDoc('page.html', '<body>\n\n</body>\n', 1, 0);
       const uris = await generate({ prompt: 'Cats & "dogs"', folder: rel('links', 'pics'), model: 'image-small', size: '256x256', n: 2, open: false });
       const [a, b] = uris!.map((u) => path.basename(u.fsPath));
-      assert.equal(editor.document.getText(), `<body>\n<img src="pics/${a}" alt="Cats &amp; &quot;dogs&quot;">\n<img src="pics/${b}" alt="Cats &amp; &quot;dogs&quot;">\n</body>\n`);
+      assert.equal(
+        editor.document.getText(),
+        `<body>\n<img src="pics/${a}" alt="Cats &amp; &quot;dogs&quot;">\n<img src="pics/${b}" alt="Cats &amp; &quot;dogs&quot;">\n</body>\n`,
+      );
       await editor.document.save();
     });
 
@@ -538,10 +584,14 @@ describe('images: Generate Image Here (real VS Code)', function () {
         // The editor's title bar / context menu pass the document's Uri.
         const run = generate(editor.document.uri).finally(() => (settled = true));
         // Accept whatever each question offers: the prefilled prompt, then the pre-selected options.
-        await until(async () => {
-          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-          return settled;
-        }, 'every question answered and the image saved', 40_000);
+        await until(
+          async () => {
+            await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+            return settled;
+          },
+          'every question answered and the image saved',
+          40_000,
+        );
         const uris = await run;
         assert.equal(uris?.length, 1);
         assert.equal(path.dirname(uris![0].fsPath), sub('interactive'), 'beside the document');
@@ -620,7 +670,11 @@ describe('images: Generate Image Here (real VS Code)', function () {
         ['a-lighthouse-20261122-101530-1-2.png', 'a-lighthouse-20261122-101530-2.png'],
       );
       assert.equal(await fs.readFile(path.join(dir, 'a-lighthouse-20261122-101530-1.png'), 'utf8'), 'original');
-      assert.deepEqual(await filesIn(dir), ['a-lighthouse-20261122-101530-1-2.png', 'a-lighthouse-20261122-101530-1.png', 'a-lighthouse-20261122-101530-2.png']);
+      assert.deepEqual(await filesIn(dir), [
+        'a-lighthouse-20261122-101530-1-2.png',
+        'a-lighthouse-20261122-101530-1.png',
+        'a-lighthouse-20261122-101530-2.png',
+      ]);
     });
 
     it('a write that fails half-way removes what this run wrote, and the folders it created', async () => {
@@ -635,7 +689,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
           await real.writeFile(u, bytes);
         },
       };
-      await assert.rejects(runImageJob({ client: client(), fs: failing }, job(sub('rollback', 'new', 'deeper'), 'half written', 3), new vscode.CancellationTokenSource().token), /NoPermissions|permission/i);
+      await assert.rejects(
+        runImageJob({ client: client(), fs: failing }, job(sub('rollback', 'new', 'deeper'), 'half written', 3), new vscode.CancellationTokenSource().token),
+        /NoPermissions|permission/i,
+      );
       assert.equal(writes, 2, 'the first file was written before the failure');
       assert.equal(await exists(sub('rollback')), false, 'the written file and the created folders are gone');
     });

@@ -28,7 +28,11 @@ describe('keybindings (real VS Code)', function () {
     const ours = manifest.contributes.keybindings ?? [];
     assert.ok(ours.length >= 3, 'Modelgate contributes its keybindings');
     // Ours appear in the default list too (extension contributions are part of it).
-    for (const o of ours) assert.ok(defaults.some((d) => d.command === o.command), `${o.command} is bound in the running VS Code`);
+    for (const o of ours)
+      assert.ok(
+        defaults.some((d) => d.command === o.command),
+        `${o.command} is bound in the running VS Code`,
+      );
     assert.deepEqual(clashes(ours, defaults), []);
   });
 });

@@ -24,7 +24,6 @@ const LOOKUP: vscode.LanguageModelChatTool = {
   inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
 };
 
-
 interface Collected {
   text: string;
   parts: unknown[];
@@ -75,7 +74,13 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   const config = () => vscode.workspace.getConfiguration('modelgate');
   const chatRequests = () => gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
   const lastRequest = () =>
-    chatRequests().at(-1)!.body as { model: string; messages: ChatMessage[]; tools?: { function: { name: string; parameters: unknown } }[]; tool_choice?: unknown; provider?: unknown };
+    chatRequests().at(-1)!.body as {
+      model: string;
+      messages: ChatMessage[];
+      tools?: { function: { name: string; parameters: unknown } }[];
+      tool_choice?: unknown;
+      provider?: unknown;
+    };
 
   async function model(id: string): Promise<vscode.LanguageModelChat> {
     const [m] = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
@@ -109,7 +114,14 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('lists the catalogue chat models with their names, limits and capabilities', async () => {
     const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
     const ids = models.map((m) => m.id).sort();
-    assert.deepEqual(ids, api.catalogue().chatModels().map((m) => m.id).sort());
+    assert.deepEqual(
+      ids,
+      api
+        .catalogue()
+        .chatModels()
+        .map((m) => m.id)
+        .sort(),
+    );
     assert.ok(ids.includes('flagship-text') && ids.includes('long-context-tools'), ids.join(', '));
     assert.ok(!ids.includes('image-restricted'), 'image models are not chat models');
     for (const m of models) {
@@ -132,7 +144,11 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
         resolve();
       });
     });
-    await config().update('models', { 'my-model': { label: 'My model', contextWindow: 32_000, maxOutput: 4_000, imageInput: true } }, vscode.ConfigurationTarget.Global);
+    await config().update(
+      'models',
+      { 'my-model': { label: 'My model', contextWindow: 32_000, maxOutput: 4_000, imageInput: true } },
+      vscode.ConfigurationTarget.Global,
+    );
     await changed;
     const mine = await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'my-model' }))[0], 'my-model listed by vscode.lm');
     assert.equal(mine.name, 'My model');
@@ -149,7 +165,10 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     const got = await collect(response);
     assert.equal(got.text, wordsAnswer(prompt, 12));
     assert.equal(got.text.split(' ').length, 12);
-    assert.ok(got.parts.every((p) => p instanceof vscode.LanguageModelTextPart), 'text parts only');
+    assert.ok(
+      got.parts.every((p) => p instanceof vscode.LanguageModelTextPart),
+      'text parts only',
+    );
     assert.equal(chatRequests().length, before + 1, 'one request reached the gateway');
     const body = lastRequest();
     assert.equal(body.model, 'flagship-text');
@@ -165,7 +184,9 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('sends a System-role message (role 3, newer than the stable typings) as a system message', async () => {
     const flagship = await model('flagship-text');
     const system = new vscode.LanguageModelChatMessage(3 as vscode.LanguageModelChatMessageRole, 'Be brief.');
-    const got = await collect(await flagship.sendRequest([system, vscode.LanguageModelChatMessage.User('hi [[words:3]]')], {}, new vscode.CancellationTokenSource().token));
+    const got = await collect(
+      await flagship.sendRequest([system, vscode.LanguageModelChatMessage.User('hi [[words:3]]')], {}, new vscode.CancellationTokenSource().token),
+    );
     assert.equal(got.text.split(' ').length, 3);
     assert.deepEqual(lastRequest().messages, [
       { role: 'system', content: 'Be brief.' },
@@ -173,14 +194,16 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     ]);
   });
 
-  it('sends the channel setting as provider.channel and records the cost at that channel\'s price', async () => {
+  it("sends the channel setting as provider.channel and records the cost at that channel's price", async () => {
     const price = { input: 1.2, output: 4.8 };
     await config().update('models', { 'flagship-text': { prices: { economical: price } } }, vscode.ConfigurationTarget.Global);
     await until(() => !!api.catalogue().price('flagship-text', 'economical'), 'price applied');
     await setChannel('economical');
     try {
       const flagship = await model('flagship-text');
-      const got = await collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('price me [[words:30]]')], {}, new vscode.CancellationTokenSource().token));
+      const got = await collect(
+        await flagship.sendRequest([vscode.LanguageModelChatMessage.User('price me [[words:30]]')], {}, new vscode.CancellationTokenSource().token),
+      );
       assert.equal(got.text.split(' ').length, 30);
       assert.deepEqual(lastRequest().provider, { channel: 'economical' });
       const usage = api.lastUsage()!;
@@ -230,7 +253,11 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
   it('forces a tool call with toolMode Required (tool_choice "required")', async () => {
     const flagship = await model('flagship-text');
     const got = await collect(
-      await flagship.sendRequest([vscode.LanguageModelChatMessage.User('no marker here')], { tools: [LOOKUP], toolMode: vscode.LanguageModelChatToolMode.Required }, new vscode.CancellationTokenSource().token),
+      await flagship.sendRequest(
+        [vscode.LanguageModelChatMessage.User('no marker here')],
+        { tools: [LOOKUP], toolMode: vscode.LanguageModelChatToolMode.Required },
+        new vscode.CancellationTokenSource().token,
+      ),
     );
     assert.equal(lastRequest().tool_choice, 'required');
     const calls = got.parts.filter((p) => p instanceof vscode.LanguageModelToolCallPart);
@@ -239,14 +266,22 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
 
   it('reports tool arguments that are not JSON as an error', async () => {
     const flagship = await model('flagship-text');
-    const attempt = (async () => collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User('[[call:lookup {"q": ]]')], { tools: [LOOKUP] }, new vscode.CancellationTokenSource().token)))();
+    const attempt = (async () =>
+      collect(
+        await flagship.sendRequest(
+          [vscode.LanguageModelChatMessage.User('[[call:lookup {"q": ]]')],
+          { tools: [LOOKUP] },
+          new vscode.CancellationTokenSource().token,
+        ),
+      ))();
     await assert.rejects(attempt, /tool "lookup" with arguments that are not valid JSON/);
   });
 
   it('sends an image to the model with image input and refuses it for the text-only model', async function () {
     const DataPart = (vscode as unknown as { LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown }).LanguageModelDataPart;
     if (!DataPart) this.skip(); // not in this VS Code's API
-    const message = () => new vscode.LanguageModelChatMessage(vscode.LanguageModelChatMessageRole.User, ['what is this?', new DataPart(new Uint8Array(PNG), 'image/png')] as never);
+    const message = () =>
+      new vscode.LanguageModelChatMessage(vscode.LanguageModelChatMessageRole.User, ['what is this?', new DataPart(new Uint8Array(PNG), 'image/png')] as never);
     const lct = await model('long-context-tools');
     const got = await collect(await lct.sendRequest([message()], {}, new vscode.CancellationTokenSource().token));
     assert.match(got.text, new RegExp(`I received 1 image: image/png \\(${PNG.length} bytes\\)`));
@@ -256,7 +291,10 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     const before = chatRequests().length;
     const flagship = await model('flagship-text');
     // refused before the provider returns, so sendRequest itself rejects
-    await assert.rejects(Promise.resolve(flagship.sendRequest([message()], {}, new vscode.CancellationTokenSource().token)), /Flagship \(text\) \(flagship-text\) accepts text only/);
+    await assert.rejects(
+      Promise.resolve(flagship.sendRequest([message()], {}, new vscode.CancellationTokenSource().token)),
+      /Flagship \(text\) \(flagship-text\) accepts text only/,
+    );
     assert.equal(chatRequests().length, before, 'nothing was sent');
   });
 
@@ -290,7 +328,9 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
       assert.ok(full.startsWith(text), 'what arrived is the start of the answer');
       // the whole dripped answer would take over a minute: a closed socket means the request was aborted
       await until(() => relay.closedCarrying('cancel-me-7f3a'), 'the socket of the cancelled request closed', 10_000);
-      console.log(`      cancelled after ${text.length} of ${full.length} characters; iteration ${ended === 'done' ? 'ended normally' : 'threw'}; gateway socket closed`);
+      console.log(
+        `      cancelled after ${text.length} of ${full.length} characters; iteration ${ended === 'done' ? 'ended normally' : 'threw'}; gateway socket closed`,
+      );
     } finally {
       await vscode.commands.executeCommand('modelgate.clearApiKey');
       await config().update('baseUrl', gw.baseUrl, vscode.ConfigurationTarget.Global);
@@ -299,7 +339,7 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     }
   });
 
-  it('counts tokens with the extension\'s estimate', async () => {
+  it("counts tokens with the extension's estimate", async () => {
     const flagship = await model('flagship-text');
     assert.equal(await flagship.countTokens('abcd'), 1);
     assert.equal(await flagship.countTokens('f(a, b);'), 3); // symbols count half a token
@@ -340,12 +380,15 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
       const before = chatRequests().length;
       const flagship = await model('flagship-text');
       // sendRequest itself rejects: the provider knows the key is missing before it returns
-      await assert.rejects(Promise.resolve(flagship.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, new vscode.CancellationTokenSource().token)), (e: unknown) => {
-        const message = e instanceof Error ? e.message : String(e);
-        assert.match(message, /Set API Key/);
-        assert.doesNotMatch(message, /sk-test|Bearer/);
-        return true;
-      });
+      await assert.rejects(
+        Promise.resolve(flagship.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, new vscode.CancellationTokenSource().token)),
+        (e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          assert.match(message, /Set API Key/);
+          assert.doesNotMatch(message, /sk-test|Bearer/);
+          return true;
+        },
+      );
       assert.equal(chatRequests().length, before, 'no request without a key');
     } finally {
       await vscode.commands.executeCommand('modelgate.setApiKey', 'sk-test');

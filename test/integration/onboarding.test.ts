@@ -17,8 +17,7 @@ interface SetKeyResult {
   message: string;
 }
 
-const setKey = (arg: { key: string; baseUrl?: string; storeAnyway?: boolean }) =>
-  vscode.commands.executeCommand<SetKeyResult>('modelgate.setApiKey', arg);
+const setKey = (arg: { key: string; baseUrl?: string; storeAnyway?: boolean }) => vscode.commands.executeCommand<SetKeyResult>('modelgate.setApiKey', arg);
 
 describe('onboarding: the key check and the base URL first (real VS Code)', function () {
   this.timeout(60_000);
@@ -46,7 +45,10 @@ describe('onboarding: the key check and the base URL first (real VS Code)', func
     assert.equal(cfg().inspect<string>('baseUrl')?.globalValue, gw.baseUrl);
     assert.equal(await api.hasKey(), true);
     const models = gw.requests.filter((q) => q.path.endsWith('/models'));
-    assert.ok(models.some((q) => q.headers['authorization'] === 'Bearer sk-onboarding-good'), 'the key went to GET /models');
+    assert.ok(
+      models.some((q) => q.headers['authorization'] === 'Bearer sk-onboarding-good'),
+      'the key went to GET /models',
+    );
   });
 
   it('a key the gateway rejects (401) is reported and not stored, unless asked', async () => {

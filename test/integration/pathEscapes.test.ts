@@ -24,7 +24,11 @@ describe('path escapes: tools and image saving (real VS Code, real disk)', funct
   let tools: WorkspaceTools;
   let n = 0;
   const cts = new vscode.CancellationTokenSource();
-  const outsideSnapshot = () => fs.readdirSync(outside).map((f) => `${f}:${fs.readFileSync(path.join(outside, f), 'utf8')}`).join('|');
+  const outsideSnapshot = () =>
+    fs
+      .readdirSync(outside)
+      .map((f) => `${f}:${fs.readFileSync(path.join(outside, f), 'utf8')}`)
+      .join('|');
 
   before(function () {
     if (!vscode.workspace.isTrusted) this.skip();

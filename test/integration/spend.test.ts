@@ -112,7 +112,14 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     }
 
     // images: two at the standard 1024x1024 price
-    const uris = (await vscode.commands.executeCommand<vscode.Uri[]>('modelgate.generateImage', { prompt: 'a red kite', model: 'image-restricted', n: 1, folder: FIXTURE, open: false })) ?? [];
+    const uris =
+      (await vscode.commands.executeCommand<vscode.Uri[]>('modelgate.generateImage', {
+        prompt: 'a red kite',
+        model: 'image-restricted',
+        n: 1,
+        folder: FIXTURE,
+        open: false,
+      })) ?? [];
     assert.equal(uris.length, 1);
     const imageUsage = api.lastUsage()!;
     assert.equal(imageUsage.source, 'image');
@@ -143,9 +150,14 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     // the CSV export has the same figures
     const csvUri = vscode.Uri.file(path.join(ws, FIXTURE, 'spend.csv'));
     assert.ok(await api.spend.view.exportCsv(csvUri));
-    const rows = fs.readFileSync(csvUri.fsPath, 'utf8').trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
+    const rows = fs
+      .readFileSync(csvUri.fsPath, 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const csvToday = rows.filter((r) => r[0] && new Date(r[0]).getTime() >= after.start).reduce((s, r) => s + Number(r[10] || 0), 0);
-    assert.equal(micro(csvToday), micro(after.cost), 'CSV lines add up to today\'s total');
+    assert.equal(micro(csvToday), micro(after.cost), "CSV lines add up to today's total");
   });
 
   it('an answer stopped after it started, before the gateway reported usage, counts as a request of unknown cost', async () => {
@@ -164,8 +176,14 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     await api.chat.controller.whenIdle();
     assert.equal(chats(), sentBefore + 1, 'one request reached the gateway');
     const last = (await api.chat.controller.conversation()).messages.at(-1)!;
-    assert.ok(last.role === 'assistant' && last.status === 'stopped' && !last.usage?.completionTokens, `stopped without usage: ${JSON.stringify(last).slice(-300)}`);
-    const after = await until(() => (api.spend.summary('day').requests > before.requests ? api.spend.summary('day') : undefined), 'the stopped answer in the ledger');
+    assert.ok(
+      last.role === 'assistant' && last.status === 'stopped' && !last.usage?.completionTokens,
+      `stopped without usage: ${JSON.stringify(last).slice(-300)}`,
+    );
+    const after = await until(
+      () => (api.spend.summary('day').requests > before.requests ? api.spend.summary('day') : undefined),
+      'the stopped answer in the ledger',
+    );
     assert.equal(after.requests, before.requests + 1, 'recorded once');
     assert.equal(after.unpriced, before.unpriced + 1, 'as a request of unknown cost');
     assert.equal(micro(after.cost), micro(before.cost), 'nothing added as $0 to the dollars');

@@ -113,7 +113,11 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
       answer = () => true;
       assert.equal(await ok('read_file', { path: `${FIX}/.env` }), `${FIX}/.env (lines 1-2 of 2)\nAPI_KEY=${ENV_MARKER}\n${SHARED}=from-env`);
       assert.equal(await ok('read_file', { path: `${FIX}/.env`, startLine: 2 }), `${FIX}/.env (lines 2-2 of 2)\n${SHARED}=from-env`);
-      assert.deepEqual(asked.map((q) => q.relPath), [`${FIX}/.env`, `${FIX}/.env`], '"Allow Once" means once');
+      assert.deepEqual(
+        asked.map((q) => q.relPath),
+        [`${FIX}/.env`, `${FIX}/.env`],
+        '"Allow Once" means once',
+      );
     });
 
     it('reads .env.example and ordinary files without asking', async () => {
@@ -125,7 +129,10 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
     it('asks for a private key whatever the case of its name', async () => {
       answer = () => false;
       await declined('read_file', { path: `${FIX}/certs/Server.KEY` }, [KEY_MARKER, 'PRIVATE KEY']);
-      assert.deepEqual(asked.map((q) => q.relPath), [`${FIX}/certs/Server.KEY`]);
+      assert.deepEqual(
+        asked.map((q) => q.relPath),
+        [`${FIX}/certs/Server.KEY`],
+      );
     });
 
     it('asks for a link with an innocent name that leads to .env, and says where it leads', async () => {
@@ -217,7 +224,9 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
     it('get_diagnostics leaves secret-looking files out of the workspace report and asks for one by path', async () => {
       const envUri = vscode.Uri.joinPath(folder.uri, `${FIX}/.env`);
       diagnostics.set(envUri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 7), `Unexpected value "${DIAG_MARKER}"`, vscode.DiagnosticSeverity.Error)]);
-      diagnostics.set(vscode.Uri.joinPath(folder.uri, `${FIX}/plain.ts`), [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 6), 'Ordinary fixture warning', vscode.DiagnosticSeverity.Warning)]);
+      diagnostics.set(vscode.Uri.joinPath(folder.uri, `${FIX}/plain.ts`), [
+        new vscode.Diagnostic(new vscode.Range(0, 0, 0, 6), 'Ordinary fixture warning', vscode.DiagnosticSeverity.Warning),
+      ]);
       try {
         const all = await ok('get_diagnostics', {});
         assert.ok(!all.includes(DIAG_MARKER), `leaks a diagnostic of .env: ${all}`);
@@ -229,7 +238,10 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
         await declined('get_diagnostics', { path: `${FIX}/.env` }, [DIAG_MARKER]);
         answer = () => true;
         assert.match(await ok('get_diagnostics', { path: `${FIX}/.env` }), new RegExp(DIAG_MARKER));
-        assert.deepEqual(asked.map((q) => q.request.tool), ['get_diagnostics', 'get_diagnostics']);
+        assert.deepEqual(
+          asked.map((q) => q.request.tool),
+          ['get_diagnostics', 'get_diagnostics'],
+        );
       } finally {
         diagnostics.clear();
       }
@@ -256,10 +268,18 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
         return true;
       };
       const results = await tools.runAll(
-        [callOf('read_file', { path: `${FIX}/.env` }), callOf('read_file', { path: `${FIX}/certs/Server.KEY` }), callOf('read_file', { path: `${FIX}/notes.txt` }), callOf('read_file', { path: `${FIX}/plain.ts` })],
+        [
+          callOf('read_file', { path: `${FIX}/.env` }),
+          callOf('read_file', { path: `${FIX}/certs/Server.KEY` }),
+          callOf('read_file', { path: `${FIX}/notes.txt` }),
+          callOf('read_file', { path: `${FIX}/plain.ts` }),
+        ],
         cts.token,
       );
-      assert.deepEqual(results.map((r) => r.isError), [false, false, false, false]);
+      assert.deepEqual(
+        results.map((r) => r.isError),
+        [false, false, false, false],
+      );
       assert.match(results[1]!.content, new RegExp(KEY_MARKER));
       assert.equal(asked.length, 3);
       assert.equal(mostOpen, 1);

@@ -19,7 +19,6 @@ const GIT_MARKER = 'GIT_CONFIG_MARKER_55';
 let nextId = 0;
 const callOf = (name: string, args: unknown) => ({ id: `call_${++nextId}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
 
-
 /** name -> size:mtime of every file under `dir` (no symlink following), to prove nothing was written. */
 function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -158,7 +157,10 @@ describe('workspace tools (real VS Code)', function () {
 
     it('list_files narrows by folder and glob', async () => {
       const src = await ok('list_files', { path: 'src' });
-      const expected = fs.readdirSync(path.join(ws, 'src')).map((n) => `src/${n}`).sort();
+      const expected = fs
+        .readdirSync(path.join(ws, 'src'))
+        .map((n) => `src/${n}`)
+        .sort();
       assert.equal(src, `${expected.length} file${expected.length === 1 ? '' : 's'} in src:\n${expected.join('\n')}`);
       const ts = await ok('list_files', { glob: '**/*.ts' });
       assert.ok(ts.includes('src/a.ts') && ts.includes(`${FIX}/needle.ts`));
@@ -216,8 +218,12 @@ describe('workspace tools (real VS Code)', function () {
       err.code = 1234;
       const info = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'Only a hint', vscode.DiagnosticSeverity.Hint);
       diagnostics.set(a, [err, info]);
-      diagnostics.set(vscode.Uri.file(path.join(outside, 'secret.txt')), [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `${OUTSIDE_MARKER} diag`, vscode.DiagnosticSeverity.Error)]);
-      diagnostics.set(vscode.Uri.joinPath(folder.uri, `${FIX}/hidden/secret.txt`), [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `${HIDDEN_MARKER} diag`, vscode.DiagnosticSeverity.Error)]);
+      diagnostics.set(vscode.Uri.file(path.join(outside, 'secret.txt')), [
+        new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `${OUTSIDE_MARKER} diag`, vscode.DiagnosticSeverity.Error),
+      ]);
+      diagnostics.set(vscode.Uri.joinPath(folder.uri, `${FIX}/hidden/secret.txt`), [
+        new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `${HIDDEN_MARKER} diag`, vscode.DiagnosticSeverity.Error),
+      ]);
 
       const one = await ok('get_diagnostics', { path: 'src/a.ts' });
       assert.match(one, /src\/a\.ts\n {2}2:10 error \[mg-test 1234\]: Fixture error for the tools test/);
@@ -249,7 +255,10 @@ describe('workspace tools (real VS Code)', function () {
       assert.equal(results[2]!.isError, true);
       assert.match(results[3]!.content, /^\d+ files? in src:\n(src\/.*\n)*src\/a\.ts/);
       assert.match(results[4]!.content, /^README\.md \(lines 1-1 of/);
-      assert.deepEqual(results.map((r) => r.isError), [false, false, true, false, false]);
+      assert.deepEqual(
+        results.map((r) => r.isError),
+        [false, false, true, false, false],
+      );
     });
   });
 
@@ -360,10 +369,13 @@ describe('workspace tools (real VS Code)', function () {
       const pending = tools.runAll([callOf('search_text', { query: NEEDLE }), callOf('list_files', {})], midway.token);
       midway.cancel();
       const results = await pending;
-      assert.deepEqual(results.map((x) => [x.isError, x.content.slice(0, 9)]), [
-        [true, 'Cancelled'],
-        [true, 'Cancelled'],
-      ]);
+      assert.deepEqual(
+        results.map((x) => [x.isError, x.content.slice(0, 9)]),
+        [
+          [true, 'Cancelled'],
+          [true, 'Cancelled'],
+        ],
+      );
       cancelled.dispose();
       midway.dispose();
     });

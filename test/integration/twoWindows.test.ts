@@ -19,7 +19,16 @@ let seq = 0;
 function addTurn(c: Conversation, text: string, answer: string) {
   const n = ++seq;
   c.messages.push({ id: `tw-u-${n}`, role: 'user', text, attachments: [], createdAt: Date.now(), context: [], wire: userMessage(text) });
-  c.messages.push({ id: `tw-a-${n}`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status: 'done', model: 'm', channel: 'direct', createdAt: Date.now(), wire: [] });
+  c.messages.push({
+    id: `tw-a-${n}`,
+    role: 'assistant',
+    parts: [{ kind: 'text', text: answer }],
+    status: 'done',
+    model: 'm',
+    channel: 'direct',
+    createdAt: Date.now(),
+    wire: [],
+  });
   if (c.messages.length === 2) c.title = text;
 }
 const userTexts = (c: { messages: { role: string; text?: string }[] }) => c.messages.filter((m) => m.role === 'user').map((m) => m.text);
@@ -67,7 +76,11 @@ describe('chat history: two windows at once (real VS Code file system and watche
     const again = await open();
     assert.deepEqual(new Set(userTexts(again.active)), new Set(expected));
     assert.equal(again.active.messages.length, expected.length * 2);
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left behind');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+      'no temporary file left behind',
+    );
     await again.close();
   });
 
@@ -96,7 +109,7 @@ describe('chat history: two windows at once (real VS Code file system and watche
     await again.close();
   });
 
-  it('a window sees the other window\'s new answer by itself (file watcher), with no save of its own', async () => {
+  it("a window sees the other window's new answer by itself (file watcher), with no save of its own", async () => {
     const seed = await open();
     addTurn(seed.active, 'seed', 'x');
     seed.changed(seed.active, { touch: true });
@@ -111,7 +124,7 @@ describe('chat history: two windows at once (real VS Code file system and watche
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('the extension\'s chat and a second window on its storage: neither loses the other\'s messages', async () => {
+  it("the extension's chat and a second window on its storage: neither loses the other's messages", async () => {
     const ext = vscode.extensions.getExtension<ModelgateApi>('modelgate.modelgate')!;
     const api = await ext.activate();
     let chat = api.chat.controller;
@@ -125,7 +138,10 @@ describe('chat history: two windows at once (real VS Code file system and watche
     addTurn(other, 'from the second window', 'its answer');
     second.changed(other, { touch: true });
     await second.flush();
-    await until(async () => (await chat.conversation()).messages.some((m) => m.role === 'user' && m.text === 'from the second window'), 'the extension merged the second window\'s message');
+    await until(
+      async () => (await chat.conversation()).messages.some((m) => m.role === 'user' && m.text === 'from the second window'),
+      "the extension merged the second window's message",
+    );
     await second.close();
     chat = await api.chat.reload();
     assert.ok((await chat.conversation()).messages.some((m) => m.role === 'user' && m.text === 'from the second window'));

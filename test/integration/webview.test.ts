@@ -59,7 +59,17 @@ function badValuesFor(field: string): unknown[] {
 }
 
 function makeBadValues(field: string): unknown[] {
-  const huge: Record<string, number> = { text: 2_000_001, code: 2_000_001, messageId: 201, conversationId: 201, attachmentId: 201, href: 8193, name: 201, language: 51, base64: 28_000_001 };
+  const huge: Record<string, number> = {
+    text: 2_000_001,
+    code: 2_000_001,
+    messageId: 201,
+    conversationId: 201,
+    attachmentId: 201,
+    href: 8193,
+    name: 201,
+    language: 51,
+    base64: 28_000_001,
+  };
   const values: unknown[] = [42, null, true, [CANARY], { toString: CANARY }, { $gt: '' }];
   if (huge[field] !== undefined) values.push((CANARY + 'a'.repeat(huge[field]!)).slice(0, huge[field]!));
   if (['messageId', 'conversationId', 'attachmentId'].includes(field)) values.push('');
@@ -90,9 +100,41 @@ function fixedCases(): { label: string; raw: unknown }[] {
     cases.push({ label: `${type} as an array`, raw: [valid] });
     cases.push({ label: `${type} as JSON text`, raw: JSON.stringify(valid) });
   }
-  for (const raw of [null, undefined, 0, 42, '', 'send', CANARY, true, [], {}, { type: null }, { type: 42 }, { type: ['send'] }, { type: { toString: 'send' } }, { text: CANARY }])
+  for (const raw of [
+    null,
+    undefined,
+    0,
+    42,
+    '',
+    'send',
+    CANARY,
+    true,
+    [],
+    {},
+    { type: null },
+    { type: 42 },
+    { type: ['send'] },
+    { type: { toString: 'send' } },
+    { text: CANARY },
+  ])
     cases.push({ label: `non-message ${show(raw)}`, raw });
-  for (const type of ['runCommand', 'executeCommand', 'setApiKey', 'getApiKey', 'openFile', 'writeFile', 'eval', '__proto__', 'constructor', 'toString', 'hasOwnProperty', CANARY, 'x'.repeat(10_000), `send\n2026-01-01 00:00:00.000 [error] forged ${CANARY}`, `send)${CANARY}`])
+  for (const type of [
+    'runCommand',
+    'executeCommand',
+    'setApiKey',
+    'getApiKey',
+    'openFile',
+    'writeFile',
+    'eval',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    CANARY,
+    'x'.repeat(10_000),
+    `send\n2026-01-01 00:00:00.000 [error] forged ${CANARY}`,
+    `send)${CANARY}`,
+  ])
     cases.push({ label: `unknown type ${type.slice(0, 30)}`, raw: { type, text: CANARY, command: 'workbench.action.reloadWindow' } });
   return cases;
 }
@@ -188,9 +230,15 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     const html = api.chat.view.served!.html;
     const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/gi)];
     assert.equal(metas.length, 1, 'exactly one CSP meta tag');
-    const csp = metas[0]![1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    const csp = metas[0]![1]!
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
     const directives = new Map<string, string[]>();
-    for (const part of csp.split(';').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of csp
+      .split(';')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [name, ...values] = part.split(/\s+/);
       assert.ok(!directives.has(name!), `directive ${name} given twice`);
       directives.set(name!, values);
@@ -232,7 +280,7 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     }
   });
 
-  it('gives the view the extension\'s dist and media folders as its only local resource roots, and no command links', () => {
+  it("gives the view the extension's dist and media folders as its only local resource roots, and no command links", () => {
     const options = api.chat.view.served!.options;
     assert.equal(options.enableScripts, true);
     assert.ok(!options.enableCommandUris, 'command: links are off');
@@ -257,7 +305,10 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     const cases = [...fixed, ...randomCases(seededRng(SEED), RANDOM_CASES)];
     // Each case must be invalid: the schema itself is what the test relies on.
     for (const c of cases) assert.equal(parseWebviewMessage(c.raw), undefined, `schema accepts ${c.label}`);
-    assert.ok(Object.keys(VALID).every((t) => parseWebviewMessage(VALID[t]) !== undefined), 'every valid sample parses');
+    assert.ok(
+      Object.keys(VALID).every((t) => parseWebviewMessage(VALID[t]) !== undefined),
+      'every valid sample parses',
+    );
     const typesCovered = new Set(cases.map((c) => c.label.split(/[ .]/)[0]));
     for (const t of Object.keys(VALID)) assert.ok(typesCovered.has(t), `no fuzz case for ${t}`);
 
@@ -273,7 +324,11 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     try {
       for (const c of cases) api.chat.view.receive(c.raw);
       await new Promise((r) => setTimeout(r, 300)); // let anything asynchronous that was started run
-      assert.deepEqual(posted.map((p) => p.type), [], 'nothing was posted to the view');
+      assert.deepEqual(
+        posted.map((p) => p.type),
+        [],
+        'nothing was posted to the view',
+      );
     } finally {
       sub.dispose();
     }

@@ -128,7 +128,10 @@ export class AnswerRuns {
       if (run.detached) return; // closed mid-answer: the record stays as last written
       outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
-      services.usage.recordAnswer({ source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost }, record.parts.length > 0);
+      services.usage.recordAnswer(
+        { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
+        record.parts.length > 0,
+      );
       const u = outcome.usage;
       services.log.info(
         `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +

@@ -24,7 +24,14 @@ export class AnswerChannels {
    * After the answer: names the serving channel on the record and reprices it there. Returns
    * the cost at the serving channel's price (or `cost` when nothing moved).
    */
-  finish(c: Conversation, record: AssistantRecord, f: FailoverClient, usage: Usage | undefined, cost: number | undefined, note: (text: string) => void): number | undefined {
+  finish(
+    c: Conversation,
+    record: AssistantRecord,
+    f: FailoverClient,
+    usage: Usage | undefined,
+    cost: number | undefined,
+    note: (text: string) => void,
+  ): number | undefined {
     const served: ChannelChoice | undefined = f.served ?? f.switches.at(-1)?.to;
     if (!served || served === record.channel) return cost;
     record.channel = served;

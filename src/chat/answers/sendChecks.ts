@@ -44,7 +44,13 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   const reserve = outputReserve(info.contextWindow, info.maxOutput);
   if (tokens > info.contextWindow - reserve) {
     return new Refusal(
-      l10n.t('Nothing was sent: this request is about {0} tokens, and {1} takes {2} ({3} kept free for the answer). Remove attached files or start a new chat.', fmt(tokens), info.id, fmt(info.contextWindow), fmt(reserve)),
+      l10n.t(
+        'Nothing was sent: this request is about {0} tokens, and {1} takes {2} ({3} kept free for the answer). Remove attached files or start a new chat.',
+        fmt(tokens),
+        info.id,
+        fmt(info.contextWindow),
+        fmt(reserve),
+      ),
       ['pickModel'],
     );
   }

@@ -31,10 +31,7 @@ export interface ApplyRequest {
   conversation?: ConversationLike;
 }
 
-export type ApplyOutcome =
-  | { kind: 'proposed'; change: PendingChange }
-  | { kind: 'cancelled' }
-  | { kind: 'refused'; message: string };
+export type ApplyOutcome = { kind: 'proposed'; change: PendingChange } | { kind: 'cancelled' } | { kind: 'refused'; message: string };
 
 /** How long the symbol provider may take (a language server that is still starting) before the text match is used. */
 const SYMBOLS_WAIT_MS = 3000;
@@ -137,7 +134,10 @@ export class ApplyFlow {
         (d) => d,
         () => undefined,
       );
-      const first = doc?.getText().split(/\r?\n/).find((l) => l.trim() !== '');
+      const first = doc
+        ?.getText()
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== '');
       if (first?.trim() === marker) return code;
     }
     return withoutLine(code, line);
@@ -179,7 +179,13 @@ export class ApplyFlow {
       case 'selection':
         return this.#edit(doc, label, new vscode.Range(editor!.selection.start, editor!.selection.end), withEol(code, eol, false), 'replaces the selection');
       case 'cursor':
-        return this.#edit(doc, label, new vscode.Range(editor!.selection.active, editor!.selection.active), withEol(code, eol, false), 'inserted at the cursor');
+        return this.#edit(
+          doc,
+          label,
+          new vscode.Range(editor!.selection.active, editor!.selection.active),
+          withEol(code, eol, false),
+          'inserted at the cursor',
+        );
       case 'end': {
         const sep = text === '' || text.endsWith('\n') ? '' : eol;
         return this.#edit(doc, label, new vscode.Range(whole.end, whole.end), withEol(sep + code.replace(/\n?$/, '\n'), eol, false), 'added at the end');
@@ -256,9 +262,28 @@ function firstCodeLine(doc: vscode.TextDocument, region: LineRegion): number {
 }
 
 const EXTENSION_OF: Record<string, string> = {
-  typescript: 'ts', typescriptreact: 'tsx', javascript: 'js', javascriptreact: 'jsx', python: 'py', go: 'go', rust: 'rs', java: 'java',
-  csharp: 'cs', cpp: 'cpp', c: 'c', shellscript: 'sh', json: 'json', yaml: 'yaml', html: 'html', css: 'css', ruby: 'rb', php: 'php',
-  kotlin: 'kt', swift: 'swift', sql: 'sql', markdown: 'md',
+  typescript: 'ts',
+  typescriptreact: 'tsx',
+  javascript: 'js',
+  javascriptreact: 'jsx',
+  python: 'py',
+  go: 'go',
+  rust: 'rs',
+  java: 'java',
+  csharp: 'cs',
+  cpp: 'cpp',
+  c: 'c',
+  shellscript: 'sh',
+  json: 'json',
+  yaml: 'yaml',
+  html: 'html',
+  css: 'css',
+  ruby: 'rb',
+  php: 'php',
+  kotlin: 'kt',
+  swift: 'swift',
+  sql: 'sql',
+  markdown: 'md',
 };
 
 function extensionFor(languageId: string | undefined): string | undefined {
@@ -267,7 +292,9 @@ function extensionFor(languageId: string | undefined): string | undefined {
 
 /** The document's symbols flattened, from VS Code's symbol provider; [] when none answers in time. */
 async function documentSymbols(uri: vscode.Uri): Promise<SymbolSpan[]> {
-  const request = Promise.resolve(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri)).then(
+  const request = Promise.resolve(
+    vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri),
+  ).then(
     (r) => r ?? [],
     () => [],
   );

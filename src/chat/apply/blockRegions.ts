@@ -120,9 +120,7 @@ function indentOf(line: string): number {
 }
 
 function stripStringsAndComments(line: string): string {
-  return line
-    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
-    .replace(/\/\/.*$|\/\*.*?\*\//g, '');
+  return line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""').replace(/\/\/.*$|\/\*.*?\*\//g, '');
 }
 
 /** Moves a region's start up over the comment lines right above it (the block brings its own). */
@@ -187,7 +185,12 @@ export function findRegionBySymbols(fileText: string, code: string, symbols: rea
   const name = declaredName(anchor);
   if (!name) return undefined;
   let found = symbols.filter((s) => s.name === name || s.name.replace(/\(.*$/, '') === name);
-  if (found.length > 1) found = found.filter((s) => fileLines[s.startLine]?.trim() === anchor || declaredName(fileLines[s.startLine] ?? '') === name && fileLines.slice(s.startLine, s.endLine + 1).some((l) => l.trim() === anchor));
+  if (found.length > 1)
+    found = found.filter(
+      (s) =>
+        fileLines[s.startLine]?.trim() === anchor ||
+        (declaredName(fileLines[s.startLine] ?? '') === name && fileLines.slice(s.startLine, s.endLine + 1).some((l) => l.trim() === anchor)),
+    );
   if (found.length !== 1) return undefined;
   const s = found[0]!;
   // a provider's range may include the doc comment above the declaration: it stays unless the block brings one

@@ -37,8 +37,17 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
       const change = await pick(arg, 'accept');
       if (!change) return undefined;
       const d = await pending.accept(change);
-      if (d === 'changed') void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed after the change was proposed, so nothing was written. Click Apply in the chat again to propose it against the current text.', change.label));
-      if (d === 'failed') void vscode.window.showErrorMessage(vscode.l10n.t('The change to {0} could not be written (VS Code refused the edit). Nothing was changed; see the Modelgate log.', change.label));
+      if (d === 'changed')
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            '{0} changed after the change was proposed, so nothing was written. Click Apply in the chat again to propose it against the current text.',
+            change.label,
+          ),
+        );
+      if (d === 'failed')
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('The change to {0} could not be written (VS Code refused the edit). Nothing was changed; see the Modelgate log.', change.label),
+        );
       return d;
     },
     async discard(arg) {
@@ -55,7 +64,10 @@ export function registerApply(log: Log): { apply: ChatApply; disposables: vscode
     if (found || pending.list().length === 0) return found;
     const choice = await vscode.window.showQuickPick(
       pending.list().map((c) => ({ label: c.label, description: c.description, change: c })),
-      { title: verb === 'accept' ? vscode.l10n.t('Which proposed change do you want to accept?') : vscode.l10n.t('Which proposed change do you want to discard?') },
+      {
+        title:
+          verb === 'accept' ? vscode.l10n.t('Which proposed change do you want to accept?') : vscode.l10n.t('Which proposed change do you want to discard?'),
+      },
     );
     return choice?.change;
   }

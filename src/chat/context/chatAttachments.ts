@@ -84,6 +84,9 @@ export class ChatAttachments {
 
 /** "model accepts text only, so ..." with a model that does take images, when there is one. */
 export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
-  const alt = scope.services.catalogue().chatModels().find((m) => m.imageInput);
+  const alt = scope.services
+    .catalogue()
+    .chatModels()
+    .find((m) => m.imageInput);
   return `${l10n.t('{0} accepts text only, so {1}. Nothing was sent.', model, what)}${alt ? ` ${l10n.t('Pick a model with image input (for example {0}) to use images.', alt.id)}` : ''}`;
 }

@@ -42,7 +42,13 @@ export function selectionAttachment(editor: vscode.TextEditor): PendingAttachmen
   const text = doc.getText(sel);
   if (!text.trim()) return undefined;
   if (text.length > MAX_SELECTION_CHARS) {
-    return { problem: vscode.l10n.t('The selection has {0} characters; at most {1} can be attached. Attach the file instead.', text.length.toLocaleString('en-US'), MAX_SELECTION_CHARS.toLocaleString('en-US')) };
+    return {
+      problem: vscode.l10n.t(
+        'The selection has {0} characters; at most {1} can be attached. Attach the file instead.',
+        text.length.toLocaleString('en-US'),
+        MAX_SELECTION_CHARS.toLocaleString('en-US'),
+      ),
+    };
   }
   const path = labelOf(doc.uri);
   const first = sel.start.line + 1;

@@ -70,7 +70,9 @@ export function problemsAttachment(editor: vscode.TextEditor | undefined): Pendi
     if (errors.length && inWorkspace(uri)) groups.push([labelOf(uri), errors]);
   }
   if (groups.length === 0) {
-    return { problem: doc ? `VS Code reports no problems in ${safeLabel(doc.uri)} and no errors in the workspace.` : 'VS Code reports no errors in the workspace.' };
+    return {
+      problem: doc ? `VS Code reports no problems in ${safeLabel(doc.uri)} and no errors in the workspace.` : 'VS Code reports no errors in the workspace.',
+    };
   }
   const { text, count } = problemLines(groups);
   return {

@@ -43,7 +43,9 @@ export function nextMessageContext(c: Conversation): NextMessageContext {
   for (const a of c.pending) {
     if (a.kind !== 'image') out.contexts.push(...a.contexts);
     else out.images.push({ dataUrl: a.dataUrl });
-    out.attachments.push(a.kind === 'image' && a.thumbnail ? { id: a.id, kind: a.kind, label: a.label, thumbnail: a.thumbnail } : { id: a.id, kind: a.kind, label: a.label });
+    out.attachments.push(
+      a.kind === 'image' && a.thumbnail ? { id: a.id, kind: a.kind, label: a.label, thumbnail: a.thumbnail } : { id: a.id, kind: a.kind, label: a.label },
+    );
   }
   return out;
 }

@@ -57,7 +57,13 @@ export class ConversationListSession implements vscode.Disposable {
   ) {
     this.askTitle =
       options.askTitle ??
-      ((current) => vscode.window.showInputBox({ title: vscode.l10n.t('Rename conversation'), value: current, prompt: vscode.l10n.t('A new title for this conversation'), validateInput: (v) => (cleanRename(v) ? undefined : vscode.l10n.t('Type a title.')) }));
+      ((current) =>
+        vscode.window.showInputBox({
+          title: vscode.l10n.t('Rename conversation'),
+          value: current,
+          prompt: vscode.l10n.t('A new title for this conversation'),
+          validateInput: (v) => (cleanRename(v) ? undefined : vscode.l10n.t('Type a title.')),
+        }));
     this.now = options.now ?? Date.now;
     this.closed = new Promise((resolve) => (this.closeNow = resolve));
     const qp = vscode.window.createQuickPick<ConversationItem>();
@@ -90,7 +96,10 @@ export class ConversationListSession implements vscode.Disposable {
   search(query: string): ListMatch[] {
     if (this.quickPick.value !== query) this.quickPick.value = query;
     if (this.confirming) return [];
-    const matches = searchConversations(this.store.searchEntries().filter((e) => !!e.title), query);
+    const matches = searchConversations(
+      this.store.searchEntries().filter((e) => !!e.title),
+      query,
+    );
     const activeId = this.store.active.id;
     const now = this.now();
     this.quickPick.items = matches.map((m) => this.item(m.entry, m.snippet, activeId, now));
@@ -131,7 +140,12 @@ export class ConversationListSession implements vscode.Disposable {
     const title = displayTitle(entry.title);
     this.quickPick.placeholder = vscode.l10n.t('Delete “{0}”?', title);
     this.quickPick.items = [
-      { label: `$(trash) ${vscode.l10n.t('Delete “{0}”', title)}`, description: vscode.l10n.t('its messages are removed from the chat history'), confirm: 'delete', alwaysShow: true },
+      {
+        label: `$(trash) ${vscode.l10n.t('Delete “{0}”', title)}`,
+        description: vscode.l10n.t('its messages are removed from the chat history'),
+        confirm: 'delete',
+        alwaysShow: true,
+      },
       { label: `$(arrow-left) ${vscode.l10n.t('Keep it')}`, description: vscode.l10n.t('back to the list'), confirm: 'keep', alwaysShow: true },
     ];
   }
@@ -155,7 +169,8 @@ export class ConversationListSession implements vscode.Disposable {
     }
     if (!item.id) return;
     this.quickPick.hide();
-    if (!(await this.host.open(item.id))) void vscode.window.showWarningMessage(vscode.l10n.t('Modelgate: that conversation could not be opened; it may have been deleted.'));
+    if (!(await this.host.open(item.id)))
+      void vscode.window.showWarningMessage(vscode.l10n.t('Modelgate: that conversation could not be opened; it may have been deleted.'));
   }
 
   private item(entry: ListEntry, snippet: string | undefined, activeId: string, now: number): ConversationItem {

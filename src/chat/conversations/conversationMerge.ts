@@ -13,7 +13,6 @@
 // stale copy, so a lost update between two writes is repaired by the next sync of either window.
 import type { Conversation, MessageRecord } from './conversationTranscript';
 
-
 /** Message ids that were removed on purpose (kept with the conversation so other windows honour them). */
 export const REMOVED_MAX = 500;
 

@@ -47,7 +47,9 @@ export function cleanRename(text: string): string | undefined {
 
 export interface SearchSource {
   title: string;
-  messages: readonly ({ role: 'user'; text: string } | { role: 'assistant'; status: string; parts: readonly ({ kind: 'text'; text: string } | { kind: string })[] })[];
+  messages: readonly (
+    { role: 'user'; text: string } | { role: 'assistant'; status: string; parts: readonly ({ kind: 'text'; text: string } | { kind: string })[] }
+  )[];
 }
 
 /**

@@ -460,7 +460,10 @@ export class ConversationStore {
         if (i < 0) {
           this.summaries.push(s);
           external = true;
-        } else if (!this.loaded.has(s.id) && ((this.summaries[i] as IndexEntry).updatedAt < s.updatedAt || ((this.summaries[i] as IndexEntry).text === undefined && s.text !== undefined))) {
+        } else if (
+          !this.loaded.has(s.id) &&
+          ((this.summaries[i] as IndexEntry).updatedAt < s.updatedAt || ((this.summaries[i] as IndexEntry).text === undefined && s.text !== undefined))
+        ) {
           this.summaries[i] = s;
           external = true;
         }

@@ -6,14 +6,7 @@
 // was sent to / received from the gateway), because earlier turns must be replayed byte for
 // byte for the prompt cache to hit.
 import * as z from 'zod';
-import type {
-  AssistantPart,
-  AttachmentView,
-  ConversationSummary,
-  ConversationView,
-  MessageView,
-  ToolCallView,
-} from '../protocol';
+import type { AssistantPart, AttachmentView, ConversationSummary, ConversationView, MessageView, ToolCallView } from '../protocol';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
 import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
@@ -171,7 +164,10 @@ export function markInterrupted(c: Conversation): boolean {
       let lastTool = -1;
       m.parts.forEach((p, i) => (lastTool = p.kind === 'tool' ? i : lastTool));
       const running = m.parts.some((p) => p.kind === 'tool' && p.call.status === 'running');
-      const trailing = m.parts.slice(lastTool + 1).map((p) => (p.kind === 'text' ? p.text : '')).join('');
+      const trailing = m.parts
+        .slice(lastTool + 1)
+        .map((p) => (p.kind === 'text' ? p.text : ''))
+        .join('');
       if (trailing && !running) m.wire.push({ role: 'assistant', content: trailing });
       for (const p of m.parts) {
         if (p.kind === 'tool' && p.call.status === 'running') {
@@ -216,9 +212,7 @@ const contentPart = z.union([
 const wireMessage = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPart), z.null()]),
-  tool_calls: z
-    .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
-    .optional(),
+  tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),
 });
@@ -255,9 +249,7 @@ const userRecord = z.object({
 const assistantRecord = z.object({
   id: z.string(),
   role: z.literal('assistant'),
-  parts: z.array(
-    z.union([z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('tool'), call: toolCallView })]),
-  ),
+  parts: z.array(z.union([z.object({ kind: z.literal('text'), text: z.string() }), z.object({ kind: z.literal('tool'), call: toolCallView })])),
   status: z.enum(['streaming', 'done', 'stopped', 'error', 'interrupted']),
   model: z.string(),
   channel: z.string(),

@@ -85,7 +85,8 @@ export async function getDiagnosticsTool(args: GetDiagnosticsArgs, gate: Sensiti
     secretFiles > 0
       ? `\n[Not shown: problems in ${secretFiles} file${secretFiles === 1 ? '' : 's'} that may contain secrets. Call get_diagnostics with the file's path to ask the user.]`
       : '';
-  if (files.length === 0) return secretFiles > 0 ? `No errors or warnings in ${scope} outside files that may contain secrets.${secretNote}` : `No errors or warnings in ${scope}.`;
+  if (files.length === 0)
+    return secretFiles > 0 ? `No errors or warnings in ${scope} outside files that may contain secrets.${secretNote}` : `No errors or warnings in ${scope}.`;
 
   const lines: string[] = [];
   let shown = 0;

@@ -44,9 +44,7 @@ export async function getSelectionTool(gate: SensitiveReadGate, token: vscode.Ca
     // taken as whole lines; selections exactly as selected.
     let endLine = range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line;
     if (!selections.length) endLine = Math.max(range.start.line, Math.min(endLine, lineCount - 1));
-    const text = selections.length
-      ? doc.getText(range)
-      : doc.getText(new vscode.Range(range.start.line, 0, endLine, doc.lineAt(endLine).text.length));
+    const text = selections.length ? doc.getText(range) : doc.getText(new vscode.Range(range.start.line, 0, endLine, doc.lineAt(endLine).text.length));
     const slice = sliceLines(splitLines(text), 1, undefined, budgetLines, budgetBytes);
     if (!slice.ok) continue;
     budgetLines -= slice.last;
@@ -56,7 +54,9 @@ export async function getSelectionTool(gate: SensitiveReadGate, token: vscode.Ca
     const last = slice.truncated ? range.start.line + slice.last : endLine + 1;
     parts.push(`${t.display} (${label}: lines ${first}-${last} of ${lineCount}, ${lang})\n${slice.text}`);
   }
-  const note = cut ? `\n[Truncated at ${LIMITS.selectionMaxLines} lines / ${LIMITS.selectionMaxBytes / 1024} KB. Call read_file on "${t.display}" with startLine/endLine for more.]` : '';
+  const note = cut
+    ? `\n[Truncated at ${LIMITS.selectionMaxLines} lines / ${LIMITS.selectionMaxBytes / 1024} KB. Call read_file on "${t.display}" with startLine/endLine for more.]`
+    : '';
   const dirty = doc.isDirty ? '\n[The file has unsaved changes; this is the editor contents.]' : '';
   return parts.join('\n\n') + note + dirty;
 }

@@ -9,22 +9,44 @@ const pathText = z.string().min(1).max(LIMITS.maxPathChars);
 const globText = z.string().min(1).max(LIMITS.maxGlobChars);
 
 export const readFileArgs = z.strictObject({
-  path: pathText.describe('File path relative to the workspace folder, e.g. "src/index.ts". In a multi-root workspace prefix the folder name: "folderName/src/index.ts".'),
+  path: pathText.describe(
+    'File path relative to the workspace folder, e.g. "src/index.ts". In a multi-root workspace prefix the folder name: "folderName/src/index.ts".',
+  ),
   startLine: z.number().int().min(1).max(1e9).optional().describe('First line to read, 1-based (default 1).'),
-  endLine: z.number().int().min(1).max(1e9).optional().describe(`Last line to read, 1-based and inclusive (default: the end of the file). At most ${LIMITS.readMaxLines} lines or ${LIMITS.readMaxBytes / 1024} KB are returned per call.`),
+  endLine: z
+    .number()
+    .int()
+    .min(1)
+    .max(1e9)
+    .optional()
+    .describe(
+      `Last line to read, 1-based and inclusive (default: the end of the file). At most ${LIMITS.readMaxLines} lines or ${LIMITS.readMaxBytes / 1024} KB are returned per call.`,
+    ),
 });
 
 export const listFilesArgs = z.strictObject({
   path: pathText.optional().describe('Folder to list, relative to the workspace folder (default: the whole workspace).'),
   glob: globText.optional().describe('Glob relative to that folder that file paths must match, e.g. "**/*.ts" (default "**/*"; recursive).'),
-  maxResults: z.number().int().min(1).max(LIMITS.listMaxResultsCap).optional().describe(`Maximum number of paths to return (default ${LIMITS.listDefaultResults}).`),
+  maxResults: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.listMaxResultsCap)
+    .optional()
+    .describe(`Maximum number of paths to return (default ${LIMITS.listDefaultResults}).`),
 });
 
 export const searchTextArgs = z.strictObject({
   query: z.string().min(1).max(LIMITS.maxQueryChars).describe('Text to find. Case-insensitive unless it contains an upper-case letter (smart case).'),
   isRegex: z.boolean().optional().describe('Treat query as a JavaScript regular expression, matched against single lines (default false).'),
   glob: globText.optional().describe('Only search files whose workspace-relative path matches this glob, e.g. "src/**/*.ts".'),
-  maxResults: z.number().int().min(1).max(LIMITS.searchMaxResultsCap).optional().describe(`Maximum number of matching lines to return (default ${LIMITS.searchDefaultResults}).`),
+  maxResults: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.searchMaxResultsCap)
+    .optional()
+    .describe(`Maximum number of matching lines to return (default ${LIMITS.searchDefaultResults}).`),
 });
 
 export const getSelectionArgs = z.strictObject({});
@@ -57,7 +79,7 @@ export const TOOL_SCHEMAS = {
   get_selection: {
     schema: getSelectionArgs,
     description:
-      "Get the text the user has selected in the active editor, with the file path and line numbers. If nothing is selected, returns the lines visible in the editor.",
+      'Get the text the user has selected in the active editor, with the file path and line numbers. If nothing is selected, returns the lines visible in the editor.',
   },
   get_diagnostics: {
     schema: getDiagnosticsArgs,

@@ -99,10 +99,17 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
         // Regex from the model: under a time limit (platform seam: node:vm, or a Worker in the web build).
         let perText: LineMatch[][];
         try {
-          perText = await scanner.scan(readable.map((f) => f.text), re, max - total, LIMITS.searchRegexBatchTimeoutMs);
+          perText = await scanner.scan(
+            readable.map((f) => f.text),
+            re,
+            max - total,
+            LIMITS.searchRegexBatchTimeoutMs,
+          );
         } catch (e) {
           if (e instanceof ScanTimeout) {
-            throw new ToolError('The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.');
+            throw new ToolError(
+              'The regular expression is too slow (catastrophic backtracking?). Simplify it, or search for a plain string with isRegex false.',
+            );
           }
           if (e instanceof RegexUnavailable) {
             throw new ToolError(`Regular-expression search is not available in this editor (${e.message}). Search for a plain string with isRegex false.`);

@@ -38,7 +38,9 @@ export function approvalQuestion(relPath: string, request: SensitiveReadRequest)
     message: what,
     detail:
       link +
-      l10n.t('If you allow it, what it reads is sent to the model gateway as part of this conversation. Allow it only if you expected the model to need this file: text in a web page, an issue or a file can instruct a model to read secrets.'),
+      l10n.t(
+        'If you allow it, what it reads is sent to the model gateway as part of this conversation. Allow it only if you expected the model to need this file: text in a web page, an issue or a file can instruct a model to read secrets.',
+      ),
   };
 }
 

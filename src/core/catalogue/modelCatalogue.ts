@@ -26,23 +26,39 @@ export interface ChannelInfo {
 export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
   default: {
     id: 'default',
-    get label() { return l10n.t('Default'); },
-    get detail() { return l10n.t('The gateway picks the channel (no provider field is sent).'); },
+    get label() {
+      return l10n.t('Default');
+    },
+    get detail() {
+      return l10n.t('The gateway picks the channel (no provider field is sent).');
+    },
   },
   direct: {
     id: 'direct',
-    get label() { return l10n.t('Direct'); },
-    get detail() { return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.'); },
+    get label() {
+      return l10n.t('Direct');
+    },
+    get detail() {
+      return l10n.t('Direct upstream connection: native behaviour and the full context window. Usually the lowest latency.');
+    },
   },
   stable: {
     id: 'stable',
-    get label() { return l10n.t('Stable'); },
-    get detail() { return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.'); },
+    get label() {
+      return l10n.t('Stable');
+    },
+    get detail() {
+      return l10n.t('Routed for reliability: fewest failed requests, at a moderate price.');
+    },
   },
   economical: {
     id: 'economical',
-    get label() { return l10n.t('Economical'); },
-    get detail() { return l10n.t('Routed for the lowest price; can be slower and less reliable.'); },
+    get label() {
+      return l10n.t('Economical');
+    },
+    get detail() {
+      return l10n.t('Routed for the lowest price; can be slower and less reliable.');
+    },
   },
 };
 
@@ -256,7 +272,9 @@ export class ModelCatalogue {
     for (const [id, raw] of Object.entries(overrides)) {
       // One schema per kind, so that a bad field is named (a union only says "Invalid input").
       const isImage = !!raw && typeof raw === 'object' && (raw as { kind?: unknown }).kind === 'image';
-      const parsed = (isImage ? schemas().imageOverride : schemas().chatOverride).safeParse(raw) as ReturnType<ReturnType<typeof modelOverrideSchema>['safeParse']>;
+      const parsed = (isImage ? schemas().imageOverride : schemas().chatOverride).safeParse(raw) as ReturnType<
+        ReturnType<typeof modelOverrideSchema>['safeParse']
+      >;
       if (!parsed.success) {
         problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
         continue;

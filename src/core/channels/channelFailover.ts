@@ -164,7 +164,11 @@ export function isChannel(value: unknown): value is Channel {
 export function parseFallbackChannels(raw: unknown): { channels: Channel[]; problem?: string } {
   if (raw === undefined || raw === null) return { channels: [] };
   const allowed = CHANNELS.join(', ');
-  if (!Array.isArray(raw)) return { channels: [], problem: l10n.t('"modelgate.fallbackChannels" must be a list of channels ({0}), for example ["stable"]. Failover is off.', allowed) };
+  if (!Array.isArray(raw))
+    return {
+      channels: [],
+      problem: l10n.t('"modelgate.fallbackChannels" must be a list of channels ({0}), for example ["stable"]. Failover is off.', allowed),
+    };
   const channels: Channel[] = [];
   const bad: string[] = [];
   for (const v of raw) {

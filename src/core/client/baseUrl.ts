@@ -11,7 +11,8 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 export function checkBaseUrl(raw: unknown): BaseUrlCheck {
-  const hint = () => l10n.t('Set "modelgate.baseUrl" in your user settings to the gateway address ending in its version segment, e.g. https://gateway.example.com/v1.');
+  const hint = () =>
+    l10n.t('Set "modelgate.baseUrl" in your user settings to the gateway address ending in its version segment, e.g. https://gateway.example.com/v1.');
   if (typeof raw !== 'string' || raw.trim() === '') return { ok: false, message: `${l10n.t('No gateway base URL is configured.')} ${hint()}` };
   let u: URL;
   try {
@@ -25,11 +26,17 @@ export function checkBaseUrl(raw: unknown): BaseUrlCheck {
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     return {
       ok: false,
-      message: l10n.t('The gateway base URL uses plain http to {0}: your API key would travel unencrypted. Use https (http is allowed only for 127.0.0.1/localhost).', u.hostname),
+      message: l10n.t(
+        'The gateway base URL uses plain http to {0}: your API key would travel unencrypted. Use https (http is allowed only for 127.0.0.1/localhost).',
+        u.hostname,
+      ),
     };
   }
   if (u.username || u.password) {
-    return { ok: false, message: l10n.t('The gateway base URL must not contain a user name or password. The API key is stored separately (Modelgate: Set API Key).') };
+    return {
+      ok: false,
+      message: l10n.t('The gateway base URL must not contain a user name or password. The API key is stored separately (Modelgate: Set API Key).'),
+    };
   }
   if (u.search || u.hash) {
     return { ok: false, message: `${l10n.t('The gateway base URL must not contain a query or fragment.')} ${hint()}` };

@@ -35,7 +35,8 @@ function parseJson(text: string, what: string): unknown {
 export function inBandError(json: unknown, context: ErrorContext, force = false): GatewayError | undefined {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const record = json as Record<string, unknown>;
-  const looksLikeError = record.error != null || (!('choices' in record) && !('usage' in record) && (typeof record.message === 'string' || record.detail != null));
+  const looksLikeError =
+    record.error != null || (!('choices' in record) && !('usage' in record) && (typeof record.message === 'string' || record.detail != null));
   if (!looksLikeError && !force) return undefined;
   const details = detailsFromJson(json) ?? { message: preview(JSON.stringify(json)) };
   return errorFromInBand(details, context);

@@ -20,10 +20,15 @@ export function checkEndUserId(raw: unknown, what: string): EndUserIdCheck {
   const value = raw.trim();
   if (!value) return { ok: true, value: undefined };
   // Never echo the value: it may be personal data, or a secret pasted into the wrong field.
-  if (value.length > END_USER_ID_MAX) return { ok: false, problem: l10n.t('{0} is {1} characters long; at most {2} are allowed', what, value.length, END_USER_ID_MAX) };
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return { ok: false, problem: l10n.t('{0} contains line breaks or control characters; use a plain one-line identifier', what) };
+  if (value.length > END_USER_ID_MAX)
+    return { ok: false, problem: l10n.t('{0} is {1} characters long; at most {2} are allowed', what, value.length, END_USER_ID_MAX) };
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value))
+    return { ok: false, problem: l10n.t('{0} contains line breaks or control characters; use a plain one-line identifier', what) };
   if (/^(bearer\s+)?sk-[\w-]{8,}$/i.test(value)) {
-    return { ok: false, problem: l10n.t('{0} looks like an API key; it is sent in request bodies, so put an identifier of the end user there, never a key', what) };
+    return {
+      ok: false,
+      problem: l10n.t('{0} looks like an API key; it is sent in request bodies, so put an identifier of the end user there, never a key', what),
+    };
   }
   return { ok: true, value };
 }

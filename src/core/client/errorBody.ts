@@ -36,7 +36,9 @@ function messageOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   // FastAPI-style `detail: [{msg}]` and nested `message: {message}` both occur in the wild.
   if (Array.isArray(value)) {
-    const parts = value.map((v) => (typeof v === 'string' ? v : messageOf((v as { msg?: unknown; message?: unknown })?.msg ?? (v as { message?: unknown })?.message)));
+    const parts = value.map((v) =>
+      typeof v === 'string' ? v : messageOf((v as { msg?: unknown; message?: unknown })?.msg ?? (v as { message?: unknown })?.message),
+    );
     const joined = parts.filter(Boolean).join('; ');
     return joined || undefined;
   }

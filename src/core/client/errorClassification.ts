@@ -3,7 +3,8 @@
 import type { ErrorDetails } from './errorBody';
 import type { GatewayErrorKind } from './gatewayError';
 
-const BALANCE = /insufficient[_ ]?(balance|funds|credit|quota)|balance[_ ](is[_ ])?(too[_ ]low|insufficient|exhausted|empty)|not enough (balance|credit|funds)|out of credits?|top[- ]?up|payment[_ ]required|billing|exceeded your current quota|quota[_ ]exceeded|credit[_ ]limit/i;
+const BALANCE =
+  /insufficient[_ ]?(balance|funds|credit|quota)|balance[_ ](is[_ ])?(too[_ ]low|insufficient|exhausted|empty)|not enough (balance|credit|funds)|out of credits?|top[- ]?up|payment[_ ]required|billing|exceeded your current quota|quota[_ ]exceeded|credit[_ ]limit/i;
 const UNSUPPORTED = /not[_ ]supported|unsupported|does not support|doesn't support|not available (on|for|in) (this|the) channel/i;
 const AUTH = /invalid[_ ]api[_ ]key|authenticat|unauthori[sz]ed|permission[_ ]denied|forbidden|invalid[_ ](token|key)/i;
 const RATE = /rate[_ ]?limit|too many requests|throttl/i;

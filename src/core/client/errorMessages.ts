@@ -168,7 +168,11 @@ export function composeError(
         message = `${shaped(SERVER_SAYS, tag, said)} ${wait ?? l10n.t('Try again in a moment.')}`;
         break;
       default:
-        message = shaped(context.operation === 'chat' ? REJECTED_CHAT_SAYS : context.operation === 'image generation' ? REJECTED_IMAGE_SAYS : REJECTED_SAYS, tag, said);
+        message = shaped(
+          context.operation === 'chat' ? REJECTED_CHAT_SAYS : context.operation === 'image generation' ? REJECTED_IMAGE_SAYS : REJECTED_SAYS,
+          tag,
+          said,
+        );
     }
   }
   return new GatewayError(kind, message, {

@@ -3,7 +3,16 @@
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
 import { chatEventBatches, MAX_ERROR_BODY_BYTES, readJsonAnswer } from './chatResponse';
 import { completionFromEvents } from './chatStream';
-import { abortedError, GatewayError, keyNotSendableError, keyUnreadableError, markAfterContent, missingKeyError, protocolError, toGatewayError } from './gatewayError';
+import {
+  abortedError,
+  GatewayError,
+  keyNotSendableError,
+  keyUnreadableError,
+  markAfterContent,
+  missingKeyError,
+  protocolError,
+  toGatewayError,
+} from './gatewayError';
 import { errorFromHttp, type ErrorContext } from './errorMessages';
 import { l10n } from '../l10n';
 import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
@@ -24,16 +33,7 @@ import {
   type RetryPolicy,
 } from './retry';
 import { Attempt, readBodyText, type Peer } from './transport';
-import type {
-  ChatCompletion,
-  ChatRequest,
-  ChatStreamEvent,
-  GatewayClient,
-  GatewayClientOptions,
-  ImageRequest,
-  ImageResponse,
-  RequestOptions,
-} from './types';
+import type { ChatCompletion, ChatRequest, ChatStreamEvent, GatewayClient, GatewayClientOptions, ImageRequest, ImageResponse, RequestOptions } from './types';
 import { describeZodError, wire } from './wire';
 
 /** Knobs for tests and benchmarks on top of the public options. */
@@ -175,7 +175,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     run: (attempt: Attempt) => Promise<T>,
     firstTokenMs?: number,
   ): Promise<T> {
-    for (let retries = 0; ; ) {
+    for (let retries = 0; ;) {
       const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs, firstTokenMs);
       try {
         return await run(attempt);
@@ -221,7 +221,11 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   /** Two bounds for a chat request when the extension asks for them (firstTokenP90Ms given). */
   function firstTokenBound(request: ChatRequest, body: string): number | undefined {
     if (!options.firstTokenP90Ms) return undefined;
-    return firstTokenBoundMs({ promptChars: body.length, idleMs: timeoutMs, p90FirstTokenMs: options.firstTokenP90Ms(request.model, request.provider?.channel) });
+    return firstTokenBoundMs({
+      promptChars: body.length,
+      idleMs: timeoutMs,
+      p90FirstTokenMs: options.firstTokenP90Ms(request.model, request.provider?.channel),
+    });
   }
 
   /** A timeout after retries says how long the whole request took, not only the last attempt. */
@@ -246,7 +250,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
     const params = options.modelParams?.(request.model);
     const started = performance.now();
-    for (let retries = 0; ; ) {
+    for (let retries = 0; ;) {
       const body = chatBody(request, { stream: true, includeUsage, params });
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs, firstTokenBound(request, body));
       let delivered = false;
@@ -291,15 +295,21 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     // whatever comes back (JSON or SSE) is read the same way.
     const body = chatBody(request, { stream: false, includeUsage: false, params: options.modelParams?.(request.model) });
     const bound = firstTokenBound(request, body);
-    return withRetries(signal, cred.secrets, gatewayPeer, async (attempt) => {
-      const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, cred, context);
-      const events: ChatStreamEvent[] = [];
-      for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
-        attempt.firstContent();
-        events.push(...batch);
-      }
-      return completionFromEvents(events);
-    }, bound);
+    return withRetries(
+      signal,
+      cred.secrets,
+      gatewayPeer,
+      async (attempt) => {
+        const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, cred, context);
+        const events: ChatStreamEvent[] = [];
+        for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
+          attempt.firstContent();
+          events.push(...batch);
+        }
+        return completionFromEvents(events);
+      },
+      bound,
+    );
   }
 
   async function generateImages(request: ImageRequest, requestOptions: RequestOptions = {}): Promise<ImageResponse> {
@@ -344,7 +354,11 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (image.b64_json) return decodeBase64Image(image.b64_json, maxImageBytes);
     if (!image.url) throw protocolError('the image has neither url nor b64_json');
     const url = parseImageUrl(image.url);
-    const imagePeer = { name: 'the image host', where: url.origin, hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}` };
+    const imagePeer = {
+      name: 'the image host',
+      where: url.origin,
+      hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}`,
+    };
     return withRetries(signal, [], imagePeer, async (attempt) => {
       // No Authorization header, no custom headers and no credentials: the key and the
       // gateway's headers go to the base URL only, even when the image URL is on the same origin.

@@ -6,17 +6,7 @@ import { truncate } from './errorBody';
 import { l10n } from '../l10n';
 
 export type GatewayErrorKind =
-  | 'auth'
-  | 'balance'
-  | 'rate_limit'
-  | 'bad_request'
-  | 'not_found'
-  | 'unsupported'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'protocol';
+  'auth' | 'balance' | 'rate_limit' | 'bad_request' | 'not_found' | 'unsupported' | 'server' | 'network' | 'timeout' | 'aborted' | 'protocol';
 
 export interface GatewayErrorInit {
   status?: number;
@@ -83,8 +73,14 @@ export function timeoutError(timeoutMs: number, peerName = 'the gateway'): Gatew
 export function keepAliveOnlyError(seconds: number, peerName = 'the gateway'): GatewayError {
   const message =
     peerName === 'the image host'
-      ? l10n.t('The image host sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds)
-      : l10n.t('The gateway sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.', seconds);
+      ? l10n.t(
+          'The image host sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+          seconds,
+        )
+      : l10n.t(
+          'The gateway sent only keep-alives and no answer for {0} s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+          seconds,
+        );
   return new GatewayError('timeout', message);
 }
 
@@ -95,7 +91,9 @@ export function keepAliveOnlyError(seconds: number, peerName = 'the gateway'): G
 export function networkMessage(phase: 'connect' | 'read', peerName: string, where: string, detail: string, hint: string): string {
   const image = peerName === 'the image host';
   if (phase === 'connect') {
-    const reach = image ? l10n.t('Could not reach the image host at {0} ({1}).', where, detail) : l10n.t('Could not reach the gateway at {0} ({1}).', where, detail);
+    const reach = image
+      ? l10n.t('Could not reach the image host at {0} ({1}).', where, detail)
+      : l10n.t('Could not reach the gateway at {0} ({1}).', where, detail);
     return `${reach} ${hint}`;
   }
   return image
@@ -110,7 +108,9 @@ export function keyUnreadableError(): GatewayError {
 
 /** The key cannot go into a header; the header error would quote it, so this says it instead. */
 export function keyNotSendableError(): GatewayError {
-  return new GatewayError('auth', l10n.t('The API key contains spaces or characters that cannot be sent. Set it again with “Modelgate: Set API Key”.'), { retryable: false });
+  return new GatewayError('auth', l10n.t('The API key contains spaces or characters that cannot be sent. Set it again with “Modelgate: Set API Key”.'), {
+    retryable: false,
+  });
 }
 
 /** Anything thrown that is not a GatewayError yet (a bug, or an odd injected fetch). */

@@ -47,8 +47,15 @@ export function redirectError(response: Response): GatewayError {
   return new GatewayError(
     'bad_request',
     target
-      ? l10n.t('The gateway redirected the request ({0}) to {1}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.', response.status, target)
-      : l10n.t('The gateway redirected the request ({0}) to another address. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.', response.status),
+      ? l10n.t(
+          'The gateway redirected the request ({0}) to {1}. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.',
+          response.status,
+          target,
+        )
+      : l10n.t(
+          'The gateway redirected the request ({0}) to another address. Modelgate does not send your key on to another address; if that address is right, put it in “modelgate.baseUrl”.',
+          response.status,
+        ),
     { status: response.status, retryable: false, code: 'invalid_base_url' },
   );
 }

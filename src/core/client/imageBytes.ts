@@ -19,7 +19,10 @@ export function tooLargeError(maxBytes: number): GatewayError {
 }
 
 export function imageExpiredError(status: number): GatewayError {
-  return new GatewayError('not_found', l10n.t('The image URL expired before it could be downloaded; generate again ({0}).', status), { status, retryable: false });
+  return new GatewayError('not_found', l10n.t('The image URL expired before it could be downloaded; generate again ({0}).', status), {
+    status,
+    retryable: false,
+  });
 }
 
 /** 'png' | 'jpeg' | 'webp' from the first bytes, or undefined. */

@@ -104,11 +104,19 @@ function buildSchemas() {
   });
 
   const modelEntrySchema = z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]);
-  const modelListSchema = z.union([
-    z.looseObject({ data: z.array(modelEntrySchema) }),
-    z.array(modelEntrySchema),
-  ]);
-  return { wireUsageSchema, toolCallDeltaSchema, chunkChoiceSchema, chatChunkSchema, wireToolCallSchema, chatCompletionSchema, errorObjectSchema, errorEnvelopeSchema, imageResponseSchema, modelListSchema };
+  const modelListSchema = z.union([z.looseObject({ data: z.array(modelEntrySchema) }), z.array(modelEntrySchema)]);
+  return {
+    wireUsageSchema,
+    toolCallDeltaSchema,
+    chunkChoiceSchema,
+    chatChunkSchema,
+    wireToolCallSchema,
+    chatCompletionSchema,
+    errorObjectSchema,
+    errorEnvelopeSchema,
+    imageResponseSchema,
+    modelListSchema,
+  };
 }
 
 /** The gateway's schemas, built on the first call. */

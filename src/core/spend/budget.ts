@@ -37,8 +37,16 @@ export function parseBudgetSetting(raw: unknown, name: string): { value?: number
     const value = JSON.stringify(raw) ?? String(raw);
     return {
       problem: name.endsWith('dailyUsd')
-        ? l10n.t('"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No daily budget applies until it is fixed.', name, value)
-        : l10n.t('"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No monthly budget applies until it is fixed.', name, value),
+        ? l10n.t(
+            '"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No daily budget applies until it is fixed.',
+            name,
+            value,
+          )
+        : l10n.t(
+            '"{0}" must be a positive amount in US dollars (for example 5), or unset for no budget; it is {1}. No monthly budget applies until it is fixed.',
+            name,
+            value,
+          ),
     };
   }
   return { value: raw };
@@ -49,7 +57,14 @@ export function budgetStatuses(budgets: Budgets, state: SpendState, now: number)
   const one = (kind: BudgetKind, limit: number | undefined) => {
     if (limit === undefined) return;
     const s = summarizePeriod(state, kind === 'daily' ? 'day' : 'month', now);
-    out.push({ kind, limit, spent: s.cost, unpriced: s.unpriced, ratio: s.cost / limit, periodKey: `${kind}:${kind === 'daily' ? localDay(now) : localDay(now).slice(0, 7)}` });
+    out.push({
+      kind,
+      limit,
+      spent: s.cost,
+      unpriced: s.unpriced,
+      ratio: s.cost / limit,
+      periodKey: `${kind}:${kind === 'daily' ? localDay(now) : localDay(now).slice(0, 7)}`,
+    });
   };
   one('daily', budgets.dailyUsd);
   one('monthly', budgets.monthlyUsd);
@@ -77,7 +92,8 @@ export function dueWarnings(statuses: BudgetStatus[], warned: ReadonlySet<string
 export function spentLine(s: BudgetStatus): string {
   const spent = s.kind === 'daily' ? l10n.t('{0} spent today', formatUsd(s.spent)) : l10n.t('{0} spent this month', formatUsd(s.spent));
   if (!s.unpriced) return spent;
-  const unpriced = s.unpriced === 1 ? l10n.t('(+ 1 request without a price, not counted)') : l10n.t('(+ {0} requests without a price, not counted)', s.unpriced);
+  const unpriced =
+    s.unpriced === 1 ? l10n.t('(+ 1 request without a price, not counted)') : l10n.t('(+ {0} requests without a price, not counted)', s.unpriced);
   return `${spent} ${unpriced}`;
 }
 

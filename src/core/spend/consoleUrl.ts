@@ -8,7 +8,9 @@ export type ConsoleUrlCheck = { kind: 'unset' } | { kind: 'ok'; url: string } | 
 
 /** A function, so the hint is translated when shown (after activate wired the translator). */
 export const consoleUrlHint = (): string =>
-  l10n.t('Set "modelgate.consoleUrl" in your user settings to the address of the gateway console where the API key was created, e.g. https://console.example.com.');
+  l10n.t(
+    'Set "modelgate.consoleUrl" in your user settings to the address of the gateway console where the API key was created, e.g. https://console.example.com.',
+  );
 
 export function checkConsoleUrl(raw: unknown): ConsoleUrlCheck {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { kind: 'unset' };
@@ -23,7 +25,10 @@ export function checkConsoleUrl(raw: unknown): ConsoleUrlCheck {
     return { kind: 'invalid', message: `${l10n.t('The console URL must use https (got {0}).', u.protocol.replace(':', ''))} ${consoleUrlHint()}` };
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    return { kind: 'invalid', message: l10n.t('The console URL uses plain http to {0}; a payment page must use https (http is allowed only for 127.0.0.1/localhost).', u.hostname) };
+    return {
+      kind: 'invalid',
+      message: l10n.t('The console URL uses plain http to {0}; a payment page must use https (http is allowed only for 127.0.0.1/localhost).', u.hostname),
+    };
   }
   if (u.username || u.password) {
     return { kind: 'invalid', message: l10n.t('The console URL must not contain a user name or password.') };

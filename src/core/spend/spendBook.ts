@@ -97,7 +97,20 @@ function fold(days: DayAggregate[], e: SpendEntry): void {
   const day = localDay(e.at);
   let a = days.find((x) => sameGroup(x, day, e));
   if (!a) {
-    a = { day, source: e.source, ...(e.requester ? { requester: e.requester } : {}), model: e.model, channel: e.channel, requests: 0, unpriced: 0, cost: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, images: 0 };
+    a = {
+      day,
+      source: e.source,
+      ...(e.requester ? { requester: e.requester } : {}),
+      model: e.model,
+      channel: e.channel,
+      requests: 0,
+      unpriced: 0,
+      cost: 0,
+      promptTokens: 0,
+      cachedTokens: 0,
+      completionTokens: 0,
+      images: 0,
+    };
     days.push(a);
   }
   a.requests += 1;
@@ -220,7 +233,10 @@ export function summarize(state: SpendState, start: number, end: number): SpendS
   const byModel = new Map<string, SpendRow>();
   const byChannel = new Map<string, SpendRow>();
   const bySource = new Map<string, SpendRow>();
-  const add = (g: { source: SpendSource; requester?: string; model: string; channel: string }, f: { requests: number; unpriced: number; cost: number; promptTokens: number; cachedTokens: number; completionTokens: number; images: number }) => {
+  const add = (
+    g: { source: SpendSource; requester?: string; model: string; channel: string },
+    f: { requests: number; unpriced: number; cost: number; promptTokens: number; cachedTokens: number; completionTokens: number; images: number },
+  ) => {
     s.requests += f.requests;
     s.unpriced += f.unpriced;
     s.cost += f.cost;

@@ -219,7 +219,16 @@ export async function guardPath(requested: unknown, roots: readonly GuardRoot[],
 
   if (root.kind === 'uri') {
     // No symlinks to resolve on a virtual file system; step 1 already checked containment.
-    return { ok: true, rootIndex: located.rootIndex, relative: located.relative, lexicalPath, realPath: lexicalPath, realRootIndex: located.rootIndex, realRelative: located.relative, exists: true };
+    return {
+      ok: true,
+      rootIndex: located.rootIndex,
+      relative: located.relative,
+      lexicalPath,
+      realPath: lexicalPath,
+      realRootIndex: located.rootIndex,
+      realRelative: located.relative,
+      exists: true,
+    };
   }
 
   let resolved: { real: string; exists: boolean };

@@ -74,6 +74,9 @@ describe('gateway simulator: prepaid balance', function () {
   it('setBalance() adds a key; balance() of an unknown key throws without naming it', () => {
     ctx.gw.setBalance('sk-new', 1);
     assert.equal(ctx.gw.balance('sk-new'), 1);
-    assert.throws(() => ctx.gw.balance('sk-secret-unknown'), (e: Error) => !e.message.includes('sk-secret-unknown'));
+    assert.throws(
+      () => ctx.gw.balance('sk-secret-unknown'),
+      (e: Error) => !e.message.includes('sk-secret-unknown'),
+    );
   });
 });

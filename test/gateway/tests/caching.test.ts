@@ -8,7 +8,10 @@ const system = (tag: string) => ({ role: 'system', content: `[${tag}] ` + 'You a
 async function complete(gw: Parameters<typeof chat>[0], body: Record<string, unknown>, key?: string) {
   const res = await chat(gw, { stream: false, ...body }, key ? { key } : undefined);
   assert.equal(res.status, 200);
-  return (await res.json()) as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details: { cached_tokens: number } } };
+  return (await res.json()) as {
+    choices: { message: { content: string } }[];
+    usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details: { cached_tokens: number } };
+  };
 }
 
 const blockFloor = (chars: number) => Math.floor(Math.floor(chars / 4) / 128) * 128;

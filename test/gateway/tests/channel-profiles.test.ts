@@ -105,7 +105,10 @@ describe('gateway simulator: channels changed during a test (issue 11 item 7)', 
         const direct = gw.channelRecord().find((r) => r.channel === 'direct')!;
         assert.equal(direct.failures, statuses.filter((s, i) => i % 2 === 0 && s === 503).length);
         assert.ok(direct.failures >= 3 && direct.failures <= 17, `direct failures ${direct.failures}`);
-        assert.ok(statuses.every((s, i) => i % 2 === 0 || s === 200), 'stable never fails');
+        assert.ok(
+          statuses.every((s, i) => i % 2 === 0 || s === 200),
+          'stable never fails',
+        );
         return statuses;
       } finally {
         await gw.close();
@@ -155,7 +158,7 @@ describe('gateway simulator: channels changed during a test (issue 11 item 7)', 
       gw.setChannel('direct', { prices: { 'flagship-text': { input: 1000, output: 0 } } });
       const res = await chat(gw, words('direct'));
       const body = (await res.json()) as { usage: { prompt_tokens: number } };
-      assert.ok(Math.abs(10 - gw.balance('sk-test') - body.usage.prompt_tokens * 1000 / 1e6) < 1e-9);
+      assert.ok(Math.abs(10 - gw.balance('sk-test') - (body.usage.prompt_tokens * 1000) / 1e6) < 1e-9);
     } finally {
       await gw.close();
     }
@@ -165,7 +168,8 @@ describe('gateway simulator: channels changed during a test (issue 11 item 7)', 
     const gw = await startGateway();
     try {
       const root = gw.baseUrl.replace(/\/v1$/, '');
-      const set = (body: unknown) => fetch(`${root}/__sim/channel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const set = (body: unknown) =>
+        fetch(`${root}/__sim/channel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const ok = await set({ channel: 'stable', firstTokenMs: 7, failureRate: 0, refuses: ['long-context-tools'] });
       assert.equal(ok.status, 200);
       const { profile } = (await ok.json()) as { profile: { firstTokenMs: number; paced: boolean; refuses: string[] } };
@@ -178,7 +182,10 @@ describe('gateway simulator: channels changed during a test (issue 11 item 7)', 
       const unknown = await set({ channel: 'stable', latency: 3 });
       assert.equal(unknown.status, 400);
       await chat(gw, words('stable')).then((r) => r.arrayBuffer());
-      const read = (await (await fetch(`${root}/__sim/channels`)).json()) as { profiles: Record<string, { firstTokenMs: number }>; record: { channel: string; requests: number }[] };
+      const read = (await (await fetch(`${root}/__sim/channels`)).json()) as {
+        profiles: Record<string, { firstTokenMs: number }>;
+        record: { channel: string; requests: number }[];
+      };
       assert.equal(read.profiles.stable!.firstTokenMs, 7);
       assert.equal(read.record.find((r) => r.channel === 'stable')!.requests, 1);
     } finally {

@@ -44,7 +44,10 @@ describe('gateway simulator: control endpoints', function () {
     assert.equal(last.headers.authorization, '<redacted>');
     assert.equal(last.body.messages[0].content, 'recorded for the dump');
     assert.ok(!JSON.stringify(dump).includes('sk-test'));
-    assert.ok(dump.every((r) => !r.path.startsWith('/__sim/')), 'control calls are not recorded');
+    assert.ok(
+      dump.every((r) => !r.path.startsWith('/__sim/')),
+      'control calls are not recorded',
+    );
     // In-process, the headers stay as received.
     assert.equal(ctx.gw.requests[ctx.gw.requests.length - 1]!.headers.authorization, 'Bearer sk-test');
   });

@@ -25,7 +25,11 @@ describe('simulator CORS (web extension)', () => {
   it('answers a preflight and allows a loopback workbench origin', async () => {
     gw = await startGateway();
     const origin = 'http://127.0.0.1:41234';
-    const pre = await call(`${gw.baseUrl}/chat/completions`, 'OPTIONS', { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' });
+    const pre = await call(`${gw.baseUrl}/chat/completions`, 'OPTIONS', {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization,content-type',
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers['access-control-allow-origin'], origin);
     assert.match(String(pre.headers['access-control-allow-headers']), /authorization/);

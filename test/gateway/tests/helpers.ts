@@ -16,7 +16,12 @@ export function useGateway(options: GatewayOptions = {}): { gw: RunningGateway }
   return ctx;
 }
 
-export function post(gw: RunningGateway, path: string, body: unknown, init: { key?: string | null; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+export function post(
+  gw: RunningGateway,
+  path: string,
+  body: unknown,
+  init: { key?: string | null; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
   const key = init.key === undefined ? KEY : init.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;

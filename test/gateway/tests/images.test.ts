@@ -92,8 +92,14 @@ describe('gateway simulator: images', function () {
   });
 
   it('[[imageMb:N]] pads every image to N MiB with a chunk readers skip: valid PNG, same picture (crash tests)', async () => {
-    const plain = ((await (await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite', response_format: 'b64_json' })).json()) as ImageBody).data;
-    const padded = ((await (await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite [[imageMb:3]]', response_format: 'b64_json' })).json()) as ImageBody).data;
+    const plain = (
+      (await (await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite', response_format: 'b64_json' })).json()) as ImageBody
+    ).data;
+    const padded = (
+      (await (
+        await images(ctx.gw, { model: 'image-small', size: '256x256', n: 2, prompt: 'a kite [[imageMb:3]]', response_format: 'b64_json' })
+      ).json()) as ImageBody
+    ).data;
     assert.equal(padded.length, 2);
     for (const [i, item] of padded.entries()) {
       const bytes = Buffer.from(item.b64_json!, 'base64');

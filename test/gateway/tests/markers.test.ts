@@ -40,7 +40,10 @@ describe('gateway simulator: answer markers', function () {
       const pieces = splitRandomly(text, seed);
       assert.equal(pieces.join(''), text);
       assert.ok(pieces.every((p) => Array.from(p).length >= 1 && Array.from(p).length <= 24));
-      assert.ok(pieces.every((p) => !/[\ud800-\udbff]$/.test(p)), 'no piece ends inside a surrogate pair');
+      assert.ok(
+        pieces.every((p) => !/[\ud800-\udbff]$/.test(p)),
+        'no piece ends inside a surrogate pair',
+      );
     }
   });
 

@@ -111,7 +111,9 @@ describe('gateway simulator: tool calls', function () {
   it('makes no calls with tool_choice none, and calls the named tool when forced', async () => {
     const none = (await (await chat(ctx.gw, { stream: false, tools, tool_choice: 'none', messages: [user(ask)] })).json()) as any;
     assert.equal(none.choices[0].finish_reason, 'stop');
-    const forced = (await (await chat(ctx.gw, { stream: false, tools, tool_choice: { type: 'function', function: { name: 'search' } }, messages: [user('hello')] })).json()) as any;
+    const forced = (await (
+      await chat(ctx.gw, { stream: false, tools, tool_choice: { type: 'function', function: { name: 'search' } }, messages: [user('hello')] })
+    ).json()) as any;
     assert.equal(forced.choices[0].message.tool_calls[0].function.name, 'search');
   });
 

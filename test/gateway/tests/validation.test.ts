@@ -19,7 +19,17 @@ describe('gateway simulator: request validation', function () {
     { name: 'content of the wrong type', body: { messages: [{ role: 'user', content: 42 }] }, param: 'messages[0].content' },
     {
       name: 'image input to the text-only model',
-      body: { messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: PNG_DATA_URL } }] }] },
+      body: {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is this' },
+              { type: 'image_url', image_url: { url: PNG_DATA_URL } },
+            ],
+          },
+        ],
+      },
       param: 'messages[0].content[1]',
       code: 'unsupported_content',
     },
@@ -31,11 +41,19 @@ describe('gateway simulator: request validation', function () {
     },
     { name: 'unknown channel', body: { provider: { channel: 'fastest' }, messages: [user('hi')] }, param: 'provider.channel', code: 'unsupported_channel' },
     { name: 'max_tokens beyond the model maximum', body: { max_tokens: 128_001, messages: [user('hi')] }, param: 'max_tokens' },
-    { name: 'max_completion_tokens beyond the model maximum', body: { max_completion_tokens: 200_000, messages: [user('hi')] }, param: 'max_completion_tokens' },
+    {
+      name: 'max_completion_tokens beyond the model maximum',
+      body: { max_completion_tokens: 200_000, messages: [user('hi')] },
+      param: 'max_completion_tokens',
+    },
     { name: 'non-integer max_tokens', body: { max_tokens: 1.5, messages: [user('hi')] }, param: 'max_tokens' },
     { name: 'stream that is not a boolean', body: { stream: 'yes', messages: [user('hi')] }, param: 'stream' },
     { name: 'an empty tools array', body: { tools: [], messages: [user('hi')] }, param: 'tools' },
-    { name: 'a tool with an invalid name', body: { tools: [{ type: 'function', function: { name: 'read file' } }], messages: [user('hi')] }, param: 'tools[0].function.name' },
+    {
+      name: 'a tool with an invalid name',
+      body: { tools: [{ type: 'function', function: { name: 'read file' } }], messages: [user('hi')] },
+      param: 'tools[0].function.name',
+    },
     { name: 'tool_choice without tools', body: { tool_choice: 'auto', messages: [user('hi')] }, param: 'tool_choice' },
     {
       name: 'tool call arguments sent as an object',
@@ -90,7 +108,15 @@ describe('gateway simulator: request validation', function () {
     const res = await chat(ctx.gw, {
       model: 'long-context-tools',
       stream: false,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image_url', image_url: { url: PNG_DATA_URL, detail: 'low' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'describe' },
+            { type: 'image_url', image_url: { url: PNG_DATA_URL, detail: 'low' } },
+          ],
+        },
+      ],
     });
     assert.equal(res.status, 200);
     const body = (await res.json()) as { choices: { message: { content: string } }[] };

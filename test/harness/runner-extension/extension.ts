@@ -8,7 +8,12 @@ import * as vscode from 'vscode';
 import { ENV, type IntegrationResults, type SuiteFilter, type TestOutcome } from '../results';
 
 interface IntegrationEntry {
-  runWithResults(options: { filter?: SuiteFilter; grep?: string; onTest?: (t: TestOutcome) => void; onTestBegin?: (title: string) => void }): Promise<IntegrationResults>;
+  runWithResults(options: {
+    filter?: SuiteFilter;
+    grep?: string;
+    onTest?: (t: TestOutcome) => void;
+    onTestBegin?: (title: string) => void;
+  }): Promise<IntegrationResults>;
 }
 
 let started = false;

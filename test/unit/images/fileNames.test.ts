@@ -51,6 +51,9 @@ describe('images: file names', () => {
   });
 
   it('gives up instead of overwriting when every candidate is taken', async () => {
-    await assert.rejects(pickFreeName('x', 'png', async () => true), /No free file name/);
+    await assert.rejects(
+      pickFreeName('x', 'png', async () => true),
+      /No free file name/,
+    );
   });
 });

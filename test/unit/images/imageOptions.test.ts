@@ -107,7 +107,12 @@ describe('images: a model whose rules the catalogue does not know (issue 12)', (
     const r = validateChoices(listed, { size: '512x512', n: 3, quality: 'hd', style: 'natural' });
     assert.deepEqual(r, { ok: true, choices: { size: '512x512', n: 3, quality: 'hd', style: 'natural' } });
     assert.deepEqual(buildImageRequest(listed, 'p', { size: '512x512', n: 3, quality: 'hd', style: 'natural' }), {
-      model: 'image-gateway-only', prompt: 'p', n: 3, size: '512x512', quality: 'hd', style: 'natural',
+      model: 'image-gateway-only',
+      prompt: 'p',
+      n: 3,
+      size: '512x512',
+      quality: 'hd',
+      style: 'natural',
     });
   });
 

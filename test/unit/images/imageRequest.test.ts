@@ -41,7 +41,13 @@ describe('images: the wire request and the provenance text', () => {
   it('keeps prompt, revised prompt, model, size and time', () => {
     const created = new Date(Date.UTC(2026, 10, 22, 10, 15, 30));
     assert.deepEqual(
-      provenanceEntries({ prompt: 'a cat', revisedPrompt: 'A fluffy cat.', model: 'image-restricted', choices: { size: '1024x1024', n: 1, quality: 'hd', style: 'vivid' }, created }),
+      provenanceEntries({
+        prompt: 'a cat',
+        revisedPrompt: 'A fluffy cat.',
+        model: 'image-restricted',
+        choices: { size: '1024x1024', n: 1, quality: 'hd', style: 'vivid' },
+        created,
+      }),
       [
         ['Description', 'a cat'],
         ['Revised Prompt', 'A fluffy cat.'],
@@ -54,6 +60,9 @@ describe('images: the wire request and the provenance text', () => {
       ],
     );
     const plain = provenanceEntries({ prompt: 'a cat', revisedPrompt: 'a cat', model: 'image-small', choices: { size: '256x256', n: 2 }, created });
-    assert.deepEqual(plain.map(([k]) => k), ['Description', 'Model', 'Size', 'Creation Time', 'Software']);
+    assert.deepEqual(
+      plain.map(([k]) => k),
+      ['Description', 'Model', 'Size', 'Creation Time', 'Software'],
+    );
   });
 });

@@ -81,7 +81,10 @@ describe('images: PNG text chunks', () => {
   });
 
   it('skips empty texts', () => {
-    const out = insertPngText(makePng(), [['Revised Prompt', ''], ['Model', 'm']]);
+    const out = insertPngText(makePng(), [
+      ['Revised Prompt', ''],
+      ['Model', 'm'],
+    ]);
     assert.deepEqual(readPngText(out), [['Model', 'm']]);
   });
 

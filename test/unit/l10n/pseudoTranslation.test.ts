@@ -58,7 +58,10 @@ describe('l10n: a pseudo translation reaches the core messages', () => {
     const wait = waitTooLongError(errorFromHttp(json(503, { error: { message: 'busy' } })), 5 * 60_000).message;
     assert.equal(wait, '⟦The gateway asked to wait before the next request (503): busy.⟧ ⟦Try again in 5 min.⟧');
     const cut = markAfterContent(timeoutError(30_000)).message;
-    assert.equal(cut, '⟦⟦Nothing arrived from the gateway for 30 s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.⟧ The answer above is incomplete.⟧');
+    assert.equal(
+      cut,
+      '⟦⟦Nothing arrived from the gateway for 30 s, so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.⟧ The answer above is incomplete.⟧',
+    );
     for (const m of [auth, server, limited, model, rejected, wait, cut]) assert.equal(untranslated(m), '', m);
   });
 
@@ -69,7 +72,10 @@ describe('l10n: a pseudo translation reaches the core messages', () => {
     assert.equal(base.ok, false);
     assert.match(!base.ok ? base.message : '', /^⟦The gateway base URL uses plain http to gateway\.example\.com: /);
     const failover = parseFallbackChannels(['stable', 'fast']).problem ?? '';
-    assert.equal(failover, '⟦"modelgate.fallbackChannels" has "fast", which is not a channel; allowed: direct, stable, economical.⟧ ⟦Using {0}.⟧'.replace('{0}', 'stable'));
+    assert.equal(
+      failover,
+      '⟦"modelgate.fallbackChannels" has "fast", which is not a channel; allowed: direct, stable, economical.⟧ ⟦Using {0}.⟧'.replace('{0}', 'stable'),
+    );
     const budget = budgetMessage({ kind: 'daily', limit: 1, spent: 1.02, unpriced: 2, ratio: 1.02, periodKey: 'daily:2026-11-23' });
     assert.equal(budget, '⟦Daily budget of $1.00 (modelgate.budget.dailyUsd) reached: ⟦$1.02 spent today⟧ ⟦(+ 2 requests without a price, not counted)⟧.⟧');
     for (const m of [CHANNEL_INFO.economical.label, base.ok ? '' : base.message, failover, budget]) assert.equal(untranslated(m), '', m);
@@ -77,10 +83,23 @@ describe('l10n: a pseudo translation reaches the core messages', () => {
 
   it('the spending page names its sources in the user language; the CSV export stays English', () => {
     const at = Date.UTC(2026, 10, 23, 12);
-    const entry = (source: SpendEntry['source'], requester?: string): SpendEntry => ({ at, source, requester, model: 'm', channel: 'stable', promptTokens: 1, cachedTokens: 0, completionTokens: 1, images: 0, cost: 0.01 });
+    const entry = (source: SpendEntry['source'], requester?: string): SpendEntry => ({
+      at,
+      source,
+      requester,
+      model: 'm',
+      channel: 'stable',
+      promptTokens: 1,
+      cachedTokens: 0,
+      completionTokens: 1,
+      images: 0,
+      cost: 0.01,
+    });
     let state = emptySpend();
     for (const e of [entry('panel'), entry('image'), entry('lm'), entry('lm', 'core'), entry('lm', 'pub.ext')]) state = addSpend(state, e);
-    const keys = summarize(state, at - 1, at + 1).bySource.map((r) => r.key).sort();
+    const keys = summarize(state, at - 1, at + 1)
+      .bySource.map((r) => r.key)
+      .sort();
     assert.deepEqual(keys, ['⟦chat panel⟧', '⟦image command⟧', '⟦vscode.lm (caller not reported)⟧', '⟦vscode.lm: VS Code chat⟧', '⟦vscode.lm: pub.ext⟧']);
     const csv = spendCsv(state);
     assert.ok(!csv.includes('⟦'), csv);

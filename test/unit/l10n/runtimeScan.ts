@@ -20,7 +20,10 @@ export interface L10nCall extends Finding {
 
 /** The chat webview's .ts files: their `l10n.t` (src/webview/l10n.ts) keys are in the bundle too. */
 export function webviewSourceFiles(root: string): string[] {
-  return readdirSync(join(root, 'src', 'webview')).filter((n) => n.endsWith('.ts')).map((n) => join(root, 'src', 'webview', n)).sort();
+  return readdirSync(join(root, 'src', 'webview'))
+    .filter((n) => n.endsWith('.ts'))
+    .map((n) => join(root, 'src', 'webview', n))
+    .sort();
 }
 
 /** src/core's .ts files (all its domain folders): vscode-free, their `l10n.t` (src/core/l10n.ts) keys are in the bundle too. */
@@ -111,7 +114,8 @@ export function isPlainText(node: ts.Expression): boolean {
   if (ts.isConditionalExpression(node)) return isPlainText(node.whenTrue) || isPlainText(node.whenFalse);
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
-    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return isPlainText(node.left) || isPlainText(node.right);
+    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken)
+      return isPlainText(node.left) || isPlainText(node.right);
     if (op === ts.SyntaxKind.AmpersandAmpersandToken) return isPlainText(node.right);
   }
   return false;
@@ -119,7 +123,17 @@ export function isPlainText(node: ts.Expression): boolean {
 
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 /** Calls whose options object holds visible text in the fields of OPTION_FIELDS. */
-const OPTION_CALLS = new Set(['showInputBox', 'showQuickPick', 'createQuickPick', 'createInputBox', 'showWorkspaceFolderPick', 'showOpenDialog', 'showSaveDialog', 'withProgress', 'report']);
+const OPTION_CALLS = new Set([
+  'showInputBox',
+  'showQuickPick',
+  'createQuickPick',
+  'createInputBox',
+  'showWorkspaceFolderPick',
+  'showOpenDialog',
+  'showSaveDialog',
+  'withProgress',
+  'report',
+]);
 const OPTION_FIELDS = new Set(['title', 'placeHolder', 'prompt', 'detail', 'openLabel', 'saveLabel', 'message', 'validationMessage']);
 /** Properties of QuickPick/InputBox/StatusBarItem objects that are visible text. */
 const ASSIGNED_FIELDS = new Set(['text', 'tooltip', 'title', 'placeholder', 'prompt', 'validationMessage']);
@@ -173,7 +187,13 @@ export function plainSinks(root: string, files: string[], read: (f: string) => s
 }
 
 /** Words of a sentence: two or more space-separated words (so `${n} KB`, 'png', 'rate_limit' or `in ${n} s` are not). */
-const hasSentence = (s: string) => (s.replace(/\$\([\w~-]+\)/g, '').replace(/\bhttps?:\/\/\S*/g, '').match(/(?:^|\s)\p{L}{2,}/gu) ?? []).length >= 2;
+const hasSentence = (s: string) =>
+  (
+    s
+      .replace(/\$\([\w~-]+\)/g, '')
+      .replace(/\bhttps?:\/\/\S*/g, '')
+      .match(/(?:^|\s)\p{L}{2,}/gu) ?? []
+  ).length >= 2;
 
 /** The literal parts of `node` (string/template literal, through `+`, `?:`, `??`, `||`, parentheses). */
 function literalParts(node: ts.Expression): string[] {
@@ -183,7 +203,8 @@ function literalParts(node: ts.Expression): string[] {
   if (ts.isConditionalExpression(node)) return [...literalParts(node.whenTrue), ...literalParts(node.whenFalse)];
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
-    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) return [...literalParts(node.left), ...literalParts(node.right)];
+    if (op === ts.SyntaxKind.PlusToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken)
+      return [...literalParts(node.left), ...literalParts(node.right)];
     if (op === ts.SyntaxKind.AmpersandAmpersandToken) return literalParts(node.right);
   }
   return [];
@@ -193,7 +214,17 @@ function literalParts(node: ts.Expression): string[] {
  * src/core modules whose returned strings are messages for a person (checked by the "return"
  * rule of `plainCoreSinks`); the rest of src/core returns ids, numbers and text the model reads.
  */
-export const USER_FACING_CORE = ['client/gatewayError.ts', 'client/errorMessages.ts', 'client/baseUrl.ts', 'spend/consoleUrl.ts', 'client/gatewayUrl.ts', 'client/imageBytes.ts', 'channels/channelFailover.ts', 'spend/budget.ts', 'catalogue/modelCatalogue.ts'];
+export const USER_FACING_CORE = [
+  'client/gatewayError.ts',
+  'client/errorMessages.ts',
+  'client/baseUrl.ts',
+  'spend/consoleUrl.ts',
+  'client/gatewayUrl.ts',
+  'client/imageBytes.ts',
+  'channels/channelFailover.ts',
+  'spend/budget.ts',
+  'catalogue/modelCatalogue.ts',
+];
 /** Properties of result objects that carry a message for a person. */
 const CORE_TEXT_FIELDS = new Set(['message', 'problem', 'label', 'detail', 'hint']);
 /** zod's check options (`.refine(f, { message })`): protocol diagnostics, quoted inside a translated sentence. */
@@ -201,7 +232,10 @@ const ZOD_CALLS = new Set(['refine', 'superRefine', 'min', 'max', 'length', 'non
 
 /** A catalogue entry (`{ kind: 'chat' | 'image', id, label, … }`): its label is the model's name, like the ids. */
 function isModelEntry(obj: ts.Node, sf: ts.SourceFile): boolean {
-  return ts.isObjectLiteralExpression(obj) && obj.properties.some((p) => ts.isPropertyAssignment(p) && p.name.getText(sf) === 'kind' && /^['"](chat|image)['"]$/.test(p.initializer.getText(sf)));
+  return (
+    ts.isObjectLiteralExpression(obj) &&
+    obj.properties.some((p) => ts.isPropertyAssignment(p) && p.name.getText(sf) === 'kind' && /^['"](chat|image)['"]$/.test(p.initializer.getText(sf)))
+  );
 }
 
 /**

@@ -6,7 +6,18 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../harness/paths';
-import { coreSourceFiles, englishBundle, hostSourceFiles, l10nCalls, placeholders, plainCoreSinks, plainSinks, plainWebviewSinks, USER_FACING_CORE, webviewSourceFiles } from './runtimeScan';
+import {
+  coreSourceFiles,
+  englishBundle,
+  hostSourceFiles,
+  l10nCalls,
+  placeholders,
+  plainCoreSinks,
+  plainSinks,
+  plainWebviewSinks,
+  USER_FACING_CORE,
+  webviewSourceFiles,
+} from './runtimeScan';
 
 const root = repoRoot();
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { l10n?: string };
@@ -21,7 +32,10 @@ const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
   it('scans the host source (chat, images, status bar, lm, services, onboarding, spending view)', () => {
     for (const dir of ['src/chat/', 'src/images/', 'src/statusBar/', 'src/lm/', 'src/onboarding/', 'src/services/', 'src/spendingView/']) {
-      assert.ok(files.some((f) => f.startsWith(join(root, dir))), dir);
+      assert.ok(
+        files.some((f) => f.startsWith(join(root, dir))),
+        dir,
+      );
     }
     assert.ok(!files.some((f) => f.includes('/src/core/') || f.includes('/src/webview/')));
     assert.ok(calls.length > 50, `only ${calls.length} l10n.t calls found`);
@@ -33,12 +47,16 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
 
   it('src/core: no GatewayError message, result message/problem/label/detail or returned sentence of a user-facing module is a plain literal', () => {
     const core = coreSourceFiles(root);
-    for (const name of USER_FACING_CORE) assert.ok(core.some((f) => f.endsWith(`/src/core/${name}`)), name);
+    for (const name of USER_FACING_CORE)
+      assert.ok(
+        core.some((f) => f.endsWith(`/src/core/${name}`)),
+        name,
+      );
     assert.deepEqual(plainCoreSinks(root, core).map(fmt), [], 'wrap these in l10n.t(...) from src/core/l10n.ts, whole sentences with {0} placeholders');
   });
 
   it('src/webview: no textContent/title/placeholder/aria-label (property, setAttribute, h()/append() text) is a plain literal', () => {
-    assert.deepEqual(plainWebviewSinks(root, webviewSourceFiles(root)).map(fmt), [], "wrap these in l10n.t(...) from src/webview/l10n.ts");
+    assert.deepEqual(plainWebviewSinks(root, webviewSourceFiles(root)).map(fmt), [], 'wrap these in l10n.t(...) from src/webview/l10n.ts');
   });
 
   it('every vscode.l10n.t message is a literal (so it can be a bundle key)', () => {
@@ -58,7 +76,11 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
     const bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as Record<string, string>;
     const missing = Object.keys(expected).filter((k) => !(k in bundle));
     const stale = Object.keys(bundle).filter((k) => !(k in expected));
-    assert.deepEqual({ missing, stale }, { missing: [], stale: [] }, 'bundle.l10n.json is out of date: run MODELGATE_WRITE_L10N_BUNDLE=1 npm run test:unit -- --grep l10n');
+    assert.deepEqual(
+      { missing, stale },
+      { missing: [], stale: [] },
+      'bundle.l10n.json is out of date: run MODELGATE_WRITE_L10N_BUNDLE=1 npm run test:unit -- --grep l10n',
+    );
   });
 
   it('each translation bundle only has known keys, with the same {n} placeholders', () => {
@@ -117,7 +139,10 @@ describe('l10n: the runtime string scanner', () => {
   });
 
   it('src/core: leaves l10n.t, units, ids, zod diagnostics and composed parts alone', () => {
-    const found = plainCoreSinks('/r', ['/r/src/core/imageBytes.ts'], () => `
+    const found = plainCoreSinks(
+      '/r',
+      ['/r/src/core/imageBytes.ts'],
+      () => `
       throw new GatewayError('auth', l10n.t('The key is wrong ({0}).', status), { retryable: false });
       throw new GatewayError(kind, message);
       return { ok: false, message: \`\${l10n.t('No URL is set.')} \${hint()}\` };
@@ -128,7 +153,8 @@ describe('l10n: the runtime string scanner', () => {
       export const INFO = { a: { id: 'a', get label() { return l10n.t('Default'); } } };
       export const MODELS = [{ kind: 'chat', id: 'flagship-text', label: 'Flagship (text)' }];
       if (x) return 'rate_limit';
-    `).map((f) => f.text);
+    `,
+    ).map((f) => f.text);
     assert.deepEqual(found, []);
   });
 
@@ -150,7 +176,10 @@ describe('l10n: the runtime string scanner', () => {
   });
 
   it('src/webview: leaves l10n.t, variables, ids, icons and non-text attributes alone', () => {
-    const found = plainWebviewSinks('/r', ['/r/src/webview/x.ts'], () => `
+    const found = plainWebviewSinks(
+      '/r',
+      ['/r/src/webview/x.ts'],
+      () => `
       badge.textContent = l10n.t('Thinking…');
       meta.textContent = [model, channel].filter(Boolean).join(' · ');
       code.textContent = '';
@@ -160,12 +189,20 @@ describe('l10n: the runtime string scanner', () => {
       el.setAttribute('aria-hidden', 'true');
       el.setAttribute('data-role', 'assistant message');
       const b = h(doc, 'button', { className: 'primary send', text: l10n.t('Send'), attrs: { 'data-kind': 'send now', role: 'button' } }, [icon('send'), label]);
-    `);
+    `,
+    );
     assert.deepEqual(found, []);
   });
 
   it('reads the keys of l10n.t calls, and flags a non-literal one', () => {
-    const found = l10nCalls('/r', ['/r/src/x.ts'], () => `vscode.l10n.t('A {0}', x); l10n.t({ message: 'B', args: [], comment: 'c' }); vscode.l10n.t(someVar);`);
-    assert.deepEqual(found.map((c) => c.key), ['A {0}', 'B', undefined]);
+    const found = l10nCalls(
+      '/r',
+      ['/r/src/x.ts'],
+      () => `vscode.l10n.t('A {0}', x); l10n.t({ message: 'B', args: [], comment: 'c' }); vscode.l10n.t(someVar);`,
+    );
+    assert.deepEqual(
+      found.map((c) => c.key),
+      ['A {0}', 'B', undefined],
+    );
   });
 });

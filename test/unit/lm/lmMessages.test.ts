@@ -9,9 +9,7 @@ const TEXT_ONLY: LmTargetModel = { id: 'flagship-text', label: 'Flagship (text)'
 const VISION: LmTargetModel = { id: 'long-context-tools', label: 'Long context + images', imageInput: true };
 
 // A real 1x1 PNG (signature, IHDR, IDAT, IEND).
-const PNG = Uint8Array.from(
-  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'),
-);
+const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 const user = (...parts: LmMessage['parts']): LmMessage => ({ role: 'user', parts });
@@ -42,7 +40,14 @@ describe('lm: messages to the wire', () => {
           { kind: 'toolCall', callId: 'call_2', name: 'now', input: {} },
         ),
         user(
-          { kind: 'toolResult', callId: 'call_1', content: [{ kind: 'text', text: 'line 1' }, { kind: 'text', text: 'line 2' }] },
+          {
+            kind: 'toolResult',
+            callId: 'call_1',
+            content: [
+              { kind: 'text', text: 'line 1' },
+              { kind: 'text', text: 'line 2' },
+            ],
+          },
           { kind: 'toolResult', callId: 'call_2', content: [{ kind: 'text', text: '12:00' }] },
         ),
       ],
@@ -114,7 +119,15 @@ describe('lm: messages to the wire', () => {
   });
 
   it('writes tool results as text: prompt-tsx text extracted, images named rather than dropped', () => {
-    const tsx = { node: { type: 1, children: [{ type: 2, text: 'Hello ' }, { type: 1, children: [{ type: 2, text: 'there' }] }] } };
+    const tsx = {
+      node: {
+        type: 1,
+        children: [
+          { type: 2, text: 'Hello ' },
+          { type: 1, children: [{ type: 2, text: 'there' }] },
+        ],
+      },
+    };
     assert.equal(toolResultText([{ kind: 'other', value: tsx }]), 'Hello there');
     assert.equal(toolResultText([{ kind: 'data', mimeType: 'application/json', data: utf8('{"a":1}') }]), '{"a":1}');
     assert.match(toolResultText([{ kind: 'data', mimeType: 'image/png', data: PNG }]), /^\[image\/png content of \d+ bytes omitted/);

@@ -35,11 +35,19 @@ describe('lm: tools', () => {
   });
 
   it('refuses tools for a model without tool calling', () => {
-    assert.throws(() => toWireTools([{ name: 'a' }], 1, { id: 'm', label: 'M', tools: false }), (e: unknown) => e instanceof LmInputError && /M \(m\) does not support tool calling/.test(e.message));
+    assert.throws(
+      () => toWireTools([{ name: 'a' }], 1, { id: 'm', label: 'M', tools: false }),
+      (e: unknown) => e instanceof LmInputError && /M \(m\) does not support tool calling/.test(e.message),
+    );
   });
 
   it('parses complete tool-call arguments into an object, and reports anything else', () => {
-    assert.deepEqual(parseToolCall({ id: 'c1', name: 'lookup', arguments: '{"q":"x","n":[1,2]}' }), { ok: true, id: 'c1', name: 'lookup', input: { q: 'x', n: [1, 2] } });
+    assert.deepEqual(parseToolCall({ id: 'c1', name: 'lookup', arguments: '{"q":"x","n":[1,2]}' }), {
+      ok: true,
+      id: 'c1',
+      name: 'lookup',
+      input: { q: 'x', n: [1, 2] },
+    });
     assert.deepEqual(parseToolCall({ id: 'c2', name: 'now', arguments: '  ' }), { ok: true, id: 'c2', name: 'now', input: {} });
     const bad = parseToolCall({ id: 'c3', name: 'lookup', arguments: '{"q": ' });
     assert.equal(bad.ok, false);

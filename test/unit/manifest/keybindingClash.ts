@@ -47,7 +47,8 @@ export function clashes(ours: Binding[], defaults: Binding[], ownPrefix = 'model
     for (const d of defaults) {
       if (d.command.startsWith(ownPrefix)) continue;
       const dk = normalizeKey(d.key);
-      if (dk === ok || dk.startsWith(ok + ' ') || ok.startsWith(dk + ' ')) found.push(`${o.command} (${o.key}) clashes with ${d.command} (${d.key}${d.when ? ` when ${d.when}` : ''})`);
+      if (dk === ok || dk.startsWith(ok + ' ') || ok.startsWith(dk + ' '))
+        found.push(`${o.command} (${o.key}) clashes with ${d.command} (${d.key}${d.when ? ` when ${d.when}` : ''})`);
     }
   }
   return found;

@@ -9,7 +9,10 @@ import { repoRoot } from '../../harness/paths';
 import { clashes, normalizeKey, type Binding } from './keybindingClash';
 
 const root = repoRoot();
-const snapshot = JSON.parse(readFileSync(join(root, 'test/unit/manifest/vscode-default-keybindings.linux.json'), 'utf8')) as { vscode: string; bindings: [string, string][] };
+const snapshot = JSON.parse(readFileSync(join(root, 'test/unit/manifest/vscode-default-keybindings.linux.json'), 'utf8')) as {
+  vscode: string;
+  bindings: [string, string][];
+};
 const defaults: Binding[] = snapshot.bindings.map(([key, command]) => ({ key, command }));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { keybindings: (Binding & { mac?: string })[] } };
 
@@ -34,6 +37,10 @@ describe('keybindings: no clash with VS Code default keybindings', () => {
   it('the check finds a clash (same key in another modifier order, and a chord prefix)', () => {
     assert.equal(clashes([{ key: 'shift+ctrl+P', command: 'modelgate.x' }], defaults).length > 0, true);
     assert.equal(clashes([{ key: 'ctrl+k', command: 'modelgate.x' }], defaults).length > 0, true, 'ctrl+k swallows the ctrl+k chords');
-    assert.deepEqual(clashes([{ key: 'ctrl+alt+m', command: 'modelgate.x' }], [{ key: 'ctrl+alt+m', command: 'modelgate.openChat' }]), [], 'our own bindings are not clashes');
+    assert.deepEqual(
+      clashes([{ key: 'ctrl+alt+m', command: 'modelgate.x' }], [{ key: 'ctrl+alt+m', command: 'modelgate.openChat' }]),
+      [],
+      'our own bindings are not clashes',
+    );
   });
 });

@@ -6,7 +6,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../harness/paths';
 
-const VISIBLE = new Set(['title', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'name', 'displayName', 'altText', 'deprecationMessage', 'markdownDeprecationMessage', 'label', 'contextualTitle', 'shortTitle']);
+const VISIBLE = new Set([
+  'title',
+  'description',
+  'markdownDescription',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'name',
+  'displayName',
+  'altText',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+  'label',
+  'contextualTitle',
+  'shortTitle',
+]);
 
 /** [json path, value] of every visible string under `node`. */
 export function visibleStrings(node: unknown, path: string[] = [], out: [string, string][] = []): [string, string][] {

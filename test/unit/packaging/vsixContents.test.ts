@@ -73,7 +73,10 @@ describe('packaging: what the .vsix ships (vsce ls)', () => {
       const e = err as { status?: number; stderr?: string; message: string };
       throw new Error(`vsce ls failed (exit ${e.status ?? '?'}): ${e.stderr || e.message}`);
     }
-    files = stdout.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    files = stdout
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
   });
 
   it('vsce ls lists the package', () => {
@@ -86,8 +89,17 @@ describe('packaging: what the .vsix ships (vsce ls)', () => {
 
   it('the check names each kind of file that must not ship', () => {
     const bad = [
-      'src/extension.ts', 'dist/extension.js.map', 'test/unit/a.test.ts', 'out/test/unit/a.test.js', 'docs/architecture.md',
-      'node_modules/zod/index.js', '.vscode-test/demo/x.json', 'dist/types.d.ts', 'esbuild.mjs', 'tsconfig.json', '.ci/run',
+      'src/extension.ts',
+      'dist/extension.js.map',
+      'test/unit/a.test.ts',
+      'out/test/unit/a.test.js',
+      'docs/architecture.md',
+      'node_modules/zod/index.js',
+      '.vscode-test/demo/x.json',
+      'dist/types.d.ts',
+      'esbuild.mjs',
+      'tsconfig.json',
+      '.ci/run',
     ];
     assert.equal(unwanted(bad).length, bad.length, unwanted(bad).join('\n'));
     assert.deepEqual(unwanted([...MUST_SHIP, ...MUST_SHIP_BUILT, 'package.nls.json', 'media/l10n/bundle.l10n.json', 'dist/chat.js']), []);
@@ -120,7 +132,10 @@ describe('packaging: what the .vsix ships (vsce ls)', () => {
     assert.doesNotMatch(manifest.scripts.package ?? '', /--no-rewrite-relative-links|--skip-license|--allow-missing-repository/);
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^(\w+:|#)/.test(t));
-    assert.ok(targets.some((t) => t.startsWith('media/screenshots/')), 'the screenshots are linked');
+    assert.ok(
+      targets.some((t) => t.startsWith('media/screenshots/')),
+      'the screenshots are linked',
+    );
     const broken = targets.filter((t) => !existsSync(join(root, t.replace(/#.*$/, ''))));
     assert.deepEqual(broken, [], `README links to missing files: ${broken.join(', ')}`);
   });

@@ -28,7 +28,12 @@ describe('platform seam: bytes (Node vs web build)', () => {
 
 describe('platform seam: path (web build = posix)', () => {
   it('matches node:path/posix on the operations the guard and tools use', () => {
-    const cases: [string, string][] = [['/ws', '/ws/a/../b'], ['/ws', '/ws-evil/x'], ['/ws/', '/ws'], ['/', '/a/b']];
+    const cases: [string, string][] = [
+      ['/ws', '/ws/a/../b'],
+      ['/ws', '/ws-evil/x'],
+      ['/ws/', '/ws'],
+      ['/', '/a/b'],
+    ];
     for (const [a, b] of cases) {
       assert.equal(webPath.relative(a, b), nodePath.posix.relative(a, b));
       assert.equal(webPath.posix.normalize(b), nodePath.posix.normalize(b));

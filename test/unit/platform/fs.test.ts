@@ -77,7 +77,13 @@ if (!target) {
       const file = join(dir, 'sunset-1.png');
       const run = await writeAndKill(file, (name) => name === basename(file));
       const state = checkFinalName(file);
-      console.log(`[kill mid-write] killed at the final name: ${run.killed ? 'killed' : `not killed (${run.result})`}; final name ${state}; other files: ${readdirSync(dir).filter((n) => n !== basename(file)).join(', ') || 'none'}`);
+      console.log(
+        `[kill mid-write] killed at the final name: ${run.killed ? 'killed' : `not killed (${run.result})`}; final name ${state}; other files: ${
+          readdirSync(dir)
+            .filter((n) => n !== basename(file))
+            .join(', ') || 'none'
+        }`,
+      );
       assert.ok(run.killed || run.result === 'created');
     });
 
@@ -97,7 +103,7 @@ if (!target) {
       assert.deepEqual(readdirSync(dir), ['sunset-3.png'], 'no temporary file left behind');
     });
 
-    it('a crash\'s leftover temporary file is removed by the next save into that folder; a fresh one (a write in progress) is kept', async () => {
+    it("a crash's leftover temporary file is removed by the next save into that folder; a fresh one (a write in progress) is kept", async () => {
       const stale = join(dir, '.sunset-4.png.0b6f3f6e-1d2a-4c3b-9e8f-7a6b5c4d3e2f.tmp');
       const fresh = join(dir, '.sunset-5.png.1c7a4a7f-2e3b-4d4c-8f9a-8b7c6d5e4f30.tmp');
       const other = join(dir, '.notes.tmp'); // not ours
@@ -109,7 +115,7 @@ if (!target) {
       assert.deepEqual(readdirSync(dir).sort(), ['.notes.tmp', basename(fresh), 'sunset-6.png'].sort());
     });
 
-    it('the leftover of a killed writer is removed by the very next save (its process is gone); a running process\'s and another machine\'s stay', async () => {
+    it("the leftover of a killed writer is removed by the very next save (its process is gone); a running process's and another machine's stay", async () => {
       const run = await writeAndKill(join(dir, 'sunset-7.png'), () => true);
       assert.ok(run.killed, 'the writer was killed');
       const leftovers = readdirSync(dir).filter((n) => TEMP_NAME.test(n));

@@ -11,7 +11,7 @@ import { startGateway } from '../../gateway/index';
 describe('gateway service: key routing', function () {
   this.timeout(30_000);
 
-  it('a client made for gateway A sends A\'s key after the base URL changed to gateway B', async () => {
+  it("a client made for gateway A sends A's key after the base URL changed to gateway B", async () => {
     const a = await startGateway({ keys: { 'sk-key-of-gateway-a': { balance: 10 } } });
     const b = await startGateway({ keys: { 'sk-key-of-gateway-b': { balance: 10 } } });
     try {
@@ -31,7 +31,7 @@ describe('gateway service: key routing', function () {
       const auth = a.requests.filter((r) => r.server === 'api').map((r) => r.headers.authorization);
       assert.deepEqual(auth, ['Bearer sk-key-of-gateway-a', 'Bearer sk-key-of-gateway-a'], "only gateway A's key reached gateway A");
       await service.client().listModels();
-      assert.equal(b.requests.at(-1)?.headers.authorization, 'Bearer sk-key-of-gateway-b', 'a new client goes to B with B\'s key');
+      assert.equal(b.requests.at(-1)?.headers.authorization, 'Bearer sk-key-of-gateway-b', "a new client goes to B with B's key");
     } finally {
       await a.close();
       await b.close();

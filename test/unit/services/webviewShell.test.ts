@@ -1,11 +1,25 @@
 // The one HTML shell of the webviews (chat panel, spending page): nonce, CSP, escaping, page.
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { checkCspSource, checkNonce, contentSecurityPolicy, escapeHtml, makeNonce, renderWebviewShell, type ShellOptions } from '../../../src/services/webviewShell';
+import {
+  checkCspSource,
+  checkNonce,
+  contentSecurityPolicy,
+  escapeHtml,
+  makeNonce,
+  renderWebviewShell,
+  type ShellOptions,
+} from '../../../src/services/webviewShell';
 
 const cspSource = "'self' https://*.vscode-cdn.net";
 const nonce = 'r4nd0mN0nceVALUE1234567890abcdef';
-const linked: ShellOptions = { cspSource, nonce, title: 'T', style: { href: 'https://x.vscode-cdn.net/a.css' }, script: { src: 'https://x.vscode-cdn.net/a.js' } };
+const linked: ShellOptions = {
+  cspSource,
+  nonce,
+  title: 'T',
+  style: { href: 'https://x.vscode-cdn.net/a.css' },
+  script: { src: 'https://x.vscode-cdn.net/a.js' },
+};
 const inline: ShellOptions = { cspSource, nonce, title: 'T', style: { inline: 'body { color: red; }' }, script: { inline: 'window.x = 1;' } };
 
 function parse(html: string): Document {
@@ -42,7 +56,16 @@ describe('webviewShell', () => {
     });
 
     it("accept 'self' and host sources, never another keyword or directive", () => {
-      for (const bad of ["x; script-src 'unsafe-eval'", "'self' 'unsafe-eval'", "'unsafe-inline'", "'self'\nscript-src *", "'none'", '', '   ', 'https://a"b']) {
+      for (const bad of [
+        "x; script-src 'unsafe-eval'",
+        "'self' 'unsafe-eval'",
+        "'unsafe-inline'",
+        "'self'\nscript-src *",
+        "'none'",
+        '',
+        '   ',
+        'https://a"b',
+      ]) {
         assert.throws(() => checkCspSource(bad), /cspSource/, JSON.stringify(bad));
       }
       for (const good of [cspSource, 'https://*.vscode-cdn.net', 'vscode-resource:', "'self'"]) assert.equal(checkCspSource(good), good);

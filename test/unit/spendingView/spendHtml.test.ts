@@ -23,7 +23,10 @@ describe('spend page', () => {
     const s = fill([entry(Date.now(), 0.5, { source: 'lm', requester: '<img src=x onerror=alert(1)>' })]);
     const sum = summarizePeriod(s, 'day', Date.now());
     const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
-    assert.match(html, /Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;nonce-abcdefghijklmnop1234&#39;; script-src &#39;nonce-abcdefghijklmnop1234&#39;;/);
+    assert.match(
+      html,
+      /Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;nonce-abcdefghijklmnop1234&#39;; script-src &#39;nonce-abcdefghijklmnop1234&#39;;/,
+    );
     assert.ok(!html.includes('<img'), 'no raw markup from an extension id');
     assert.ok(!/unsafe-(inline|eval)|https?:\/\//.test(html.replace(/xmlns="http:\/\/www.w3.org\/2000\/svg"/g, '')));
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'x', "bad' nonce"));

@@ -65,7 +65,10 @@ function snapshot(messages: MessageView[], over: Partial<Extract<HostMessage, { 
   return {
     type: 'snapshot',
     conversation: { id: 'c1', title: 'First chat', messages, draft: '', totalCost: 0.0123 },
-    conversations: [{ id: 'c1', title: 'First chat', updatedAt: 2 }, { id: 'c2', title: 'Older chat', updatedAt: 1 }],
+    conversations: [
+      { id: 'c1', title: 'First chat', updatedAt: 2 },
+      { id: 'c2', title: 'Older chat', updatedAt: 1 },
+    ],
     composer: composer(),
     busy: false,
     ...over,
@@ -236,7 +239,10 @@ describe('chat panel (main.ts in jsdom)', function () {
   it('offers Regenerate only on the last answer, and not while busy', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q1'), assistant('a1', 'one'), user('u2', 'q2'), assistant('a2', 'two')]));
-    const shown = () => byRole(t.doc, 'button', 'Regenerate').filter(isShown).map((b) => b.closest('article')!.getAttribute('data-message-id'));
+    const shown = () =>
+      byRole(t.doc, 'button', 'Regenerate')
+        .filter(isShown)
+        .map((b) => b.closest('article')!.getAttribute('data-message-id'));
     assert.deepEqual(shown(), ['a2']);
     t.host({ type: 'busy', busy: true });
     assert.deepEqual(shown(), []);
@@ -244,12 +250,19 @@ describe('chat panel (main.ts in jsdom)', function () {
 
   it('shows errors with their actions, and stopped answers as stopped', () => {
     const t = setup();
-    const failed: MessageView = { ...assistant('a1', ''), status: 'error', error: { message: 'Insufficient balance (402)', actions: ['topUp', 'switchChannel', 'retry'] } };
+    const failed: MessageView = {
+      ...assistant('a1', ''),
+      status: 'error',
+      error: { message: 'Insufficient balance (402)', actions: ['topUp', 'switchChannel', 'retry'] },
+    };
     const stopped: MessageView = { ...assistant('a2', 'partial'), status: 'stopped' };
     t.host(snapshot([user('u1', 'q'), failed, user('u2', 'q2'), stopped]));
     const err = t.articles('Assistant')[0].querySelector('[role="alert"]')!;
     assert.match(err.textContent!, /Insufficient balance \(402\)/);
-    for (const [name, action] of [['Top up balance', 'topUp'], ['Switch channel', 'switchChannel']] as const) {
+    for (const [name, action] of [
+      ['Top up balance', 'topUp'],
+      ['Switch channel', 'switchChannel'],
+    ] as const) {
       t.button(name).click();
       assert.deepEqual(t.sent('action').at(-1), { type: 'action', action });
     }
@@ -320,7 +333,10 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.match(details.querySelector('summary')!.textContent!, /done/);
     assert.equal(details.querySelector('.tool-result')!.textContent, 'file text');
     const body = t.articles('Assistant')[0].querySelector('.message-body')!;
-    assert.deepEqual(Array.from(body.children).map((c) => c.textContent!.includes('read_file') ? 'tool' : c.textContent), ['Let me look.', 'tool', 'Found it.']);
+    assert.deepEqual(
+      Array.from(body.children).map((c) => (c.textContent!.includes('read_file') ? 'tool' : c.textContent)),
+      ['Let me look.', 'tool', 'Found it.'],
+    );
   });
 
   it('Edit puts a message into the box and Send posts editAndResend', () => {
@@ -434,9 +450,15 @@ describe('chat panel (main.ts in jsdom)', function () {
     const t = setup();
     t.host(snapshot([user('u1', 'a'), assistant('a1', 'b'), user('u2', 'c'), assistant('a2', 'd')]));
     t.host({ type: 'truncated', fromMessageId: 'u2' });
-    assert.deepEqual(t.articles().map((a) => a.getAttribute('data-message-id')), ['u1', 'a1']);
+    assert.deepEqual(
+      t.articles().map((a) => a.getAttribute('data-message-id')),
+      ['u1', 'a1'],
+    );
     t.host(snapshot([user('x1', 'other')], { conversation: { id: 'c2', title: 'Older chat', messages: [user('x1', 'other')], draft: 'its draft' } }));
-    assert.deepEqual(t.articles().map((a) => a.getAttribute('data-message-id')), ['x1']);
+    assert.deepEqual(
+      t.articles().map((a) => a.getAttribute('data-message-id')),
+      ['x1'],
+    );
     assert.equal(t.input().value, 'its draft');
     assert.ok(t.button('Conversations: Older chat'), 'the history control shows the active title');
   });
@@ -461,7 +483,8 @@ describe('chat panel (main.ts in jsdom)', function () {
   it('ignores unknown and malformed host messages', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q')]));
-    for (const bad of [null, 'text', 42, { type: 'nope' }, { type: 'messageAdded' }, { type: 'textDelta', messageId: 1 }, { type: 'busy', busy: 'yes' }]) t.host(bad);
+    for (const bad of [null, 'text', 42, { type: 'nope' }, { type: 'messageAdded' }, { type: 'textDelta', messageId: 1 }, { type: 'busy', busy: 'yes' }])
+      t.host(bad);
     assert.equal(t.articles().length, 1);
   });
 });
@@ -474,10 +497,30 @@ describe('chat panel: the tools-off hint', () => {
     const reason = toolOffer({ id: 'm', tools: true } as never, false, 8, () => []).reason!;
     assert.match(reason, /^Workspace tools are off: /);
     const win = newWindow();
-    const frames = { requestAnimationFrame: (cb: () => void) => (cb(), 1), cancelAnimationFrame: () => {}, setTimeout: (cb: () => void) => (cb(), 1), clearTimeout: () => {} };
+    const frames = {
+      requestAnimationFrame: (cb: () => void) => (cb(), 1),
+      cancelAnimationFrame: () => {},
+      setTimeout: (cb: () => void) => (cb(), 1),
+      clearTimeout: () => {},
+    };
     startChatApp(win, { postMessage: () => {}, getState: () => undefined, setState: () => {} }, { frameHost: frames as never });
-    const composer: ComposerState = { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 1, contextWindow: 1000, hasKey: true, toolsDisabledReason: reason };
-    const snapshot: HostMessage = { type: 'snapshot', conversation: { id: 'c1', title: 'x', messages: [], draft: '', totalCost: 0 }, conversations: [{ id: 'c1', title: 'x', updatedAt: 1 }], composer, busy: false };
+    const composer: ComposerState = {
+      model: 'm',
+      channel: 'stable',
+      imageInput: false,
+      attachments: [],
+      contextTokens: 1,
+      contextWindow: 1000,
+      hasKey: true,
+      toolsDisabledReason: reason,
+    };
+    const snapshot: HostMessage = {
+      type: 'snapshot',
+      conversation: { id: 'c1', title: 'x', messages: [], draft: '', totalCost: 0 },
+      conversations: [{ id: 'c1', title: 'x', updatedAt: 1 }],
+      composer,
+      busy: false,
+    };
     win.dispatchEvent(new win.MessageEvent('message', { data: snapshot }));
     const hint = win.document.querySelector('.composer-hint')!;
     assert.equal(hint.textContent, reason);

@@ -33,9 +33,19 @@ class ManualIdle implements IdleHost {
 function conversation(n: number): MessageView[] {
   const out: MessageView[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(i % 2 === 0
-      ? { id: `m${i}`, role: 'user', text: `question ${i}`, attachments: [], createdAt: i }
-      : { id: `m${i}`, role: 'assistant', parts: [{ kind: 'text', text: `answer **${i}**\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n` }], status: 'done', model: 'm', channel: 'stable', createdAt: i });
+    out.push(
+      i % 2 === 0
+        ? { id: `m${i}`, role: 'user', text: `question ${i}`, attachments: [], createdAt: i }
+        : {
+            id: `m${i}`,
+            role: 'assistant',
+            parts: [{ kind: 'text', text: `answer **${i}**\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n` }],
+            status: 'done',
+            model: 'm',
+            channel: 'stable',
+            createdAt: i,
+          },
+    );
   }
   return out;
 }
@@ -60,7 +70,9 @@ function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): 
   Object.defineProperty(el, 'scrollTop', {
     configurable: true,
     get: () => top,
-    set: (v: number) => { top = Math.max(0, Math.min(v, height() - clientHeight)); },
+    set: (v: number) => {
+      top = Math.max(0, Math.min(v, height() - clientHeight));
+    },
   });
   return counts;
 }
@@ -84,7 +96,10 @@ describe('webview: windowed restore of long conversations', function () {
     const { t, messages, shownIds } = setup(2000);
     const ids = shownIds();
     assert.ok(ids.length > 0 && ids.length <= 30, `rendered at once: ${ids.length}`);
-    assert.deepEqual(ids, messages.slice(messages.length - ids.length).map((m) => m.id));
+    assert.deepEqual(
+      ids,
+      messages.slice(messages.length - ids.length).map((m) => m.id),
+    );
     assert.equal(t.messageCount, 2000);
     assert.equal(t.unrenderedCount, 2000 - ids.length);
   });
@@ -103,7 +118,11 @@ describe('webview: windowed restore of long conversations', function () {
     let periods = 0;
     while (host.idle.size && periods++ < 1000) host.runIdle(50);
     assert.equal(t.unrenderedCount, 0);
-    assert.deepEqual(shownIds(), messages.map((m) => m.id), 'all 300, in order');
+    assert.deepEqual(
+      shownIds(),
+      messages.map((m) => m.id),
+      'all 300, in order',
+    );
   });
 
   it('the windowed result has the same DOM as rendering every message at once', () => {
@@ -157,7 +176,10 @@ describe('webview: windowed restore of long conversations', function () {
     const ids = shownIds();
     // 100 px each in a 500 px view: 6 fill it by 120 px or more; they go in 3 at a time
     assert.equal(ids.length, 9);
-    assert.deepEqual(ids, messages.slice(-9).map((m) => m.id));
+    assert.deepEqual(
+      ids,
+      messages.slice(-9).map((m) => m.id),
+    );
     assert.equal(t.unrenderedCount, 2000 - 9);
     assert.ok(!t.element.classList.contains('filling'), 'the measuring class is taken off again');
     // a hidden panel (no height yet) takes the whole budget, as before
@@ -209,7 +231,10 @@ describe('webview: windowed restore of long conversations', function () {
   it('editing from an old message that is not rendered yet renders it first', () => {
     const { t, shownIds } = setup(200);
     t.truncate('m10');
-    assert.deepEqual(shownIds(), conversation(10).map((m) => m.id));
+    assert.deepEqual(
+      shownIds(),
+      conversation(10).map((m) => m.id),
+    );
     assert.equal(t.unrenderedCount, 0);
   });
 

@@ -22,7 +22,7 @@ describe('webview usage formatting', () => {
     assert.equal(formatTotalCost(0, 1), 'cost unknown (1 answer without a price)');
   });
 
-  it('says the context use in short and, for the meter\'s spoken value, in full', () => {
+  it("says the context use in short and, for the meter's spoken value, in full", () => {
     assert.deepEqual(formatContextUse(12_400, 128_000), { percent: 9.6875, text: '10% of 128k tokens', detail: 'Context: 12,400 of 128,000 tokens (10%)' });
     assert.equal(formatContextUse(1_332, 1_000_000).detail, 'Context: 1,332 of 1,000,000 tokens (<1%)');
     assert.equal(formatContextUse(0, 1_000_000).detail, 'Context: 0 of 1,000,000 tokens (0%)');

@@ -32,7 +32,7 @@ export { seededRng as seeded } from '../../gateway/rng';
 /** Splits text into random pieces of 1..maxLen characters. */
 export function randomChunks(text: string, rnd: () => number, maxLen: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = 1 + Math.floor(rnd() * maxLen);
     out.push(text.slice(i, i + n));
     i += n;

@@ -6,13 +6,21 @@ import { buildChatHtml } from '../../../src/chat/view/chatHtml';
 import { l10n, readL10nBundle, setL10nBundle } from '../../../src/webview/l10n';
 
 const page = (bundle?: Record<string, unknown>) =>
-  new JSDOM(buildChatHtml({ cspSource: "'self' https://x.vscode-cdn.net", nonce: 'abcdefghijklmnop0123', scriptUri: 'https://x/webview.js', styleUri: 'https://x/chat.css', l10nBundle: bundle })).window.document;
+  new JSDOM(
+    buildChatHtml({
+      cspSource: "'self' https://x.vscode-cdn.net",
+      nonce: 'abcdefghijklmnop0123',
+      scriptUri: 'https://x/webview.js',
+      styleUri: 'https://x/chat.css',
+      l10nBundle: bundle,
+    }),
+  ).window.document;
 
 describe('l10n: the webview bundle passed in by the host', () => {
   afterEach(() => setL10nBundle(undefined));
 
   it('round-trips through the page (quotes and angle brackets escaped)', () => {
-    const bundle = { 'Copy': 'Kopieren', '{0} prompt ({1} cached)': '{0} Prompt ({1} aus dem Cache)', 'x"><script>': '<b>"' };
+    const bundle = { Copy: 'Kopieren', '{0} prompt ({1} cached)': '{0} Prompt ({1} aus dem Cache)', 'x"><script>': '<b>"' };
     const doc = page(bundle);
     assert.equal(doc.querySelectorAll('script').length, 1);
     assert.deepEqual({ ...readL10nBundle(doc) }, bundle);
@@ -26,7 +34,10 @@ describe('l10n: the webview bundle passed in by the host', () => {
     doc.body.setAttribute('data-l10n', '["a"]');
     assert.deepEqual({ ...readL10nBundle(doc) }, {});
     doc.body.setAttribute('data-l10n', '{"a": 1, "b": {"message": "B!", "comment": ["c"]}, "__proto__": "p"}');
-    assert.deepEqual(Object.entries(readL10nBundle(doc)).sort(), [['__proto__', 'p'], ['b', 'B!']]);
+    assert.deepEqual(Object.entries(readL10nBundle(doc)).sort(), [
+      ['__proto__', 'p'],
+      ['b', 'B!'],
+    ]);
   });
 
   it('l10n.t translates and fills placeholders; unknown messages and inherited names stay English', () => {

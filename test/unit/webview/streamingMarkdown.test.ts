@@ -357,7 +357,10 @@ describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly
     r.finish();
     idleQueueOf(doc)!.drain();
     assert.ok(r.element.innerHTML === once.innerHTML, 'streamed == one-go');
-    return [['one-go', once], ['streamed', r.element]];
+    return [
+      ['one-go', once],
+      ['streamed', r.element],
+    ];
   }
 
   const listLine = (i: number) => `${'  '.repeat(i)}- item${i}`;
@@ -399,7 +402,11 @@ describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly
       assert.equal(containerDepth(el), MAX_BLOCK_DEPTH, how);
       assert.ok(deepTexts(el).length >= 1, `${how}: the levels below the cap are plain blocks`);
       const shown = (el.textContent ?? '').match(/word\d+/g);
-      assert.deepEqual(shown?.filter((w, k, a) => a.indexOf(w) === k), Array.from({ length: 40 }, (_, i) => `word${i}`), `${how}: every word, in order`);
+      assert.deepEqual(
+        shown?.filter((w, k, a) => a.indexOf(w) === k),
+        Array.from({ length: 40 }, (_, i) => `word${i}`),
+        `${how}: every word, in order`,
+      );
     }
   });
 
@@ -540,13 +547,32 @@ describe('hostile markdown', function () {
     '[ok](https://ok.example "t\\" onmouseover=\\"alert(1)")',
   ];
 
-  const FORBIDDEN_TAGS = ['script', 'img', 'iframe', 'object', 'embed', 'form', 'input', 'style', 'svg', 'math', 'link', 'meta', 'base', 'video', 'audio', 'source'];
+  const FORBIDDEN_TAGS = [
+    'script',
+    'img',
+    'iframe',
+    'object',
+    'embed',
+    'form',
+    'input',
+    'style',
+    'svg',
+    'math',
+    'link',
+    'meta',
+    'base',
+    'video',
+    'audio',
+    'source',
+  ];
   const BAD_SCHEME = /^\s*(javascript|command|vscode|file|data|vbscript):/i;
 
   function assertInert(root: Element, label: string): void {
     for (const tag of FORBIDDEN_TAGS) {
       // the panel's own icons (code block toolbar) are the only SVG allowed
-      const found = Array.from(root.querySelectorAll(tag)).filter((el) => !(tag === 'svg' && el.closest('.code-toolbar') && el.getAttribute('aria-hidden') === 'true'));
+      const found = Array.from(root.querySelectorAll(tag)).filter(
+        (el) => !(tag === 'svg' && el.closest('.code-toolbar') && el.getAttribute('aria-hidden') === 'true'),
+      );
       assert.equal(found.length, 0, `${label}: <${tag}> rendered`);
     }
     for (const el of Array.from(root.querySelectorAll('*'))) {
@@ -595,7 +621,10 @@ describe('hostile markdown', function () {
   it('keeps the text of links it refuses, without a link', () => {
     const el = StreamingMarkdown.render(doc, '[open terminal](command:workbench.action.terminal.new) and [home](https://example.com)').element;
     const anchors = Array.from(el.querySelectorAll('a'));
-    assert.deepEqual(anchors.map((a) => a.getAttribute('href')), ['https://example.com']);
+    assert.deepEqual(
+      anchors.map((a) => a.getAttribute('href')),
+      ['https://example.com'],
+    );
     assert.match(el.textContent ?? '', /open terminal/);
     assert.ok(el.querySelector('span.md-link-disabled'));
   });
@@ -652,14 +681,25 @@ describe('webview: size caps show oversized blocks as plain text, text exact', f
       r.finish();
       idleQueueOf(doc)!.drain();
       const expected = text.split('\n\n').find((p) => p.length > 1000)!;
-      for (const [how, el] of [['one-go', once], ['streamed', r.element]] as const) {
+      for (const [how, el] of [
+        ['one-go', once],
+        ['streamed', r.element],
+      ] as const) {
         const plain = plainTexts(el);
         assert.equal(plain.length, 1, `${how}: one plain block`);
         assert.equal(el.querySelector('table'), null, `${how}: no table element built`);
         assert.ok(plain[0] === expected, `${how}: exact text (${plain[0].length} of ${expected.length} characters)`);
         const segments = Array.from(codeElementOf(el.querySelector('.md-plain')!)!.children);
-        assert.ok(segments.length > 1 && segments.every((s) => s.className === 'code-segment' && (s.textContent ?? '').length <= PLAIN_SEGMENT_CHARS), `${how}: in segments of at most ${PLAIN_SEGMENT_CHARS} characters`);
-        if (text !== expected) assert.deepEqual(Array.from(el.querySelectorAll('p')).map((p) => p.textContent), ['first paragraph', 'last paragraph'], `${how}: the other blocks stay markdown`);
+        assert.ok(
+          segments.length > 1 && segments.every((s) => s.className === 'code-segment' && (s.textContent ?? '').length <= PLAIN_SEGMENT_CHARS),
+          `${how}: in segments of at most ${PLAIN_SEGMENT_CHARS} characters`,
+        );
+        if (text !== expected)
+          assert.deepEqual(
+            Array.from(el.querySelectorAll('p')).map((p) => p.textContent),
+            ['first paragraph', 'last paragraph'],
+            `${how}: the other blocks stay markdown`,
+          );
       }
       assert.ok(r.element.innerHTML === once.innerHTML, 'streamed == one-go');
     });
@@ -698,7 +738,8 @@ describe('webview: size caps show oversized blocks as plain text, text exact', f
   });
 
   it("the user's own long message is kept exactly, in bounded segments; a short one is one text", () => {
-    const user = (text: string) => new UserMessageElement(doc, { id: 'u', role: 'user', text, attachments: [], createdAt: 0 }).element.querySelector('.message-text')!;
+    const user = (text: string) =>
+      new UserMessageElement(doc, { id: 'u', role: 'user', text, attachments: [], createdAt: 0 }).element.querySelector('.message-text')!;
     const short = user('hello\n  world');
     assert.equal(short.children.length, 0);
     assert.equal(short.textContent, 'hello\n  world');
@@ -777,7 +818,11 @@ describe('webview: big code blocks are highlighted in slices on idle time', () =
       host.step();
       steps++;
       const done = Array.from(slices).map((s) => !!s.querySelector('[class^="hljs-"]'));
-      assert.deepEqual(done, done.map((_, k) => k < steps), `after step ${steps}: exactly the first ${steps} slices coloured`);
+      assert.deepEqual(
+        done,
+        done.map((_, k) => k < steps),
+        `after step ${steps}: exactly the first ${steps} slices coloured`,
+      );
       if (steps % 8 === 0) assert.equal(codeTextOf(block), text, 'Copy reads the same code at every step');
     }
     assert.equal(steps, slices.length, 'one slice per idle step');

@@ -82,7 +82,9 @@ describe('chat: answer runner against the gateway simulator', function () {
     const batches: ToolCall[][] = [];
     const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
       batches.push(calls);
-      return calls.map((c) => (c.name === 'read_file' ? { content: 'export const a = 1;', isError: false } : { content: 'Path escapes the workspace', isError: true }));
+      return calls.map((c) =>
+        c.name === 'read_file' ? { content: 'export const a = 1;', isError: false } : { content: 'Path escapes the workspace', isError: true },
+      );
     };
     const question = 'Look [[call:read_file {"path":"src/a.ts"}]] [[call:list_files {"path":"../.."}]]';
     const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [userMessage(question)] }), { tools: TOOLS, runTools });
@@ -90,14 +92,27 @@ describe('chat: answer runner against the gateway simulator', function () {
     await runAnswer(o);
     assert.equal(o.record.status, 'done');
     assert.equal(batches.length, 1, 'one round');
-    assert.deepEqual(batches[0]!.map((c) => c.name), ['read_file', 'list_files'], 'both calls in one batch (parallel)');
+    assert.deepEqual(
+      batches[0]!.map((c) => c.name),
+      ['read_file', 'list_files'],
+      'both calls in one batch (parallel)',
+    );
     const tools = o.record.parts.filter((p) => p.kind === 'tool').map((p) => (p as { call: ToolCallView }).call);
-    assert.deepEqual(tools.map((c) => c.status), ['done', 'error']);
+    assert.deepEqual(
+      tools.map((c) => c.status),
+      ['done', 'error'],
+    );
     assert.equal(tools[1]!.result, 'Path escapes the workspace');
     // running first, then done/error
-    assert.deepEqual(o.calls.map((c) => c.status), ['running', 'running', 'done', 'error']);
+    assert.deepEqual(
+      o.calls.map((c) => c.status),
+      ['running', 'running', 'done', 'error'],
+    );
     // wire: assistant with tool_calls, two results, final answer
-    assert.deepEqual(o.record.wire.map((m) => m.role), ['assistant', 'tool', 'tool', 'assistant']);
+    assert.deepEqual(
+      o.record.wire.map((m) => m.role),
+      ['assistant', 'tool', 'tool', 'assistant'],
+    );
     assert.equal(o.record.wire[0]!.tool_calls?.length, 2);
     assert.equal(o.record.wire[1]!.tool_call_id, o.record.wire[0]!.tool_calls![0]!.id);
     // the second request carried the results, after the first request's messages unchanged
@@ -106,7 +121,10 @@ describe('chat: answer runner against the gateway simulator', function () {
     const second = (chats[1]!.body as { messages: ChatMessage[] }).messages;
     const first = (chats[0]!.body as { messages: ChatMessage[] }).messages;
     assert.deepEqual(second.slice(0, first.length), first);
-    assert.deepEqual(second.slice(first.length).map((m) => m.role), ['assistant', 'tool', 'tool']);
+    assert.deepEqual(
+      second.slice(first.length).map((m) => m.role),
+      ['assistant', 'tool', 'tool'],
+    );
     assert.equal(second[first.length + 2]!.content, 'Path escapes the workspace');
   });
 
@@ -131,7 +149,11 @@ describe('chat: answer runner against the gateway simulator', function () {
     // every tool_calls message in the wire is followed by its results
     const wire = o.record.wire;
     for (let i = 0; i < wire.length; i++) {
-      for (const c of wire[i]!.tool_calls ?? []) assert.ok(wire.some((m) => m.tool_call_id === c.id), `call ${c.id} has no result`);
+      for (const c of wire[i]!.tool_calls ?? [])
+        assert.ok(
+          wire.some((m) => m.tool_call_id === c.id),
+          `call ${c.id} has no result`,
+        );
     }
   });
 
@@ -176,9 +198,22 @@ describe('chat: answer runner against the gateway simulator', function () {
     const prompts: number[] = [];
     const cached: number[] = [];
     for (const q of ['What does big.ts export?', 'And which is the largest value?', 'Summarize it in a table.']) {
-      c.messages.push({ id: `u${c.messages.length}`, role: 'user', text: q, attachments: [], createdAt: 0, context: [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }], wire: userMessage(q, [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }]) });
+      c.messages.push({
+        id: `u${c.messages.length}`,
+        role: 'user',
+        text: q,
+        attachments: [],
+        createdAt: 0,
+        context: [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }],
+        wire: userMessage(q, [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }]),
+      });
       const rec = record('long-context-tools');
-      const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: c.pinned, history: wireHistory(c) }), { model: 'long-context-tools', record: rec, price, tools: TOOLS });
+      const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: c.pinned, history: wireHistory(c) }), {
+        model: 'long-context-tools',
+        record: rec,
+        price,
+        tools: TOOLS,
+      });
       const out = await runAnswer(o);
       c.messages.push(rec);
       prompts.push(out.usage!.promptTokens);
@@ -188,7 +223,10 @@ describe('chat: answer runner against the gateway simulator', function () {
     assert.equal(cached[0], 0);
     for (const turn of [1, 2]) {
       const ratio = cached[turn]! / prompts[turn - 1]!;
-      assert.ok(ratio > 0.95 && cached[turn]! <= prompts[turn - 1]!, `turn ${turn + 1}: ${cached[turn]} cached of previous prompt ${prompts[turn - 1]} (${ratio.toFixed(3)})`);
+      assert.ok(
+        ratio > 0.95 && cached[turn]! <= prompts[turn - 1]!,
+        `turn ${turn + 1}: ${cached[turn]} cached of previous prompt ${prompts[turn - 1]} (${ratio.toFixed(3)})`,
+      );
     }
     console.log(`      cached tokens: turn 2 ${cached[1]}/${prompts[0]} of turn 1's prompt, turn 3 ${cached[2]}/${prompts[1]}`);
   });

@@ -7,7 +7,10 @@ describe('apply: files the conversation names (pure)', () => {
     it('newest first: tool reads, attached selections and files, pinned files, the pending selection first', () => {
       const c: ConversationLike = {
         pinned: [{ path: 'src/pinned.ts' }],
-        pending: [{ kind: 'selection', label: 'src/pending.ts:3-4' }, { kind: 'image', label: 'shot.png' }],
+        pending: [
+          { kind: 'selection', label: 'src/pending.ts:3-4' },
+          { kind: 'image', label: 'shot.png' },
+        ],
         messages: [
           { role: 'user', attachments: [{ kind: 'selection', label: 'src/sel.ts:10' }] },
           {

@@ -1,7 +1,15 @@
 // Where a code block says it goes (src/chat/apply/blockPaths.ts): the path in its info string or
 // first-line comment, and the fence of a block found again in the transcript.
 import * as assert from 'node:assert/strict';
-import { fencesOf, findFenceInfo, langFromInfoString, looksLikePath, pathFromInfo, pathFromLeadingComment, withoutLine } from '../../../../src/chat/apply/blockPaths';
+import {
+  fencesOf,
+  findFenceInfo,
+  langFromInfoString,
+  looksLikePath,
+  pathFromInfo,
+  pathFromLeadingComment,
+  withoutLine,
+} from '../../../../src/chat/apply/blockPaths';
 
 describe('apply: the path of a block (pure)', () => {
   describe('paths in the info string', () => {

@@ -1,7 +1,16 @@
 // Where in the file a block goes (src/chat/apply/blockRegions.ts): the whole file, or the region of
 // the construct it replaces, found from the text or from document symbols.
 import * as assert from 'node:assert/strict';
-import { declaredName, findRegionBySymbols, findRegionByText, isSingleConstruct, isWholeFile, placeBlock, reindent, replaceRegion } from '../../../../src/chat/apply/blockRegions';
+import {
+  declaredName,
+  findRegionBySymbols,
+  findRegionByText,
+  isSingleConstruct,
+  isWholeFile,
+  placeBlock,
+  reindent,
+  replaceRegion,
+} from '../../../../src/chat/apply/blockRegions';
 
 const TS_FILE = [
   "import { x } from './x';",
@@ -46,7 +55,7 @@ describe('apply: where a block goes (pure)', () => {
   });
 
   describe('whole-file blocks', () => {
-    it('a block with the file\'s first and last lines is the whole file; an empty file takes anything', () => {
+    it("a block with the file's first and last lines is the whole file; an empty file takes anything", () => {
       const whole = TS_FILE.replace('return a + b;', 'return b + a;');
       assert.equal(isWholeFile(TS_FILE, whole), true);
       assert.equal(isWholeFile(TS_FILE, 'export function add(a: number, b: number): number {\n  return 0;\n}'), false);
@@ -58,11 +67,12 @@ describe('apply: where a block goes (pure)', () => {
   describe('placeBlock: a region first for a single construct, the whole file for several', () => {
     it('a function that shares the file\'s first and last lines ("}") replaces only that function', () => {
       const block = 'export function add(a: number, b: number): number {\n  return b + a;\n}';
-      const file = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
+      const file =
+        'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
       assert.equal(isWholeFile(file, block), true, 'the line test alone would say whole file');
       assert.deepEqual(placeBlock(file, block), { start: 0, end: 3 });
     });
-    it('several constructs with the file\'s first and last lines: the whole file; otherwise ask', () => {
+    it("several constructs with the file's first and last lines: the whole file; otherwise ask", () => {
       const whole = TS_FILE.replace('return a + b;', 'return b + a;');
       assert.equal(isSingleConstruct(whole), false);
       assert.equal(placeBlock(TS_FILE, whole), 'whole');
@@ -86,7 +96,7 @@ describe('apply: where a block goes (pure)', () => {
       const block = 'export function add(a: number, b: number, c = 0): number {\n  return a + b + c;\n}';
       assert.deepEqual(findRegionByText(TS_FILE, block), { start: 3, end: 6 });
     });
-    it('a block with a doc comment replaces the file\'s doc comment too; one without keeps it', () => {
+    it("a block with a doc comment replaces the file's doc comment too; one without keeps it", () => {
       const block = '/** Adds, loudly. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}';
       assert.deepEqual(findRegionByText(TS_FILE, block), { start: 2, end: 6 });
     });
@@ -120,7 +130,7 @@ describe('apply: where a block goes (pure)', () => {
       { name: 'push', startLine: 9, endLine: 11 },
       { name: 'LIMIT', startLine: 14, endLine: 14 },
     ];
-    it('the symbol named like the block\'s declaration', () => {
+    it("the symbol named like the block's declaration", () => {
       assert.deepEqual(findRegionBySymbols(TS_FILE, 'export class Calc {\n  total = 1;\n}', symbols), { start: 7, end: 13 });
       assert.deepEqual(findRegionBySymbols(TS_FILE, 'push(n: number): void {}', symbols), { start: 9, end: 12 });
     });
@@ -133,7 +143,7 @@ describe('apply: where a block goes (pure)', () => {
   });
 
   describe('edits', () => {
-    it('replaceRegion keeps the other lines and the file\'s line ends', () => {
+    it("replaceRegion keeps the other lines and the file's line ends", () => {
       assert.equal(replaceRegion('a\nb\nc\n', { start: 1, end: 2 }, 'B1\nB2\n'), 'a\nB1\nB2\nc\n');
       assert.equal(replaceRegion('a\r\nb\r\nc', { start: 0, end: 1 }, 'A'), 'A\r\nb\r\nc');
     });

@@ -16,7 +16,16 @@ import type { AssistantRecord, Conversation } from '../../../../src/chat/convers
 
 function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
   c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
-  c.messages.push({ id: `a${c.messages.length}`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status, model: 'm', channel: 'default', createdAt: 2, wire: [] });
+  c.messages.push({
+    id: `a${c.messages.length}`,
+    role: 'assistant',
+    parts: [{ kind: 'text', text: answer }],
+    status,
+    model: 'm',
+    channel: 'default',
+    createdAt: 2,
+    wire: [],
+  });
   if (c.messages.length === 2) c.title = titleFrom(text);
 }
 
@@ -60,13 +69,30 @@ describe('chat: conversation titles and search', () => {
       { id: 'other', title: 'Go channels', updatedAt: 9, text: 'go channels\nselect statement' },
       { id: 'no-text', title: 'Legacy', updatedAt: 2 },
     ];
-    assert.deepEqual(searchConversations(entries, '').map((m) => m.entry.id), ['other', 'new-content', 'newer-title', 'no-text', 'old-title'], 'newest first');
+    assert.deepEqual(
+      searchConversations(entries, '').map((m) => m.entry.id),
+      ['other', 'new-content', 'newer-title', 'no-text', 'old-title'],
+      'newest first',
+    );
     const r = searchConversations(entries, 'WebPack');
-    assert.deepEqual(r.map((m) => m.entry.id), ['newer-title', 'old-title', 'new-content']);
-    assert.deepEqual(r.map((m) => m.in), ['title', 'title', 'content']);
+    assert.deepEqual(
+      r.map((m) => m.entry.id),
+      ['newer-title', 'old-title', 'new-content'],
+    );
+    assert.deepEqual(
+      r.map((m) => m.in),
+      ['title', 'title', 'content'],
+    );
     assert.match(r[2]!.snippet ?? '', /WEBPACK build is slow/, 'the snippet keeps the original case');
-    assert.deepEqual(searchConversations(entries, 'split webpack').map((m) => m.entry.id), ['old-title'], 'every word must match');
-    assert.deepEqual(searchConversations(entries, 'select').map((m) => m.entry.id), ['other']);
+    assert.deepEqual(
+      searchConversations(entries, 'split webpack').map((m) => m.entry.id),
+      ['old-title'],
+      'every word must match',
+    );
+    assert.deepEqual(
+      searchConversations(entries, 'select').map((m) => m.entry.id),
+      ['other'],
+    );
     assert.deepEqual(searchConversations(entries, 'nothing-like-this'), []);
   });
 
@@ -98,7 +124,7 @@ describe('chat: conversation store, search text and rename', () => {
   let clock = 1000;
   const now = () => ++clock;
 
-  it('keeps each conversation\'s search text in the index, so the list reads no conversation file', async () => {
+  it("keeps each conversation's search text in the index, so the list reads no conversation file", async () => {
     const backend = new MemoryBackend();
     const s1 = await ConversationStore.open(backend, { now, debounceMs: 5 });
     addTurn(s1.active, 'About zebras', 'They have stripes and live in Africa.');
@@ -119,7 +145,10 @@ describe('chat: conversation store, search text and rename', () => {
     const s2 = await ConversationStore.open(backend, { now });
     const readsAtOpen = reads;
     const hits = searchConversations(s2.searchEntries(), 'stripes');
-    assert.deepEqual(hits.map((h) => h.entry.title), ['About zebras']);
+    assert.deepEqual(
+      hits.map((h) => h.entry.title),
+      ['About zebras'],
+    );
     assert.equal(reads, readsAtOpen, 'searching read no conversation file');
     await s2.close();
   });
@@ -169,7 +198,10 @@ describe('chat: conversation store, search text and rename', () => {
     addTurn(keep, 'Kept', 'text');
     s1.changed(keep, { touch: true });
     await s1.delete(doomed);
-    assert.deepEqual(s1.searchEntries().map((e) => e.title), ['Kept']);
+    assert.deepEqual(
+      s1.searchEntries().map((e) => e.title),
+      ['Kept'],
+    );
     await s1.close();
     assert.ok(backend.files.has(`conversation-${doomed}.deleted`));
     const s2 = await ConversationStore.open(backend, { now });

@@ -9,7 +9,16 @@ const KEY = 'sk-test-secret-key-123';
 
 function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
   c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
-  c.messages.push({ id: `a${c.messages.length}`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status, model: 'm', channel: 'default', createdAt: 2, wire: [] });
+  c.messages.push({
+    id: `a${c.messages.length}`,
+    role: 'assistant',
+    parts: [{ kind: 'text', text: answer }],
+    status,
+    model: 'm',
+    channel: 'default',
+    createdAt: 2,
+    wire: [],
+  });
   c.title = text;
 }
 
@@ -31,7 +40,10 @@ describe('chat: conversation store', () => {
 
     const s2 = await ConversationStore.open(backend, { now });
     assert.equal(s2.active.id, second.id);
-    assert.deepEqual(s2.list().map((x) => x.title), ['second chat', 'first chat']);
+    assert.deepEqual(
+      s2.list().map((x) => x.title),
+      ['second chat', 'first chat'],
+    );
     const back = await s2.get(first.id);
     assert.equal(back?.messages.length, 2);
     assert.equal((back?.messages[1] as AssistantRecord).parts[0]!.kind, 'text');
@@ -134,7 +146,10 @@ describe('chat: conversation store', () => {
     s.changed(a);
     await s.flush();
     assert.equal([...backend.files.keys()].filter((n) => n.startsWith('conversation-')).length, 0);
-    assert.deepEqual(s.list().map((x) => x.id), [a.id]);
+    assert.deepEqual(
+      s.list().map((x) => x.id),
+      [a.id],
+    );
   });
 
   it('deletes a conversation and its file, and activates the most recent other', async () => {
@@ -149,7 +164,10 @@ describe('chat: conversation store', () => {
     await s.flush();
     await s.delete(b.id);
     assert.equal(s.active.id, a.id);
-    assert.deepEqual(s.list().map((x) => x.id), [a.id]);
+    assert.deepEqual(
+      s.list().map((x) => x.id),
+      [a.id],
+    );
     assert.equal(backend.files.has(`conversation-${b.id}.json`), false);
     const again = await ConversationStore.open(backend, { now });
     assert.equal(again.active.id, a.id);
@@ -189,7 +207,10 @@ describe('chat: conversation store', () => {
     await s.flush();
     backend.files.set('index.json', oldIndex); // the last index write never landed
     const s2 = await ConversationStore.open(backend, { now });
-    assert.deepEqual(s2.list().map((x) => x.title), ['newer', 'older']);
+    assert.deepEqual(
+      s2.list().map((x) => x.title),
+      ['newer', 'older'],
+    );
     assert.equal(s2.active.id, a.id, 'the index still names the active one');
     assert.equal((await s2.get(b.id))?.messages.length, 2);
     await s2.flush();
@@ -197,7 +218,10 @@ describe('chat: conversation store', () => {
 
     backend.files.delete('index.json');
     const s3 = await ConversationStore.open(backend, { now });
-    assert.deepEqual(s3.list().map((x) => x.title), ['newer', 'older']);
+    assert.deepEqual(
+      s3.list().map((x) => x.title),
+      ['newer', 'older'],
+    );
     assert.equal(s3.active.id, b.id, 'the most recent one is active');
   });
 
@@ -214,7 +238,10 @@ describe('chat: conversation store', () => {
     };
     const warnings: string[] = [];
     const s2 = await ConversationStore.open(backend, { now, warn: (m) => warnings.push(m) });
-    assert.deepEqual(s2.list().map((x) => x.title), ['kept']);
+    assert.deepEqual(
+      s2.list().map((x) => x.title),
+      ['kept'],
+    );
     assert.equal(s2.active.messages.length, 2);
     assert.match(warnings[0]!, /could not be read \(EIO\)/);
   });
@@ -234,7 +261,16 @@ describe('chat: conversation store', () => {
 describe('chat: conversation store write cadence', () => {
   function startAnswer(c: Conversation): { text: string } {
     c.messages.push({ id: 'u0', role: 'user', text: 'q', attachments: [], createdAt: 1, context: [], wire: userMessage('q') });
-    c.messages.push({ id: 'a1', role: 'assistant', parts: [{ kind: 'text', text: '' }], status: 'streaming', model: 'm', channel: 'default', createdAt: 2, wire: [] });
+    c.messages.push({
+      id: 'a1',
+      role: 'assistant',
+      parts: [{ kind: 'text', text: '' }],
+      status: 'streaming',
+      model: 'm',
+      channel: 'default',
+      createdAt: 2,
+      wire: [],
+    });
     return (c.messages[1] as AssistantRecord).parts[0] as { text: string };
   }
 
@@ -281,7 +317,16 @@ describe('chat: conversation store, two windows on one folder', () => {
   function addTurn(c: Conversation, text: string, answer: string) {
     const n = ++seq;
     c.messages.push({ id: `u-${n}`, role: 'user', text, attachments: [], createdAt: n, context: [], wire: userMessage(text) });
-    c.messages.push({ id: `a-${n}`, role: 'assistant', parts: [{ kind: 'text', text: answer }], status: 'done', model: 'm', channel: 'direct', createdAt: n, wire: [] });
+    c.messages.push({
+      id: `a-${n}`,
+      role: 'assistant',
+      parts: [{ kind: 'text', text: answer }],
+      status: 'done',
+      model: 'm',
+      channel: 'direct',
+      createdAt: n,
+      wire: [],
+    });
   }
   const texts = (c: Conversation) => c.messages.map((m) => (m.role === 'user' ? m.text : m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('')));
 
@@ -300,7 +345,7 @@ describe('chat: conversation store, two windows on one folder', () => {
     return { backend, a, b, id: a.active.id };
   }
 
-  it('a stale window saving its copy (a draft keystroke) keeps the other window\'s new answer', async () => {
+  it("a stale window saving its copy (a draft keystroke) keeps the other window's new answer", async () => {
     const { backend, a, b } = await twoWindows();
     addTurn(a.active, 'from A', 'answer A');
     a.changed(a.active, { touch: true });
@@ -342,13 +387,16 @@ describe('chat: conversation store, two windows on one folder', () => {
     b.changed(b.active);
     await b.flush();
     assert.ok(![...backend.files.keys()].includes(`conversation-${id}.json`));
-    assert.ok(!b.list().some((s) => s.id === id), 'the deleting window\'s tombstone reached the other one');
+    assert.ok(!b.list().some((s) => s.id === id), "the deleting window's tombstone reached the other one");
     const again = await ConversationStore.open(backend, { now });
     assert.ok(!again.list().some((s) => s.id === id));
-    assert.ok(again.list().some((s) => s.id === other.id), 'the other window\'s new conversation is listed');
+    assert.ok(
+      again.list().some((s) => s.id === other.id),
+      "the other window's new conversation is listed",
+    );
   });
 
-  it('an edit that removed messages in one window is not undone by the other window\'s stale copy', async () => {
+  it("an edit that removed messages in one window is not undone by the other window's stale copy", async () => {
     const { backend, a, b } = await twoWindows();
     addTurn(a.active, 'second', 'second answer');
     a.changed(a.active, { touch: true });

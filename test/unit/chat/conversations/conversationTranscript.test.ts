@@ -62,8 +62,14 @@ describe('chat: transcript', () => {
   it('truncates from a message (regenerate, edit and resend)', () => {
     const c = sample();
     const removed = truncateFrom(c, 'u2');
-    assert.deepEqual(removed.map((m) => m.id), ['u2', 'a2']);
-    assert.deepEqual(c.messages.map((m) => m.id), ['u1', 'a1']);
+    assert.deepEqual(
+      removed.map((m) => m.id),
+      ['u2', 'a2'],
+    );
+    assert.deepEqual(
+      c.messages.map((m) => m.id),
+      ['u1', 'a1'],
+    );
     assert.deepEqual(truncateFrom(c, 'nope'), []);
     assert.equal(c.messages.length, 2);
   });
@@ -90,12 +96,21 @@ describe('chat: transcript', () => {
       { kind: 'tool', call: { id: 't', name: 'read_file', arguments: '{}', status: 'done', result: 'x' } },
       { kind: 'text', text: 'It says x, and' },
     );
-    const round = { role: 'assistant' as const, content: 'Let me look. ', tool_calls: [{ id: 't', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }] };
+    const round = {
+      role: 'assistant' as const,
+      content: 'Let me look. ',
+      tool_calls: [{ id: 't', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }],
+    };
     cut.wire.push(round, { role: 'tool', tool_call_id: 't', content: 'x' });
     c.messages.push(user('u3', 'third'), cut);
     markInterrupted(c);
     assert.deepEqual(cut.wire.slice(2), [{ role: 'assistant', content: 'It says x, and' }]);
-    assert.deepEqual(wireHistory(c).slice(-4).map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      wireHistory(c)
+        .slice(-4)
+        .map((m) => m.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
   });
 
   it('appends streamed text to the last text part, or a new part after a tool call', () => {
@@ -131,7 +146,14 @@ describe('chat: transcript', () => {
   it('gives the webview a copy (mutating the view does not touch the record) and the chips', () => {
     const c = sample();
     c.pinned.push({ id: 'p1', label: 'src/a.ts', path: 'src/a.ts', content: 'x' });
-    c.pending.push({ id: 'i1', kind: 'image', label: 'shot.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AA', thumbnail: 'data:image/png;base64,AA' });
+    c.pending.push({
+      id: 'i1',
+      kind: 'image',
+      label: 'shot.png',
+      mime: 'image/png',
+      dataUrl: 'data:image/png;base64,AA',
+      thumbnail: 'data:image/png;base64,AA',
+    });
     const v = conversationView(c);
     (v.messages[1] as { parts: { text: string }[] }).parts[0]!.text = 'changed';
     assert.equal((c.messages[1] as AssistantRecord).parts[0]!.kind === 'text' && ((c.messages[1] as AssistantRecord).parts[0] as { text: string }).text, 'one');

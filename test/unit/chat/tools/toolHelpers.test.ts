@@ -3,7 +3,17 @@
 import * as assert from 'node:assert/strict';
 import { parseToolArgs, TOOL_DEFINITIONS } from '../../../../src/chat/tools/schemas';
 import { LIMITS } from '../../../../src/chat/tools/limits';
-import { capResult, clipToBytes, decodeText, formatFileSlice, hasBinaryExtension, looksBinary, previewLine, sliceLines, splitLines } from '../../../../src/chat/tools/text';
+import {
+  capResult,
+  clipToBytes,
+  decodeText,
+  formatFileSlice,
+  hasBinaryExtension,
+  looksBinary,
+  previewLine,
+  sliceLines,
+  splitLines,
+} from '../../../../src/chat/tools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../../src/chat/tools/globs';
 import { compileRegex, literalTester, regexTester, scanText, ScanTimeout } from '../../../../src/chat/tools/textScan';
 import { runWithTimeout, TimedRunner } from '../../../../src/chat/tools/regexScan';
@@ -13,7 +23,12 @@ describe('tool schemas', () => {
     const names = TOOL_DEFINITIONS.map((d) => d.function.name);
     assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics']);
     for (const d of TOOL_DEFINITIONS) {
-      const p = d.function.parameters as { type: string; additionalProperties: boolean; properties: Record<string, { description?: string }>; $schema?: string };
+      const p = d.function.parameters as {
+        type: string;
+        additionalProperties: boolean;
+        properties: Record<string, { description?: string }>;
+        $schema?: string;
+      };
       assert.equal(d.type, 'function');
       assert.equal(p.type, 'object');
       assert.equal(p.additionalProperties, false, d.function.name);
@@ -164,14 +179,29 @@ describe('tool globs', () => {
 describe('tool text scan', () => {
   it('matches literally with smart case', () => {
     const text = 'const Foo = 1;\nfoo();\nbar\n';
-    assert.deepEqual(scanText(text, literalTester('foo'), 10).map((m) => m.line), [1, 2]);
-    assert.deepEqual(scanText(text, literalTester('Foo'), 10).map((m) => m.line), [1]);
-    assert.deepEqual(scanText(text, literalTester('foo'), 1).map((m) => m.line), [1]);
-    assert.deepEqual(scanText('a.b\naxb', literalTester('a.b'), 10).map((m) => m.line), [1]); // not a regex
+    assert.deepEqual(
+      scanText(text, literalTester('foo'), 10).map((m) => m.line),
+      [1, 2],
+    );
+    assert.deepEqual(
+      scanText(text, literalTester('Foo'), 10).map((m) => m.line),
+      [1],
+    );
+    assert.deepEqual(
+      scanText(text, literalTester('foo'), 1).map((m) => m.line),
+      [1],
+    );
+    assert.deepEqual(
+      scanText('a.b\naxb', literalTester('a.b'), 10).map((m) => m.line),
+      [1],
+    ); // not a regex
   });
 
   it('matches regular expressions; escapes like \\W do not switch case sensitivity on', () => {
-    assert.deepEqual(scanText('x = 12\ny = z\n', regexTester(compileRegex('\\d+')), 10).map((m) => m.line), [1]);
+    assert.deepEqual(
+      scanText('x = 12\ny = z\n', regexTester(compileRegex('\\d+')), 10).map((m) => m.line),
+      [1],
+    );
     assert.equal(compileRegex('\\Wfoo').flags, 'i');
     assert.equal(compileRegex('Foo').flags, '');
     assert.throws(() => compileRegex('(unclosed'), SyntaxError);
@@ -182,10 +212,22 @@ describe('tool text scan', () => {
     const text = `${'a'.repeat(40)}!\n`;
     assert.throws(() => runWithTimeout(() => scanText(text, test, 10), 200), ScanTimeout);
     // the same guard lets a normal scan through, also in a runner that just timed out
-    assert.deepEqual(runWithTimeout(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line), [1]);
+    assert.deepEqual(
+      runWithTimeout(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line),
+      [1],
+    );
     const runner = new TimedRunner();
     assert.throws(() => runner.run(() => scanText(text, test, 10), 200), ScanTimeout);
-    assert.deepEqual(runner.run(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line), [1]);
-    assert.throws(() => runner.run(() => { throw new RangeError('boom'); }, 1000), RangeError);
+    assert.deepEqual(
+      runner.run(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line),
+      [1],
+    );
+    assert.throws(
+      () =>
+        runner.run(() => {
+          throw new RangeError('boom');
+        }, 1000),
+      RangeError,
+    );
   });
 });

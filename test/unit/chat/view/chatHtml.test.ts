@@ -68,7 +68,7 @@ describe('buildChatHtml', () => {
     assert.doesNotThrow(() => buildChatHtml({ ...base, cspSource: 'https://*.vscode-cdn.net' }));
   });
 
-  it('uses the nonce it is given (a fresh one per render is the host\'s job)', () => {
+  it("uses the nonce it is given (a fresh one per render is the host's job)", () => {
     const a = buildChatHtml({ ...base, nonce: 'AAAAAAAAAAAAAAAAAAAAAAAA' });
     const b = buildChatHtml({ ...base, nonce: 'BBBBBBBBBBBBBBBBBBBBBBBB' });
     assert.match(a, /nonce-AAAAAAAAAAAAAAAAAAAAAAAA/);

@@ -43,7 +43,8 @@ describe('channel failover (core, against the simulator)', function () {
       return { text, error: err };
     }
   }
-  const channelsAsked = () => gw.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as ChatRequest).provider?.channel ?? 'default');
+  const channelsAsked = () =>
+    gw.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body as ChatRequest).provider?.channel ?? 'default');
 
   it('answers from the next channel when the first fails before content with 503, once, and counts every failed attempt', async () => {
     gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
@@ -51,7 +52,11 @@ describe('channel failover (core, against the simulator)', function () {
     gw.reset();
     gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
     const switched: string[] = [];
-    const f = new FailoverClient(client, { fallbackChannels: ['stable'], record: (model, channel, sample) => samples.push({ model, channel, sample }), onSwitch: (s) => switched.push(`${s.from}->${s.to}`) });
+    const f = new FailoverClient(client, {
+      fallbackChannels: ['stable'],
+      record: (model, channel, sample) => samples.push({ model, channel, sample }),
+      onSwitch: (s) => switched.push(`${s.from}->${s.to}`),
+    });
     const got = await collect(f.streamChat(request('[[echo]] one two three four five')));
     assert.equal(got.error, undefined);
     assert.equal(got.text, alone.text, 'the answer once, as the stable channel gives it');
@@ -132,7 +137,8 @@ describe('channel failover (core, against the simulator)', function () {
   });
 
   it('knows which failures another channel might not have', () => {
-    const e = (kind: ConstructorParameters<typeof GatewayError>[0], init: ConstructorParameters<typeof GatewayError>[2] = {}) => new GatewayError(kind, 'x', init);
+    const e = (kind: ConstructorParameters<typeof GatewayError>[0], init: ConstructorParameters<typeof GatewayError>[2] = {}) =>
+      new GatewayError(kind, 'x', init);
     for (const k of ['server', 'network', 'timeout', 'rate_limit'] as const) assert.ok(failoverEligible(e(k)), k);
     for (const k of ['auth', 'balance', 'bad_request', 'not_found', 'protocol', 'aborted', 'unsupported'] as const) assert.ok(!failoverEligible(e(k)), k);
     assert.ok(failoverEligible(e('unsupported', { code: 'unsupported_channel' })));
@@ -152,11 +158,16 @@ describe('channel failover (core, against the simulator)', function () {
   });
 
   it('notes a switch with its cache cost', () => {
-    const note = switchNote([{ from: 'direct', to: 'stable', error: new GatewayError('server', 'x', { status: 503 }) }], 'stable', { promptTokens: 5000, cachedTokens: 1000, completionTokens: 10 }, {
-      input: 1,
-      output: 8,
-      cacheRead: 0.25,
-    });
+    const note = switchNote(
+      [{ from: 'direct', to: 'stable', error: new GatewayError('server', 'x', { status: 503 }) }],
+      'stable',
+      { promptTokens: 5000, cachedTokens: 1000, completionTokens: 10 },
+      {
+        input: 1,
+        output: 8,
+        cacheRead: 0.25,
+      },
+    );
     assert.match(note, /came from stable: direct \(server 503\) failed before answering/);
     assert.match(note, /4,000 prompt tokens were billed uncached on stable: \$0\.003 more than at the cache price\./);
   });

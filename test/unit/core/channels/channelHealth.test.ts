@@ -30,7 +30,15 @@ describe('channel health: the rolling record', () => {
     h.record('m', 'direct', { at: now + 20, ok: false, error: 'server 503' });
     h.record('m', 'stable', { at: now, ok: true, firstTokenMs: 900 });
     const s = h.summary('m', 'direct', now + 30);
-    assert.deepEqual(s, { requests: 11, errors: 1, p50FirstTokenMs: 500, p90FirstTokenMs: 900, tokensPerSecond: 55, lastError: 'server 503', lastErrorAt: now + 20 });
+    assert.deepEqual(s, {
+      requests: 11,
+      errors: 1,
+      p50FirstTokenMs: 500,
+      p90FirstTokenMs: 900,
+      tokensPerSecond: 55,
+      lastError: 'server 503',
+      lastErrorAt: now + 20,
+    });
     assert.equal(formatHealth(s), 'p50 first token 0.5 s · p90 0.9 s · 55 tok/s · 1 error in 11 (last: server 503)');
     assert.equal(h.summary('m', 'stable', now).requests, 1);
     assert.equal(formatHealth(h.summary('m', 'economical', now)), 'not measured yet');
@@ -56,7 +64,18 @@ describe('channel health: the rolling record', () => {
     h.record('m', 'direct', { at: 5, ok: true, firstTokenMs: 812.4, tokensPerSecond: 61.94 });
     h.record('m', 'direct', { at: 6, ok: false, error: 'network' });
     const json = JSON.parse(JSON.stringify(h.toJSON())) as { v: number; pairs: Record<string, unknown[]> };
-    assert.deepEqual({ ...json }, { v: 1, pairs: { 'm\u0000direct': [[5, 1, 812, 61.9, ], [6, 0, -1, -1, 'network']] } });
+    assert.deepEqual(
+      { ...json },
+      {
+        v: 1,
+        pairs: {
+          'm\u0000direct': [
+            [5, 1, 812, 61.9],
+            [6, 0, -1, -1, 'network'],
+          ],
+        },
+      },
+    );
     const back = ChannelHealth.fromJSON(json, 10);
     assert.deepEqual(back.summary('m', 'direct', 10), h.summary('m', 'direct', 10));
     json.pairs['m\u0000direct']!.push(['x'], [7, 2, 1, 1], null, [8, 1, 100, 20, 'a'.repeat(500)]);
@@ -64,7 +83,8 @@ describe('channel health: the rolling record', () => {
     const lenient = ChannelHealth.fromJSON(json, 10);
     assert.equal(lenient.summary('m', 'direct', 10).requests, 2);
     assert.equal(Object.keys(lenient.toJSON().pairs).length, 1);
-    for (const bad of [undefined, null, 'x', { v: 2, pairs: {} }, { v: 1, pairs: 'x' }]) assert.equal(Object.keys(ChannelHealth.fromJSON(bad).toJSON().pairs).length, 0);
+    for (const bad of [undefined, null, 'x', { v: 2, pairs: {} }, { v: 1, pairs: 'x' }])
+      assert.equal(Object.keys(ChannelHealth.fromJSON(bad).toJSON().pairs).length, 0);
   });
 
   it('formats times and the not-yet-measured cases', () => {
@@ -72,7 +92,10 @@ describe('channel health: the rolling record', () => {
     assert.equal(formatMs(812), '0.8 s');
     assert.equal(formatMs(12_400), '12 s');
     assert.equal(formatHealth({ requests: 3, errors: 3, lastError: 'server 502' }), 'no first token measured · 3 errors in 3 (last: server 502)');
-    assert.equal(formatHealth({ requests: 1, errors: 0, p50FirstTokenMs: 50, p90FirstTokenMs: 50, tokensPerSecond: 4.5 }), 'p50 first token 50 ms · p90 50 ms · 4.5 tok/s · 0 errors in 1');
+    assert.equal(
+      formatHealth({ requests: 1, errors: 0, p50FirstTokenMs: 50, p90FirstTokenMs: 50, tokensPerSecond: 4.5 }),
+      'p50 first token 50 ms · p90 50 ms · 4.5 tok/s · 0 errors in 1',
+    );
   });
 
   it('checks the stored form by hand exactly as the zod schemas it replaces (no schema is built at activation)', () => {
@@ -80,9 +103,30 @@ describe('channel health: the rolling record', () => {
     const sampleSchema = z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60));
     const storedSchema = z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) });
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-    const scalars: unknown[] = [0, 1, 2, -1, 0.5, 1e308, NaN, Infinity, -Infinity, '', 'x', 'e'.repeat(60), 'e'.repeat(61), true, null, undefined, [], {}, [1], '1'];
+    const scalars: unknown[] = [
+      0,
+      1,
+      2,
+      -1,
+      0.5,
+      1e308,
+      NaN,
+      Infinity,
+      -Infinity,
+      '',
+      'x',
+      'e'.repeat(60),
+      'e'.repeat(61),
+      true,
+      null,
+      undefined,
+      [],
+      {},
+      [1],
+      '1',
+    ];
     const goodRow = () => [rnd() * 1e12, pick([0, 1]), pick([-1, 120, 0.5]), pick([-1, 40.2]), ...(rnd() < 0.3 ? ['timeout'] : [])];
     const row = (): unknown => {
       if (rnd() < 0.5) return goodRow();
@@ -96,7 +140,9 @@ describe('channel health: the rolling record', () => {
     const stored = (): unknown => {
       const pairs: Record<string, unknown> = {};
       const n = Math.floor(rnd() * 4);
-      for (let i = 0; i < n; i++) pairs[pick(['m\u0000direct', 'k'.repeat(300), 'k'.repeat(301), 'no-separator', ''])] = rnd() < 0.85 ? Array.from({ length: Math.floor(rnd() * 3) }, row) : pick(scalars);
+      for (let i = 0; i < n; i++)
+        pairs[pick(['m\u0000direct', 'k'.repeat(300), 'k'.repeat(301), 'no-separator', ''])] =
+          rnd() < 0.85 ? Array.from({ length: Math.floor(rnd() * 3) }, row) : pick(scalars);
       const v = rnd() < 0.85 ? 1 : pick([2, '1', 1.0000001, undefined, null]);
       const out: Record<string, unknown> = { v, pairs: rnd() < 0.9 ? pairs : pick(scalars) };
       if (rnd() < 0.2) out.extra = 'ignored';
@@ -119,7 +165,14 @@ describe('channel health: the rolling record', () => {
   it('decodes a stored pair on first use, with the same results in any order of use', () => {
     const now = 100 * DAY;
     const pairs: Record<string, unknown[]> = {};
-    for (let p = 0; p < HEALTH_MAX_PAIRS + 3; p++) pairs[`m${p}\u0000direct`] = Array.from({ length: 5 }, (_, i) => [now - i * DAY * (p % 3 === 0 ? 3 : 1), i % 2, 100 + p, 20, ...(i % 2 ? [] : ['timeout'])]);
+    for (let p = 0; p < HEALTH_MAX_PAIRS + 3; p++)
+      pairs[`m${p}\u0000direct`] = Array.from({ length: 5 }, (_, i) => [
+        now - i * DAY * (p % 3 === 0 ? 3 : 1),
+        i % 2,
+        100 + p,
+        20,
+        ...(i % 2 ? [] : ['timeout']),
+      ]);
     pairs['m5\u0000direct'] = [[now, 7, 1, 1], 'x']; // nothing valid: the pair is dropped
     const raw = JSON.parse(JSON.stringify({ v: 1, pairs }));
     const sample = { at: now, ok: true, firstTokenMs: 250, tokensPerSecond: 30 };

@@ -20,7 +20,17 @@ describe('checkBaseUrl', () => {
     assert.equal(checkBaseUrl('http://127.0.0.1.evil.com/v1').ok, false);
   });
   it('rejects empty, invalid, other schemes, credentials, query and fragment with a hint', () => {
-    for (const u of ['', '   ', 'not a url', 'ftp://gw.example.com/v1', 'file:///etc/passwd', 'https://user:pw@gw.example.com/v1', 'https://gw.example.com/v1?x=1', 'https://gw.example.com/v1#a', 42]) {
+    for (const u of [
+      '',
+      '   ',
+      'not a url',
+      'ftp://gw.example.com/v1',
+      'file:///etc/passwd',
+      'https://user:pw@gw.example.com/v1',
+      'https://gw.example.com/v1?x=1',
+      'https://gw.example.com/v1#a',
+      42,
+    ]) {
       const r = checkBaseUrl(u);
       assert.equal(r.ok, false, String(u));
       assert.ok((r as { message: string }).message.length > 20);

@@ -71,7 +71,21 @@ describe('core/completeChat', () => {
   it('content given as an array of text parts is joined; no usage means undefined', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            {
+              message: {
+                content: [
+                  { type: 'text', text: 'a' },
+                  { type: 'text', text: 'b' },
+                ],
+              },
+              finish_reason: 'stop',
+            },
+          ],
+        }),
+      );
     });
     const result = await client(server.baseUrl).completeChat(chat);
     assert.equal(result.text, 'ab');

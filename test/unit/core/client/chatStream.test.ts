@@ -36,7 +36,15 @@ function stream(payloads: unknown[], opts: { done?: boolean } = {}) {
 
 describe('core/chatStream: events from chunks', () => {
   it('skips the role-only first chunk and chunks without content; empty content yields nothing', () => {
-    const events = feed([roleChunk(), { choices: [{ index: 0 }] }, textChunk(''), textChunk('hi'), { choices: [{ index: 0, delta: { content: null } }] }, finishChunk(), '[DONE]']);
+    const events = feed([
+      roleChunk(),
+      { choices: [{ index: 0 }] },
+      textChunk(''),
+      textChunk('hi'),
+      { choices: [{ index: 0, delta: { content: null } }] },
+      finishChunk(),
+      '[DONE]',
+    ]);
     assert.deepEqual(events, [
       { type: 'text', text: 'hi' },
       { type: 'done', finishReason: 'stop' },
@@ -110,22 +118,40 @@ describe('core/chatStream: events from chunks', () => {
 
   it('text and tool calls in one answer keep their order', () => {
     const events = feed([textChunk('Let me look.'), toolChunk([{ index: 0, id: 'c', name: 'f', arguments: '{}' }]), finishChunk('tool_calls'), '[DONE]']);
-    assert.deepEqual(events.map((e) => e.type), ['text', 'tool_calls', 'done']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['text', 'tool_calls', 'done'],
+    );
   });
 
   it('a tool call without a function name is a protocol error', () => {
-    assert.throws(() => feed([toolChunk([{ index: 0, id: 'c', arguments: '{}' }]), finishChunk('tool_calls')]), (e: unknown) => e instanceof GatewayError && e.kind === 'protocol');
+    assert.throws(
+      () => feed([toolChunk([{ index: 0, id: 'c', arguments: '{}' }]), finishChunk('tool_calls')]),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'protocol',
+    );
   });
 
   it('unknown fields pass; wrong types fail as protocol errors', () => {
     assert.deepEqual(feed([{ ...textChunk('ok'), system_fingerprint: 'x', extra: { a: 1 } }, finishChunk(), '[DONE]'])[0], { type: 'text', text: 'ok' });
-    for (const bad of [{ choices: 'nope' }, { choices: [{ delta: { content: 5 } }] }, { choices: [{ delta: { tool_calls: [{ index: 'zero' }] } }] }, { usage: { prompt_tokens: 'many' } }]) {
-      assert.throws(() => feed([bad]), (e: unknown) => e instanceof GatewayError && e.kind === 'protocol' && /wrong shape/.test(e.message), JSON.stringify(bad));
+    for (const bad of [
+      { choices: 'nope' },
+      { choices: [{ delta: { content: 5 } }] },
+      { choices: [{ delta: { tool_calls: [{ index: 'zero' }] } }] },
+      { usage: { prompt_tokens: 'many' } },
+    ]) {
+      assert.throws(
+        () => feed([bad]),
+        (e: unknown) => e instanceof GatewayError && e.kind === 'protocol' && /wrong shape/.test(e.message),
+        JSON.stringify(bad),
+      );
     }
   });
 
   it('bad JSON in a chunk is a protocol error', () => {
-    assert.throws(() => feed(['{"choices": [']), (e: unknown) => e instanceof GatewayError && e.kind === 'protocol' && /not JSON/.test(e.message));
+    assert.throws(
+      () => feed(['{"choices": [']),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'protocol' && /not JSON/.test(e.message),
+    );
   });
 });
 
@@ -215,7 +241,7 @@ describe('core: fast chunk check vs zod (same events, same errors)', function ()
   function randomChunks(bytes: Uint8Array, rng: Rng): Uint8Array[] {
     const out: Uint8Array[] = [];
     const max = [1, 3, 7, 64, 1024, 16384][Math.floor(rng() * 6)]!;
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const size = 1 + Math.floor(rng() * max);
       out.push(bytes.subarray(at, at + size));
       at += size;
@@ -224,11 +250,15 @@ describe('core: fast chunk check vs zod (same events, same errors)', function ()
   }
 
   const enc = new TextEncoder();
-  const sse = (payloads: unknown[], eol = '\n') => enc.encode(payloads.map((p) => `data: ${typeof p === 'string' ? p : JSON.stringify(p)}${eol}${eol}`).join(''));
+  const sse = (payloads: unknown[], eol = '\n') =>
+    enc.encode(payloads.map((p) => `data: ${typeof p === 'string' ? p : JSON.stringify(p)}${eol}${eol}`).join(''));
 
   async function recordFromSimulator(): Promise<Uint8Array[]> {
     const gw = await startGateway();
-    const tools = ['read_file', 'search'].map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties: {} } } }));
+    const tools = ['read_file', 'search'].map((name) => ({
+      type: 'function',
+      function: { name, description: name, parameters: { type: 'object', properties: {} } },
+    }));
     const bodies = [
       { model: 'flagship-text', messages: [{ role: 'user', content: '[[words:60]]' }] },
       { model: 'flagship-text', messages: [{ role: 'user', content: '[[long:2]]' }], provider: { channel: 'economical' } },
@@ -256,7 +286,12 @@ describe('core: fast chunk check vs zod (same events, same errors)', function ()
   const oddValid: unknown[] = [
     { choices: null, usage: null },
     { choices: [{ delta: null, finish_reason: null, index: null }] },
-    { choices: [{ index: 1, delta: { content: 'second choice' } }, { index: 0, delta: { content: 'first' } }] },
+    {
+      choices: [
+        { index: 1, delta: { content: 'second choice' } },
+        { index: 0, delta: { content: 'first' } },
+      ],
+    },
     { choices: [{ index: 0, delta: { content: 'x', extra: { deep: [1, 2] } }, logprobs: null }], system_fingerprint: 'fp' },
     { choices: [{ index: 0, delta: { tool_calls: [{ id: 'a', function: { name: 'f', arguments: '{"a":' } }] } }] },
     { choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 2 } } },
@@ -305,7 +340,10 @@ describe('core: fast chunk check vs zod (same events, same errors)', function ()
   const base: unknown[] = [
     { id: 'c', choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] },
     { id: 'c', choices: [{ index: 0, delta: { content: 'hello' }, finish_reason: null }] },
-    { id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"p' } }] } }] },
+    {
+      id: 'c',
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"p' } }] } }],
+    },
     { id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'ath":1}' } }] } }] },
     { id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
     { id: 'c', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 4 } } },

@@ -5,7 +5,14 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatEventBatches } from '../../../../src/core/client/chatResponse';
 import { Attempt } from '../../../../src/core/client/transport';
-import { createGatewayClient, GatewayError, type ChatStreamEvent, type GatewayClient, type GatewayClientOptionsWithTuning, type GatewayErrorKind } from '../../../../src/core';
+import {
+  createGatewayClient,
+  GatewayError,
+  type ChatStreamEvent,
+  type GatewayClient,
+  type GatewayClientOptionsWithTuning,
+  type GatewayErrorKind,
+} from '../../../../src/core';
 
 export const KEY = 'sk-test-4f9c2e81d7b3a6';
 
@@ -214,10 +221,7 @@ export function textOf(events: { type: string; text?: string }[]): string {
 }
 
 /** A minimal valid PNG (1x1) and JPEG/WebP headers for magic-byte checks. */
-export const PNG_1x1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+export const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 export const JPEG_HEAD = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 export const WEBP_HEAD = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
 

@@ -9,11 +9,10 @@ import { seededRng, type Rng } from '../../../gateway/rng';
 import { FastChunks, findContentValue, jsonStringBody, LARGE_CHUNK, stringEnd } from '../../../../src/core/client/fastChunk';
 import { createSseDecoder } from '../../../../src/core/client/sse';
 
-
 function randomChunks(bytes: Uint8Array, rng: Rng): Uint8Array[] {
   const out: Uint8Array[] = [];
   const max = [1, 3, 7, 64, 1024, 16384][Math.floor(rng() * 6)]!;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = 1 + Math.floor(rng() * max);
     // a copy at an odd offset of its own buffer, so the word scan sees unaligned views
     const copy = new Uint8Array(size + 1);
@@ -57,9 +56,12 @@ function chunkText(contentJson: string, extra = ''): string {
   return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","system_fingerprint":"fp_1"${extra},"choices":[{"index":0,"delta":{"content":${contentJson}},"logprobs":null,"finish_reason":null}]}`;
 }
 const text = (s: string, extra = '') => chunkText(JSON.stringify(s), extra);
-const role = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}';
-const stop = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}';
-const usage = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":2}}}';
+const role =
+  '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}';
+const stop =
+  '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}';
+const usage =
+  '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1763900000,"model":"flagship-text","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13,"prompt_tokens_details":{"cached_tokens":2}}}';
 
 /** Bodies of JSON strings (between the quotes), valid and not. */
 const bodies: string[] = [
@@ -134,21 +136,89 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
     const cases: [string, string[]][] = [
       ['plain text', [role, text('Hello'), text(', '), text('world'), stop, usage, '[DONE]']],
       ['escapes', [role, text('line\nbreak'), text('"quoted" \\ back/slash'), text('\t\b\f\r'), text('\u0000\u001f'), stop, '[DONE]']],
-      ['unicode and surrogate pairs', [role, text('Grüße 世界 😀👍🏽'), chunkText('"\\ud83d\\ude00 escaped pair"'), chunkText('"\\uD83D"'), chunkText('"\\uDE00"'), stop, '[DONE]']],
+      [
+        'unicode and surrogate pairs',
+        [role, text('Grüße 世界 😀👍🏽'), chunkText('"\\ud83d\\ude00 escaped pair"'), chunkText('"\\uD83D"'), chunkText('"\\uDE00"'), stop, '[DONE]'],
+      ],
       ['null and empty content', [role, text('a'), chunkText('null'), text(''), text('b'), stop, '[DONE]']],
-      ['unknown fields', [role, text('a', ',"service_tier":"default","extra":{"content":"not this"}'), text('b', ',"service_tier":"default","extra":{"content":"not this"}'), stop, '[DONE]']],
-      ['reordered keys', [role, '{"choices":[{"delta":{"content":"a"},"finish_reason":null,"index":0}],"model":"m","id":"x"}', '{"choices":[{"delta":{"content":"b"},"finish_reason":null,"index":0}],"model":"m","id":"x"}', stop, '[DONE]']],
-      ['whitespace', [role, '{ "id" : "x" , "choices" : [ { "index" : 0 , "delta" : { "content" : "a b" } } ] }', '{ "id" : "x" , "choices" : [ { "index" : 0 , "delta" : { "content" : "c\\"d" } } ] }', stop, '[DONE]']],
+      [
+        'unknown fields',
+        [
+          role,
+          text('a', ',"service_tier":"default","extra":{"content":"not this"}'),
+          text('b', ',"service_tier":"default","extra":{"content":"not this"}'),
+          stop,
+          '[DONE]',
+        ],
+      ],
+      [
+        'reordered keys',
+        [
+          role,
+          '{"choices":[{"delta":{"content":"a"},"finish_reason":null,"index":0}],"model":"m","id":"x"}',
+          '{"choices":[{"delta":{"content":"b"},"finish_reason":null,"index":0}],"model":"m","id":"x"}',
+          stop,
+          '[DONE]',
+        ],
+      ],
+      [
+        'whitespace',
+        [
+          role,
+          '{ "id" : "x" , "choices" : [ { "index" : 0 , "delta" : { "content" : "a b" } } ] }',
+          '{ "id" : "x" , "choices" : [ { "index" : 0 , "delta" : { "content" : "c\\"d" } } ] }',
+          stop,
+          '[DONE]',
+        ],
+      ],
       ['created changes every chunk', [role, ...[1, 2, 3, 4].map((n) => text(`t${n}`).replace('1763900000', String(1763900000 + n))), stop, '[DONE]']],
-      ['tool calls between text', [role, text('Let me look. '), '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\\"path\\":"}}]},"finish_reason":null}]}', '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":null,"tool_calls":[{"index":0,"function":{"arguments":"\\"a.ts\\"}"}}]},"finish_reason":null}]}', '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}', usage, '[DONE]']],
+      [
+        'tool calls between text',
+        [
+          role,
+          text('Let me look. '),
+          '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\\"path\\":"}}]},"finish_reason":null}]}',
+          '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":null,"tool_calls":[{"index":0,"function":{"arguments":"\\"a.ts\\"}"}}]},"finish_reason":null}]}',
+          '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+          usage,
+          '[DONE]',
+        ],
+      ],
       ['text and finish in one chunk', [role, text('a'), text('b').replace('"finish_reason":null', '"finish_reason":"stop"'), '[DONE]']],
       ['text and usage in one chunk', [role, text('a'), text('b', ',"usage":{"prompt_tokens":1,"completion_tokens":2}'), stop, '[DONE]']],
-      ['error object inside the stream', [role, text('a'), text('b'), '{"error":{"message":"The model is overloaded","type":"server_error","code":"overloaded"}}', text('c'), stop, '[DONE]']],
-      ['error object shaped like the template', [role, text('a'), text('b'), text('c', ',"error":{"message":"quota exceeded","code":"insufficient_quota"}'), stop, '[DONE]']],
-      ['duplicate content key (JSON.parse keeps the last)', [role, text('a'), chunkText('"first","content":"second"'), chunkText('"x","content":"y"'), stop, '[DONE]']],
-      ['a key ending in \\"content', [role, '{"a\\"content":"decoy","choices":[{"index":0,"delta":{"content":"real"}}]}', '{"a\\"content":"decoy2","choices":[{"index":0,"delta":{"content":"real2"}}]}', stop, '[DONE]']],
+      [
+        'error object inside the stream',
+        [role, text('a'), text('b'), '{"error":{"message":"The model is overloaded","type":"server_error","code":"overloaded"}}', text('c'), stop, '[DONE]'],
+      ],
+      [
+        'error object shaped like the template',
+        [role, text('a'), text('b'), text('c', ',"error":{"message":"quota exceeded","code":"insufficient_quota"}'), stop, '[DONE]'],
+      ],
+      [
+        'duplicate content key (JSON.parse keeps the last)',
+        [role, text('a'), chunkText('"first","content":"second"'), chunkText('"x","content":"y"'), stop, '[DONE]'],
+      ],
+      [
+        'a key ending in \\"content',
+        [
+          role,
+          '{"a\\"content":"decoy","choices":[{"index":0,"delta":{"content":"real"}}]}',
+          '{"a\\"content":"decoy2","choices":[{"index":0,"delta":{"content":"real2"}}]}',
+          stop,
+          '[DONE]',
+        ],
+      ],
       // content equal to the first probe's sentinel: only the second probe shows the decoy is not content
-      ['a decoy key when the content equals a sentinel', [role, '{"a\\"content":"v","choices":[{"index":0,"delta":{"content":"\\u0001a"}}]}', '{"a\\"content":"other","choices":[{"index":0,"delta":{"content":"\\u0001a"}}]}', stop, '[DONE]']],
+      [
+        'a decoy key when the content equals a sentinel',
+        [
+          role,
+          '{"a\\"content":"v","choices":[{"index":0,"delta":{"content":"\\u0001a"}}]}',
+          '{"a\\"content":"other","choices":[{"index":0,"delta":{"content":"\\u0001a"}}]}',
+          stop,
+          '[DONE]',
+        ],
+      ],
       ['invalid string after the template was learnt', [role, text('a'), text('b'), chunkText('"bad \\x escape"'), stop, '[DONE]']],
       ['raw quote after the template was learnt', [role, text('a'), text('b'), chunkText('"x"y"'), stop, '[DONE]']],
       ['raw tab after the template was learnt', [role, text('a'), text('b'), chunkText('"tab\there"'), stop, '[DONE]']],
@@ -176,7 +246,9 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
   });
 
   it('an event: error line is never taken for text, even when its data matches the template', async () => {
-    const bytes = enc.encode([role, text('a'), text('b')].map((d) => `data: ${d}\n\n`).join('') + `event: error\ndata: ${text('c')}\n\n` + `data: ${stop}\n\ndata: [DONE]\n\n`);
+    const bytes = enc.encode(
+      [role, text('a'), text('b')].map((d) => `data: ${d}\n\n`).join('') + `event: error\ndata: ${text('c')}\n\n` + `data: ${stop}\n\ndata: [DONE]\n\n`,
+    );
     const reference = await decode([bytes], false);
     assert.equal(reference.error?.kind !== undefined, true);
     assert.deepEqual(await decode([bytes], true), reference);
@@ -214,11 +286,23 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
 
   it('the SSE decoder marks an event plain only when its data has no character below U+0020, in any chunking', () => {
     const rng = seededRng(77);
-    const dirty = ['data: abc\n\n', 'data: a\tb\n\n', 'data: x\n\n', 'data: one\ndata: two\n\n', 'data: \u0001\n\n', ': comment \u0002\n\ndata: y\n\n', 'data: z\r\n\r\n', 'data: w\u0000\r\r'];
+    const dirty = [
+      'data: abc\n\n',
+      'data: a\tb\n\n',
+      'data: x\n\n',
+      'data: one\ndata: two\n\n',
+      'data: \u0001\n\n',
+      ': comment \u0002\n\ndata: y\n\n',
+      'data: z\r\n\r\n',
+      'data: w\u0000\r\r',
+    ];
     const clean = ['data: abc\n\n', 'data: Grüße 😀\r\n\r\n', 'data: x\r\r', 'id: 3\nevent: e\ndata: y\n\n', 'data: one\ndata: two\n\n'];
     // `plain` may be false when it could be true (a control byte elsewhere in the same network
     // chunk), never true when the data has one; a clean stream is plain throughout.
-    for (const [lines, exact] of [[dirty, false], [clean, true]] as const) {
+    for (const [lines, exact] of [
+      [dirty, false],
+      [clean, true],
+    ] as const) {
       const bytes = enc.encode(lines.join(''));
       for (let round = 0; round < 40; round++) {
         const decoder = createSseDecoder();
@@ -249,7 +333,8 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
         for (let p = Math.floor(rng() * 5); p > 0; p--) s += pieces[Math.floor(rng() * pieces.length)]!;
         let d = text(s);
         const r = rng();
-        if (r < 0.05) d = chunkText(`"${s.replace(/["\\\n\t\u0000]/g, '')}${rawJunk[Math.floor(rng() * rawJunk.length)]}"`); // an invalid string
+        if (r < 0.05)
+          d = chunkText(`"${s.replace(/["\\\n\t\u0000]/g, '')}${rawJunk[Math.floor(rng() * rawJunk.length)]}"`); // an invalid string
         else if (r < 0.1) d = d.replace('"created":1763900000', `"created":${Math.floor(rng() * 10)}`);
         else if (r < 0.13) d = d.replace('"finish_reason":null', '"finish_reason":"stop"');
         else if (r < 0.16) d = d.replace('"logprobs":null', '"logprobs":null,"usage":{"prompt_tokens":1,"completion_tokens":2}');

@@ -3,7 +3,15 @@
 // faults a real gateway (or the proxy in front of it) produces.
 import * as assert from 'node:assert/strict';
 import { startGateway, type RunningGateway } from '../../../gateway';
-import { createGatewayClient, GatewayError, imageFormatOf, type ChatMessage, type GatewayClient, type ToolCall, type ToolDefinition } from '../../../../src/core';
+import {
+  createGatewayClient,
+  GatewayError,
+  imageFormatOf,
+  type ChatMessage,
+  type GatewayClient,
+  type ToolCall,
+  type ToolDefinition,
+} from '../../../../src/core';
 import { collect, collectUntilError, expectGatewayError, sleepRecorder, textOf } from './clientHarness';
 
 const SIM_KEY = 'sk-test';
@@ -22,7 +30,9 @@ describe('core against the gateway simulator', function () {
   afterEach(() => gateway.close());
 
   it('streams a chat answer with usage and a finish reason', async () => {
-    const events = await collect(c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: '[[words:40]]' }], provider: { channel: 'direct' } }));
+    const events = await collect(
+      c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: '[[words:40]]' }], provider: { channel: 'direct' } }),
+    );
     assert.equal(textOf(events).trim().split(/\s+/).length, 40);
     assert.ok(events.filter((e) => e.type === 'text').length > 1, 'arrived in several deltas');
     const usage = events.find((e) => e.type === 'usage');
@@ -60,12 +70,19 @@ describe('core against the gateway simulator', function () {
     assert.equal(new Set(calls.map((call) => call.id)).size, 2);
     assert.deepEqual(first.at(-1), { type: 'done', finishReason: 'tool_calls' });
 
-    messages.push({ role: 'assistant', content: null, tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+    });
     for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: `result of ${call.name}\nsecond line` });
     const second = await collect(c.streamChat({ model: 'long-context-tools', messages, tools }));
     assert.match(textOf(second), /Tool read_file returned \d+ characters/);
     assert.match(textOf(second), /Tool search returned/);
-    assert.equal(second.some((e) => e.type === 'tool_calls'), false);
+    assert.equal(
+      second.some((e) => e.type === 'tool_calls'),
+      false,
+    );
   });
 
   it('completeChat gets the same kind of answer without streaming', async () => {
@@ -128,7 +145,10 @@ describe('core against the gateway simulator', function () {
     gateway.setBalance(SIM_KEY, 10);
     await expectGatewayError(collect(c.streamChat({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })), 'not_found');
     const imageInput = await collectUntilError(
-      c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] }),
+      c.streamChat({
+        model: 'flagship-text',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+      }),
     );
     assert.ok(imageInput.error instanceof GatewayError);
     assert.equal(imageInput.error.kind, 'unsupported', imageInput.error.message);

@@ -33,20 +33,70 @@ const json = (status: number, body: unknown, headers: http.OutgoingHttpHeaders =
 
 describe('core/errors: HTTP status and body -> kind and message', () => {
   const cases: [string, Reply, GatewayErrorKind, RegExp][] = [
-    ['401 OpenAI shape', json(401, { error: { message: 'Invalid key', type: 'invalid_request_error', code: 'invalid_api_key' } }), 'auth', /^Gateway rejected the API key \(401\): Invalid key\. Set a new key with “Modelgate: Set API Key”\.$/],
-    ['403 plain text', { status: 403, body: 'Forbidden: key disabled', headers: { 'Content-Type': 'text/plain' } }, 'auth', /\(403\): Forbidden: key disabled\. Set a new key/],
+    [
+      '401 OpenAI shape',
+      json(401, { error: { message: 'Invalid key', type: 'invalid_request_error', code: 'invalid_api_key' } }),
+      'auth',
+      /^Gateway rejected the API key \(401\): Invalid key\. Set a new key with “Modelgate: Set API Key”\.$/,
+    ],
+    [
+      '403 plain text',
+      { status: 403, body: 'Forbidden: key disabled', headers: { 'Content-Type': 'text/plain' } },
+      'auth',
+      /\(403\): Forbidden: key disabled\. Set a new key/,
+    ],
     ['402', json(402, { error: { message: 'Payment required' } }), 'balance', /balance is too low.*\(402\): Payment required\. Top up/],
-    ['403 about balance', json(403, { error: { message: 'Your balance is insufficient', code: 'insufficient_balance' } }), 'balance', /Your balance is insufficient/],
-    ['429 insufficient_quota', json(429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }), 'balance', /exceeded your current quota/],
+    [
+      '403 about balance',
+      json(403, { error: { message: 'Your balance is insufficient', code: 'insufficient_balance' } }),
+      'balance',
+      /Your balance is insufficient/,
+    ],
+    [
+      '429 insufficient_quota',
+      json(429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }),
+      'balance',
+      /exceeded your current quota/,
+    ],
     ['400 {message}', json(400, { message: 'max_tokens is too large' }), 'bad_request', /rejected the chat request \(400\): max_tokens is too large\.$/],
-    ['400 unsupported channel', json(400, { error: { message: 'Channel "economical" is not supported for this model', param: 'provider.channel' } }), 'unsupported', /does not support this request \(400\): Channel "economical" is not supported.*Try another channel or model/],
-    ['422 unsupported parameter', json(422, { error: { message: 'image input unsupported on text-only model' } }), 'unsupported', /unsupported on text-only model/],
-    ['404 model', json(404, { error: { message: 'The model `flagship` does not exist', code: 'model_not_found' } }), 'not_found', /Model “flagship” is not available on the gateway \(404\): The model `flagship` does not exist\. Pick another model/],
+    [
+      '400 unsupported channel',
+      json(400, { error: { message: 'Channel "economical" is not supported for this model', param: 'provider.channel' } }),
+      'unsupported',
+      /does not support this request \(400\): Channel "economical" is not supported.*Try another channel or model/,
+    ],
+    [
+      '422 unsupported parameter',
+      json(422, { error: { message: 'image input unsupported on text-only model' } }),
+      'unsupported',
+      /unsupported on text-only model/,
+    ],
+    [
+      '404 model',
+      json(404, { error: { message: 'The model `flagship` does not exist', code: 'model_not_found' } }),
+      'not_found',
+      /Model “flagship” is not available on the gateway \(404\): The model `flagship` does not exist\. Pick another model/,
+    ],
     ['404 empty body', { status: 404, body: '' }, 'not_found', /Model “flagship” is not available on the gateway \(404 Not Found, no message\)/],
-    ['400 model_not_found', json(400, { error: { message: 'The model `flagship` does not exist or is not a chat model', code: 'model_not_found' } }), 'not_found', /Model “flagship” is not available on the gateway \(400\)/],
-    ['404 other path', json(404, { error: { message: 'No route for POST /chat/completions' } }), 'not_found', /no such endpoint \(404\): No route.*ends in the version segment/],
+    [
+      '400 model_not_found',
+      json(400, { error: { message: 'The model `flagship` does not exist or is not a chat model', code: 'model_not_found' } }),
+      'not_found',
+      /Model “flagship” is not available on the gateway \(400\)/,
+    ],
+    [
+      '404 other path',
+      json(404, { error: { message: 'No route for POST /chat/completions' } }),
+      'not_found',
+      /no such endpoint \(404\): No route.*ends in the version segment/,
+    ],
     ['408', { status: 408, body: '' }, 'timeout', /timed out \(408 Request Timeout, no message\)/],
-    ['500 OpenAI shape', json(500, { error: { message: 'The server had an error', type: 'server_error' } }), 'server', /had a problem \(500\): The server had an error\. Try again/],
+    [
+      '500 OpenAI shape',
+      json(500, { error: { message: 'The server had an error', type: 'server_error' } }),
+      'server',
+      /had a problem \(500\): The server had an error\. Try again/,
+    ],
     ['503 empty', { status: 503, body: '' }, 'server', /\(503 Service Unavailable, no message\)/],
     ['{error: "text"}', json(400, { error: 'bad things' }), 'bad_request', /: bad things\.$/],
   ];
@@ -68,7 +118,18 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
   });
 
   it('retryable: 429/5xx/408/409 yes; 400/401/402/404 no', async () => {
-    const expected: [number, boolean][] = [[429, true], [500, true], [502, true], [408, true], [409, true], [400, false], [401, false], [402, false], [404, false], [422, false]];
+    const expected: [number, boolean][] = [
+      [429, true],
+      [500, true],
+      [502, true],
+      [408, true],
+      [409, true],
+      [400, false],
+      [401, false],
+      [402, false],
+      [404, false],
+      [422, false],
+    ];
     for (const [status, retryable] of expected) {
       assert.equal((await failWith(json(status, { error: { message: 'x' } }))).retryable, retryable, String(status));
     }
@@ -97,7 +158,11 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
   });
 
   it('only the first 64 KB of a huge error body is read', async () => {
-    const error = await failWith({ status: 500, body: JSON.stringify({ error: { message: 'y'.repeat(10 * 1024 * 1024) } }), headers: { 'Content-Type': 'application/json' } });
+    const error = await failWith({
+      status: 500,
+      body: JSON.stringify({ error: { message: 'y'.repeat(10 * 1024 * 1024) } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(error.kind, 'server');
     assert.ok(error.message.length < 400);
   });

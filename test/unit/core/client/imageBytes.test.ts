@@ -194,12 +194,15 @@ describe('core/images: imageBytes', () => {
   it('the default cap is 25 MB', function () {
     this.timeout(30_000);
     const big = Buffer.concat([PNG_1x1, Buffer.alloc(25 * 1024 * 1024)]).toString('base64');
-    assert.throws(() => decodeBase64Image(big), (e: unknown) => e instanceof GatewayError && /25 MB/.test(e.message));
+    assert.throws(
+      () => decodeBase64Image(big),
+      (e: unknown) => e instanceof GatewayError && /25 MB/.test(e.message),
+    );
   });
 });
 
 describe('core/models: listModels', () => {
-  it('accepts {data:[{id}]} and a bare array, and returns [{id}] with the entries\' other fields (model facts)', async () => {
+  it("accepts {data:[{id}]} and a bare array, and returns [{id}] with the entries' other fields (model facts)", async () => {
     const wrapped = await jsonServer({ object: 'list', data: [{ id: 'flagship-text', owned_by: 'x' }, { id: 'image-restricted' }] });
     assert.deepEqual(await client(wrapped.baseUrl).listModels(), [{ id: 'flagship-text', owned_by: 'x' }, { id: 'image-restricted' }]);
     assert.equal(wrapped.requests[0]!.method, 'GET');

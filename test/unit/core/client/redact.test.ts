@@ -24,7 +24,8 @@ function assertClean(text: string, secret = SECRET) {
     }
   }
   const lower = text.toLowerCase();
-  for (let i = 0; i + MIN_PIECE <= SECRET.length; i++) assert.ok(!lower.includes(SECRET.slice(i, i + MIN_PIECE).toLowerCase()), `piece at ${i} left in: ${text}`);
+  for (let i = 0; i + MIN_PIECE <= SECRET.length; i++)
+    assert.ok(!lower.includes(SECRET.slice(i, i + MIN_PIECE).toLowerCase()), `piece at ${i} left in: ${text}`);
 }
 
 describe('core/redact: every piece of the key, in every form', () => {

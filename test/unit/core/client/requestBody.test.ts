@@ -1,19 +1,7 @@
 // What goes on the wire: URL, headers, body; the API key read per request; stream_options fallback.
 import * as assert from 'node:assert/strict';
 import { createGatewayClient, type ChatRequest } from '../../../../src/core';
-import {
-  client,
-  collect,
-  expectGatewayError,
-  finishChunk,
-  KEY,
-  sseHead,
-  sseStream,
-  startServer,
-  textChunk,
-  textOf,
-  usageChunk,
-} from './clientHarness';
+import { client, collect, expectGatewayError, finishChunk, KEY, sseHead, sseStream, startServer, textChunk, textOf, usageChunk } from './clientHarness';
 
 const okStream = sseStream([textChunk('ok'), finishChunk(), usageChunk(1, 1)]);
 const chatRequest: ChatRequest = { model: 'flagship', messages: [{ role: 'user', content: 'hi' }] };
@@ -101,7 +89,10 @@ describe('core/request: the API key', () => {
 
   it('a key with a space or newline in it is refused before sending (fetch would quote it in its error)', async () => {
     const server = await okServer();
-    const error = await expectGatewayError(collect(createGatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-abc\ndef-secret' }).streamChat(chatRequest)), 'auth');
+    const error = await expectGatewayError(
+      collect(createGatewayClient({ baseUrl: server.baseUrl, apiKey: 'sk-abc\ndef-secret' }).streamChat(chatRequest)),
+      'auth',
+    );
     assert.doesNotMatch(error.message + String(error.stack), /def-secret/);
     assert.equal(server.requests.length, 0);
   });

@@ -30,10 +30,12 @@ function flakyServer(failures: number, fail: (res: import('node:http').ServerRes
   });
 }
 
-const status = (code: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) => {
-  res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ error: { message: `status ${code}` } }));
-};
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (res: import('node:http').ServerResponse) => {
+    res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
+    res.end(JSON.stringify({ error: { message: `status ${code}` } }));
+  };
 
 describe('core/retry: which failures are retried', () => {
   for (const code of [408, 409, 429, 500, 502, 503, 504]) {
@@ -139,8 +141,14 @@ describe('core/retry: which failures are retried', () => {
 describe('core/retry: how long to wait', () => {
   it('exponential back-off from 500 ms, capped at 8 s, with at most 25 % jitter', () => {
     const policy = { baseDelayMs: 500, maxDelayMs: 8000 };
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, { ...policy, random: () => 0 })), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-    assert.deepEqual([0, 4].map((n) => backoffDelay(n, { ...policy, random: () => 0.999999 })), [375, 6000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, { ...policy, random: () => 0 })),
+      [500, 1000, 2000, 4000, 8000, 8000, 8000],
+    );
+    assert.deepEqual(
+      [0, 4].map((n) => backoffDelay(n, { ...policy, random: () => 0.999999 })),
+      [375, 6000],
+    );
   });
 
   it('the client waits the back-off between attempts (recorded)', async () => {

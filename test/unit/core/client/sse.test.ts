@@ -33,7 +33,18 @@ function decodeAll(chunks: Uint8Array[]): string[] {
 function streamBytes(eol = '\n'): Uint8Array {
   return new TextEncoder().encode(
     `: keep-alive${eol}${eol}` +
-      sseStream([roleChunk(), textChunk('Grüße, '), textChunk('世界! 😀'), { id: 'x', choices: [{ index: 0, delta: {} }] }, textChunk(' naïve café — ✓'), finishChunk('stop'), usageChunk(12, 7, 4)], { eol }),
+      sseStream(
+        [
+          roleChunk(),
+          textChunk('Grüße, '),
+          textChunk('世界! 😀'),
+          { id: 'x', choices: [{ index: 0, delta: {} }] },
+          textChunk(' naïve café — ✓'),
+          finishChunk('stop'),
+          usageChunk(12, 7, 4),
+        ],
+        { eol },
+      ),
   );
 }
 
@@ -55,7 +66,11 @@ describe('core/sse: decoding bytes into events', () => {
     const bytes = new TextEncoder().encode(sseEvent({ t: MULTIBYTE }));
     for (let cut = 1; cut < bytes.length; cut++) {
       const data = decodeAll([bytes.subarray(0, cut), bytes.subarray(cut)]);
-      assert.deepEqual(data.map((d) => JSON.parse(d).t), [MULTIBYTE], `cut at byte ${cut}`);
+      assert.deepEqual(
+        data.map((d) => JSON.parse(d).t),
+        [MULTIBYTE],
+        `cut at byte ${cut}`,
+      );
     }
   });
 
@@ -72,19 +87,31 @@ describe('core/sse: decoding bytes into events', () => {
     const decoder = createSseDecoder((c) => comments.push(c));
     const events = decoder.push(new TextEncoder().encode(': keep-alive\n\n: ping\ndata: 1\n\n'));
     assert.deepEqual(comments, ['keep-alive', 'ping']);
-    assert.deepEqual(events.map((e) => e.data), ['1']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1'],
+    );
   });
 
   it('returns several events from one chunk', () => {
     const decoder = createSseDecoder();
     const events = decoder.push(new TextEncoder().encode('data: a\n\ndata: b\n\ndata: c\n\n'));
-    assert.deepEqual(events.map((e) => e.data), ['a', 'b', 'c']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['a', 'b', 'c'],
+    );
   });
 
   it('flushes a last event that the server did not end with a blank line', () => {
     const decoder = createSseDecoder();
-    assert.deepEqual(decoder.push(new TextEncoder().encode('data: a\n\ndata: [DONE]')).map((e) => e.data), ['a']);
-    assert.deepEqual(decoder.end().map((e) => e.data), ['[DONE]']);
+    assert.deepEqual(
+      decoder.push(new TextEncoder().encode('data: a\n\ndata: [DONE]')).map((e) => e.data),
+      ['a'],
+    );
+    assert.deepEqual(
+      decoder.end().map((e) => e.data),
+      ['[DONE]'],
+    );
   });
 });
 

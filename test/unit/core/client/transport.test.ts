@@ -32,10 +32,14 @@ function trackTimers(delay: number): { live(): number; restore(): void } {
   const live = new Set<unknown>();
   globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     if (ms !== delay) return realSet(fn, ms, ...args);
-    const handle = realSet((...a: unknown[]) => {
-      live.delete(handle);
-      fn(...a);
-    }, ms, ...args);
+    const handle = realSet(
+      (...a: unknown[]) => {
+        live.delete(handle);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
     live.add(handle);
     return handle;
   }) as typeof setTimeout;
@@ -57,7 +61,10 @@ describe('core/timeout: no byte for timeoutMs', () => {
   it('a server that never sends headers -> timeout, retried like a network error', async () => {
     const server = await startServer(() => undefined); // never answers
     const counter = countingFetch();
-    const error = await expectGatewayError(collect(client(server.baseUrl, { timeoutMs: 150, maxRetries: 1, fetch: counter.fetch }).streamChat(chat)), 'timeout');
+    const error = await expectGatewayError(
+      collect(client(server.baseUrl, { timeoutMs: 150, maxRetries: 1, fetch: counter.fetch }).streamChat(chat)),
+      'timeout',
+    );
     assert.equal(counter.count(), 2);
     assert.equal(error.retryable, true);
     assert.match(error.message, /Nothing arrived from the gateway/);
@@ -226,10 +233,10 @@ describe('core/abort: options.signal and breaking out of the loop', () => {
     const timers = trackTimers(ODD_TIMEOUT);
     try {
       const pending = client('http://127.0.0.1:9/v1', {
-        fetch: ((() => {
+        fetch: (() => {
           called();
           return hangingFetch('');
-        }) as unknown) as typeof fetch,
+        }) as unknown as typeof fetch,
         timeoutMs: ODD_TIMEOUT,
       }).listModels({ signal: controller.signal });
       await fetchCalled;
@@ -333,9 +340,12 @@ describe('core: streams that never end (issue 10 item 3)', function () {
     const cap = 4096;
     const line = createSseDecoder(undefined, cap);
     line.push(new TextEncoder().encode('data: '));
-    assert.throws(() => {
-      for (let i = 0; i < 10; i++) line.push(new Uint8Array(1024).fill(120));
-    }, (e: unknown) => e instanceof SseLimitError && e.limitBytes === cap && /4 KB/.test(e.message));
+    assert.throws(
+      () => {
+        for (let i = 0; i < 10; i++) line.push(new Uint8Array(1024).fill(120));
+      },
+      (e: unknown) => e instanceof SseLimitError && e.limitBytes === cap && /4 KB/.test(e.message),
+    );
     const lines = createSseDecoder(undefined, cap);
     assert.throws(() => {
       for (let i = 0; i < 100; i++) lines.push(new TextEncoder().encode(`data: ${'y'.repeat(100)}\n`));

@@ -43,7 +43,11 @@ describe('chat: prompt layout for the prefix cache', () => {
   it('keeps the prefix byte-stable across turns: each request starts with the whole previous one', () => {
     const turn1 = [userMessage('First question', [{ title: 'Selection from src/a.ts, line 1', language: 'typescript', text: 'export const a = 1;' }])];
     const r1 = layoutPrompt({ systemPrompt: SYSTEM, pinned, history: turn1 });
-    const turn2 = [...turn1, { role: 'assistant', content: 'An answer.' } as ChatMessage, userMessage('Second question', [{ title: 'Selection from src/b.ts, line 3', text: 'other' }])];
+    const turn2 = [
+      ...turn1,
+      { role: 'assistant', content: 'An answer.' } as ChatMessage,
+      userMessage('Second question', [{ title: 'Selection from src/b.ts, line 3', text: 'other' }]),
+    ];
     const r2 = layoutPrompt({ systemPrompt: SYSTEM, pinned, history: turn2 });
     const s1 = serialize(r1);
     const s2 = serialize(r2);
@@ -100,7 +104,10 @@ describe('chat: prompt layout for the prefix cache', () => {
     ];
     const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history });
     assert.deepEqual(m.slice(1), history);
-    assert.deepEqual(m.map((x) => x.role), ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    assert.deepEqual(
+      m.map((x) => x.role),
+      ['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'],
+    );
   });
 
   it('serializes a message that went through storage (other key order) to the same bytes', () => {
@@ -109,10 +116,15 @@ describe('chat: prompt layout for the prefix cache', () => {
       content: 'x',
       tool_calls: [{ id: 'c', type: 'function', function: { name: 'n', arguments: '{}' } }],
     };
-    const shuffled = JSON.parse('{"tool_calls":[{"function":{"arguments":"{}","name":"n"},"type":"function","id":"c"}],"content":"x","role":"assistant"}') as ChatMessage;
+    const shuffled = JSON.parse(
+      '{"tool_calls":[{"function":{"arguments":"{}","name":"n"},"type":"function","id":"c"}],"content":"x","role":"assistant"}',
+    ) as ChatMessage;
     assert.notEqual(JSON.stringify(shuffled), JSON.stringify(original));
     assert.equal(JSON.stringify(canonicalMessage(shuffled)), JSON.stringify(canonicalMessage(original)));
-    assert.equal(JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [shuffled] })), JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [original] })));
+    assert.equal(
+      JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [shuffled] })),
+      JSON.stringify(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [original] })),
+    );
   });
 
   it('is deterministic: same input, same bytes (no clock, no randomness)', () => {
@@ -143,8 +155,19 @@ describe('chat: prompt layout for the prefix cache', () => {
 
     it('shares one message with files pinned at the same point, in attach order; at 0 means the system message', () => {
       const other: PinnedFile = { path: 'b.md', content: 'b' };
-      const m = layoutPrompt({ systemPrompt: SYSTEM, pinned: [{ ...late, at: 2 }, { ...pinned[0]!, at: 0 }, { ...other, at: 2 }], history: [...turn1, userMessage('q')] });
-      assert.deepEqual(m.map((x) => x.role), ['system', 'user', 'assistant', 'user', 'user']);
+      const m = layoutPrompt({
+        systemPrompt: SYSTEM,
+        pinned: [
+          { ...late, at: 2 },
+          { ...pinned[0]!, at: 0 },
+          { ...other, at: 2 },
+        ],
+        history: [...turn1, userMessage('q')],
+      });
+      assert.deepEqual(
+        m.map((x) => x.role),
+        ['system', 'user', 'assistant', 'user', 'user'],
+      );
       assert.ok((m[0]!.content as string).includes('File: src/a.ts'));
       const block = m[3]!.content as string;
       assert.ok(block.indexOf('File: src/late.ts') >= 0 && block.indexOf('File: src/late.ts') < block.indexOf('File: b.md'), block);

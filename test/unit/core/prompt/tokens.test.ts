@@ -41,7 +41,11 @@ describe('chat: token estimates', () => {
       ],
     });
     assert.equal(withImage, MESSAGE_OVERHEAD_TOKENS + 1 + IMAGE_TOKENS);
-    const call = estimateMessageTokens({ role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] });
+    const call = estimateMessageTokens({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: '1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
+    });
     assert.ok(call > MESSAGE_OVERHEAD_TOKENS + 4);
   });
 

@@ -3,7 +3,17 @@
 // counted apart and never as $0, once-per-period warnings, and injection-safe CSV cells.
 import * as assert from 'node:assert/strict';
 import { budgetMessage, budgetStatuses, dueWarnings, exhausted, parseBudgetSetting } from '../../../../src/core/spend/budget';
-import { addSpend, emptySpend, localDay, parseSpend, periodRange, summarize, summarizePeriod, type SpendEntry, type SpendState } from '../../../../src/core/spend/spendBook';
+import {
+  addSpend,
+  emptySpend,
+  localDay,
+  parseSpend,
+  periodRange,
+  summarize,
+  summarizePeriod,
+  type SpendEntry,
+  type SpendState,
+} from '../../../../src/core/spend/spendBook';
 import { csvCell, spendCsv } from '../../../../src/core/spend/spendCsv';
 import { costText } from '../../../../src/spendingView/spendHtml';
 
@@ -50,7 +60,13 @@ describe('spend ledger: periods in local time', () => {
 describe('spend ledger: bounded, totals exact', () => {
   it('folds the oldest entries into day aggregates beyond the raw limit; totals do not change', () => {
     const entries: SpendEntry[] = [];
-    for (let i = 0; i < 50; i++) entries.push(entry(at(2026, 11, 1 + (i % 20), 10, i), i % 7 === 0 ? undefined : 0.001 * i, { source: i % 3 ? 'panel' : 'lm', requester: i % 3 ? undefined : 'pub.other' }));
+    for (let i = 0; i < 50; i++)
+      entries.push(
+        entry(at(2026, 11, 1 + (i % 20), 10, i), i % 7 === 0 ? undefined : 0.001 * i, {
+          source: i % 3 ? 'panel' : 'lm',
+          requester: i % 3 ? undefined : 'pub.other',
+        }),
+      );
     const unbounded = fill(entries, 10_000);
     const bounded = fill(entries, 10);
     assert.equal(bounded.entries.length, 10);
@@ -101,7 +117,12 @@ describe('budgets', () => {
     }
   });
   it('measures the daily budget against today and the monthly against this month (local time)', () => {
-    const s = fill([entry(at(2026, 10, 31, 23), 5), entry(at(2026, 11, 22, 23, 59), 1), entry(at(2026, 11, 23, 0, 1), 0.5), entry(at(2026, 11, 23, 9), undefined)]);
+    const s = fill([
+      entry(at(2026, 10, 31, 23), 5),
+      entry(at(2026, 11, 22, 23, 59), 1),
+      entry(at(2026, 11, 23, 0, 1), 0.5),
+      entry(at(2026, 11, 23, 9), undefined),
+    ]);
     const [daily, monthly] = budgetStatuses({ dailyUsd: 1, monthlyUsd: 2 }, s, now);
     assert.equal(daily!.spent, 0.5);
     assert.equal(daily!.unpriced, 1);
@@ -109,7 +130,10 @@ describe('budgets', () => {
     assert.equal(monthly!.spent, 1.5);
     assert.equal(monthly!.periodKey, 'monthly:2026-11');
     assert.equal(exhausted([daily!, monthly!]), undefined);
-    assert.match(budgetMessage(daily!), /^Daily budget of \$1\.00 \(modelgate\.budget\.dailyUsd\) is 50 % used: \$0\.50 spent today \(\+ 1 request without a price, not counted\)\.$/);
+    assert.match(
+      budgetMessage(daily!),
+      /^Daily budget of \$1\.00 \(modelgate\.budget\.dailyUsd\) is 50 % used: \$0\.50 spent today \(\+ 1 request without a price, not counted\)\.$/,
+    );
     assert.deepEqual(budgetStatuses({}, s, now), []);
   });
   it('is used up at 100 % and warns at 80 % and 100 %, each once per period', () => {
@@ -117,14 +141,25 @@ describe('budgets', () => {
     let st = budgetStatuses({ dailyUsd: 1 }, s, now);
     assert.equal(exhausted(st), undefined);
     let due = dueWarnings(st, new Set());
-    assert.deepEqual(due.map((d) => d.key), ['daily:2026-11-23:80']);
+    assert.deepEqual(
+      due.map((d) => d.key),
+      ['daily:2026-11-23:80'],
+    );
     assert.deepEqual(dueWarnings(st, new Set(['daily:2026-11-23:80'])), []);
     // the next day starts afresh
-    assert.deepEqual(dueWarnings(budgetStatuses({ dailyUsd: 0.5 }, fill([entry(at(2026, 11, 24, 9), 0.45)]), at(2026, 11, 24, 10)), new Set(['daily:2026-11-23:80'])).map((d) => d.key), ['daily:2026-11-24:80']);
+    assert.deepEqual(
+      dueWarnings(budgetStatuses({ dailyUsd: 0.5 }, fill([entry(at(2026, 11, 24, 9), 0.45)]), at(2026, 11, 24, 10)), new Set(['daily:2026-11-23:80'])).map(
+        (d) => d.key,
+      ),
+      ['daily:2026-11-24:80'],
+    );
     st = budgetStatuses({ dailyUsd: 1 }, addSpend(s, entry(at(2026, 11, 23, 10), 0.15)), now);
     assert.equal(exhausted(st)?.kind, 'daily');
     due = dueWarnings(st, new Set(['daily:2026-11-23:80']));
-    assert.deepEqual(due.map((d) => d.key), ['daily:2026-11-23:100']);
+    assert.deepEqual(
+      due.map((d) => d.key),
+      ['daily:2026-11-23:100'],
+    );
     assert.match(budgetMessage(st[0]!), /Daily budget of \$1\.00 \(modelgate\.budget\.dailyUsd\) reached: \$1\.00 spent today\./);
   });
   it('unpriced requests never use up a budget on their own (they cannot be counted in dollars)', () => {
@@ -158,7 +193,9 @@ describe('spend CSV', () => {
 describe('image prices in the catalogue (issue 11, item 5)', () => {
   it('prices an image run per model, quality and size; no price is undefined, never 0', async () => {
     const { ModelCatalogue } = await import('../../../../src/core/catalogue/modelCatalogue');
-    const c = ModelCatalogue.build({ overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.04 }, hd: { '1792x1024': 0.12 } } } } });
+    const c = ModelCatalogue.build({
+      overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.04 }, hd: { '1792x1024': 0.12 } } } },
+    });
     assert.equal(c.imageCost('image-restricted', '1024x1024', 2), 0.08);
     assert.equal(c.imageCost('image-restricted', '1024x1024', 1, 'standard'), 0.04);
     assert.equal(c.imageCost('image-restricted', '1792x1024', 1, 'hd'), 0.12);

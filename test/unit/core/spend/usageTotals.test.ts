@@ -15,7 +15,15 @@ describe('usage totals', () => {
   it('round-trips through JSON (what globalState stores) and rejects malformed data', () => {
     const t = addToTotals(emptyTotals(1000), 0.1);
     assert.deepEqual(parseTotals(JSON.parse(JSON.stringify(t)), 2000), t);
-    for (const bad of [undefined, null, 'x', { requests: -1, cost: 0, unpriced: 0, since: 1 }, { requests: 1, cost: 'x', unpriced: 0, since: 1 }, { requests: 1, cost: 1, unpriced: 2, since: 1 }, { requests: 1, cost: 1, unpriced: 0, since: 5000 }]) {
+    for (const bad of [
+      undefined,
+      null,
+      'x',
+      { requests: -1, cost: 0, unpriced: 0, since: 1 },
+      { requests: 1, cost: 'x', unpriced: 0, since: 1 },
+      { requests: 1, cost: 1, unpriced: 2, since: 1 },
+      { requests: 1, cost: 1, unpriced: 0, since: 5000 },
+    ]) {
       assert.deepEqual(parseTotals(bad, 2000), emptyTotals(2000), JSON.stringify(bad));
     }
   });

@@ -15,14 +15,43 @@ function expectAll(paths: string[], expected: boolean): void {
 describe('isSensitivePath', () => {
   it('flags .env files and their variants, anywhere in the tree', () => {
     expectAll(
-      ['.env', 'app/.env', '.env.local', '.env.production', '.env.development.local', '.env-prod', '.env_staging', 'prod.env', 'docker/secrets.env', '.envrc', '.env.dist', '.env.vault', '.env.keys'],
+      [
+        '.env',
+        'app/.env',
+        '.env.local',
+        '.env.production',
+        '.env.development.local',
+        '.env-prod',
+        '.env_staging',
+        'prod.env',
+        'docker/secrets.env',
+        '.envrc',
+        '.env.dist',
+        '.env.vault',
+        '.env.keys',
+      ],
       true,
     );
   });
 
   it('does not flag .env templates or names that only contain "env"', () => {
     expectAll(
-      ['.env.example', '.env.sample', '.env.template', 'config/.env.local.example', '.env.production.sample', 'example.env', '.env-template', 'env.ts', 'environment.ts', '.envoy.yaml', 'src/env/index.ts', '.environment', 'dotenv.js', 'venv/bin/activate'],
+      [
+        '.env.example',
+        '.env.sample',
+        '.env.template',
+        'config/.env.local.example',
+        '.env.production.sample',
+        'example.env',
+        '.env-template',
+        'env.ts',
+        'environment.ts',
+        '.envoy.yaml',
+        'src/env/index.ts',
+        '.environment',
+        'dotenv.js',
+        'venv/bin/activate',
+      ],
       false,
     );
   });
@@ -32,7 +61,20 @@ describe('isSensitivePath', () => {
   });
 
   it('flags private keys and key stores, but not certificates or public keys', () => {
-    expectAll(['server.pem', 'certs/server.key', 'tls/client.p12', 'tls/client.pfx', 'AuthKey_ABC123.p8', 'putty.ppk', 'android/release.keystore', 'app.jks', 'config/master.key'], true);
+    expectAll(
+      [
+        'server.pem',
+        'certs/server.key',
+        'tls/client.p12',
+        'tls/client.pfx',
+        'AuthKey_ABC123.p8',
+        'putty.ppk',
+        'android/release.keystore',
+        'app.jks',
+        'config/master.key',
+      ],
+      true,
+    );
     expectAll(['server.crt', 'ca.cer', 'keys.ts', 'key.txt', 'monkey', 'keyboard.json', 'apikey.md', 'pem.go', 'README.key.md'], false);
   });
 
@@ -43,24 +85,93 @@ describe('isSensitivePath', () => {
 
   it('flags credential files of package managers, git, databases and clouds', () => {
     expectAll(
-      ['.npmrc', 'frontend/.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', 'credentials.json', 'gcp/credentials.json', '.pgpass', '.my.cnf', '.htpasswd', 'application_default_credentials.json'],
+      [
+        '.npmrc',
+        'frontend/.npmrc',
+        '.pypirc',
+        '.netrc',
+        '_netrc',
+        '.git-credentials',
+        'credentials.json',
+        'gcp/credentials.json',
+        '.pgpass',
+        '.my.cnf',
+        '.htpasswd',
+        'application_default_credentials.json',
+      ],
       true,
     );
     expectAll(['.gitconfig', '.gitignore', 'package.json', '.yarnrc.yml', 'credentials.ts', 'credential.json', 'my.cnf.d/readme'], false);
   });
 
   it('flags secrets config files (yaml, json, toml, ini) and Terraform state', () => {
-    expectAll(['secrets.yaml', 'secrets.yml', 'config/secrets.json', 'secrets.toml', 'secrets.ini', 'k8s/secret.yaml', 'helm/app.secrets.yaml', 'db-secret.yml', 'terraform.tfstate', 'infra/terraform.tfstate.backup'], true);
-    expectAll(['secrets.ts', 'secrets.md', 'secrets.example.yaml', 'secret-manager.yaml', 'docs/secrets/README.md', 'tfstate.md', 'main.tf', 'secrets.yaml.sample'], false);
+    expectAll(
+      [
+        'secrets.yaml',
+        'secrets.yml',
+        'config/secrets.json',
+        'secrets.toml',
+        'secrets.ini',
+        'k8s/secret.yaml',
+        'helm/app.secrets.yaml',
+        'db-secret.yml',
+        'terraform.tfstate',
+        'infra/terraform.tfstate.backup',
+      ],
+      true,
+    );
+    expectAll(
+      ['secrets.ts', 'secrets.md', 'secrets.example.yaml', 'secret-manager.yaml', 'docs/secrets/README.md', 'tfstate.md', 'main.tf', 'secrets.yaml.sample'],
+      false,
+    );
   });
 
   it('flags known folder/file pairs only in their folder', () => {
-    expectAll(['.aws/credentials', 'home/.aws/credentials', '.docker/config.json', '.kube/config', '.cargo/credentials.toml', '.cargo/credentials', '.gem/credentials', '.config/gh/hosts.yml'], true);
-    expectAll(['credentials', 'config.json', 'src/config.json', 'config', '.kube/cache/discovery.json', '.aws/config', 'hosts.yml', 'ansible/hosts.yml', '.docker/daemon.json'], false);
+    expectAll(
+      [
+        '.aws/credentials',
+        'home/.aws/credentials',
+        '.docker/config.json',
+        '.kube/config',
+        '.cargo/credentials.toml',
+        '.cargo/credentials',
+        '.gem/credentials',
+        '.config/gh/hosts.yml',
+      ],
+      true,
+    );
+    expectAll(
+      [
+        'credentials',
+        'config.json',
+        'src/config.json',
+        'config',
+        '.kube/cache/discovery.json',
+        '.aws/config',
+        'hosts.yml',
+        'ansible/hosts.yml',
+        '.docker/daemon.json',
+      ],
+      false,
+    );
   });
 
   it('flags every file under .ssh except public keys, and every file under .gnupg', () => {
-    expectAll(['.ssh/id_rsa', '.ssh/config', '.ssh/known_hosts', '.ssh/authorized_keys', 'home/.ssh/keys/deploy', '.ssh/github', '.gnupg/private-keys-v1.d/ABC.key', '.gnupg/pubring.kbx', '.gnupg/keys.pub', '.envs/.production/.django'], true);
+    expectAll(
+      [
+        '.ssh/id_rsa',
+        '.ssh/config',
+        '.ssh/known_hosts',
+        '.ssh/authorized_keys',
+        'home/.ssh/keys/deploy',
+        '.ssh/github',
+        '.gnupg/private-keys-v1.d/ABC.key',
+        '.gnupg/pubring.kbx',
+        '.gnupg/keys.pub',
+        '.envs/.production/.django',
+      ],
+      true,
+    );
     expectAll(['.ssh/id_rsa.pub', '.ssh/keys/deploy.pub', 'ssh/config', 'docs/ssh.md'], false);
   });
 
