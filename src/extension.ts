@@ -128,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const usage = new UsageLedger(context.globalState);
   const budget = new BudgetGuard(usage, () => settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
+  gateway.connect(() => catalogue.current(), health);
   context.subscriptions.push(log, settingsChanged, keys, catalogue, usage, budget, health);
 
   const services: Services = {

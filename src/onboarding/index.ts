@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
 import { promptBaseUrl } from './baseUrlPrompt';
+import { setSecretHeaderCommand } from './secretHeaderFlow';
 
 export const WALKTHROUGH_ID = 'modelgate.modelgate#gettingStarted';
 const SHOWN_FLAG = 'modelgate.walkthroughShown';
@@ -69,6 +70,12 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
         return undefined;
       }
     }),
+    vscode.commands.registerCommand('modelgate.setSecretHeader', (arg?: unknown) =>
+      setSecretHeaderCommand(services, arg).catch((err: unknown) => {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+        throw err;
+      }),
+    ),
     vscode.commands.registerCommand('modelgate.showWalkthrough', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
     ),

@@ -1,11 +1,19 @@
 // Checks a candidate API key against the gateway with GET /models before it is stored. The
 // candidate goes only to the configured base URL, in the Authorization header, like every key.
 import { createGatewayClient, GatewayError } from '../core';
+import type { RequestHeaders } from '../core/client/gatewayClient';
 
 export type KeyCheck = { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string };
 
-export async function checkKey(baseUrl: string, key: string, timeoutMs: number, fetchImpl?: typeof globalThis.fetch): Promise<KeyCheck> {
-  const client = createGatewayClient({ baseUrl, apiKey: async () => key, timeoutMs, maxRetries: 1, fetch: fetchImpl });
+/** `requestHeaders`: the gateway's own headers (settings and secret ones), which it may need to answer at all. */
+export async function checkKey(
+  baseUrl: string,
+  key: string,
+  timeoutMs: number,
+  fetchImpl?: typeof globalThis.fetch,
+  requestHeaders?: () => Promise<RequestHeaders>,
+): Promise<KeyCheck> {
+  const client = createGatewayClient({ baseUrl, apiKey: async () => key, timeoutMs, maxRetries: 1, fetch: fetchImpl, requestHeaders });
   try {
     const models = await client.listModels({ signal: AbortSignal.timeout(timeoutMs) });
     return { outcome: 'accepted', models: models.length };

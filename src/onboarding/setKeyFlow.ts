@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
 import { keyProblem, normalizeKey } from '../services/keyStore';
 import { checkKey, type KeyCheck } from './keyCheck';
+import { mergeHeaders } from '../core/client/requestHeaders';
 import { promptBaseUrl, storeBaseUrl } from './baseUrlPrompt';
 import { checkBaseUrl } from '../core/client/baseUrl';
 
@@ -65,6 +66,10 @@ async function settled(services: Services, url: string): Promise<void> {
   for (let i = 0; i < 50 && services.settings().baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
 }
 
+/** The headers every request to this gateway carries: the key check needs them too (an access proxy in front of it). */
+const gatewayHeaders = (services: Services, origin: string) => async () =>
+  mergeHeaders(services.settings().requestHeaders, await services.keys.secretHeaders(origin));
+
 async function setCheckedKey(services: Services, req: SetKeyRequest): Promise<SetKeyResult> {
   if (req.baseUrl !== undefined) {
     const base = checkBaseUrl(req.baseUrl);
@@ -77,7 +82,7 @@ async function setCheckedKey(services: Services, req: SetKeyRequest): Promise<Se
   const key = normalizeKey(req.key);
   const problem = keyProblem(key);
   if (problem) throw new Error(vscode.l10n.t('That API key was not saved. {0}', problem));
-  const check = await checkKey(s.baseUrl, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS));
+  const check = await checkKey(s.baseUrl, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS), undefined, gatewayHeaders(services, s.baseUrlOrigin));
   const stored = check.outcome === 'accepted' || req.storeAnyway === true;
   if (stored) await services.keys.set(key);
   return { check: check.outcome, stored, message: describe(check, s.baseUrlOrigin) };
@@ -105,7 +110,7 @@ async function interactive(services: Services): Promise<boolean> {
   const key = normalizeKey(raw);
   const check = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Modelgate: checking the key with {0}…', origin) },
-    () => checkKey(s.baseUrl!, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS)),
+    () => checkKey(s.baseUrl!, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS), undefined, gatewayHeaders(services, origin)),
   );
   const message = describe(check, origin);
   if (check.outcome === 'accepted') {

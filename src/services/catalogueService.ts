@@ -3,13 +3,15 @@
 // the background (never on the activation path) and a failure just leaves the built-ins.
 import * as vscode from 'vscode';
 import { ModelCatalogue } from '../core/catalogue/modelCatalogue';
+import { describeFactsProblems, parseModelFacts, type GatewayModelFacts } from '../core/catalogue/modelFacts';
 import type { Settings } from './settings';
 import type { Log } from './log';
 import type { Gateway } from './serviceContainer';
 
 export class CatalogueService implements vscode.Disposable {
   private catalogue: ModelCatalogue;
-  private gatewayIds: string[] = [];
+  /** what the gateway's GET /models says about each model it lists */
+  private gatewayModels: GatewayModelFacts[] = [];
   private fetchedFor: string | undefined;
   private inflight: Promise<void> | undefined;
   private inflightFor: string | undefined;
@@ -37,7 +39,7 @@ export class CatalogueService implements vscode.Disposable {
   /** Settings changed: rebuild now; refetch the gateway list if the base URL changed. */
   settingsChanged(): void {
     // Another gateway: the models the previous one listed are not this one's.
-    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) this.gatewayIds = [];
+    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) this.gatewayModels = [];
     this.rebuild();
     if (this.fetchedFor !== this.settings().baseUrl) void this.refresh();
   }
@@ -75,9 +77,13 @@ export class CatalogueService implements vscode.Disposable {
         const models = await this.gateway.client().listModels({ signal: AbortSignal.timeout(15_000) });
         // The gateway changed while this was in flight: its list is not the new gateway's.
         if (switched()) return;
-        this.gatewayIds = models.map((m) => m.id);
+        const facts = parseModelFacts(models);
+        this.gatewayModels = facts.models;
         this.fetchedFor = wanted;
         this.log.info(`Gateway lists ${models.length} models.`);
+        // Bad values are skipped, one line for all of them; the list itself is used.
+        const bad = describeFactsProblems(facts.problems);
+        if (bad) this.log.warn(bad);
         this.rebuild();
       } catch (err) {
         if (switched()) return;
@@ -93,7 +99,7 @@ export class CatalogueService implements vscode.Disposable {
   }
 
   private build(): ModelCatalogue {
-    const cat = ModelCatalogue.build({ gatewayIds: this.gatewayIds, overrides: this.settings().modelOverrides });
+    const cat = ModelCatalogue.build({ gatewayModels: this.gatewayModels, overrides: this.settings().modelOverrides });
     for (const p of cat.problems) {
       const text = vscode.l10n.t('Modelgate: the "modelgate.models" entry for "{0}" is invalid and was ignored: {1}', p.modelId, p.message);
       if (this.warned.has(text)) continue;

@@ -3,6 +3,9 @@
 // another window is used at once) and only ever goes to the configured base URL.
 import { createGatewayClient, GatewayError, type GatewayClient } from '../core';
 import { l10n } from '../core/l10n';
+import { mergeHeaders } from '../core/client/requestHeaders';
+import { CHANNEL_CHOICES, type ChannelChoice, type ModelCatalogue } from '../core/catalogue/modelCatalogue';
+import type { ChannelHealthStore } from './channelHealthStore';
 import type { Settings } from './settings';
 import { connectHint } from '../platform/net';
 import type { KeyStore } from './keyStore';
@@ -16,6 +19,20 @@ export class GatewayService implements Gateway {
     private readonly keys: KeyStore,
     private readonly fetchImpl?: typeof globalThis.fetch,
   ) {}
+
+  /** The catalogue (per-model request parameters); set by connect() once the catalogue exists. */
+  private catalogue: (() => ModelCatalogue) | undefined;
+  /** The p90 of a model's measured first-token times on a channel (channel health). */
+  private firstTokenP90: ((model: string, channel: string | undefined) => number | undefined) | undefined;
+
+  /** Wires the services made after this one: the catalogue (request parameters) and channel health (first-token bound). */
+  connect(catalogue: () => ModelCatalogue, health: Pick<ChannelHealthStore, 'summary'>): void {
+    this.catalogue = catalogue;
+    this.firstTokenP90 = (model, channel) => {
+      const c: ChannelChoice = channel && (CHANNEL_CHOICES as readonly string[]).includes(channel) ? (channel as ChannelChoice) : 'default';
+      return health.summary(model, c).p90FirstTokenMs;
+    };
+  }
 
   client(): GatewayClient {
     const s = this.settings();
@@ -36,6 +53,10 @@ export class GatewayService implements Gateway {
           // changed must not carry the new gateway's key to the old one.
           apiKey: () => (origin ? this.keys.get(origin) : Promise.resolve(undefined)),
           timeoutMs: s.requestTimeoutMs,
+          // The gateway's own headers: settings, then the secret ones of this origin (read per request).
+          requestHeaders: async () => mergeHeaders(this.settings().requestHeaders, origin ? await this.keys.secretHeaders(origin) : {}),
+          modelParams: (model) => this.catalogue?.().chatModel(model)?.params,
+          firstTokenP90Ms: (model, channel) => this.firstTokenP90?.(model, channel),
           fetch: this.fetchImpl,
           connectHint: connectHint(),
         }),

@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 
 const PREFIX = 'modelgate.apiKey:';
+/** Secret request headers (issue 17, item 4): one JSON object of name -> value per gateway origin. */
+const HEADERS_PREFIX = 'modelgate.secretHeaders:';
 
 /** Returns a problem with a pasted key, or undefined if it looks usable. Never echoes the key. */
 export function keyProblem(key: string): string | undefined {
@@ -31,7 +33,7 @@ export class KeyStore implements vscode.Disposable {
   ) {
     // Another window (or a web host after reload) may change the secret.
     this.subscription = secrets.onDidChange((e) => {
-      if (e.key.startsWith(PREFIX)) this.changed.fire();
+      if (e.key.startsWith(PREFIX) || e.key.startsWith(HEADERS_PREFIX)) this.changed.fire();
     });
   }
 
@@ -86,6 +88,36 @@ export class KeyStore implements vscode.Disposable {
     if (raw === undefined || raw.trim() === '') return undefined;
     await this.set(raw);
     return normalizeKey(raw);
+  }
+
+  /**
+   * The secret headers of the configured gateway (or of `origin`): name -> value. Stored like
+   * the key, per gateway origin, so another host never gets them.
+   */
+  async secretHeaders(origin?: string): Promise<Record<string, string>> {
+    const o = origin ?? this.origin();
+    if (!o) return {};
+    const raw = await this.secrets.get(HEADERS_PREFIX + o);
+    if (!raw) return {};
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+      return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    } catch {
+      return {};
+    }
+  }
+
+  /** Stores (or, with an empty value, removes) one secret header of the configured gateway. */
+  async setSecretHeader(name: string, value: string): Promise<void> {
+    const o = this.origin();
+    if (!o) throw new Error(vscode.l10n.t('Configure a valid "modelgate.baseUrl" in your user settings first.'));
+    const current = await this.secretHeaders(o);
+    for (const n of Object.keys(current)) if (n.toLowerCase() === name.toLowerCase()) delete current[n];
+    if (value) current[name] = value;
+    if (Object.keys(current).length) await this.secrets.store(HEADERS_PREFIX + o, JSON.stringify(current));
+    else await this.secrets.delete(HEADERS_PREFIX + o);
+    this.changed.fire();
   }
 
   dispose(): void {

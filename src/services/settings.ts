@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue/modelCatalogue';
 import { checkBaseUrl } from '../core/client/baseUrl';
 import { checkEndUserId } from '../core/client/endUserId';
+import { parseRequestHeaders } from '../core/client/requestHeaders';
 import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
 import type { Channel } from '../core/client/types';
@@ -32,6 +33,8 @@ export interface Settings {
   imageModel: string;
   /** workspace-relative folder for images made from the palette; '' = root */
   imageFolder: string;
+  /** `modelgate.requestHeaders` (user settings only), reserved and invalid names left out */
+  requestHeaders: Record<string, string>;
   /** raw `modelgate.models` (validated by the catalogue) */
   modelOverrides: unknown;
   requestTimeoutMs: number;
@@ -125,6 +128,11 @@ export function readSettings(): Settings {
     if (r.problem) problems.push(r.problem);
     return r.value;
   };
+  // Headers go to the gateway with the key: a repository must not add or change them.
+  if (workspaceOverrides(c, 'requestHeaders'))
+    problems.push(vscode.l10n.t('"modelgate.requestHeaders" in this workspace\'s settings is ignored: request headers are read from your user settings only.'));
+  const headers = parseRequestHeaders(userValue<unknown>(c, 'requestHeaders'));
+  problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
   const monthlyUsd = budget('budget.monthlyUsd');
   return {
@@ -136,6 +144,7 @@ export function readSettings(): Settings {
     fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
     imageFolder: imageFolder(config.get('image.folder')),
+    requestHeaders: headers.headers,
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
@@ -144,6 +153,22 @@ export function readSettings(): Settings {
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     problems,
   };
+}
+
+/**
+ * Sets (or clears, with undefined) `modelgate.models.<id>.reasoningEffort` in user settings: the
+ * model picker's switch. The rest of the user's entry is kept as it is.
+ */
+export async function updateReasoningEffort(modelId: string, effort: string | undefined): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const current = config.inspect<unknown>('models')?.globalValue;
+  const models: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+  const raw = models[modelId];
+  const entry: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
+  if (effort === undefined) delete entry.reasoningEffort;
+  else entry.reasoningEffort = effort;
+  models[modelId] = entry;
+  await config.update('models', models, vscode.ConfigurationTarget.Global);
 }
 
 /** Writes a choice (model, channel) to user settings: the only place they are read from. */

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, CHANNEL_INFO, type ChannelChoice, type ChatModelInfo, type ModelCatalogue, type Price } from '../core/catalogue/modelCatalogue';
 import { formatHealth } from '../core/channels/channelHealth';
-import { updateChoice } from '../services/settings';
+import { REASONING_EFFORTS } from '../core/client/modelParams';
+import { updateChoice, updateReasoningEffort } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
 
 export function formatTokens(n: number): string {
@@ -53,14 +54,36 @@ export function describeChatModel(m: ChatModelInfo): string {
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 
+/** The price with where it came from: "$2 / $8 per 1M (gateway)" or "… (settings)". */
+export function priceWithSource(cat: ModelCatalogue, model: string, channel: ChannelChoice): string {
+  const source = cat.priceSource(model, channel);
+  const price = formatPriceShort(cat.price(model, channel));
+  if (source === 'gateway') return vscode.l10n.t('{0} (from the gateway)', price);
+  if (source === 'settings') return vscode.l10n.t('{0} (from your settings)', price);
+  return price;
+}
+
 function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
   return cat.chatModels().map((m) => ({
     label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
     description: m.label !== m.id ? m.label : undefined,
     // the price first, so a narrow picker cuts the capabilities, never the price
-    detail: `${formatPriceShort(cat.price(m.id, channel))} · ${describeChatModel(m)}`,
+    detail: `${priceWithSource(cat, m.id, channel)} · ${describeChatModel(m)}`,
     run: () => updateChoice('chat.model', m.id),
   }));
+}
+
+/** Rows to switch the reasoning effort of `model` (only for a model that takes one). */
+export function reasoningItems(cat: ModelCatalogue, model: string): Item[] {
+  const m = cat.chatModel(model);
+  if (!m?.reasoning) return [];
+  const current = m.params?.reasoningEffort;
+  const row = (effort: string | undefined, label: string): Item => ({
+    label: `${effort === current ? '$(check) ' : '$(blank) '}${label}`,
+    description: effort === undefined ? vscode.l10n.t('no reasoning_effort sent; the model decides') : `reasoning_effort: ${effort}`,
+    run: () => updateReasoningEffort(model, effort),
+  });
+  return [row(undefined, vscode.l10n.t('Model default')), ...REASONING_EFFORTS.map((e) => row(e, e))];
 }
 
 /**
@@ -72,7 +95,7 @@ function channelItems(services: Services, model: string, current: ChannelChoice)
   return CHANNEL_CHOICES.map((c) => ({
     label: `${c === current ? '$(check) ' : '$(blank) '}${CHANNEL_INFO[c].label}`,
     description: CHANNEL_BLURB[c],
-    detail: `${cat.chatModel(model) ? `${formatPriceShort(cat.price(model, c))} · ` : ''}${formatHealth(services.health.summary(model, c), { short: true })}`,
+    detail: `${cat.chatModel(model) ? `${priceWithSource(cat, model, c)} · ` : ''}${formatHealth(services.health.summary(model, c), { short: true })}`,
     run: () => updateChoice('channel', c),
   }));
 }
@@ -147,6 +170,8 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
     sep(vscode.l10n.t('Channel')),
     ...channelItems(services, s.chatModel, s.channel),
   ];
+  const effort = reasoningItems(cat, s.chatModel);
+  if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
   return show(
     items,
     vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),

@@ -10,7 +10,8 @@ import { isUpfront, type ResponseFault } from './faults';
 import type { GatewayState, RecordedRequest } from './gateway-state';
 import { BodyTooLarge, readBody, sendError, sendJson } from './http-io';
 import { handleImages } from './image-handler';
-import { SIM_CHAT_MODELS, SIM_IMAGE_MODELS } from './models';
+import { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS, chatModelEntry } from './models';
+import { PRICE_CARD } from './prices';
 import type { RequestContext } from './request-context';
 
 const GENERATION_ROUTES: Record<string, (ctx: RequestContext) => Promise<void>> = {
@@ -78,7 +79,11 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
       }
       return sendJson(res, 200, {
         object: 'list',
-        data: [...SIM_CHAT_MODELS, ...SIM_IMAGE_MODELS].map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),
+        data: [
+          ...SIM_CHAT_MODELS.map((m) => chatModelEntry(m, state.options.modelsForm, PRICE_CARD.chat[m.id]?.[DEFAULT_CHANNEL])),
+          ...SIM_IMAGE_MODELS.map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),
+          ...state.options.extraModels,
+        ],
       });
     }
     if (!handler) throw notFound(method, path);

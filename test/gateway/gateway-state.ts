@@ -8,6 +8,7 @@ import { ImageStore } from './image-store';
 import { PromptCache } from './prompt-cache';
 import { seededRng, type Rng } from './rng';
 import type { Channel } from '../../src/core/client/types';
+import type { ModelsForm } from './models';
 
 export interface RecordedRequest {
   server: 'api' | 'images';
@@ -26,6 +27,10 @@ export interface ResolvedOptions {
   rejectStreamOptions: boolean;
   /** GET /models answers after this many ms (a slow listing, as at start-up on a busy gateway) */
   modelsDelayMs: number;
+  /** the metadata form of GET /models entries (models.ts) */
+  modelsForm: ModelsForm;
+  /** raw entries appended to GET /models */
+  extraModels: unknown[];
   seed: number;
   /** per-channel changes to the default profiles, applied at start and on reset */
   channels: Partial<Record<Channel, ChannelPatch>>;

@@ -16,7 +16,8 @@ export type { Fault } from './faults';
 export type { RecordedRequest } from './gateway-state';
 export type { ChannelPatch, ChannelProfile, ChannelProfiles, ChannelRecord } from './channel-profiles';
 export { PRICE_CARD, chatCost, imageCost } from './prices';
-export { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS } from './models';
+export { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS, chatModelEntry, type ModelsForm } from './models';
+import type { ModelsForm } from './models';
 
 export interface GatewayOptions {
   port?: number; // default 0 (ephemeral); host is always 127.0.0.1
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   imageUrlTtlMs?: number; // default 60_000; after that the image URL answers 404
   rejectStreamOptions?: boolean; // default false: when true, any chat request with `stream_options` gets 400
   modelsDelayMs?: number; // default 0: GET /models answers after this delay
+  modelsForm?: ModelsForm; // default 'minimal': the metadata form of GET /models entries (OpenRouter, vLLM, LiteLLM; see models.ts)
+  extraModels?: unknown[]; // raw entries appended to GET /models as given (other forms, bad values, a 500-model list)
   seed?: number;
   channels?: Partial<Record<Channel, ChannelPatch>>; // per-channel latency, throughput, error rate, prices, context share, refused models
   cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
@@ -78,6 +81,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     imageUrlTtlMs: options.imageUrlTtlMs ?? 60_000,
     rejectStreamOptions: options.rejectStreamOptions ?? false,
     modelsDelayMs: options.modelsDelayMs ?? 0,
+    modelsForm: options.modelsForm ?? 'minimal',
+    extraModels: options.extraModels ?? [],
     seed: options.seed ?? 1,
     channels: options.channels ?? {},
   });

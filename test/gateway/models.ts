@@ -51,3 +51,63 @@ export function chatModel(id: string): SimChatModel | undefined {
 export function imageModel(id: string): SimImageModel | undefined {
   return SIM_IMAGE_MODELS.find((m) => m.id === id);
 }
+
+/**
+ * The metadata forms of GET /models real servers use (issue 17, item 2); `minimal` is the
+ * interface document's `{id, object, owned_by}`. Each form follows a public document:
+ * - openrouter: https://openrouter.ai/docs/api-reference/list-available-models (`context_length`,
+ *   `top_provider.max_completion_tokens`, `pricing.*` as USD-per-token strings,
+ *   `architecture.input_modalities`, `supported_parameters`);
+ * - vllm: https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html (ModelCard's
+ *   `max_model_len`, `root`, `parent`);
+ * - litellm: https://docs.litellm.ai/docs/proxy/model_management (model info's `max_input_tokens`,
+ *   `max_output_tokens`, `input_cost_per_token`, `output_cost_per_token`, `supports_*`).
+ */
+export type ModelsForm = 'minimal' | 'openrouter' | 'vllm' | 'litellm';
+
+/** Per-token USD as OpenRouter writes it: a decimal string (1.25 per 1M -> "0.00000125"). */
+const perToken = (perMillion: number) => (perMillion / 1e6).toFixed(12).replace(/0+$/, '').replace(/\.$/, '');
+
+export function chatModelEntry(m: SimChatModel, form: ModelsForm, price?: { input: number; output: number; cacheRead?: number }): Record<string, unknown> {
+  const base = { id: m.id, object: 'model', owned_by: 'modelgate-sim' };
+  switch (form) {
+    case 'openrouter':
+      return {
+        id: m.id,
+        name: m.id,
+        created: 1_700_000_000,
+        context_length: m.contextWindow,
+        architecture: {
+          modality: m.imageInput ? 'text+image->text' : 'text->text',
+          input_modalities: m.imageInput ? ['text', 'image'] : ['text'],
+          output_modalities: ['text'],
+        },
+        ...(price
+          ? {
+              pricing: {
+                prompt: perToken(price.input),
+                completion: perToken(price.output),
+                ...(price.cacheRead !== undefined ? { input_cache_read: perToken(price.cacheRead) } : {}),
+                request: '0',
+                image: '0',
+              },
+            }
+          : {}),
+        top_provider: { context_length: m.contextWindow, max_completion_tokens: m.maxOutput, is_moderated: false },
+        supported_parameters: ['max_tokens', 'temperature', 'top_p', 'tools', 'tool_choice', 'stop'],
+      };
+    case 'vllm':
+      return { ...base, owned_by: 'vllm', root: m.id, parent: null, max_model_len: m.contextWindow, permission: [] };
+    case 'litellm':
+      return {
+        ...base,
+        max_input_tokens: m.contextWindow,
+        max_output_tokens: m.maxOutput,
+        ...(price ? { input_cost_per_token: price.input / 1e6, output_cost_per_token: price.output / 1e6 } : {}),
+        supports_vision: m.imageInput,
+        supports_function_calling: true,
+      };
+    default:
+      return base;
+  }
+}

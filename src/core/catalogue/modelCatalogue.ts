@@ -6,6 +6,8 @@ import * as z from 'zod';
 import { lazy } from '../lazy';
 import { l10n } from '../l10n';
 import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from '../client/types';
+import type { GatewayModelFacts } from './modelFacts';
+import { MAX_TOKENS_FIELDS, REASONING_EFFORTS, RESERVED_BODY_FIELDS, type ModelRequestParams } from '../client/modelParams';
 
 /** 'default' = no provider field; the gateway picks the channel. */
 export type ChannelChoice = 'default' | Channel;
@@ -82,6 +84,22 @@ function buildSchemas() {
     tools: z.boolean().optional(),
     caching: z.boolean().optional(),
     prices: z.partialRecord(channelKey, priceSchema).optional(),
+    // request parameters (issue 17, item 3)
+    maxOutputTokens: z.number().int().positive().max(100_000_000).optional(),
+    maxTokensField: z.enum(MAX_TOKENS_FIELDS).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().min(0).max(1).optional(),
+    reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+    extraBody: z
+      .record(z.string(), z.unknown())
+      .superRefine((body, ctx) => {
+        for (const key of Object.keys(body)) {
+          if ((RESERVED_BODY_FIELDS as readonly string[]).includes(key)) {
+            ctx.addIssue({ code: 'custom', path: [key], message: l10n.t('may not be set in extraBody (reserved: {0})', RESERVED_BODY_FIELDS.join(', ')) });
+          }
+        }
+      })
+      .optional(),
   });
   const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
 
@@ -96,7 +114,7 @@ function buildSchemas() {
     prices: imagePricesSchema.optional(),
   });
   const modelOverrideSchema = z.union([imageOverride, chatOverride]);
-  return { priceSchema, imagePricesSchema, modelOverrideSchema };
+  return { priceSchema, imagePricesSchema, modelOverrideSchema, imageOverride, chatOverride };
 }
 const schemas = lazy(buildSchemas);
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -117,6 +135,12 @@ export interface ChatModelInfo {
   tools: boolean;
   caching: boolean;
   prices: Partial<Record<ChannelChoice, Price>>;
+  /** where each price came from: the gateway's /models or the user's settings (the picker says) */
+  priceSources?: Partial<Record<ChannelChoice, 'gateway' | 'settings'>>;
+  /** the model takes `reasoning_effort` (the gateway says so, or the user set one) */
+  reasoning?: boolean;
+  /** request parameters from `modelgate.models.<id>` */
+  params?: ModelRequestParams;
   /** where the entry came from, for the picker's description */
   source: 'builtin' | 'gateway' | 'settings';
 }
@@ -227,16 +251,30 @@ export class ModelCatalogue {
     readonly problems: readonly CatalogueProblem[],
   ) {}
 
-  static build(input: { gatewayIds?: readonly string[]; overrides?: unknown }): ModelCatalogue {
+  static build(input: { gatewayIds?: readonly string[]; gatewayModels?: readonly GatewayModelFacts[]; overrides?: unknown }): ModelCatalogue {
     const models = new Map<string, ModelInfo>(BUILTIN_MODELS.map((m) => [m.id, m]));
-    for (const id of input.gatewayIds ?? []) {
-      if (models.has(id)) continue;
-      models.set(id, looksLikeImageModel(id) ? unknownImageModel(id, 'gateway') : { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' });
+    const listed: GatewayModelFacts[] = [...(input.gatewayIds ?? []).map((id) => ({ id })), ...(input.gatewayModels ?? [])];
+    for (const facts of listed) {
+      const id = facts.id;
+      const known = models.get(id);
+      if (known?.kind === 'image') continue;
+      // Facts name a chat model (a context window, a price) even when the id says "image".
+      const hasChatFacts = facts.contextWindow !== undefined || facts.price !== undefined || facts.maxOutput !== undefined;
+      if (!known && looksLikeImageModel(id) && !hasChatFacts) {
+        models.set(id, unknownImageModel(id, 'gateway'));
+        continue;
+      }
+      const b: ChatModelInfo = known ?? { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' };
+      models.set(id, withFacts(b, facts));
     }
     const problems: CatalogueProblem[] = [];
     const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};
     for (const [id, raw] of Object.entries(overrides)) {
-      const parsed = modelOverrideSchema().safeParse(raw);
+      // One schema per kind, so that a bad field is named (a union only says "Invalid input").
+      const isImage = !!raw && typeof raw === 'object' && (raw as { kind?: unknown }).kind === 'image';
+      const parsed = (isImage ? schemas().imageOverride : schemas().chatOverride).safeParse(raw) as ReturnType<
+        ReturnType<typeof modelOverrideSchema>['safeParse']
+      >;
       if (!parsed.success) {
         problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
         continue;
@@ -267,6 +305,9 @@ export class ModelCatalogue {
           tools: o.tools ?? b.tools,
           caching: o.caching ?? b.caching,
           prices: { ...b.prices, ...(o.prices ?? {}) },
+          priceSources: { ...b.priceSources, ...Object.fromEntries(Object.keys(o.prices ?? {}).map((c) => [c, 'settings' as const])) },
+          reasoning: (b.reasoning ?? false) || o.reasoningEffort !== undefined,
+          params: paramsOf(o),
           source: 'settings',
         });
       }
@@ -307,9 +348,42 @@ export class ModelCatalogue {
     return each === undefined ? undefined : each * n;
   }
 
+  /** Where `price(modelId, channel)` came from; undefined when there is no price. */
+  priceSource(modelId: string, channel: ChannelChoice): 'gateway' | 'settings' | undefined {
+    const m = this.chatModel(modelId);
+    if (!m) return undefined;
+    const at = m.prices[channel] ? channel : m.prices.default ? 'default' : undefined;
+    return at ? (m.priceSources?.[at] ?? 'settings') : undefined;
+  }
+
   /** Price for a model on a channel: the channel's own entry, else the model's `default` entry. */
   price(modelId: string, channel: ChannelChoice): Price | undefined {
     const m = this.chatModel(modelId);
     return m?.prices[channel] ?? m?.prices.default;
   }
+}
+
+/** A chat entry with what the gateway's /models says on top (the settings come later and win). */
+function withFacts(b: ChatModelInfo, f: GatewayModelFacts): ChatModelInfo {
+  return {
+    ...b,
+    contextWindow: f.contextWindow ?? b.contextWindow,
+    maxOutput: f.maxOutput ?? b.maxOutput,
+    imageInput: f.imageInput ?? b.imageInput,
+    tools: f.tools ?? b.tools,
+    reasoning: f.reasoning ?? b.reasoning,
+    ...(f.price ? { prices: { ...b.prices, default: f.price }, priceSources: { ...b.priceSources, default: 'gateway' as const } } : {}),
+  };
+}
+
+function paramsOf(o: Extract<ModelOverride, { kind?: 'chat' }>): ModelRequestParams | undefined {
+  const p: ModelRequestParams = {
+    ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
+    ...(o.maxTokensField !== undefined ? { maxTokensField: o.maxTokensField } : {}),
+    ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+    ...(o.topP !== undefined ? { topP: o.topP } : {}),
+    ...(o.reasoningEffort !== undefined ? { reasoningEffort: o.reasoningEffort } : {}),
+    ...(o.extraBody !== undefined ? { extraBody: o.extraBody } : {}),
+  };
+  return Object.keys(p).length ? p : undefined;
 }

@@ -17,7 +17,9 @@ import { errorFromHttp, type ErrorContext } from './errorMessages';
 import { l10n } from '../l10n';
 import { gatewayIdentity, invalidBaseUrlError, normalizeBaseUrl, redirectError } from './gatewayUrl';
 import { DEFAULT_MAX_IMAGE_BYTES, decodeBase64Image, imageDownloadError, parseImageUrl, readImageBody } from './imageBytes';
-import { redactErrorInPlace, redactSecret } from './redact';
+import { redactErrorSecretsInPlace, redactSecrets } from './redact';
+import { firstTokenBoundMs } from './firstTokenBound';
+import type { ModelRequestParams } from './modelParams';
 import { chatBody, imageBody, rejectsStreamOptions } from './requestBody';
 import {
   abortableSleep,
@@ -53,7 +55,26 @@ export interface GatewayClientTuning {
   /** A stream with keep-alives but no content for this long is stopped (default 5 x timeoutMs). */
   contentTimeoutMs?: number;
 }
-export type GatewayClientOptionsWithTuning = GatewayClientOptions & GatewayClientTuning;
+/** What the extension adds per request (issue 17): headers, per-model parameters, the first-token bound. */
+export interface GatewayClientExtras {
+  /**
+   * Extra headers for every request to the gateway (chat, models, images), never to an image
+   * download host; `secrets` are the values redacted like the key. Read per request.
+   */
+  requestHeaders?: () => RequestHeaders | Promise<RequestHeaders>;
+  /** `modelgate.models.<id>` request parameters of a model */
+  modelParams?: (model: string) => ModelRequestParams | undefined;
+  /**
+   * The p90 of the channel's measured first-token times; given (even returning undefined), chat
+   * requests get two bounds: a first-token bound that grows with the prompt, and the idle bound.
+   */
+  firstTokenP90Ms?: (model: string, channel: string | undefined) => number | undefined;
+}
+export interface RequestHeaders {
+  headers: Record<string, string>;
+  secrets: readonly string[];
+}
+export type GatewayClientOptionsWithTuning = GatewayClientOptions & GatewayClientTuning & GatewayClientExtras;
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -81,8 +102,28 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     random: options.random ?? Math.random,
   };
 
-  /** The key, read per request (it can change at any time); never sent if missing. */
-  async function resolveKey(): Promise<string> {
+  interface Credentials {
+    key: string;
+    extra: Record<string, string>;
+    /** the key and the secret header values: redacted from every text that leaves */
+    secrets: readonly string[];
+  }
+
+  /** The key and the extra headers, read per request (both can change at any time). */
+  async function resolveKey(): Promise<Credentials> {
+    const key = await readKey();
+    let extra: RequestHeaders = { headers: {}, secrets: [] };
+    if (options.requestHeaders) {
+      try {
+        extra = await options.requestHeaders();
+      } catch {
+        throw keyUnreadableError();
+      }
+    }
+    return { key, extra: extra.headers, secrets: [key, ...extra.secrets] };
+  }
+
+  async function readKey(): Promise<string> {
     if (baseUrlProblem) throw baseUrlProblem;
     let raw: string | undefined;
     try {
@@ -100,20 +141,21 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     return key;
   }
 
-  function headers(key: string, accept: string, json: boolean): Record<string, string> {
-    const h: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: accept };
+  function headers(cred: Credentials, accept: string, json: boolean): Record<string, string> {
+    // The extra headers first: the ones the client sets always win (reserved names are refused in settings too).
+    const h: Record<string, string> = { ...cred.extra, Authorization: `Bearer ${cred.key}`, Accept: accept };
     if (json) h['Content-Type'] = 'application/json';
     return h;
   }
 
-  async function httpFailure(response: Response, attempt: Attempt, context: ErrorContext, key: string): Promise<GatewayError> {
+  async function httpFailure(response: Response, attempt: Attempt, context: ErrorContext, secrets: readonly string[]): Promise<GatewayError> {
     const { text: raw } = await readBodyText(response, attempt, MAX_ERROR_BODY_BYTES, true);
     // Redacted before the body is parsed and cut to a length: a cut-off echo of the key must not pass.
-    const text = redactSecret(raw, key);
+    const text = redactSecrets(raw, secrets);
     return errorFromHttp(
       {
         status: response.status,
-        statusText: redactSecret(response.statusText, key),
+        statusText: redactSecrets(response.statusText, secrets),
         contentType: response.headers.get('content-type'),
         body: text,
         retryAfterMs: parseRetryAfter(response.headers),
@@ -126,14 +168,20 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
    * Runs `attempt` until it succeeds, fails for good, or retries run out. Every error that
    * leaves here is a GatewayError with `secret` redacted from its texts.
    */
-  async function withRetries<T>(signal: AbortSignal | undefined, secret: string | undefined, peer: Peer, run: (attempt: Attempt) => Promise<T>): Promise<T> {
+  async function withRetries<T>(
+    signal: AbortSignal | undefined,
+    secrets: readonly string[],
+    peer: Peer,
+    run: (attempt: Attempt) => Promise<T>,
+    firstTokenMs?: number,
+  ): Promise<T> {
     for (let retries = 0; ;) {
-      const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs);
+      const attempt = new Attempt(signal, timeoutMs, peer, contentTimeoutMs, firstTokenMs);
       try {
         return await run(attempt);
       } catch (caught) {
-        const next = nextRetry(redactErrorInPlace(toGatewayError(caught), secret), retries, policy);
-        if ('error' in next) throw redactErrorInPlace(next.error, secret);
+        const next = nextRetry(redactErrorSecretsInPlace(toGatewayError(caught), secrets), retries, policy);
+        if ('error' in next) throw redactErrorSecretsInPlace(next.error, secrets);
         retries++;
         await unlessAborted(policy.sleep(next.delayMs, signal), signal);
       } finally {
@@ -147,14 +195,14 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     attempt: Attempt,
     path: string,
     init: { method: 'GET' | 'POST'; body?: string; accept: string },
-    key: string,
+    cred: Credentials,
     context: ErrorContext,
   ): Promise<Response> {
     const response = await attempt.guard(
       () =>
         fetchImpl(`${baseUrl}${path}`, {
           method: init.method,
-          headers: headers(key, init.accept, init.body !== undefined),
+          headers: headers(cred, init.accept, init.body !== undefined),
           body: init.body,
           signal: attempt.signal,
           // Never follow a redirect: it would re-send the key to wherever it points.
@@ -166,8 +214,25 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       response.body?.cancel().catch(() => undefined);
       throw redirectError(response);
     }
-    if (!response.ok) throw await httpFailure(response, attempt, context, key);
+    if (!response.ok) throw await httpFailure(response, attempt, context, cred.secrets);
     return response;
+  }
+
+  /** Two bounds for a chat request when the extension asks for them (firstTokenP90Ms given). */
+  function firstTokenBound(request: ChatRequest, body: string): number | undefined {
+    if (!options.firstTokenP90Ms) return undefined;
+    return firstTokenBoundMs({
+      promptChars: body.length,
+      idleMs: timeoutMs,
+      p90FirstTokenMs: options.firstTokenP90Ms(request.model, request.provider?.channel),
+    });
+  }
+
+  /** A timeout after retries says how long the whole request took, not only the last attempt. */
+  function withTotalTime(error: GatewayError, retries: number, started: number): GatewayError {
+    if (error.kind !== 'timeout' || retries === 0) return error;
+    error.message += ` ${l10n.t('({0} s since the request was sent, {1} retries included)', Math.round((performance.now() - started) / 1000), retries)}`;
+    return error;
   }
 
   const gatewayPeer = {
@@ -179,26 +244,30 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   async function* streamChat(request: ChatRequest, requestOptions: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> {
     const signal = requestOptions.signal;
     if (signal?.aborted) throw abortedError();
-    const key = await resolveKey();
+    const cred = await resolveKey();
+    const key = cred.secrets;
     const context: ErrorContext = { model: request.model, operation: 'chat' };
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
+    const params = options.modelParams?.(request.model);
+    const started = performance.now();
     for (let retries = 0; ;) {
-      const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs);
+      const body = chatBody(request, { stream: true, includeUsage, params });
+      const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs, firstTokenBound(request, body));
       let delivered = false;
       try {
-        const body = chatBody(request, { stream: true, includeUsage });
-        const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, key, context);
+        const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, cred, context);
         for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
           for (const event of batch) {
+            if (!delivered) attempt.firstContent();
             delivered = true;
             yield event;
           }
         }
         return;
       } catch (caught) {
-        const error = redactErrorInPlace(toGatewayError(caught), key);
+        const error = redactErrorSecretsInPlace(toGatewayError(caught), key);
         // Once text is on the user's screen a retry would repeat or contradict it.
-        if (delivered) throw redactErrorInPlace(markAfterContent(error), key);
+        if (delivered) throw redactErrorSecretsInPlace(markAfterContent(error), key);
         const said = `${error.serverMessage ?? ''} ${error.param ?? ''} ${error.code ?? ''}`;
         if (includeUsage && rejectsStreamOptions(error.status, said)) {
           includeUsage = false;
@@ -206,7 +275,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
           continue;
         }
         const next = nextRetry(error, retries, policy);
-        if ('error' in next) throw redactErrorInPlace(next.error, key);
+        if ('error' in next) throw redactErrorSecretsInPlace(withTotalTime(next.error, retries, started), key);
         retries++;
         requestOptions.onRetry?.(error, next.delayMs);
         attempt.dispose(); // close the failed attempt now, not after the wait
@@ -220,26 +289,36 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   async function completeChat(request: ChatRequest, requestOptions: RequestOptions = {}): Promise<ChatCompletion> {
     const signal = requestOptions.signal;
     if (signal?.aborted) throw abortedError();
-    const key = await resolveKey();
+    const cred = await resolveKey();
     const context: ErrorContext = { model: request.model, operation: 'chat' };
-    return withRetries(signal, key, gatewayPeer, async (attempt) => {
-      // The spec says streaming is on by default and does not show the non-streamed shape:
-      // whatever comes back (JSON or SSE) is read the same way.
-      const body = chatBody(request, { stream: false, includeUsage: false });
-      const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, key, context);
-      const events: ChatStreamEvent[] = [];
-      for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) events.push(...batch);
-      return completionFromEvents(events);
-    });
+    // The spec says streaming is on by default and does not show the non-streamed shape:
+    // whatever comes back (JSON or SSE) is read the same way.
+    const body = chatBody(request, { stream: false, includeUsage: false, params: options.modelParams?.(request.model) });
+    const bound = firstTokenBound(request, body);
+    return withRetries(
+      signal,
+      cred.secrets,
+      gatewayPeer,
+      async (attempt) => {
+        const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'application/json, text/event-stream' }, cred, context);
+        const events: ChatStreamEvent[] = [];
+        for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
+          attempt.firstContent();
+          events.push(...batch);
+        }
+        return completionFromEvents(events);
+      },
+      bound,
+    );
   }
 
   async function generateImages(request: ImageRequest, requestOptions: RequestOptions = {}): Promise<ImageResponse> {
     const signal = requestOptions.signal;
     if (signal?.aborted) throw abortedError();
-    const key = await resolveKey();
+    const cred = await resolveKey();
     const context: ErrorContext = { model: request.model, operation: 'image generation' };
-    return withRetries(signal, key, gatewayPeer, async (attempt) => {
-      const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, key, context);
+    return withRetries(signal, cred.secrets, gatewayPeer, async (attempt) => {
+      const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, cred, context);
       const json = await readJsonAnswer(response, attempt, context);
       const parsed = wire().imageResponseSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the image answer has the wrong shape, ${describeZodError(parsed.error)}`);
@@ -257,14 +336,15 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
   async function listModels(requestOptions: RequestOptions = {}): Promise<{ id: string }[]> {
     const signal = requestOptions.signal;
     if (signal?.aborted) throw abortedError();
-    const key = await resolveKey();
-    return withRetries(signal, key, gatewayPeer, async (attempt) => {
-      const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, key, {});
+    const cred = await resolveKey();
+    return withRetries(signal, cred.secrets, gatewayPeer, async (attempt) => {
+      const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, cred, {});
       const json = await readJsonAnswer(response, attempt, {});
       const parsed = wire().modelListSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
       const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;
-      return entries.map((entry) => ({ id: typeof entry === 'string' ? entry : entry.id }));
+      // Objects keep their other fields: the catalogue reads model facts from them (issue 17, item 2).
+      return entries.map((entry) => (typeof entry === 'string' ? { id: entry } : entry));
     });
   }
 
@@ -279,9 +359,9 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       where: url.origin,
       hint: `${l10n.t('Check your network connection, or generate the image again.')}${options.connectHint ? ` ${options.connectHint}` : ''}`,
     };
-    return withRetries(signal, undefined, imagePeer, async (attempt) => {
-      // No Authorization header and no credentials: the key goes to the base URL only,
-      // even when the image URL happens to be on the same origin.
+    return withRetries(signal, [], imagePeer, async (attempt) => {
+      // No Authorization header, no custom headers and no credentials: the key and the
+      // gateway's headers go to the base URL only, even when the image URL is on the same origin.
       const response = await attempt.guard(
         () =>
           fetchImpl(url.href, {

@@ -91,7 +91,7 @@ function windowsOf(secret: string): WindowSet[] {
   for (const form of secretForms(secret)) add(sets, form, Math.min(MIN_PIECE, secret.length));
   for (const { form, width } of longForms(secret)) add(sets, form, width * Math.min(MIN_PIECE, secret.length));
   const entry = [...sets].map(([size, windows]) => ({ size, windows }));
-  windowsCache.clear(); // one key at a time is usual; never keep old keys around
+  if (windowsCache.size >= 8) windowsCache.clear(); // the key and a few secret header values; never keep many old ones around
   windowsCache.set(secret, entry);
   return entry;
 }
@@ -141,5 +141,17 @@ export function redactErrorInPlace<E extends Error>(error: E, secret: string | u
     const value = record[field];
     if (typeof value === 'string') record[field] = redactSecret(value, secret);
   }
+  return error;
+}
+
+/** Secret request headers (issue 17, item 4) are redacted like the key: every secret, every form. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) out = redactSecret(out, secret);
+  return out;
+}
+
+export function redactErrorSecretsInPlace<E extends Error>(error: E, secrets: readonly (string | undefined)[]): E {
+  for (const secret of secrets) redactErrorInPlace(error, secret);
   return error;
 }

@@ -1,6 +1,7 @@
 // Wire bodies. `provider` is sent only when a channel is chosen: an empty `provider: {}` or an
 // undefined key is never put on the wire (the spec says: omit it and the gateway picks).
 import type { ChatRequest, ImageRequest, ProviderSelection } from './types';
+import { withModelParams, type ModelRequestParams } from './modelParams';
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
@@ -14,11 +15,13 @@ export interface ChatBodyOptions {
   stream: boolean;
   /** `stream_options: {include_usage: true}`; dropped for servers that reject it. */
   includeUsage: boolean;
+  /** the model's parameters from `modelgate.models` (the request's own fields win) */
+  params?: ModelRequestParams;
 }
 
 export function chatBody(request: ChatRequest, options: ChatBodyOptions): string {
   const { provider, ...rest } = request;
-  const body: Record<string, unknown> = { ...withoutUndefined(rest), ...providerField(provider), stream: options.stream };
+  const body: Record<string, unknown> = { ...withModelParams(withoutUndefined(rest), options.params), ...providerField(provider), stream: options.stream };
   if (options.stream && options.includeUsage) body.stream_options = { include_usage: true };
   return JSON.stringify(body);
 }

@@ -2,6 +2,36 @@
 // chunks. Every wait is raced against the attempt's AbortController, so an abort or a
 // timeout ends the wait at once even if the injected fetch ignores its signal.
 import { abortedError, GatewayError, keepAliveOnlyError, networkMessage, timeoutError } from './gatewayError';
+import { l10n } from '../l10n';
+
+const secondsOf = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/** The first-token bound ran out: nothing of the answer arrived in time (issue 17, item 5). */
+export function firstTokenTimeoutError(boundMs: number, waitedMs = boundMs): GatewayError {
+  return new GatewayError(
+    'timeout',
+    l10n.t(
+      "No answer from the gateway after {0} s: the first-token bound of {1} s ran out (it grows with the prompt size and the channel's measured first-token times), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.",
+      secondsOf(waitedMs),
+      secondsOf(boundMs),
+    ),
+    { code: 'first_token_timeout' },
+  );
+}
+
+/** The idle bound between chunks ran out once the answer was flowing. */
+export function idleTimeoutError(boundMs: number, keepAlivesOnly: boolean): GatewayError {
+  const message = keepAlivesOnly
+    ? l10n.t(
+        'The answer stalled: the gateway sent only keep-alives and no new text for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+        secondsOf(boundMs),
+      )
+    : l10n.t(
+        'The answer stalled: nothing arrived from the gateway for {0} s (the idle bound between chunks), so the request was stopped. Try again, or raise “modelgate.requestTimeoutSeconds”.',
+        secondsOf(boundMs),
+      );
+  return new GatewayError('timeout', message, { code: 'idle_timeout' });
+}
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -69,6 +99,13 @@ export class Attempt {
   private abortWait: (() => void) | undefined;
   /** Cancels the body reader in use, so a pending read ends the moment the attempt aborts. */
   private cancelRead: (() => void) | undefined;
+  private readonly started = performance.now();
+  /** Two-bound mode (firstTokenMs given): still waiting for the first content of the answer. */
+  private awaitingFirst: boolean;
+  /** The first-token bound ran out (as opposed to the idle bounds). */
+  private firstTokenRanOut = false;
+  /** how long the attempt waited for its first token when the bound ran out */
+  private firstTokenWaitedMs = 0;
 
   constructor(
     private readonly userSignal: AbortSignal | undefined,
@@ -80,7 +117,14 @@ export class Attempt {
      * answer; a model may think for minutes behind them, but not forever.
      */
     private readonly contentTimeoutMs = timeoutMs * 5,
+    /**
+     * With a first-token bound, the wait for the answer's first content is bounded by it alone
+     * (a long prompt may take minutes before anything, keep-alives or not); from the first
+     * content on, the idle bounds above apply between chunks.
+     */
+    private readonly firstTokenMs?: number,
   ) {
+    this.awaitingFirst = firstTokenMs !== undefined;
     this.controller.signal.addEventListener(
       'abort',
       () => {
@@ -107,6 +151,8 @@ export class Attempt {
   classify(error: unknown, phase: 'connect' | 'read'): GatewayError {
     if (this.userSignal?.aborted) return abortedError();
     if (this.timedOut) {
+      if (this.firstTokenRanOut) return firstTokenTimeoutError(this.firstTokenMs ?? this.timeoutMs, this.firstTokenWaitedMs);
+      if (this.firstTokenMs !== undefined) return idleTimeoutError(this.noContent ? this.contentTimeoutMs : this.timeoutMs, this.noContent);
       if (!this.noContent) return timeoutError(this.timeoutMs, this.peer.name);
       const seconds = Math.max(1, Math.round(this.contentTimeoutMs / 1000));
       return keepAliveOnlyError(seconds, this.peer.name);
@@ -125,12 +171,46 @@ export class Attempt {
     this.lastByte = performance.now();
   }
 
+  /** The answer's first content arrived: from now on the idle bounds apply. */
+  firstContent(): void {
+    if (!this.awaitingFirst) return;
+    this.awaitingFirst = false;
+    this.progress();
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.waiting) this.timer = setTimeout(this.onIdle, this.timeoutMs);
+    }
+  }
+
+  /** ms left of the first-token bound */
+  private firstTokenLeft(now: number): number {
+    return (this.firstTokenMs ?? 0) - (now - this.started);
+  }
+
   private readonly onIdle = (): void => {
     this.timer = undefined;
     // Silence only counts while we are waiting for the server, not while the consumer is busy:
     // the next wait re-arms the check.
     if (!this.waiting || this.controller.signal.aborted) return;
     const now = performance.now();
+    if (this.awaitingFirst) {
+      // Past the bound, a connection that still sends keep-alives (a model thinking behind them)
+      // gets up to the keep-alive bound, as before; a silent one is stopped.
+      const elapsed = now - this.started;
+      const bound = this.firstTokenMs ?? 0;
+      const aliveBound = Math.max(bound, this.contentTimeoutMs);
+      const silent = now - this.lastByte;
+      if (elapsed >= aliveBound || (elapsed >= bound && silent >= this.timeoutMs)) {
+        this.timedOut = true;
+        this.firstTokenRanOut = true;
+        this.firstTokenWaitedMs = elapsed;
+        this.controller.abort();
+        return;
+      }
+      this.timer = setTimeout(this.onIdle, elapsed < bound ? bound - elapsed : Math.max(1, Math.min(aliveBound - elapsed, this.timeoutMs - silent)));
+      return;
+    }
     const silent = now - this.lastByte;
     const noContent = now - this.lastProgress;
     if (silent >= this.timeoutMs || noContent >= this.contentTimeoutMs) {
@@ -145,7 +225,9 @@ export class Attempt {
   /** Starts a wait for the server; arms the idle check if it is not armed. */
   beginWait(): void {
     this.waiting = true;
-    if (this.timer === undefined) this.timer = setTimeout(this.onIdle, this.timeoutMs);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(this.onIdle, this.awaitingFirst ? Math.max(0, this.firstTokenLeft(performance.now())) : this.timeoutMs);
+    }
   }
 
   endWait(): void {

@@ -56,10 +56,13 @@ export interface ChatRequest {
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
   provider?: ProviderSelection;
   max_tokens?: number;
+  /** newer OpenAI-style reasoning models take only this one (modelgate.models.<id>.maxTokensField) */
+  max_completion_tokens?: number;
   temperature?: number;
   top_p?: number;
   stop?: string | string[];
   user?: string;
+  reasoning_effort?: 'low' | 'medium' | 'high';
 }
 
 export interface ToolCall {

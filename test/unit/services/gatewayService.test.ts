@@ -20,9 +20,9 @@ describe('gateway service: key routing', function () {
         [new URL(b.baseUrl).origin]: 'sk-key-of-gateway-b',
       };
       let current = a.baseUrl;
-      const settings = () => ({ baseUrl: current, baseUrlOrigin: new URL(current).origin, requestTimeoutMs: 10_000 }) as Settings;
+      const settings = () => ({ baseUrl: current, baseUrlOrigin: new URL(current).origin, requestTimeoutMs: 10_000, requestHeaders: {} }) as Settings;
       // KeyStore.get(): the key of the configured gateway, or of the one at `origin`.
-      const store = { get: async (origin?: string) => keys[origin ?? settings().baseUrlOrigin!] } as unknown as KeyStore;
+      const store = { get: async (origin?: string) => keys[origin ?? settings().baseUrlOrigin!], secretHeaders: async () => ({}) } as unknown as KeyStore;
       const service = new GatewayService(settings, store);
       const clientOfA = service.client();
       await clientOfA.listModels();

@@ -202,9 +202,9 @@ describe('core/images: imageBytes', () => {
 });
 
 describe('core/models: listModels', () => {
-  it('accepts {data:[{id}]} and a bare array, and returns [{id}]', async () => {
+  it("accepts {data:[{id}]} and a bare array, and returns [{id}] with the entries' other fields (model facts)", async () => {
     const wrapped = await jsonServer({ object: 'list', data: [{ id: 'flagship-text', owned_by: 'x' }, { id: 'image-restricted' }] });
-    assert.deepEqual(await client(wrapped.baseUrl).listModels(), [{ id: 'flagship-text' }, { id: 'image-restricted' }]);
+    assert.deepEqual(await client(wrapped.baseUrl).listModels(), [{ id: 'flagship-text', owned_by: 'x' }, { id: 'image-restricted' }]);
     assert.equal(wrapped.requests[0]!.method, 'GET');
     assert.equal(wrapped.requests[0]!.url, '/v1/models');
     assert.equal(wrapped.requests[0]!.headers.authorization, `Bearer ${KEY}`);
