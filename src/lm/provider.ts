@@ -10,6 +10,7 @@ import { consoleUrlSetting } from '../services/balanceTopUp';
 import { estimateRequestTokens, estimateTokens } from '../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens, type Hold } from '../core/spend/reservations';
 import type { ChatRequest, GatewayClient, Usage } from '../core/client/types';
+import { paramsFromModelOptions } from '../core/client/modelParams';
 import type { Services } from '../services/serviceContainer';
 import { toWireMessages } from './lmMessages';
 import { KeyPresence } from './keyPresence';
@@ -98,6 +99,13 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       ...toWireTools(options.tools, options.toolMode, model),
     };
     if (channel !== 'default') request.provider = { channel };
+    // The caller's modelOptions where they name the per-model parameters (OpenAI spelling or ours):
+    // request fields, so they win over the user's modelgate.models for this request only.
+    const asked = paramsFromModelOptions(options.modelOptions);
+    if (asked.maxOutputTokens !== undefined) request.max_tokens = asked.maxOutputTokens;
+    if (asked.temperature !== undefined) request.temperature = asked.temperature;
+    if (asked.topP !== undefined) request.top_p = asked.topP;
+    if (asked.reasoningEffort !== undefined) request.reasoning_effort = asked.reasoningEffort;
     // Throws an actionable GatewayError when the base URL setting is invalid (checked first:
     // without a valid base URL there is no key slot either, and the URL is what to fix).
     const client = this.services.gateway.client();
@@ -109,7 +117,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     // model has no price: another extension cannot answer a budget question (issue 21).
     const price = this.services.catalogue().price(model.id, channel);
     const estimate = price
-      ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(requestedOutput(options), model.maxOutput), price)
+      ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(asked.maxOutputTokens, model.maxOutput), price)
       : undefined;
     const hold = this.services.budget.reserveForLm(requester, model.id, estimate);
     return this.stream(client, request, channel, progress, token, hold, requester);
@@ -223,13 +231,6 @@ function balanceHint(err: unknown): string | undefined {
   const where =
     check.kind === 'ok' ? vscode.l10n.t('Console: {0}', check.url) : vscode.l10n.t('Set "modelgate.consoleUrl" in your user settings to get a link to it');
   return vscode.l10n.t('{0} {1} (every channel uses the same balance, so switching channels does not help).', err.message, where);
-}
-
-/** The output the caller asked for (modelOptions.max_tokens / maxTokens), if any. */
-function requestedOutput(options: vscode.ProvideLanguageModelChatResponseOptions): number | undefined {
-  const o = options.modelOptions as { max_tokens?: unknown; maxTokens?: unknown } | undefined;
-  const n = o?.max_tokens ?? o?.maxTokens;
-  return typeof n === 'number' ? n : undefined;
 }
 
 /** options.requestInitiator: the asking extension's id, or 'core' (not in the stable typings). */

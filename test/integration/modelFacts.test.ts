@@ -111,4 +111,21 @@ describe('model facts from /models and custom request headers', function () {
     const ws = vscode.workspace.workspaceFolders?.[0];
     if (ws) await vscode.workspace.fs.delete(vscode.Uri.joinPath(ws.uri, 'mg-header-check'), { recursive: true }).then(undefined, () => undefined);
   });
+
+  it("honours a vscode.lm caller's modelOptions where they name the per-model parameters", async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'flagship-text' });
+    assert.ok(model);
+    const from = gw.requests.length;
+    const modelOptions = { max_tokens: 321, temperature: 0.25, topP: 0.5, reasoning_effort: 'low', unknownOption: 1 };
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Say hello')], { modelOptions }, new vscode.CancellationTokenSource().token);
+    for await (const _ of response.text) void _;
+    const chat = gw.requests.slice(from).filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+    assert.equal(chat.length, 1);
+    const body = chat[0]!.body as Record<string, unknown>;
+    assert.equal(body.max_tokens, 321);
+    assert.equal(body.temperature, 0.25);
+    assert.equal(body.top_p, 0.5);
+    assert.equal(body.reasoning_effort, 'low');
+    assert.equal(body.unknownOption, undefined, 'what names no parameter is not sent');
+  });
 });
