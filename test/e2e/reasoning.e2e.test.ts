@@ -73,7 +73,13 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     await summary.focus();
     await wb.page.keyboard.press('Enter');
     await chat.waitForFunction(() => document.querySelector('details.reasoning-block')?.hasAttribute('open') === true, undefined, { timeout: 10_000 });
-    assert.match(await answer.locator('details.reasoning-block .reasoning-body').first().innerText(), /The user asks/);
+    // the opened block is laid out (and its text shown) a frame after the toggle: wait for it
+    const body = answer.locator('details.reasoning-block .reasoning-body').first();
+    await body
+      .getByText(/The user asks/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await body.innerText(), /The user asks/);
     const visibleIn = async (scope: string) => {
       let n = 0;
       for (const b of await answer.locator(`${scope} [data-code-action]`).all()) if (await b.isVisible()) n++;
