@@ -119,10 +119,10 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     // the price is whole, before the health figures; a channel not used says so
     const byChannel = PRICE_CARD.chat[MODEL]!;
     assert.ok(
-      row('Economical')!.detail!.startsWith(`$${byChannel.economical.input} / $${byChannel.economical.output} per 1M · p50 first token `),
+      row('Economical')!.detail!.startsWith(`$${byChannel.economical.input} / $${byChannel.economical.output} per 1M (from your settings) · p50 first token `),
       row('Economical')!.detail,
     );
-    assert.match(row('Stable')!.detail!, /^\$2 \/ \$8 per 1M · not measured yet$/);
+    assert.match(row('Stable')!.detail!, /^\$2 \/ \$8 per 1M \(from your settings\) · not measured yet$/);
     // the tooltip, per channel of the current model
     const tooltip = mg.api.statusBarTooltip();
     assert.match(tooltip, /Channel health/);

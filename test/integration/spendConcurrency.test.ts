@@ -65,7 +65,10 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     await api.spend.whenWritten();
     // as after a reload: the ledger read from globalState only (VS Code may still report an
     // earlier write back for a moment, hence the wait on the condition)
-    const reread = await until(() => {
+    const reread = await until(async () => {
+      // a read merges what globalState holds and writes back what an earlier write's echo lost
+      api.spend.summary('day');
+      await api.spend.whenWritten();
       api.spend.reload();
       const s = api.spend.summary('day');
       return s.requests - start.requests === requests && micro(s.cost - start.cost) === micro(billed) ? s : undefined;

@@ -38,8 +38,16 @@ export class SpendWriter {
     const raw = this.store.get(this.key);
     if (this.state && raw === this.seenRaw) return this.state;
     const stored = parseSpend(raw);
-    this.state = this.state ? mergeSpend(stored, this.state, this.maxRaw) : stored;
+    const merged = this.state ? mergeSpend(stored, this.state, this.maxRaw) : stored;
     this.seenRaw = raw;
+    // The store went back to a copy without requests this window holds (the last echo was of an
+    // earlier write, or another window wrote over it): write the whole ledger again, so a reload
+    // finds every request. The merge only adds, so this settles once the store has caught up.
+    if (this.state && this.store && requestCount(merged) > requestCount(stored)) {
+      this.dirty = true;
+      this.writing ??= this.drain();
+    }
+    this.state = merged;
     return this.state;
   }
 
@@ -89,4 +97,9 @@ export class SpendWriter {
       this.writing = undefined;
     }
   }
+}
+
+/** How many requests a ledger counts, raw entries and folded days together. */
+function requestCount(state: SpendState): number {
+  return state.entries.length + state.days.reduce((n, d) => n + d.requests, 0);
 }

@@ -91,6 +91,21 @@ describe('spend ledger writer: one queue per window, merge on write', () => {
     assert.deepEqual(ids(writer.current()), ['w-0', 'w-1', 'w-2']);
   });
 
+  it('an echo of an earlier write that comes last is written over again at the next read, so a reload finds every request', async () => {
+    const store = new FakeGlobalState();
+    const writer = new SpendWriter(store, KEY);
+    writer.append(entry('w-0', 0));
+    await tick();
+    writer.append(entry('w-1', 1));
+    await confirmAll(store, writer);
+    store.echo(0); // the last report the extension host gets is of the first write
+    assert.deepEqual(ids(writer.current()), ['w-0', 'w-1'], 'this window still counts both');
+    await confirmAll(store, writer);
+    assert.deepEqual(ids(stored(store)), ['w-0', 'w-1'], 'the store has both again');
+    writer.reload();
+    assert.deepEqual(ids(writer.current()), ['w-0', 'w-1'], 'and a reload reads both');
+  });
+
   it("another window's entries written meanwhile are kept", async () => {
     const store = new FakeGlobalState();
     const a = new SpendWriter(store, KEY);
