@@ -41,6 +41,9 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
+    // Nothing in the workbench or the panel animates (VS Code and chat.css follow the media
+    // query): infinite animations repaint every frame in software and cost every browser CPU.
+    reducedMotion: 'reduce',
     timeout: 60_000,
     // The web workbench's clipboard is the browser's: without these, writeText/readText hang
     // and the chat's Copy button could not be tested.
