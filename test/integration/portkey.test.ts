@@ -111,6 +111,22 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
     }
   });
 
+  it('does not pass the channel on: Portkey drops the provider field (docs/gateways.md)', async () => {
+    await config().update('channel', 'direct', vscode.ConfigurationTarget.Global);
+    try {
+      await until(() => mg.api.settings().channel === 'direct', 'channel = direct');
+      await chat().newChat();
+      await chat().send('Which channel? [[words:3]]');
+      assert.equal((await lastAssistant()).status, 'done');
+      const body = upstream('/chat/completions').at(-1)!.body as Record<string, unknown>;
+      assert.equal(body.model, 'long-context-tools');
+      assert.equal('provider' in body, false, 'Portkey forwards OpenAI parameters only');
+    } finally {
+      await config().update('channel', 'default', vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().channel === 'default', 'channel = default');
+    }
+  });
+
   it('lists the models the gateway lists behind Portkey', async () => {
     const before = upstream('/models').length;
     await mg.api.refreshCatalogue();
