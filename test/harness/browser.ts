@@ -57,6 +57,9 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
       // The profile folder may already be gone while the browser shuts down.
     }
   };
+  // Loading the workbench (goto, reload) is a bound against a hang, not a speed check: 30 s, the
+  // default, ran out at load 44 while the page was still coming (hostileWorkspaceFile, twoWindows).
+  context.setDefaultNavigationTimeout(120_000);
   context.on('page', (p) => attachLogging(p, log));
   const page = context.pages()[0] ?? (await context.newPage());
   attachLogging(page, log);

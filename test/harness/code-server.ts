@@ -211,8 +211,23 @@ function httpStatus(url: string): Promise<number | undefined> {
   });
 }
 
-/** Starts code-server on a free loopback port and waits until it answers HTTP. */
+/**
+ * Starts code-server on a free loopback port and waits until it answers HTTP. A port found free
+ * can be taken by another process before code-server binds it (servers of other suites start
+ * side by side): on EADDRINUSE it starts again on another port, up to three more times.
+ */
 export async function startServer(profile: Profile, opts: ServerOptions = {}, tools: ToolPaths = toolPaths()): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(profile, opts, tools);
+    } catch (err) {
+      if (attempt >= 4 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+      console.log(`[harness] port taken before code-server bound it (attempt ${attempt}); starting again on another port`);
+    }
+  }
+}
+
+async function startServerOnce(profile: Profile, opts: ServerOptions, tools: ToolPaths): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const args = [
