@@ -8,7 +8,8 @@
 // It runs on the Node that runs this code (the extension host's; Electron's in Node mode under
 // @vscode/test-electron), with test/harness/loopback-only.cjs preloaded: it listens on 127.0.0.1
 // only, and every connection it tries to open elsewhere fails. Its environment is cleared (a
-// proxy variable or REDIS_CONNECTION_STRING of the machine must not reach it).
+// proxy variable or REDIS_CONNECTION_STRING of the machine must not reach it). It is in the
+// extension host's process group, which the harness kills as a whole (test/harness/processes.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,8 @@ export interface RunningPortkey {
   close(): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 20_000;
+// Portkey listens within a few seconds; a 2-core CI machine at load 50 can take several times that.
+const START_TIMEOUT_MS = 45_000;
 
 export async function startPortkey(): Promise<RunningPortkey> {
   const root = repoRoot();
