@@ -10,6 +10,7 @@ import { ChannelHealthStore } from './services/channelHealthStore';
 import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import type { ChatApi } from './chat';
+import type { ImageLmTool } from './images';
 import { registerLazyFeatures, type FeatureLoad } from './featureLoading/lazyFeatures';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
@@ -55,6 +56,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   statusBarTooltip(): string;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
+  /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
+  imageTool(): ImageLmTool | undefined;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /**
@@ -240,6 +243,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
       return features.chat();
     },
     loadedFeatures: () => features.loaded(),
+    imageTool: () => features.imageTool(),
     activationTiming,
     spend: spend.api,
   };

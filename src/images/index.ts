@@ -3,10 +3,16 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
 import { registerGenerateImageCommand } from './generateImageCommand';
+import { ImageLmTool } from './imageTool';
 
 export function registerImageCommands(services: Services): vscode.Disposable[] {
   return [registerGenerateImageCommand(services)];
 }
 
 export { GENERATE_IMAGE_COMMAND } from './generateImageCommand';
+export { ImageLmTool };
 export { runImageJob, type ImageJob, type ImageJobDeps, type ImageJobResult } from './imageJob';
+/** The `modelgate_generate_image` tool of vscode.lm (registered by src/featureLoading/lazyFeatures.ts). */
+export function createImageTool(services: Services): ImageLmTool {
+  return new ImageLmTool(services);
+}
