@@ -10,7 +10,7 @@ import { ChannelHealthStore } from './services/channelHealthStore';
 import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import type { ChatApi } from './chat';
-import type { ImageLmTool } from './images';
+import type { ImageLmTool, PanelImageTool } from './images';
 import { registerLazyFeatures, type FeatureLoad } from './featureLoading/lazyFeatures';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
@@ -58,6 +58,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   readonly chat: ChatApi;
   /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
   imageTool(): ImageLmTool | undefined;
+  /** the chat panel's generate_image tool once built (tests replace its questions), else undefined */
+  panelImageTool(): PanelImageTool | undefined;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /**
@@ -244,6 +246,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     },
     loadedFeatures: () => features.loaded(),
     imageTool: () => features.imageTool(),
+    panelImageTool: () => features.panelImageTool(),
     activationTiming,
     spend: spend.api,
   };

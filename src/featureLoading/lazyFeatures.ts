@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
 import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../services/featureIds';
-import type { ImageLmTool } from '../images';
+import type { ImageLmTool, PanelImageTool } from '../images';
 import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
 import type { Services } from '../services/serviceContainer';
 
@@ -31,6 +31,8 @@ export interface Features {
   loaded(): FeatureLoad[];
   /** the vscode.lm image tool once built (tests read its last confirmation), else undefined */
   imageTool(): ImageLmTool | undefined;
+  /** the chat panel's generate_image tool once built (tests answer its questions), else undefined */
+  panelImageTool(): PanelImageTool | undefined;
   /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
   flush(): Promise<void> | undefined;
 }
@@ -60,13 +62,14 @@ export function registerLazyFeatures(services: Services): Features {
   };
 
   // ---------- chat ----------
+  let panelImageTool: PanelImageTool | undefined;
   let chat: { api: ChatApi; resolve: vscode.WebviewViewProvider['resolveWebviewView'] } | undefined;
   const chatProxies = proxyCommands(FEATURE_COMMANDS.chat, (trigger) => ensureChat(trigger));
   function ensureChat(trigger: string): NonNullable<typeof chat> {
     if (chat) return chat;
     return timed('chat', trigger, () => {
       chatProxies.dispose(); // the real commands take the same ids
-      const built = loadChatModule().registerChat(services);
+      const built = loadChatModule().registerChat(services, () => (panelImageTool ??= loadImagesModule().createPanelImageTool(services)));
       context.subscriptions.push(...built.disposables);
       chat = { api: built.api, resolve: (view, ctx, token) => built.provider.resolveWebviewView(view, ctx, token) };
       return chat;
@@ -106,6 +109,7 @@ export function registerLazyFeatures(services: Services): Features {
     chat: (trigger = 'api') => ensureChat(trigger).api,
     loaded: () => loads.map((l) => ({ ...l })),
     imageTool: () => imageTool,
+    panelImageTool: () => panelImageTool,
     flush: () => chat?.api.controller.close(),
   };
 }
