@@ -109,6 +109,8 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     get chat() {
       return features.chat();
     },
+    imageTool: () => features.imageTool(),
+    panelImageTool: () => features.panelImageTool(),
     loadedFeatures: () => features.loaded(),
     activationTiming,
     spend: spend.api,

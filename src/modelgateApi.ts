@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { ChatApi } from './chat';
 import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
 import type { ActivationTiming } from './featureLoading/activationTiming';
+import type { ImageLmTool, PanelImageTool } from './images';
 import type { FeatureLoad } from './featureLoading/lazyFeatures';
 import type { KeyStore } from './services/keyStore';
 import type { Settings } from './services/settings';
@@ -48,6 +49,10 @@ export interface ModelgateApi extends ModelgatePublicApi {
   statusBarTooltip(): string;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
+  /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
+  imageTool(): ImageLmTool | undefined;
+  /** the chat panel's generate_image tool once built (tests replace its questions), else undefined */
+  panelImageTool(): PanelImageTool | undefined;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /** where activation's time goes, in ms (printed by the activation integration test) */
