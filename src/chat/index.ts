@@ -10,6 +10,7 @@ import { controllerListHost, showConversationList, type ConversationListOptions,
 import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
+import { createChatEdits, type ChatEdits } from './edits';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -30,13 +31,16 @@ export interface ChatApi {
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
   /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
   readonly apply: ChatApply;
+  /** The model's edits under review: Keep, Undo, checkpoints (src/chat/edits). */
+  readonly edits: ChatEdits;
 }
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const tools = createWorkspaceTools();
+  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
+  const tools = createWorkspaceTools({ edits });
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -48,6 +52,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     },
     async reload() {
       await controller.close();
+      edits.reset();
       controller = open();
       provider.setController(controller);
       await controller.ready;
@@ -57,6 +62,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     view: provider,
     conversationList: (options) => showConversationList(listHost, options),
     apply,
+    edits,
   };
 
   // exactly the commands of CHAT_COMMANDS (src/services/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
@@ -95,6 +101,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     provider,
     ...applyDisposables,
     tools,
+    edits,
     { dispose: () => controller.dispose() },
   ];
   return { disposables, api, provider };
