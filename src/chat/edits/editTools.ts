@@ -103,7 +103,10 @@ function binary(loc: Located): ToolError {
   return new ToolError(`"${loc.display}" is a binary file; the edit tools change text files only. ${NOTHING}`);
 }
 
-/** The file's entry in this answer, created (with its checkpoint) on first touch. */
+/**
+ * The file's entry in this answer: the one staged before, or a new one (the text as it is now)
+ * that finish() registers once the call succeeded: a failed call stages nothing.
+ */
 async function stage(ctx: EditContext, loc: Located, token: vscode.CancellationToken): Promise<StagedFile> {
   const a = ctx.changes;
   const known = a.files.get(loc.key);
@@ -120,15 +123,19 @@ async function stage(ctx: EditContext, loc: Located, token: vscode.CancellationT
     }
     a.allowed.add(loc.key);
   }
-  const f: StagedFile = { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: known?.index ?? a.files.size };
-  await ctx.checkpoints.keepOriginal(a, f);
-  a.files.set(loc.key, f);
-  return f;
+  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: a.files.size };
 }
 
-async function finish(ctx: EditContext, f: StagedFile, what: string): Promise<void> {
-  await ctx.checkpoints.save(ctx.changes);
-  ctx.log(`Edits: staged ${what} of ${f.display} (answer ${ctx.changes.answerId}); not saved until the user keeps it.`);
+/** Registers the staged text (a new entry gets its checkpoint first), saves the manifest, tells the panel. */
+async function finish(ctx: EditContext, f: StagedFile, text: string | undefined, what: string): Promise<void> {
+  const a = ctx.changes;
+  if (a.files.get(f.key) !== f) {
+    await ctx.checkpoints.keepOriginal(a, f);
+    a.files.set(f.key, f);
+  }
+  f.text = text;
+  await ctx.checkpoints.save(a);
+  ctx.log(`Edits: staged ${what} of ${f.display} (answer ${a.answerId}); not saved until the user keeps it.`);
   ctx.changed();
 }
 
@@ -144,8 +151,7 @@ export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode
     const r = applySearchReplace(f.text, args.edits, loc.display);
     if (!r.ok) throw new ToolError(r.message);
     if (r.text.length > LIMITS.editMaxFileBytes) throw tooLarge(loc, r.text.length);
-    f.text = r.text;
-    await finish(ctx, f, `${args.edits.length} edit(s)`);
+    await finish(ctx, f, r.text, `${args.edits.length} edit(s)`);
     return `Edited "${loc.display}"${viaNote(loc)}: ${args.edits.length} replacement${args.edits.length === 1 ? '' : 's'} applied. The change is staged for the user's review (not saved yet); read_file shows the new text.`;
   });
 }
@@ -155,8 +161,7 @@ export function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vs
     const loc = await locate(args.path, ctx, 'create_file', token);
     const f = await stage(ctx, loc, token);
     if (f.text !== undefined) throw new ToolError(`"${loc.display}" exists already. Use edit_file to change it. ${NOTHING}`);
-    f.text = args.content;
-    await finish(ctx, f, 'a new file');
+    await finish(ctx, f, args.content, 'a new file');
     return `Created "${loc.display}"${viaNote(loc)} (${args.content.split('\n').length} lines), staged for the user's review (not saved yet).`;
   });
 }
@@ -166,8 +171,7 @@ export function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vs
     const loc = await locate(args.path, ctx, 'delete_file', token);
     const f = await stage(ctx, loc, token);
     if (f.text === undefined) throw new ToolError(`"${loc.display}" does not exist. Use list_files to find the right path. ${NOTHING}`);
-    f.text = undefined;
-    await finish(ctx, f, 'the deletion');
+    await finish(ctx, f, undefined, 'the deletion');
     return `Deleted "${loc.display}"${viaNote(loc)}: staged for the user's review (the file stays until the user keeps the deletion).`;
   });
 }
