@@ -41,7 +41,12 @@ export class EditsView {
       h(doc, 'div', { className: 'notice-body' }, [
         h(doc, 'div', { className: 'notice-text', text: l10n.t('Auto-accept is on for this chat: the model’s edits are saved without your review.') }),
         h(doc, 'div', { className: 'action-row' }, [
-          h(doc, 'button', { className: 'action-button', text: l10n.t('Turn Off Auto-Accept'), attrs: { type: 'button' }, on: { click: () => this.post({ type: 'setAutoAccept', on: false }) } }),
+          h(doc, 'button', {
+            className: 'action-button',
+            text: l10n.t('Turn Off Auto-Accept'),
+            attrs: { type: 'button' },
+            on: { click: () => this.post({ type: 'setAutoAccept', on: false }) },
+          }),
         ]),
       ]),
     ]);

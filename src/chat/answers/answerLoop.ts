@@ -180,7 +180,13 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
       if (stop !== undefined) {
         for (const c of calls) {
-          const view: ToolCallView = { id: c.id, name: c.name, arguments: c.arguments, status: 'denied', result: 'Not run: the answer was stopped before this round.' };
+          const view: ToolCallView = {
+            id: c.id,
+            name: c.name,
+            arguments: c.arguments,
+            status: 'denied',
+            result: 'Not run: the answer was stopped before this round.',
+          };
           upsertToolCall(rec, view);
           o.events.toolCall(view);
         }

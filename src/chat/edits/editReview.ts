@@ -95,7 +95,9 @@ export class EditReview implements vscode.Disposable {
     const files = display === undefined ? a.pending() : a.pending().filter((f) => f.display === display);
     const problems: string[] = [];
     for (const f of files) {
-      const problem = await this.#keepFile(a, f).catch((e: unknown) => vscode.l10n.t('{0} could not be written: {1}', f.display, e instanceof Error ? e.message : String(e)));
+      const problem = await this.#keepFile(a, f).catch((e: unknown) =>
+        vscode.l10n.t('{0} could not be written: {1}', f.display, e instanceof Error ? e.message : String(e)),
+      );
       if (problem) {
         problems.push(problem);
         this.hooks.log(`Edits: did not keep ${f.display}: ${problem}`);
@@ -134,7 +136,9 @@ export class EditReview implements vscode.Disposable {
       }
     }
     f.state = 'kept';
-    this.hooks.log(`Edits: kept ${kind === 'edit' ? 'the change of' : kind === 'create' ? 'the new file' : 'the deletion of'} ${f.display} (answer ${a.answerId}).`);
+    this.hooks.log(
+      `Edits: kept ${kind === 'edit' ? 'the change of' : kind === 'create' ? 'the new file' : 'the deletion of'} ${f.display} (answer ${a.answerId}).`,
+    );
     await this.#closeDiff(a, f);
     return undefined;
   }
@@ -181,7 +185,9 @@ export class EditReview implements vscode.Disposable {
 
   async #closeDiff(a: AnswerChanges, f: StagedFile): Promise<void> {
     const right = this.#diffUris(a, f)[1].toString();
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right);
     if (tabs.length) await vscode.window.tabGroups.close(tabs);
   }
 

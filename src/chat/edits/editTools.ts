@@ -146,10 +146,12 @@ export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode
     const loc = await locate(args.path, ctx, 'edit_file', token);
     const f = await stage(ctx, loc, token);
     if (f.text === undefined) {
-      throw new ToolError(`"${loc.display}" does not exist${f.original !== undefined ? ' (you deleted it in this answer)' : ''}. Use create_file for a new file. ${NOTHING}`);
+      throw new ToolError(
+        `"${loc.display}" does not exist${f.original !== undefined ? ' (you deleted it in this answer)' : ''}. Use create_file for a new file. ${NOTHING}`,
+      );
     }
     const r = applySearchReplace(f.text, args.edits, loc.display);
-    if (!r.ok) throw new ToolError(r.message);
+    if (!r.ok) throw new ToolError(r.forModel);
     if (r.text.length > LIMITS.editMaxFileBytes) throw tooLarge(loc, r.text.length);
     await finish(ctx, f, r.text, `${args.edits.length} edit(s)`);
     return `Edited "${loc.display}"${viaNote(loc)}: ${args.edits.length} replacement${args.edits.length === 1 ? '' : 's'} applied. The change is staged for the user's review (not saved yet); read_file shows the new text.`;

@@ -56,7 +56,10 @@ export const getDiagnosticsArgs = z.strictObject({
 });
 
 const editPair = z.strictObject({
-  search: z.string().max(LIMITS.editMaxChars).describe('Exact text to find: whole lines copied from the file, including indentation. It must occur exactly once.'),
+  search: z
+    .string()
+    .max(LIMITS.editMaxChars)
+    .describe('Exact text to find: whole lines copied from the file, including indentation. It must occur exactly once.'),
   replace: z.string().max(LIMITS.editMaxChars).describe('The text that takes its place (empty to delete it).'),
 });
 

@@ -11,7 +11,7 @@ export interface SearchReplacePair {
   replace: string;
 }
 
-export type SearchReplaceResult = { ok: true; text: string } | { ok: false; message: string };
+export type SearchReplaceResult = { ok: true; text: string } | { ok: false; forModel: string };
 
 /** Where `needle` occurs in `text` (at most `limit` places). */
 function occurrences(text: string, needle: string, limit: number): number[] {
@@ -48,14 +48,17 @@ export function applySearchReplace(text: string, pairs: readonly SearchReplacePa
     const pair = pairs[n]!;
     const which = pairs.length > 1 ? `Edit ${n + 1} of ${pairs.length}` : 'The edit';
     if (pair.search === '') {
-      return { ok: false, message: `${which} for "${display}" has an empty search text. Copy the exact lines to replace from the file (read_file), or use create_file for a new file. Nothing was changed.` };
+      return {
+        ok: false,
+        forModel: `${which} for "${display}" has an empty search text. Copy the exact lines to replace from the file (read_file), or use create_file for a new file. Nothing was changed.`,
+      };
     }
     const search = toEol(pair.search, eol);
     const found = occurrences(out, search, 6);
     if (found.length === 0) {
       return {
         ok: false,
-        message:
+        forModel:
           `${which} for "${display}": the search text was not found${n > 0 ? ' (after the edits before it were applied)' : ''}. ` +
           'It must match the current file exactly, including indentation and whitespace. Read the file again with read_file and copy the lines exactly. Nothing was changed.',
       };
@@ -64,7 +67,7 @@ export function applySearchReplace(text: string, pairs: readonly SearchReplacePa
       const lines = found.map((o) => lineOf(out, o)).join(', ');
       return {
         ok: false,
-        message:
+        forModel:
           `${which} for "${display}": the search text is not unique: it occurs ${found.length > 5 ? 'more than 5' : found.length} times (lines ${lines}). ` +
           'Add surrounding lines to the search text so that it matches exactly one place. Nothing was changed.',
       };
