@@ -188,4 +188,45 @@ describe('edits under review (real VS Code)', function () {
       edits().setAutoAccept(c.id, false);
     }
   });
+
+  it('bench: stages 20 files with 50 search-and-replace pairs, then keeps them all (figures to test-results/edits.json, never asserted)', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `bench/f${String(i).padStart(2, '0')}.ts`);
+    fs.mkdirSync(at('bench'), { recursive: true });
+    for (const n of names) fs.writeFileSync(at(n), Array.from({ length: 200 }, (_, l) => `export const v${l} = ${l};`).join('\n') + '\n');
+    const token = new vscode.CancellationTokenSource().token;
+    const ctx = { conversationId: 'bench-conversation', answerId: `bench-${Date.now()}` };
+    const calls = names.map((n, i) => ({
+      path: `${FIX}/${n}`,
+      edits: Array.from({ length: i < 10 ? 3 : 2 }, (_, k) => ({ search: `v${k * 50 + i} = ${k * 50 + i};`, replace: `v${k * 50 + i} = ${k * 50 + i} + 1;` })),
+    }));
+    assert.equal(
+      calls.reduce((n, c) => n + c.edits.length, 0),
+      50,
+    );
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const results = await Promise.all(calls.map((args) => edits().run('edit_file', args, ctx, token)));
+    const stageMs = performance.now() - t0;
+    const stageCpu = process.cpuUsage(cpu0);
+    assert.equal(results.length, 20);
+    const cpu1 = process.cpuUsage();
+    const t1 = performance.now();
+    assert.deepEqual(await edits().keep(ctx.answerId), []);
+    const keepMs = performance.now() - t1;
+    const keepCpu = process.cpuUsage(cpu1);
+    assert.match(fs.readFileSync(at(names[19]!), 'utf8'), /v19 = 19 \+ 1;/);
+    const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
+    fs.mkdirSync(dir, { recursive: true });
+    const figures = {
+      date: new Date().toISOString(),
+      host: `${vscode.env.appName} ${vscode.version}`,
+      files: 20,
+      pairs: 50,
+      stageMs,
+      stageCpuMs: (stageCpu.user + stageCpu.system) / 1000,
+      keepAllMs: keepMs,
+      keepAllCpuMs: (keepCpu.user + keepCpu.system) / 1000,
+    };
+    fs.writeFileSync(path.join(dir, 'edits.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  });
 });
