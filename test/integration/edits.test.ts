@@ -194,7 +194,7 @@ describe('edits under review (real VS Code)', function () {
     fs.mkdirSync(at('bench'), { recursive: true });
     for (const n of names) fs.writeFileSync(at(n), Array.from({ length: 200 }, (_, l) => `export const v${l} = ${l};`).join('\n') + '\n');
     const token = new vscode.CancellationTokenSource().token;
-    const ctx = { conversationId: 'bench-conversation', answerId: `bench-${Date.now()}` };
+    const ctx = { conversationId: 'bench-conversation', messageId: `bench-${Date.now()}` };
     const calls = names.map((n, i) => ({
       path: `${FIX}/${n}`,
       edits: Array.from({ length: i < 10 ? 3 : 2 }, (_, k) => ({ search: `v${k * 50 + i} = ${k * 50 + i};`, replace: `v${k * 50 + i} = ${k * 50 + i} + 1;` })),
@@ -211,7 +211,7 @@ describe('edits under review (real VS Code)', function () {
     assert.equal(results.length, 20);
     const cpu1 = process.cpuUsage();
     const t1 = performance.now();
-    assert.deepEqual(await edits().keep(ctx.answerId), []);
+    assert.deepEqual(await edits().keep(ctx.messageId), []);
     const keepMs = performance.now() - t1;
     const keepCpu = process.cpuUsage(cpu1);
     assert.match(fs.readFileSync(at(names[19]!), 'utf8'), /v19 = 19 \+ 1;/);

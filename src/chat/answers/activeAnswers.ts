@@ -20,7 +20,7 @@ import { budgetRefusal } from './sendChecks';
 export interface ChatTools {
   definitions(): import('../../core/client/types').ToolDefinition[];
   /** `context`: the answer the calls belong to (the edit tools stage per answer) */
-  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: { conversationId: string; answerId: string }): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: { conversationId: string; messageId: string }): Promise<ToolResult[]>;
 }
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
@@ -122,7 +122,7 @@ export class AnswerRuns {
         tools,
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, answerId: record.id }),
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id }),
         // Every round counts (issue 18): the reservation becomes what the answer cost so far plus
         // the next request's estimate, and a budget used up mid-answer asks before the next round.
         beforeToolRound: async (spent, sofar) => {
@@ -205,7 +205,7 @@ export class AnswerRuns {
     }
   }
 
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: { conversationId: string; answerId: string }): Promise<ToolResult[]> {
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: { conversationId: string; messageId: string }): Promise<ToolResult[]> {
     if (!offered || !vscode.workspace.isTrusted) {
       return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
     }

@@ -63,7 +63,7 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
   const ui: EditsUi = { allowSensitive: allowSensitiveWriteModal, confirmRestore: confirmRestoreModal };
 
   const context = (ctx: ToolRunContext): EditContext => ({
-    changes: review.changesFor(ctx.conversationId, ctx.answerId),
+    changes: review.changesFor(ctx.conversationId, ctx.messageId),
     checkpoints,
     log,
     allowSensitive: async (display, token) => {
@@ -97,7 +97,11 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
     staged: (key, answerId) => review.staged(key, answerId),
     async state(conversationId) {
       await review.load(conversationId);
-      return { available: storage !== undefined, autoAccept: review.autoAccept(conversationId), answers: review.views(conversationId) };
+      return {
+        available: storage !== undefined && vscode.workspace.isTrusted,
+        autoAccept: review.autoAccept(conversationId),
+        answers: review.views(conversationId),
+      };
     },
     keep: (answerId, path) => review.keep(answerId, path),
     undo: (answerId, path) => review.undo(answerId, path),

@@ -36,7 +36,8 @@ export interface WorkspaceToolsOptions {
 /** Which answer a tool call belongs to (the edit tools stage per answer; reads see that answer's staged text). */
 export interface ToolRunContext {
   conversationId: string;
-  answerId: string;
+  /** the assistant message (answer) the calls belong to */
+  messageId: string;
 }
 
 export type EditToolName = 'edit_file' | 'create_file' | 'delete_file';
@@ -142,7 +143,7 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     switch (name) {
       case 'read_file': {
         const edits = this.edits;
-        const staged = edits && context ? (key: string) => edits.staged(key, context.answerId) : undefined;
+        const staged = edits && context ? (key: string) => edits.staged(key, context.messageId) : undefined;
         return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token, staged);
       }
       case 'edit_file':
