@@ -93,16 +93,18 @@ export class EditReview implements vscode.Disposable {
     const a = this.answers.get(answerId);
     if (!a) return [];
     const files = display === undefined ? a.pending() : a.pending().filter((f) => f.display === display);
+    // distinct files, each its own WorkspaceEdit and save: kept side by side (each is a round trip to the workbench)
+    const outcomes = await Promise.all(
+      files.map((f) =>
+        this.#keepFile(a, f).catch((e: unknown) => vscode.l10n.t('{0} could not be written: {1}', f.display, e instanceof Error ? e.message : String(e))),
+      ),
+    );
     const problems: string[] = [];
-    for (const f of files) {
-      const problem = await this.#keepFile(a, f).catch((e: unknown) =>
-        vscode.l10n.t('{0} could not be written: {1}', f.display, e instanceof Error ? e.message : String(e)),
-      );
-      if (problem) {
-        problems.push(problem);
-        this.hooks.log(`Edits: did not keep ${f.display}: ${problem}`);
-      }
-    }
+    outcomes.forEach((problem, i) => {
+      if (!problem) return;
+      problems.push(problem);
+      this.hooks.log(`Edits: did not keep ${files[i]!.display}: ${problem}`);
+    });
     await this.checkpoints.save(a);
     this.hooks.changed(a.conversationId);
     return problems;
