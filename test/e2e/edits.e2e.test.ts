@@ -68,6 +68,10 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     // the diff of a.ts opens in the editor area
     await button('Open diff: src/a.ts').click();
     await wb.page.locator('.tabs-container .tab', { hasText: 'a.ts ↔' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page
+      .locator('.monaco-diff-editor .view-lines', { hasText: /alpha.=.10/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     mkdirSync(shots, { recursive: true });
     await wb.page.screenshot({ path: join(shots, 'edits-light.png') });
 
