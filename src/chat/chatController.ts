@@ -22,6 +22,8 @@ import { ChatAttachments } from './context/chatAttachments';
 import { ChatOutput } from './view/chatOutput';
 import type { ChatScope } from './chatScope';
 import type { ChatApply } from './apply';
+import type { ChatEdits } from './edits';
+import { EditsPanel } from './edits/editsPanel';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { decodePastedImage } from '../core/prompt/imageInput';
@@ -48,6 +50,8 @@ export interface ChatControllerOptions {
   backend: StorageBackend;
   tools: ChatTools;
   apply: Pick<ChatApply, 'propose'>;
+  /** the model's edits under review (src/chat/edits); absent: the panel has no edits */
+  edits?: ChatEdits;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -59,6 +63,7 @@ export class ChatController implements vscode.Disposable {
   readonly #scope: ChatScope;
   readonly #runs: AnswerRuns;
   readonly #attachments: ChatAttachments;
+  readonly #edits: EditsPanel | undefined;
   /** conversations whose next turn is being checked (key prompt, ...): a second send waits its turn */
   readonly #preparing = new Set<string>();
   readonly #subscriptions: vscode.Disposable[] = [];
@@ -89,7 +94,8 @@ export class ChatController implements vscode.Disposable {
         return !!controller.#closing;
       },
     };
-    this.#runs = new AnswerRuns(this.#scope, this.#tools);
+    this.#edits = options.edits ? new EditsPanel(options.edits, this.#scope) : undefined;
+    this.#runs = new AnswerRuns(this.#scope, this.#tools, this.#edits ? (c, answerId) => this.#edits!.answerEnded(c, answerId) : undefined);
     this.#attachments = new ChatAttachments(this.#scope);
     const s = options.services;
     this.ready = (async () => {
@@ -104,6 +110,7 @@ export class ChatController implements vscode.Disposable {
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
       new CacheLossNotices(this.#scope),
+      ...(this.#edits ? [this.#edits] : []),
     );
   }
 
@@ -158,6 +165,7 @@ export class ChatController implements vscode.Disposable {
       composer: this.#composerState(c),
       busy: this.#runs.has(c.id),
     });
+    await this.#edits?.post(c);
   }
 
   // ---------- webview messages ----------
@@ -225,6 +233,10 @@ export class ChatController implements vscode.Disposable {
           return this.#postComposer();
         case 'draft':
           return this.#setDraft(msg.text);
+        case 'editReview':
+        case 'restoreAnswer':
+        case 'setAutoAccept':
+          return await this.#edits?.handle(msg, this.store.active);
       }
     } catch (err) {
       this.#services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);

@@ -11,6 +11,7 @@ import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
 import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
+import { createChatEdits, type ChatEdits } from './edits';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -31,6 +32,8 @@ export interface ChatApi {
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
   /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
   readonly apply: ChatApply;
+  /** The model's edits under review: Keep, Undo, checkpoints (src/chat/edits). */
+  readonly edits: ChatEdits;
 }
 
 export function registerChat(
@@ -39,10 +42,11 @@ export function registerChat(
   imageTool?: () => PanelImageToolLike,
 ): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const workspaceTools = createWorkspaceTools();
+  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
+  const workspaceTools = createWorkspaceTools({ edits });
   const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -54,6 +58,7 @@ export function registerChat(
     },
     async reload() {
       await controller.close();
+      edits.reset();
       controller = open();
       provider.setController(controller);
       await controller.ready;
@@ -63,6 +68,7 @@ export function registerChat(
     view: provider,
     conversationList: (options) => showConversationList(listHost, options),
     apply,
+    edits,
   };
 
   // exactly the commands of CHAT_COMMANDS (src/services/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
@@ -101,6 +107,7 @@ export function registerChat(
     provider,
     ...applyDisposables,
     workspaceTools,
+    edits,
     { dispose: () => controller.dispose() },
   ];
   return { disposables, api, provider };

@@ -24,9 +24,10 @@ export function withPanelImageTool(tools: ChatTools, image: (() => PanelImageToo
       const base = tools.definitions();
       return base.length ? [...base, image().definition()] : base;
     },
-    runAll: async (calls, token, conversationId) => {
+    runAll: async (calls, token, context) => {
+      const conversationId = context?.conversationId;
       const others = calls.filter((c) => c.name !== PANEL_IMAGE_TOOL_NAME);
-      const otherResults = others.length ? tools.runAll(others, token, conversationId) : Promise.resolve([]);
+      const otherResults = others.length ? tools.runAll(others, token, context) : Promise.resolve([]);
       const imageResults = new Map<ToolCall, ToolResult>();
       for (const call of calls.filter((c) => c.name === PANEL_IMAGE_TOOL_NAME)) {
         const r = await image().run(call, conversationId ?? '', token);

@@ -46,6 +46,27 @@ export interface UsageView {
   cost?: number;
 }
 
+/** A file an answer's edit tools changed, as the panel lists it (src/chat/edits). */
+export interface EditFileView {
+  /** workspace-relative */
+  path: string;
+  kind: 'edit' | 'create' | 'delete';
+  added: number;
+  removed: number;
+  /** pending: staged, nothing saved yet; kept: saved; undone: dropped (nothing was saved) */
+  state: 'pending' | 'kept' | 'undone';
+}
+
+export interface AnswerEditsView {
+  /** the assistant message whose edit tools made the changes */
+  messageId: string;
+  files: EditFileView[];
+  /** "Restore files to before this answer" is offered (something was kept and its checkpoint exists) */
+  restorable: boolean;
+  restored: boolean;
+  note?: string;
+}
+
 /** The first paint's data, in the page's data-initial-state attribute (src/chat/view/chatHtml.ts). */
 export interface ChatInitialState {
   /** a snapshot to show before the first round trip (the host may still post a fresh one) */
@@ -125,7 +146,9 @@ export type HostMessage =
   | { type: 'setDraft'; text: string }
   /** a notice that belongs to no message (e.g. "image input is not supported by flagship-text") */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; actions?: ErrorAction[] }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** the review state of the conversation's edits (sent whole: a handful of files per answer) */
+  | { type: 'edits'; conversationId: string; available: boolean; autoAccept: boolean; answers: AnswerEditsView[] };
 
 // ---------- webview -> host (validated) ----------
 
@@ -169,6 +192,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']),
   }),
   z.strictObject({ type: z.literal('draft'), text }),
+  /** Keep, Undo or open the diff of one file (`path`) of an answer's edits, or Keep/Undo all of them (no path) */
+  z.strictObject({ type: z.literal('editReview'), messageId: id, action: z.enum(['keep', 'undo', 'diff']), path: z.string().min(1).max(2048).optional() }),
+  z.strictObject({ type: z.literal('restoreAnswer'), messageId: id }),
+  z.strictObject({ type: z.literal('setAutoAccept'), on: z.boolean() }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -10,6 +10,7 @@ import { Header } from './header';
 import { asHostMessage } from './hostMessages';
 import { ACTION_LABELS } from './messageViews';
 import { Notices } from './notices';
+import { EditsView } from './editsView';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 import { Transcript } from './conversationLog';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
@@ -31,6 +32,7 @@ export class ChatApp {
   readonly transcript: Transcript;
   readonly composer: Composer;
   readonly notices: Notices;
+  readonly edits: EditsView;
   private readonly host: HostChannel;
   private readonly emptyState: HTMLElement;
   private readonly loading: HTMLElement;
@@ -55,6 +57,7 @@ export class ChatApp {
       options.markdown,
     );
     this.notices = new Notices(doc, (action) => post({ type: 'action', action }));
+    this.edits = new EditsView(doc, post);
     this.composer = new Composer(
       doc,
       {
@@ -81,6 +84,7 @@ export class ChatApp {
       h(doc, 'div', { className: 'chat' }, [
         this.header.element,
         h(doc, 'div', { className: 'chat-main' }, [this.transcript.element, this.emptyState, this.loading]),
+        this.edits.element,
         this.notices.element,
         this.composer.element,
       ]),
@@ -157,6 +161,9 @@ export class ChatApp {
         return this.notices.show(msg.level, msg.message, validActions(msg.actions));
       case 'focusInput':
         return this.composer.focus();
+      case 'edits':
+        if (msg.conversationId === this.conversationId) this.edits.set(msg);
+        return;
     }
   }
 
@@ -169,6 +176,7 @@ export class ChatApp {
     this.loading.hidden = true;
     if (this.composer.isEditing) this.composer.cancelEdit();
     this.transcript.reset(conversation.messages);
+    this.edits.clear();
     this.header.setActive(conversation.id, conversation.title);
     this.header.setConversations(msg.conversations, conversation.id);
     // answers with no known cost (no price, or no usage reported): the header says so

@@ -41,6 +41,12 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
   setDraft: (m) => isStr(m.text),
   notice: (m) => isStr(m.message) && isStr(m.level),
   focusInput: () => true,
+  edits: (m) =>
+    isStr(m.conversationId) &&
+    isBool(m.available) &&
+    isBool(m.autoAccept) &&
+    isArr(m.answers) &&
+    m.answers.every((a) => isObj(a) && isStr(a.messageId) && isArr(a.files)),
 };
 
 export function asHostMessage(data: unknown): HostMessage | undefined {

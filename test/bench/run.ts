@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, models, bundle, activation, panel) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, models, bundle, activation, edits, panel) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -278,6 +278,69 @@ function realHostActivation(): void {
     figure({ name: `activation.realVsCode.firstUse.${f.feature}`, value: f.ms, unit: 'ms', note: `load + build on first use (${f.trigger})` });
 }
 
+/**
+ * The edit tools in the real VS Code (issue 18), from the last run of the integration suite
+ * 'edits under review' (test-results/edits.json): an answer's 20 files with 50 search-and-replace
+ * pairs staged, and Keep on all of them (one WorkspaceEdit and a save per file).
+ */
+function realHostEdits(): void {
+  const file = join(process.cwd(), 'test-results', 'edits.json');
+  if (!existsSync(file)) {
+    figure({
+      name: 'edits.stage20files50pairs',
+      value: NaN,
+      unit: 'ms',
+      note: "no test-results/edits.json: run MODELGATE_SKIP=unit,e2e,install MODELGATE_TEST_GREP='edits under review' npm test",
+    });
+    return;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+    date: string;
+    host: string;
+    stageMs: number;
+    stageCpuMs: number;
+    keepAllMs: number;
+    keepAllCpuMs: number;
+  };
+  const from = `${r.host}, integration run of ${r.date}`;
+  figure({
+    name: 'edits.stage20files50pairs',
+    value: r.stageMs,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 200,
+    target: '< 1',
+    note: `extension host clock; ${from}`,
+  });
+  figure({
+    name: 'edits.stage20files50pairs.cpu',
+    value: r.stageCpuMs,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 200,
+    target: '< 1',
+    note: 'extension host process CPU',
+  });
+  figure({
+    name: 'edits.keepAll20files',
+    value: r.keepAllMs,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 500,
+    target: '< 1',
+    note: `WorkspaceEdit + save per file; ${from}`,
+  });
+  figure({
+    name: 'edits.keepAll20files.cpu',
+    value: r.keepAllCpuMs,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 500,
+    target: '< 1',
+    note: 'extension host process CPU',
+  });
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   const meta = {
@@ -303,6 +366,7 @@ async function main(): Promise<void> {
       },
     ],
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
+    ['edits', async () => realHostEdits()],
     ['panel', async () => benchPanel(join((build ??= await productionBuild()).dir, 'webview.js'))],
   ];
   try {

@@ -4,7 +4,7 @@
 import { defaultAnswer, longAnswer, toolResultSummary, wordsAnswer } from './answers';
 import { imagePartsOf, textOf, type ValidChatRequest, type WireMessage } from './chat-request';
 import { stripFaultMarkers } from './faults';
-import { callMarkers, chunkingMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, wordsMarker } from './markers';
+import { callMarkers, chunkingMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, thenSteps, wordsMarker } from './markers';
 import { CHARS_PER_TOKEN } from './tokens';
 
 export interface ReplyToolCall {
@@ -65,10 +65,17 @@ export function decideReply(req: ValidChatRequest): Reply {
 
   if (last.role === 'tool') {
     // A further round of the same calls when the user asked for several rounds.
-    const rounds = roundsMarker(userText) ?? 1;
     const roundsDone = messages.slice(userIndex + 1).filter((m) => m.role === 'assistant' && m.tool_calls).length;
-    const calls = callMarkers(userText);
-    if (calls.length && roundsDone < rounds && req.toolChoice !== 'none') return toolCallsReply(req, calls);
+    const steps = thenSteps(userText);
+    if (steps) {
+      // [[then]]: each step's calls are one round, in order
+      const next = callMarkers(steps[roundsDone] ?? '');
+      if (next.length && req.toolChoice !== 'none') return toolCallsReply(req, next);
+    } else {
+      const rounds = roundsMarker(userText) ?? 1;
+      const calls = callMarkers(userText);
+      if (calls.length && roundsDone < rounds && req.toolChoice !== 'none') return toolCallsReply(req, calls);
+    }
 
     const results: { name: string; content: string }[] = [];
     const names = new Map<string, string>();
@@ -81,7 +88,7 @@ export function decideReply(req: ValidChatRequest): Reply {
   }
 
   if (last.role === 'user') {
-    const calls = callMarkers(userText);
+    const calls = callMarkers(thenSteps(userText)?.[0] ?? userText);
     if (calls.length && req.toolChoice !== 'none') return toolCallsReply(req, calls);
     if (req.toolChoice === 'required' || typeof req.toolChoice === 'object') {
       const name = typeof req.toolChoice === 'object' ? req.toolChoice.name : (req.tools[0]?.function.name as string);

@@ -4,6 +4,9 @@
 //   [[long:N]]           N deterministic paragraphs and code blocks (benchmarks)
 //   [[call:NAME {json}]] a tool call; several markers = parallel calls in one response
 //   [[rounds:N]]         repeat the calls for N rounds of tool results before answering (default 1)
+//   [[then]]             splits the calls into rounds: the calls before the first [[then]] are the
+//                        first round, the next part's calls the second round, and so on (a scripted
+//                        agent: edit two files, then read one back); [[rounds:N]] is ignored then
 //   [[chunks:SEED]]      with [[echo]]: stream the answer in seeded random pieces of 1-24 characters
 //                        (hostile corpus tests: every chunking of the same text must render the same)
 //   [[chunks:SEED:MAX]]  the same in pieces of 1-MAX characters (MAX >= 24: long answers in fewer events)
@@ -42,6 +45,11 @@ export function chunkingMarker(text: string): { seed: number; max: number } | un
 export function stripChunks(text: string): string {
   return text.replace(/\[\[chunks:\d+(?::\d+)?\]\][ \t]*(\r?\n)?/g, '');
 }
+/** The parts between `[[then]]` markers (undefined when there is none). */
+export function thenSteps(text: string): string[] | undefined {
+  return text.includes('[[then]]') ? text.split('[[then]]') : undefined;
+}
+
 export const roundsMarker = (text: string): number | undefined => numberMarker(text, 'rounds');
 
 /** Largest padding `[[imageMb:N]]` asks for (above the client's 25 MB download limit, so a test can cross it). */

@@ -90,6 +90,24 @@ describe('budgets (real VS Code, gateway simulator)', function () {
     assert.match(notice?.message ?? '', /^Nothing was sent: Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
   });
 
+  it('a budget used up mid-answer stops before the next tool round and asks; Cancel runs no more tools', async () => {
+    await tinyBudget();
+    const before = chatRequests();
+    await mg.api.chat.controller.send('[[rounds:3]] [[call:list_files {}]]');
+    assert.equal(asked.length, 1, 'asked once, before the second round');
+    assert.equal(chatRequests(), before + 1, 'only the first round was sent');
+    const last = (await mg.api.chat.controller.conversation()).messages.at(-1)!;
+    assert.ok(last.role === 'assistant');
+    assert.deepEqual(
+      last.parts.flatMap((p) => (p.kind === 'tool' ? [p.call.status] : [])),
+      ['denied'],
+    );
+    assert.match(
+      last.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(''),
+      /Stopped before the next round of tool calls: Nothing was sent: Daily budget/,
+    );
+  });
+
   it('"Send Once" sends that one message, and the next send asks again', async () => {
     await tinyBudget();
     await mg.api.chat.controller.send('use it up [[words:5]]');

@@ -42,4 +42,18 @@ describe('chat in an untrusted workspace (real VS Code)', function () {
     );
     assert.match(answer.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(''), /no such tool was offered/);
   });
+
+  it('offers no edit tool and writes nothing when a model asks for one', async () => {
+    const chat = mg.api.chat.controller;
+    const before = mg.gw.requests.length;
+    const ws = vscode.workspace.workspaceFolders![0]!.uri;
+    const target = vscode.Uri.joinPath(ws, 'mg-untrusted-edit.txt');
+    await chat.send('Write it [[call:create_file {"path":"mg-untrusted-edit.txt","content":"x"}]]');
+    const body = mg.gw.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'))!.body as { tools?: unknown };
+    assert.equal(body.tools, undefined, 'no tool offered, the edit tools included');
+    assert.deepEqual(mg.api.chat.edits.available() && vscode.workspace.isTrusted, false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(target)), 'nothing was created');
+    const c = await chat.conversation();
+    assert.deepEqual((await mg.api.chat.edits.state(c.id)).answers, []);
+  });
 });

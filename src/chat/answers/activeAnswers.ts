@@ -14,14 +14,19 @@ import type { ChatScope } from '../chatScope';
 import { SYSTEM_PROMPT } from '../context/systemPrompt';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
+import { budgetRefusal } from './sendChecks';
 
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
   definitions(): import('../../core/client/types').ToolDefinition[];
-  runAll(calls: ToolCall[], token: vscode.CancellationToken, conversationId?: string): Promise<ToolResult[]>;
+  /** `context`: the answer the calls belong to (the edit tools stage per answer) */
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: { conversationId: string; messageId: string }): Promise<ToolResult[]>;
   /** USD the tools spent in this conversation's answer (generated images), taken once */
   takeImageCost?(conversationId: string): number | undefined;
 }
+
+/** Told when an answer ended (the edits: auto-accept keeps its changes then). */
+export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
 
 interface Run {
   conversation: Conversation;
@@ -38,6 +43,7 @@ export class AnswerRuns {
   constructor(
     private readonly scope: ChatScope,
     private readonly tools: ChatTools,
+    private readonly ended?: AnswerEnded,
   ) {
     this.#channels = new AnswerChannels(scope.services);
   }
@@ -106,9 +112,9 @@ export class AnswerRuns {
     // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
     // budgets count it while it runs. (The send checks asked first while a budget was used up.)
     const price = services.catalogue().price(model, channel);
-    const hold = services.budget.hold(
-      price ? estimateCost(estimateRequestTokens(messages, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined,
-    );
+    const estimate = (wire: typeof messages) =>
+      price ? estimateCost(estimateRequestTokens(wire, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined;
+    let hold = services.budget.hold(estimate(messages));
     try {
       const outcome = await runAnswer({
         client: answerClient,
@@ -118,7 +124,19 @@ export class AnswerRuns {
         tools,
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, c.id),
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id }),
+        // Every round counts (issue 18): the reservation becomes what the answer cost so far plus
+        // the next request's estimate, and a budget used up mid-answer asks before the next round.
+        beforeToolRound: async (spent, sofar) => {
+          hold.settle();
+          const next = estimate(sofar);
+          hold = services.budget.hold(next === undefined && spent.cost === undefined ? undefined : (spent.cost ?? 0) + (next ?? 0));
+          if (!services.budget.exhausted()) return undefined;
+          const refusal = await budgetRefusal(services, { model, priced: !!price });
+          if (!refusal) return undefined;
+          services.log.info(`Chat answer stopped before a tool round: a budget is used up (${model}).`);
+          return `\n\n_${vscode.l10n.t('Stopped before the next round of tool calls: {0}', refusal.message)}_`;
+        },
         describeError: (err) => describeError(err),
         price,
         record,
@@ -184,6 +202,7 @@ export class AnswerRuns {
       });
     } finally {
       hold.settle();
+      if (this.ended) await this.ended(c, record.id).catch((err: unknown) => services.log.warn(`Chat: after the answer: ${errorText(err)}`));
       this.#runs.delete(c.id);
       if (!run.detached) {
         out.postFor(c, { type: 'busy', busy: false });
@@ -194,7 +213,7 @@ export class AnswerRuns {
     }
   }
 
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, conversationId: string): Promise<ToolResult[]> {
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: { conversationId: string; messageId: string }): Promise<ToolResult[]> {
     if (!offered || !vscode.workspace.isTrusted) {
       return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
     }
@@ -202,7 +221,7 @@ export class AnswerRuns {
     const onAbort = () => cts.cancel();
     signal.addEventListener('abort', onAbort);
     try {
-      return await this.tools.runAll(calls, cts.token, conversationId);
+      return await this.tools.runAll(calls, cts.token, context);
     } catch (err) {
       this.scope.services.log.warn(`Chat tools failed: ${errorText(err)}`);
       return calls.map(() => ({ content: `The tool failed: ${errorText(err)}`, isError: true }));

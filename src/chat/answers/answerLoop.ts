@@ -35,6 +35,12 @@ export interface AnswerOptions {
   maxToolRounds: number;
   signal: AbortSignal;
   runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolResult[]>;
+  /**
+   * Before each round of tool calls (its results go out in the next request): the answer's cost
+   * so far and the messages so far. A text stops the answer there, like the round limit: the
+   * calls are not run and the text is appended (a budget used up mid-answer, issue 18).
+   */
+  beforeToolRound?(spent: { usage?: Usage; cost?: number }, messages: ChatMessage[]): Promise<string | undefined>;
   describeError(err: unknown): ErrorView;
   /** the catalogue's price for model and channel; no price, no cost */
   price?: Price;
@@ -168,6 +174,24 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
         const note = roundLimitNote(o.maxToolRounds);
         appendText(rec, note);
         o.events.text(note);
+        break;
+      }
+      const stop = await o.beforeToolRound?.({ usage, cost: usage && o.price ? costOf(usage, o.price) : undefined }, messages);
+      if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
+      if (stop !== undefined) {
+        for (const c of calls) {
+          const view: ToolCallView = {
+            id: c.id,
+            name: c.name,
+            arguments: c.arguments,
+            status: 'denied',
+            result: 'Not run: the answer was stopped before this round.',
+          };
+          upsertToolCall(rec, view);
+          o.events.toolCall(view);
+        }
+        appendText(rec, stop);
+        o.events.text(stop);
         break;
       }
       rounds++;

@@ -14,7 +14,7 @@ import { getDiagnosticsTool } from './getDiagnostics';
 import { getSelectionTool } from './getSelection';
 import { listFilesTool } from './listFiles';
 import { readFileTool } from './readFile';
-import { isToolName, parseToolArgs, TOOL_DEFINITIONS, TOOL_NAMES, type ToolName } from './schemas';
+import { isEditToolName, isToolName, parseToolArgs, TOOL_DEFINITIONS, TOOL_NAMES, type ToolName } from './schemas';
 import { searchTextTool } from './searchText';
 import type { ApproveSensitiveRead } from './approvalQueue';
 import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
@@ -29,6 +29,27 @@ export interface WorkspaceToolsOptions {
    * get_diagnostics for one file). Default: a modal warning with "Allow Once". Tests pass their own.
    */
   approveSensitiveRead?: ApproveSensitiveRead;
+  /** the edit tools (edit_file, create_file, delete_file) are offered only with one (src/chat/edits) */
+  edits?: EditHost;
+}
+
+/** Which answer a tool call belongs to (the edit tools stage per answer; reads see that answer's staged text). */
+export interface ToolRunContext {
+  conversationId: string;
+  /** the assistant message (answer) the calls belong to */
+  messageId: string;
+}
+
+export type EditToolName = 'edit_file' | 'create_file' | 'delete_file';
+
+/** What the tools need of the edits under review (src/chat/edits). */
+export interface EditHost {
+  /** false: no edit tool is offered (no workspace storage for checkpoints) */
+  available(): boolean;
+  /** runs an edit tool; throws ToolError for the model */
+  run(name: EditToolName, args: unknown, context: ToolRunContext, token: vscode.CancellationToken): Promise<string>;
+  /** the text answer `answerId` staged for the file at `key` (a resolved URI); undefined text: it deleted the file */
+  staged(key: string, answerId: string): { text: string | undefined } | undefined;
 }
 
 export interface ToolResult {
@@ -40,9 +61,9 @@ export interface WorkspaceTools extends vscode.Disposable {
   /** tool definitions to offer; [] in an untrusted workspace or when no folder is open */
   definitions(): ToolDefinition[];
   /** runs one call; never throws (errors become isError results the model can read); respects the token */
-  run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult>;
+  run(call: ToolCall, token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult>;
   /** runs several calls concurrently (parallel tool calls), results in the same order */
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
 }
 
 export const UNTRUSTED_MESSAGE =
@@ -57,8 +78,10 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly sensitiveGate: SensitiveReadGate;
+  private readonly edits: EditHost | undefined;
 
   constructor(options: WorkspaceToolsOptions) {
+    this.edits = options.edits;
     this.sensitiveGate = new SensitiveReadGate(options.approveSensitiveRead ?? promptSensitiveRead);
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -77,22 +100,27 @@ class WorkspaceToolsImpl implements WorkspaceTools {
 
   definitions(): ToolDefinition[] {
     if (this.disposed || !this.trusted || !this.hasFolder) return [];
-    return structuredClone(TOOL_DEFINITIONS) as ToolDefinition[];
+    const editing = this.edits?.available() === true;
+    return structuredClone(TOOL_DEFINITIONS.filter((d) => editing || !isEditToolName(d.function.name))) as ToolDefinition[];
   }
 
-  async run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult> {
+  private offered(name: string): boolean {
+    return isToolName(name) && (!isEditToolName(name) || this.edits?.available() === true);
+  }
+
+  async run(call: ToolCall, token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult> {
     // Trust first: in Restricted Mode nothing below (path resolution, stat, search) may run.
     if (!this.trusted) return error(UNTRUSTED_MESSAGE);
     if (this.disposed) return error('Workspace tools are no longer available.');
     if (!this.hasFolder) return error('No folder is open in VS Code, so there are no workspace files to read.');
-    if (!isToolName(call.name)) {
-      return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.join(', ')}.`);
+    if (!isToolName(call.name) || !this.offered(call.name)) {
+      return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.filter((n) => this.offered(n)).join(', ')}.`);
     }
     if (token.isCancellationRequested) return error(CANCELLED_MESSAGE);
     const parsed = parseToolArgs(call.name, typeof call.arguments === 'string' ? call.arguments : '');
     if (!parsed.ok) return error(parsed.message);
     try {
-      const content = await this.dispatch(call.name, parsed.args, token);
+      const content = await this.dispatch(call.name, parsed.args, token, context);
       throwIfCancelled(token);
       return { content: capResult(content), isError: false };
     } catch (e) {
@@ -106,15 +134,23 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     }
   }
 
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]> {
-    return Promise.all(calls.map((c) => this.run(c, token)));
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]> {
+    return Promise.all(calls.map((c) => this.run(c, token, context)));
   }
 
-  private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken): Promise<string> {
+  private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken, context: ToolRunContext | undefined): Promise<string> {
     // args were validated against the schema of `name` by parseToolArgs.
     switch (name) {
-      case 'read_file':
-        return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token);
+      case 'read_file': {
+        const edits = this.edits;
+        const staged = edits && context ? (key: string) => edits.staged(key, context.messageId) : undefined;
+        return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token, staged);
+      }
+      case 'edit_file':
+      case 'create_file':
+      case 'delete_file':
+        if (!this.edits || !context) throw new ToolError('The edit tools are not available here. Nothing was changed.');
+        return this.edits.run(name, args, context, token);
       case 'list_files':
         return listFilesTool(args as Parameters<typeof listFilesTool>[0], token);
       case 'search_text':

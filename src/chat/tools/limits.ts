@@ -35,6 +35,15 @@ export const LIMITS = {
   diagnosticsMax: 100,
   diagnosticsMessageChars: 500,
 
+  /** edit_file / create_file: characters of one search or replace text, pairs per call */
+  editMaxChars: 512 * 1024,
+  editMaxPairs: 100,
+  /**
+   * files larger than this are not changed by the model: their original is kept as the answer's
+   * checkpoint (workspace storage), and this is the checkpoint's cap per file
+   */
+  editMaxFileBytes: 1024 * 1024,
+
   /** final cap on any result text */
   resultMaxChars: 300 * 1024,
 } as const;

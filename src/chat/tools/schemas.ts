@@ -55,6 +55,31 @@ export const getDiagnosticsArgs = z.strictObject({
   path: pathText.optional().describe('File to report on, relative to the workspace folder (default: every file in the workspace).'),
 });
 
+const editPair = z.strictObject({
+  search: z
+    .string()
+    .max(LIMITS.editMaxChars)
+    .describe('Exact text to find: whole lines copied from the file, including indentation. It must occur exactly once.'),
+  replace: z.string().max(LIMITS.editMaxChars).describe('The text that takes its place (empty to delete it).'),
+});
+
+export const editFileArgs = z.strictObject({
+  path: pathText.describe('File to change, relative to the workspace folder.'),
+  edits: z.array(editPair).min(1).max(LIMITS.editMaxPairs).describe('Search-and-replace pairs, applied in order, each to the result of the ones before.'),
+});
+
+export const createFileArgs = z.strictObject({
+  path: pathText.describe('New file, relative to the workspace folder. Missing folders are created.'),
+  content: z.string().max(LIMITS.editMaxFileBytes).describe('The whole content of the new file.'),
+});
+
+export const deleteFileArgs = z.strictObject({
+  path: pathText.describe('File to delete, relative to the workspace folder.'),
+});
+
+export type EditFileArgs = z.infer<typeof editFileArgs>;
+export type CreateFileArgs = z.infer<typeof createFileArgs>;
+export type DeleteFileArgs = z.infer<typeof deleteFileArgs>;
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
 export type ListFilesArgs = z.infer<typeof listFilesArgs>;
 export type SearchTextArgs = z.infer<typeof searchTextArgs>;
@@ -85,10 +110,30 @@ export const TOOL_SCHEMAS = {
     schema: getDiagnosticsArgs,
     description: 'Get the errors and warnings VS Code reports (compiler, linter) for one file or for the whole workspace.',
   },
+  edit_file: {
+    schema: editFileArgs,
+    description:
+      'Change a text file with exact search-and-replace pairs. Each search text must match the current file exactly once (copy whole lines from read_file, with their indentation; add neighbouring lines to make it unique). Nothing is saved: the user reviews every change and keeps or undoes it; your later reads in this answer see your changes. Files in .git or .vscode, workspace files, files outside the workspace and files that may hold secrets are refused.',
+  },
+  create_file: {
+    schema: createFileArgs,
+    description: 'Create a new text file (it must not exist yet) with the given content. The user reviews it before it is saved.',
+  },
+  delete_file: {
+    schema: deleteFileArgs,
+    description: 'Delete a file of the workspace. The user reviews the deletion before it happens.',
+  },
 } as const;
 
 export type ToolName = keyof typeof TOOL_SCHEMAS;
 export const TOOL_NAMES = Object.keys(TOOL_SCHEMAS) as ToolName[];
+
+/** The tools that change files: offered only where edits can be reviewed (a trusted workspace with a folder). */
+export const EDIT_TOOL_NAMES: readonly ToolName[] = ['edit_file', 'create_file', 'delete_file'];
+
+export function isEditToolName(name: string): boolean {
+  return (EDIT_TOOL_NAMES as readonly string[]).includes(name);
+}
 
 export function isToolName(name: string): name is ToolName {
   return Object.prototype.hasOwnProperty.call(TOOL_SCHEMAS, name);

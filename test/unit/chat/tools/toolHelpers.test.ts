@@ -1,7 +1,7 @@
 // Pure parts of the workspace tools: argument schemas, text slicing and caps, binary sniffing,
 // glob strings and the regex timeout guard.
 import * as assert from 'node:assert/strict';
-import { parseToolArgs, TOOL_DEFINITIONS } from '../../../../src/chat/tools/schemas';
+import { isEditToolName, parseToolArgs, TOOL_DEFINITIONS } from '../../../../src/chat/tools/schemas';
 import { LIMITS } from '../../../../src/chat/tools/limits';
 import {
   capResult,
@@ -19,9 +19,13 @@ import { compileRegex, literalTester, regexTester, scanText, ScanTimeout } from 
 import { runWithTimeout, TimedRunner } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
-  it('offers the five read-only tools with closed JSON schemas and descriptions', () => {
+  it('defines the five read-only tools and the three edit tools with closed JSON schemas and descriptions', () => {
     const names = TOOL_DEFINITIONS.map((d) => d.function.name);
-    assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics']);
+    assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics', 'edit_file', 'create_file', 'delete_file']);
+    assert.deepEqual(
+      names.filter((n) => isEditToolName(n)),
+      ['edit_file', 'create_file', 'delete_file'],
+    );
     for (const d of TOOL_DEFINITIONS) {
       const p = d.function.parameters as {
         type: string;

@@ -1,0 +1,88 @@
+// What one answer changed: the files its edit tools touched, each with the text before the answer
+// (undefined: the file did not exist) and the text the model left (undefined: deleted), and
+// where the user's review stands. One AnswerChanges per answer, so the pending changes of two
+// answers never mix: a file that an earlier answer changed and the user has not kept or undone
+// yet is refused to a later answer (editTools.ts).
+import type * as vscode from 'vscode';
+import { lineDelta } from '../../core/workspace/searchReplace';
+import type { AnswerEditsView, EditFileView } from '../protocol';
+
+export type FileState = 'pending' | 'kept' | 'undone';
+
+export interface StagedFile {
+  /** where the bytes are (every link resolved): the key of the file in this answer */
+  key: string;
+  /** the file as the editor knows it (named under its workspace folder): Keep writes here */
+  uri: vscode.Uri;
+  /** workspace-relative, as the tools and the panel name it */
+  display: string;
+  /** the text before this answer; undefined when the answer created the file */
+  original: string | undefined;
+  /** the text the model left; undefined when it deleted the file */
+  text: string | undefined;
+  state: FileState;
+  /** the original is in the checkpoint (workspace storage) */
+  checkpointed: boolean;
+  /** position in the answer (diff URIs, checkpoint blobs) */
+  index: number;
+  /** +/- lines, when the texts are gone (an answer of a window before this one) */
+  counts?: { added: number; removed: number };
+}
+
+export function countsOf(f: StagedFile): { added: number; removed: number } {
+  return f.counts ?? lineDelta(f.original, f.text);
+}
+
+export class AnswerChanges {
+  readonly files = new Map<string, StagedFile>();
+  /** sensitive files the user allowed the model to change in this answer */
+  readonly allowed = new Set<string>();
+  /** the answer's files were put back to before it (checkpoint restore) */
+  restored = false;
+  /** why some files could not be reviewed any more (a window reload drops what was not kept) */
+  note: string | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly conversationId: string,
+    readonly answerId: string,
+    readonly createdAt: number = Date.now(),
+  ) {}
+
+  /** Runs `fn` after the calls before it (parallel edit calls of one answer apply one at a time). */
+  serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(fn, fn);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  pending(): StagedFile[] {
+    return [...this.files.values()].filter((f) => f.state === 'pending');
+  }
+
+  /** A file created and deleted again in the same answer changed nothing: it is not listed. */
+  listed(): StagedFile[] {
+    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined));
+  }
+
+  byDisplay(display: string): StagedFile | undefined {
+    return this.listed().find((f) => f.display === display);
+  }
+
+  /** the answer wrote something that a restore can put back */
+  get restorable(): boolean {
+    return !this.restored && this.listed().some((f) => f.state === 'kept' && f.checkpointed);
+  }
+
+  view(): AnswerEditsView {
+    const files = this.listed().map((f): EditFileView => {
+      const { added, removed } = countsOf(f);
+      return { path: f.display, kind: kindOf(f), added, removed, state: f.state };
+    });
+    return { messageId: this.answerId, files, restorable: this.restorable, restored: this.restored, ...(this.note ? { note: this.note } : {}) };
+  }
+}
+
+export function kindOf(f: Pick<StagedFile, 'original' | 'text'>): EditFileView['kind'] {
+  return f.original === undefined ? 'create' : f.text === undefined ? 'delete' : 'edit';
+}

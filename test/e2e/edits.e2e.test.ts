@@ -1,0 +1,103 @@
+// The model's edits reviewed in the real web workbench (issue 18): an answer (scripted through the
+// gateway simulator) edits two files and creates one; the panel lists the three with their +/-
+// counts; the user opens a diff, keeps one file, undoes another, keeps the new one, then restores
+// the files to before the answer (the modal lists what it reverts). Screenshots of the panel in
+// light and dark go to test-results/screenshots/ (edits-light.png, edits-dark.png).
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+
+const KEY = 'sk-e2e-edits-51c8a2';
+const A = 'export const alpha = 1;\nexport const beta = 2;\n';
+const B = 'export function greet(name: string) {\n  return `Hello ${name}`;\n}\n';
+const call = (name: string, args: unknown) => `[[call:${name} ${JSON.stringify(args)}]]`;
+const SCRIPT =
+  'Rename things ' +
+  call('edit_file', {
+    path: 'src/a.ts',
+    edits: [
+      { search: 'alpha = 1', replace: 'alpha = 10' },
+      { search: 'beta = 2', replace: 'beta = 20' },
+    ],
+  }) +
+  ' ' +
+  call('edit_file', { path: 'src/b.ts', edits: [{ search: '  return `Hello ${name}`;\n', replace: '  const text = `Hi ${name}`;\n  return text;\n' }] }) +
+  ' ' +
+  call('create_file', { path: 'src/c.ts', content: 'export const c = 3;\n' });
+
+describe('e2e edits: review the model’s edits in the panel, then restore', function () {
+  this.timeout(240_000);
+  const fixture = useGatewayWorkbench(KEY, (gw) => ({
+    settings: { ...gatewaySettings(gw), 'workbench.colorTheme': 'Default Light Modern' },
+    workspaceFiles: { 'src/a.ts': A, 'src/b.ts': B },
+    viewport: { width: 1280, height: 860 },
+  }));
+
+  let wb: Workbench;
+  let chat: Frame;
+  const button = (name: string) => chat.getByRole('button', { name, exact: true });
+  const onDisk = (rel: string) => (existsSync(join(wb.workspace, rel)) ? readFileSync(join(wb.workspace, rel), 'utf8') : undefined);
+  const until = async (check: () => boolean, what: string) => {
+    for (let i = 0; i < 150 && !check(); i++) await wb.page.waitForTimeout(100);
+    assert.ok(check(), what);
+  };
+  const shots = join(repoRoot(), 'test-results', 'screenshots');
+
+  it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
+    wb = fixture.get();
+    chat = await wb.openChat();
+    await wb.setKey(KEY);
+    await chat.getByRole('textbox', { name: 'Message' }).fill(SCRIPT);
+    await button('Send').click();
+    const card = chat.locator('.edit-answer');
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    const rows = card.locator('.edit-file');
+    assert.deepEqual(
+      (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['src/a.ts +2 -2 Keep Undo', 'src/b.ts +2 -1 Keep Undo', 'src/c.ts new +1 -0 Keep Undo'],
+    );
+    assert.equal(onDisk('src/a.ts'), A, 'nothing saved before Keep');
+    assert.equal(onDisk('src/c.ts'), undefined);
+    assert.ok(await chat.getByRole('checkbox', { name: /Auto-accept/ }).isVisible(), 'the auto-accept toggle is there');
+    assert.equal(await chat.getByRole('checkbox', { name: /Auto-accept/ }).isChecked(), false, 'off by default');
+
+    // the diff of a.ts opens in the editor area
+    await button('Open diff: src/a.ts').click();
+    await wb.page.locator('.tabs-container .tab', { hasText: 'a.ts ↔' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page
+      .locator('.monaco-diff-editor .view-lines', { hasText: /alpha.=.10/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    mkdirSync(shots, { recursive: true });
+    await wb.page.screenshot({ path: join(shots, 'edits-light.png') });
+
+    await button('Keep src/a.ts').click();
+    await until(() => onDisk('src/a.ts') === 'export const alpha = 10;\nexport const beta = 20;\n', 'Keep saved a.ts');
+    await button('Undo src/b.ts').click();
+    await rows.nth(1).locator('.edit-state', { hasText: 'undone' }).waitFor({ timeout: 30_000 });
+    assert.equal(onDisk('src/b.ts'), B, 'Undo wrote nothing');
+    await button('Keep src/c.ts').click();
+    await until(() => onDisk('src/c.ts') === 'export const c = 3;\n', 'Keep created c.ts');
+
+    // dark theme, the reviewed state
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern');
+    await chat.locator('body.vscode-dark').waitFor({ state: 'attached', timeout: 30_000 });
+    await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, 'edits-dark.png') });
+
+    await button('Restore files to before this answer').click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /Restore 2 file\(s\) to before this answer\?/);
+    assert.match(text, /src\/a\.ts: put back its text from before this answer/);
+    assert.match(text, /src\/c\.ts: delete it \(this answer created it\)/);
+    await dialog.getByRole('button', { name: 'Restore Files' }).click();
+    await until(() => onDisk('src/a.ts') === A && onDisk('src/c.ts') === undefined, 'restored a.ts and removed c.ts');
+    await card.getByText('Restored to before this answer').waitFor({ timeout: 30_000 });
+  });
+});
