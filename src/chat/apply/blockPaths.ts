@@ -57,24 +57,63 @@ export interface PathComment {
   explicit: boolean;
 }
 
-const COMMENT_FORMS: RegExp[] = [
-  /^(?:\/\/+|#+|--|;+|%+|')\s*(?:(file(?:path|name)?|path)\s*:\s*)?(\S+?)\s*$/i,
-  /^\/\*+\s*(?:(file(?:path|name)?|path)\s*:\s*)?(\S+?)\s*\*+\/$/i,
-  /^<!--\s*(?:(file(?:path|name)?|path)\s*:\s*)?(\S+?)\s*-->$/i,
-];
+/** Longest first line read as a path comment: a path is at most 300 characters (looksLikePath). */
+const MAX_COMMENT_LINE = 400;
+const LINE_COMMENT = /^(?:\/\/+|#+|--|;+|%+|')/;
+const LABEL = /^(file(?:path|name)?|path)\s*:\s*/i;
+
+/**
+ * The text of a one-line comment (`// x`, `# x`, `-- x`, `; x`, `% x`, `' x`, `/* x *\/`,
+ * `<!-- x -->`), or undefined. Markers are taken off by position, never by a pattern that
+ * backtracks: `/\*+\s*(\S+?)\s*\*+\/` took minutes on 8K of `/*` and stars (issue 21).
+ */
+function commentBodies(text: string): string[] {
+  const out: string[] = [];
+  const line = LINE_COMMENT.exec(text);
+  if (line) out.push(text.slice(line[0].length));
+  if (text.length >= 4 && text.startsWith('/*') && text.endsWith('*/')) {
+    let a = 2;
+    let b = text.length - 2;
+    while (a < b && text[a] === '*') a++;
+    while (b > a && text[b - 1] === '*') b--;
+    out.push(text.slice(a, b));
+  }
+  if (text.length >= 7 && text.startsWith('<!--') && text.endsWith('-->')) out.push(text.slice(4, -3));
+  return out;
+}
+
+/** `file: a.ts` -> the path and that it was labelled; a single word -> the path; else undefined. */
+function pathInComment(body: string): { path: string; explicit: boolean } | undefined {
+  const t = body.trim();
+  const label = LABEL.exec(t);
+  if (label) {
+    const rest = t.slice(label[0].length);
+    if (rest && !/\s/.test(rest)) return { path: rest, explicit: true };
+  }
+  return t && !/\s/.test(t) ? { path: t, explicit: false } : undefined;
+}
 
 /** A first line like `// src/a.ts`, `# file: app.py`, `<!-- index.html -->`. */
 export function pathFromLeadingComment(code: string): PathComment | undefined {
-  const lines = code.split('\n');
-  const line = lines.findIndex((l) => l.trim() !== '');
-  if (line < 0) return undefined;
-  const text = lines[line]!.trim();
-  if (text.startsWith('#!')) return undefined;
-  for (const form of COMMENT_FORMS) {
-    const m = form.exec(text);
-    if (m && looksLikePath(m[2]!)) return { path: m[2]!, line, explicit: !!m[1] };
+  // Only the first non-blank line is looked at (not a split of the whole block).
+  let line = 0;
+  let from = 0;
+  for (;;) {
+    const end = code.indexOf('\n', from);
+    const l = end < 0 ? code.slice(from) : code.slice(from, end);
+    if (l.trim() !== '') {
+      const text = l.trim();
+      if (text.length > MAX_COMMENT_LINE || text.startsWith('#!')) return undefined;
+      for (const body of commentBodies(text)) {
+        const found = pathInComment(body);
+        if (found && looksLikePath(found.path)) return { ...found, line };
+      }
+      return undefined;
+    }
+    if (end < 0) return undefined;
+    from = end + 1;
+    line++;
   }
-  return undefined;
 }
 
 /** The block without line `line` (a path comment that is not part of the file). */

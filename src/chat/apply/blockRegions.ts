@@ -119,8 +119,79 @@ function indentOf(line: string): number {
   return /^\s*/.exec(line)![0].replace(/\t/g, '    ').length;
 }
 
+const LINE_END = /[\r\n\u2028\u2029]/g;
+
+const isLineEnd = (c: string) => c === '\r' || c === '\n' || c === '\u2028' || c === '\u2029';
+
+/** Index of the first line terminator at or after `from` (what `.` does not match), or the length. */
+function lineEndFrom(text: string, from: number): number {
+  LINE_END.lastIndex = from;
+  return LINE_END.exec(text)?.index ?? text.length;
+}
+
+/**
+ * The line with string literals as `""` and comments out (`// ...` to the end, `/* ... *\/`).
+ * A hand-written scan, linear in the line (issue 21): the pattern it replaces,
+ * `"(?:[^"\\]|\\.)*"|...`, ran from every quote to the end of a line of `\"` (a line of a
+ * few thousand characters froze the extension host). Same result: a quote that finds no closing
+ * quote stays as it is, and so does every later quote of its kind (their scans would fail the
+ * same way: the escapes line up).
+ */
 function stripStringsAndComments(line: string): string {
-  return line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""').replace(/\/\/.*$|\/\*.*?\*\//g, '');
+  const parts: string[] = []; // runs of the line and `""` (appending one character at a time is slow on long lines)
+  let copied = 0;
+  const unclosed = new Set<string>();
+  for (let i = 0; i < line.length; i++) {
+    const q = line[i]!;
+    if ((q !== '"' && q !== "'" && q !== '`') || unclosed.has(q)) continue;
+    let j = i + 1;
+    let broken = false; // a backslash before a line terminator: no escape, the literal fails here
+    while (j < line.length && line[j] !== q) {
+      if (line[j] === '\\') {
+        if (j + 1 < line.length && isLineEnd(line[j + 1]!)) {
+          broken = true;
+          break;
+        }
+        j += 2;
+      } else j++;
+    }
+    if (!broken && j < line.length) {
+      parts.push(line.slice(copied, i), '""');
+      copied = j + 1;
+      i = j;
+    } else if (!broken) unclosed.add(q);
+  }
+  parts.push(line.slice(copied));
+  return stripComments(parts.join(''));
+}
+
+/** `// ...` to the end and `/* ... *\/` pairs out, as `/\/\/.*$|\/\*.*?\*\//g` would, in one pass. */
+function stripComments(text: string): string {
+  let out = '';
+  let copied = 0;
+  let close = -1; // the next `*/` after the last search start; -2: there is none
+  let end = -1; // the next line terminator after the last search start
+  for (let i = text.indexOf('/'); i >= 0 && i < text.length - 1; i = text.indexOf('/', i + 1)) {
+    const next = text[i + 1];
+    if (next !== '/' && (next !== '*' || close === -2)) continue;
+    if (end < i + 2) end = lineEndFrom(text, i + 2);
+    if (next === '/') {
+      if (end < text.length) continue; // `.*$` cannot cross a line terminator
+      out += text.slice(copied, i);
+      copied = text.length;
+      break;
+    }
+    if (close < i + 2) close = text.indexOf('*/', i + 2);
+    if (close < 0) {
+      close = -2;
+      continue;
+    }
+    if (end < close) continue;
+    out += text.slice(copied, i);
+    copied = close + 2;
+    i = close + 1;
+  }
+  return out + text.slice(copied);
 }
 
 /** Moves a region's start up over the comment lines right above it (the block brings its own). */

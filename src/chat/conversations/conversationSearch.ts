@@ -13,13 +13,19 @@ export const RENAME_MAX = 120;
 export const SEARCH_TEXT_MAX = 2000;
 export const UNTITLED = 'New chat';
 
-/** Markdown and whitespace out: what a title or a search text keeps of a message. */
+/**
+ * Markdown and whitespace out: what a title or a search text keeps of a message.
+ *
+ * Every pattern here is linear in the text (issue 21): a bracket, parenthesis or tag may not
+ * contain its own opener, so a scan that fails stops at the next opener instead of running to the
+ * end of the text from every opener (64K of `[` or `<a` took seconds with `[^\]]*` and `[^>]*`).
+ */
 export function plainText(text: string): string {
   return text
     .replace(/```[^\n]*\n?/g, ' ') // fence lines (the code inside stays, it is often what was asked about)
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images: their alt text
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links: their text
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ') // html tags
+    .replace(/!\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1') // images: their alt text (a URL may hold one level of parentheses)
+    .replace(/\[([^[\]]+)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1') // links: their text
+    .replace(/<\/?[A-Za-z][^<>]*>/g, ' ') // html tags
     .replace(/^\s{0,3}(#{1,6}|>+|[-*+]|\d+[.)])\s+/gm, '') // headings, quotes, list markers
     .replace(/(\*\*|__|~~|`+)/g, '') // emphasis and code marks
     .replace(/(^|\s)[*_](\S)/g, '$1$2')
@@ -74,8 +80,8 @@ export interface SearchSource {
 export function searchTextOf(c: SearchSource, max = SEARCH_TEXT_MAX): string {
   const pieces: string[] = [];
   let length = 0;
-  const add = (text: string): boolean => {
-    const plain = plainText(text);
+  const add = (text: string, owner?: object): boolean => {
+    const plain = owner ? plainTextOf(owner, text) : plainText(text);
     if (!plain) return length < max;
     const room = max - length;
     if (room <= 0) return false;
@@ -85,12 +91,26 @@ export function searchTextOf(c: SearchSource, max = SEARCH_TEXT_MAX): string {
     return length < max;
   };
   if (!add(c.title)) return pieces.join('\n');
-  for (const m of c.messages) if (m.role === 'user' && !add(m.text)) return pieces.join('\n');
+  for (const m of c.messages) if (m.role === 'user' && !add(m.text, m)) return pieces.join('\n');
   for (const m of c.messages) {
     if (m.role !== 'assistant' || m.status === 'streaming') continue;
-    for (const p of m.parts) if (p.kind === 'text' && 'text' in p && !add(p.text)) return pieces.join('\n');
+    for (const p of m.parts) if (p.kind === 'text' && 'text' in p && !add(p.text, p)) return pieces.join('\n');
   }
   return pieces.join('\n');
+}
+
+/**
+ * The plain text of a message or part, kept per object while its text is the same string: the
+ * store asks for a conversation's search text on every change (each streamed delta among them),
+ * and that must not cost a pass over every earlier answer (issue 21: one answer of 32,000 `[`).
+ */
+const plainCache = new WeakMap<object, { text: string; plain: string }>();
+function plainTextOf(owner: object, text: string): string {
+  const cached = plainCache.get(owner);
+  if (cached && cached.text === text) return cached.plain;
+  const plain = plainText(text);
+  plainCache.set(owner, { text, plain });
+  return plain;
 }
 
 export interface ListEntry {

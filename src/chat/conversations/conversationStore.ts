@@ -311,10 +311,13 @@ export class ConversationStore {
     const i = this.summaries.findIndex((x) => x.id === c.id);
     if (i < 0 && isEmpty(c)) return; // nothing worth a file yet
     const s = entryOf(c);
+    const old = this.summaries[i];
     if (i < 0) this.summaries.push(s);
-    else this.summaries[i] = s;
+    else if (!old || old.title !== s.title || old.updatedAt !== s.updatedAt || old.text !== s.text) this.summaries[i] = s;
+    // A streamed delta changes the answer, not its entry (a streaming answer is not in the search
+    // text): the index (~2 MB with 1,000 conversations) is not written again for it.
+    if (i < 0 || this.summaries[i] !== old) this.indexDirty = true;
     this.dirty.add(c.id);
-    this.indexDirty = true;
     this.schedule();
   }
 

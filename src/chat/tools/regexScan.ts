@@ -1,9 +1,15 @@
-// Platform seam: regular-expression scans under a time limit. Node build: `vm.runInContext` with a
-// timeout, which V8 enforces even in the middle of a regex match, synchronously and in-thread (the
-// fast path: no copy of the texts). The browser build swaps in regexScan.web.ts (a Worker that is
-// terminated at the limit). Both throw ScanTimeout.
-import * as vm from 'node:vm';
-import { regexTester, scanText, ScanTimeout, type LineMatch } from './textScan';
+// Platform seam: regular-expression scans under a time limit, off the extension host's thread.
+// Node build: a worker_threads Worker that is terminated at the limit. The browser build swaps in
+// regexScan.web.ts (a Web Worker, the same way). Both throw ScanTimeout.
+//
+// Why not node:vm's timeout on the host thread (what this was before issue 21): the host is frozen
+// for as long as the limit, every extension with it, and twenty calls of one tool round froze it
+// for 30 s. terminate() stops the worker thread mid-match, and meanwhile the host keeps running.
+// At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts); the others
+// wait their turn, and their time limit starts when they run.
+import { Worker } from 'node:worker_threads';
+import { previewLine, splitLines } from './text';
+import { RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
 
 export interface RegexScanner {
   /** Matches per text (same order), at most `max` in total. Throws ScanTimeout past `timeoutMs`. */
@@ -11,54 +17,108 @@ export interface RegexScanner {
   dispose(): void;
 }
 
-const RUN_JOB = new vm.Script('out = job(); job = undefined;');
+interface Job {
+  texts: readonly string[];
+  source: string;
+  flags: string;
+  max: number;
+}
+type RawHit = [line: number, index: number, length: number];
 
-/**
- * Runs jobs synchronously under a wall-clock limit. V8 terminates the running script, regex
- * included, when the limit passes; the host thread is free again afterwards. One context serves
- * many jobs: creating a context costs milliseconds, running in it microseconds.
- */
-export class TimedRunner {
-  private readonly box: { job?: () => unknown; out?: unknown } = {};
-  private readonly context = vm.createContext(this.box);
-
-  run<T>(job: () => T, timeoutMs: number): T {
-    this.box.job = job;
-    this.box.out = undefined;
-    try {
-      RUN_JOB.runInContext(this.context, { timeout: timeoutMs });
-    } catch (e) {
-      if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new ScanTimeout(`timed out after ${timeoutMs} ms`);
-      throw e;
-    } finally {
-      this.box.job = undefined;
+/** The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build. */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ texts, source, flags, max }) => {
+  const re = new RegExp(source, flags);
+  const out = [];
+  let n = 0;
+  for (const text of texts) {
+    const hits = [];
+    if (n < max && text !== '') {
+      const lines = text.split(/\\r\\n|\\r|\\n/);
+      if (lines[lines.length - 1] === '') lines.pop();
+      for (let i = 0; i < lines.length && n < max; i++) {
+        re.lastIndex = 0;
+        const m = re.exec(lines[i]);
+        if (m) {
+          hits.push([i + 1, m.index, m[0].length]);
+          n++;
+        }
+      }
     }
-    const out = this.box.out as T;
-    this.box.out = undefined;
-    return out;
+    out.push(hits);
   }
-}
-
-/** One job under a time limit (see TimedRunner). */
-export function runWithTimeout<T>(job: () => T, timeoutMs: number): T {
-  return new TimedRunner().run(job, timeoutMs);
-}
+  parentPort.postMessage(out);
+});
+`;
 
 export function createRegexScanner(): RegexScanner {
-  const runner = new TimedRunner();
+  let worker: Worker | undefined;
+  let online: Promise<void> | undefined;
+  /** The worker, once its thread runs (starting one is not the regex's time). */
+  const start = async (): Promise<Worker> => {
+    if (!worker) {
+      try {
+        worker = new Worker(WORKER_SOURCE, { eval: true });
+      } catch (e) {
+        throw new RegexUnavailable(`no worker available for a time-limited regex scan (${(e as Error).message})`);
+      }
+      worker.unref(); // an idle scanner never keeps the process alive
+      worker.on('error', () => undefined); // reported to the scan that runs (below); never an unhandled 'error' event
+      const w = worker;
+      online = new Promise<void>((resolve, reject) => {
+        w.once('online', resolve);
+        w.once('error', (e) => reject(new RegexUnavailable(`the regex worker did not start (${e.message})`)));
+      });
+      online.catch(() => undefined);
+    }
+    const w = worker;
+    await online;
+    return w;
+  };
+  const stop = () => {
+    void worker?.terminate();
+    worker = undefined;
+    online = undefined;
+  };
   return {
-    scan: async (texts, re, max, timeoutMs) =>
-      runner.run(() => {
-        const test = regexTester(re);
-        const out: LineMatch[][] = [];
-        let n = 0;
-        for (const text of texts) {
-          const hits = n >= max ? [] : scanText(text, test, max - n);
-          n += hits.length;
-          out.push(hits);
-        }
-        return out;
-      }, timeoutMs),
-    dispose: () => undefined,
+    async scan(texts, re, max, timeoutMs) {
+      const release = await scanSlot();
+      try {
+        const w = await start();
+        const raw = await new Promise<RawHit[][]>((resolve, reject) => {
+          const done = () => {
+            clearTimeout(timer);
+            w.off('message', onMessage);
+            w.off('error', onError);
+          };
+          const timer = setTimeout(() => {
+            done();
+            stop(); // kills the thread mid-match
+            reject(new ScanTimeout(`timed out after ${timeoutMs} ms`));
+          }, timeoutMs);
+          const onMessage = (hits: RawHit[][]) => {
+            done();
+            resolve(hits);
+          };
+          const onError = (e: Error) => {
+            done();
+            stop();
+            reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
+          };
+          w.on('message', onMessage);
+          w.on('error', onError);
+          w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies Job);
+        });
+        return raw.map((hits, i) => {
+          if (hits.length === 0) return [];
+          const lines = splitLines(texts[i]!);
+          return hits.map(([line, index, length]) => ({ line, preview: previewLine(lines[line - 1]!, index, length) }));
+        });
+      } finally {
+        release();
+      }
+    },
+    dispose: stop,
   };
 }

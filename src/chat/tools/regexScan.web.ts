@@ -9,7 +9,7 @@
 // Where no Worker can be made, regex search is refused with RegexUnavailable (never run unguarded).
 import type { RegexScanner } from './regexScan';
 import { previewLine, splitLines } from './text';
-import { RegexUnavailable, ScanTimeout, type LineMatch } from './textScan';
+import { RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
 
 interface Job {
   texts: readonly string[];
@@ -67,31 +67,40 @@ export function createRegexScanner(): RegexScanner {
     url = undefined;
   };
   return {
-    scan(texts, re, max, timeoutMs) {
-      const w = start();
-      return new Promise<LineMatch[][]>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          stop(); // kills the thread mid-match
-          reject(new ScanTimeout(`timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
-        w.onmessage = (e: MessageEvent<RawHit[][]>) => {
-          clearTimeout(timer);
-          resolve(
-            e.data.map((hits, i) => {
-              if (hits.length === 0) return [];
-              const lines = splitLines(texts[i]!);
-              return hits.map(([line, index, length]) => ({ line, preview: previewLine(lines[line - 1]!, index, length) }));
-            }),
-          );
-        };
-        w.onerror = (e) => {
-          clearTimeout(timer);
-          stop();
-          reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
-        };
-        w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies Job);
-      });
+    async scan(texts, re, max, timeoutMs) {
+      const release = await scanSlot(); // at most MAX_RUNNING_SCANS workers at once
+      try {
+        return await run(texts, re, max, timeoutMs);
+      } finally {
+        release();
+      }
     },
     dispose: stop,
   };
+
+  function run(texts: readonly string[], re: RegExp, max: number, timeoutMs: number): Promise<LineMatch[][]> {
+    const w = start();
+    return new Promise<LineMatch[][]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop(); // kills the thread mid-match
+        reject(new ScanTimeout(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      w.onmessage = (e: MessageEvent<RawHit[][]>) => {
+        clearTimeout(timer);
+        resolve(
+          e.data.map((hits, i) => {
+            if (hits.length === 0) return [];
+            const lines = splitLines(texts[i]!);
+            return hits.map(([line, index, length]) => ({ line, preview: previewLine(lines[line - 1]!, index, length) }));
+          }),
+        );
+      };
+      w.onerror = (e) => {
+        clearTimeout(timer);
+        stop();
+        reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
+      };
+      w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies Job);
+    });
+  }
 }

@@ -99,7 +99,7 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
       }
       const found: { target: Target; hits: LineMatch[] }[] = [];
       if (scanner && re) {
-        // Regex from the model: under a time limit (platform seam: node:vm, or a Worker in the web build).
+        // Regex from the model: in a worker thread under a time limit (platform seam regexScan: worker_threads, or a Web Worker in the web build).
         let perText: LineMatch[][];
         try {
           perText = await scanner.scan(

@@ -3,8 +3,8 @@
 // There is no stable VS Code API for text search (findTextInFiles is still proposed), so files found
 // by findFiles are scanned here. A regular expression comes from the model, so it may backtrack
 // catastrophically (`(a+)+$`) and freeze the extension host; scans with a regex run under a time
-// limit behind the platform seam (src/chat/tools/regexScan.ts: node:vm in the Node build, a Worker
-// with terminate() in the web build).
+// limit, off the host's thread, behind the platform seam (src/chat/tools/regexScan.ts: a worker_threads
+// Worker in the Node build, a Web Worker in the web build, each terminated at the limit).
 import { previewLine, splitLines } from './text';
 
 export type LineTester = (line: string) => { index: number; length: number } | undefined;
@@ -68,4 +68,28 @@ export class ScanTimeout extends Error {
 /** The regex engine in this host cannot run under a time limit (web build without Worker). */
 export class RegexUnavailable extends Error {
   override readonly name = 'RegexUnavailable';
+}
+
+/** Regex scans that run at once, over all searches of the window (each is a thread with a copy of its texts). */
+export const MAX_RUNNING_SCANS = 4;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * Waits for one of the MAX_RUNNING_SCANS places (first come, first served); resolves to the
+ * function that gives it back (once, whatever the caller does twice).
+ */
+export async function scanSlot(): Promise<() => void> {
+  if (running >= MAX_RUNNING_SCANS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = waiting.shift();
+    if (next)
+      next(); // the place passes on
+    else running--;
+  };
 }

@@ -5,7 +5,7 @@ import { ChatStreamAssembler, completionFromJsonText, eventsFromCompletion, inBa
 import { summarizeHtml } from './errorBody';
 import { htmlInsteadOfAnswerError, protocolError } from './gatewayError';
 import { type ErrorContext } from './errorMessages';
-import { createSseDecoder, DEFAULT_MAX_EVENT_BYTES, SseLimitError, type SseMessage } from './sse';
+import { createSseDecoder, DEFAULT_MAX_EVENT_BYTES, formatBytes, SseLimitError, type SseMessage } from './sse';
 import { readBodyText, type Attempt } from './transport';
 import type { ChatStreamEvent } from './types';
 
@@ -126,12 +126,18 @@ export async function* chatEventBatches(
   if (batch.length) yield batch;
 }
 
-/** A JSON body (images, model list), size-capped; an HTML page or an `{error}` body is an error. */
-export async function readJsonAnswer(response: Response, attempt: Attempt, context: ErrorContext): Promise<unknown> {
-  const { text, truncated } = await readBodyText(response, attempt, MAX_JSON_BODY_BYTES);
-  if (truncated) throw protocolError('the answer is larger than 128 MB');
+/** A model list larger than this is refused (the largest public lists are a few MB). */
+export const MAX_MODEL_LIST_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A JSON body (images, model list), read up to `maxBytes` (an HTML page only up to
+ * MAX_ERROR_BODY_BYTES, which its summary needs); an HTML page or an `{error}` body is an error.
+ */
+export async function readJsonAnswer(response: Response, attempt: Attempt, context: ErrorContext, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const { text, truncated } = await readBodyText(response, attempt, maxBytes, false, MAX_ERROR_BODY_BYTES);
   const trimmed = text.trimStart();
   if (trimmed.startsWith('<')) throw htmlInsteadOfAnswerError(summarizeHtml(trimmed));
+  if (truncated) throw protocolError(`the answer is larger than ${formatBytes(maxBytes)}`);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -104,12 +104,72 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** The page's <title>, else its visible text, as one short line. */
+/** An HTML page is summarised from this many characters at most (its title is near the top). */
+export const MAX_HTML_CHARS = 64 * 1024;
+
+const lowerAscii = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
+/**
+ * The page's <title>, else its visible text, as one short line. One pass over at most
+ * MAX_HTML_CHARS, whatever the page holds: the patterns this replaces (`<[^>]*>`,
+ * `<(script|style|head)[^>]*>[\s\S]*?<\/\1>`) ran from every `<` to the end of a page without
+ * `>`, and 512 KB of `<a` froze the extension host for over a minute (issue 21). Same result on
+ * pages those patterns handled.
+ */
 export function summarizeHtml(html: string): string {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  const source = title && title.trim() ? title : html.replace(/<(script|style|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ');
-  const text = decodeEntities(source.replace(/<[^>]*>/g, ' ').replace(/<[^>]*$/, ' '));
-  return clean(text, MAX_HTML_SUMMARY_CHARS);
+  const page = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  const lower = lowerAscii(page); // same length and indices as `page`
+  const title = titleOf(page, lower);
+  const source = title && title.trim() ? title : withoutBlocks(page, lower);
+  return clean(decodeEntities(withoutTags(source)), MAX_HTML_SUMMARY_CHARS);
+}
+
+/** What `/<title[^>]*>([\s\S]*?)<\/title>/i` captures: the first <title> that is closed. */
+function titleOf(page: string, lower: string): string | undefined {
+  const start = lower.indexOf('<title');
+  if (start < 0) return undefined;
+  const open = lower.indexOf('>', start);
+  if (open < 0) return undefined; // no later <title> has a `>` either
+  const close = lower.indexOf('</title>', open + 1);
+  return close < 0 ? undefined : page.slice(open + 1, close);
+}
+
+const BLOCKS = /<(script|style|head)/g;
+
+/** The page without script, style and head elements (each as one space), as the pattern above did. */
+function withoutBlocks(page: string, lower: string): string {
+  let out = '';
+  let copied = 0;
+  let gt = -1; // the next `>` after the last search start
+  const closes = new Map<string, number>(); // per element: the next closing tag (-1: none left)
+  BLOCKS.lastIndex = 0;
+  for (let m = BLOCKS.exec(lower); m; m = BLOCKS.exec(lower)) {
+    const name = m[1]!;
+    const from = m.index + name.length + 1;
+    if (gt < from) gt = lower.indexOf('>', from);
+    if (gt < 0) break; // no `>` from here on: nothing later can match
+    let close = closes.get(name);
+    if (close === -1) continue;
+    if (close === undefined || close < gt + 1) closes.set(name, (close = lower.indexOf(`</${name}>`, gt + 1)));
+    if (close < 0) continue;
+    out += `${page.slice(copied, m.index)} `;
+    copied = close + name.length + 3;
+    BLOCKS.lastIndex = copied;
+  }
+  return out + page.slice(copied);
+}
+
+/** Tags as spaces, and an unclosed tag at the end cut off (`<[^>]*>` then `<[^>]*$`). */
+function withoutTags(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let lt = text.indexOf('<'); lt >= 0; lt = text.indexOf('<', copied)) {
+    const gt = text.indexOf('>', lt + 1);
+    out += `${text.slice(copied, lt)} `;
+    if (gt < 0) return out;
+    copied = gt + 1;
+  }
+  return out + text.slice(copied);
 }
 
 /** Details from a body that is not JSON: nothing, an HTML page (summarized) or plain text. */

@@ -32,7 +32,13 @@ function partialTagAtEnd(text: string, tag: string): number {
 
 export class ThinkSplitter {
   private state: State = 'start';
+  /** start: a partial `<think>` after the whitespace; inside: a partial `</think>` */
   private held = '';
+  /**
+   * start: the whitespace so far, in pieces. Joined with each chunk, 16K of spaces streamed in
+   * small chunks cost a pass over all of them per chunk (quadratic; issue 21).
+   */
+  private space: string[] = [];
 
   /** No more tags to look for: the caller may pass text straight on. */
   get plain(): boolean {
@@ -42,21 +48,32 @@ export class ThinkSplitter {
   push(chunk: string, sink: ThinkSink): void {
     if (!chunk) return;
     if (this.state === 'text') return sink.text(chunk);
-    let text = this.held + chunk;
-    this.held = '';
+    let text: string;
     if (this.state === 'start') {
-      const ws = leadingWhitespace(text);
-      const rest = text.slice(ws);
+      let rest = chunk;
+      if (!this.held) {
+        const ws = leadingWhitespace(chunk);
+        if (ws) this.space.push(chunk.slice(0, ws));
+        rest = chunk.slice(ws);
+        if (!rest) return; // whitespace only: the next chunk decides
+      }
+      rest = this.held + rest;
+      this.held = '';
       if (rest.length < OPEN.length && OPEN.startsWith(rest)) {
-        this.held = text; // whitespace only, or the start of `<think>`: the next chunk decides
+        this.held = rest; // the start of `<think>`: the next chunk decides
         return;
       }
+      const space = this.space.join('');
+      this.space = [];
       if (!rest.startsWith(OPEN)) {
         this.state = 'text';
-        return sink.text(text);
+        return sink.text(space + rest);
       }
       this.state = 'inside';
       text = rest.slice(OPEN.length);
+    } else {
+      text = this.held + chunk;
+      this.held = '';
     }
     if (this.state === 'inside') {
       const end = text.indexOf(CLOSE);
@@ -79,8 +96,9 @@ export class ThinkSplitter {
 
   /** End of the content: what was held back goes out as what it was. */
   end(sink: ThinkSink): void {
-    const held = this.held;
+    const held = this.state === 'start' ? this.space.join('') + this.held : this.held;
     this.held = '';
+    this.space = [];
     if (!held) return;
     if (this.state === 'start') sink.text(held);
     else if (this.state === 'inside') sink.reasoning(held); // cut off while thinking: it was thinking

@@ -334,19 +334,37 @@ export async function* bodyChunks(response: Response, attempt: Attempt): AsyncGe
 
 /**
  * The body as text, at most `limitBytes` of it (an error page can be huge). With `tolerant`,
- * a connection failure mid-body returns what arrived so far; an abort still throws.
+ * a connection failure mid-body returns what arrived so far; an abort still throws. A body whose
+ * first character (after whitespace) is `<` is an HTML page, not the JSON asked for: with
+ * `pageLimitBytes`, it is read only that far (its summary needs the top of it).
  */
-export async function readBodyText(response: Response, attempt: Attempt, limitBytes: number, tolerant = false): Promise<{ text: string; truncated: boolean }> {
+export async function readBodyText(
+  response: Response,
+  attempt: Attempt,
+  limitBytes: number,
+  tolerant = false,
+  pageLimitBytes?: number,
+): Promise<{ text: string; truncated: boolean }> {
   const decoder = new TextDecoder();
   let text = '';
   let total = 0;
   let truncated = false;
+  let limit = limitBytes;
+  let decided = pageLimitBytes === undefined;
   try {
     for await (const chunk of bodyChunks(response, attempt)) {
-      const room = limitBytes - total;
-      text += decoder.decode(room < chunk.byteLength ? chunk.subarray(0, room) : chunk, { stream: true });
+      const room = limit - total;
+      const piece = decoder.decode(room < chunk.byteLength ? chunk.subarray(0, Math.max(0, room)) : chunk, { stream: true });
+      text += piece;
       total += chunk.byteLength;
-      if (total > limitBytes) {
+      if (!decided) {
+        const head = piece.trimStart();
+        if (head) {
+          decided = true;
+          if (head.startsWith('<') && pageLimitBytes! < limit) limit = pageLimitBytes!;
+        }
+      }
+      if (total > limit) {
         truncated = true;
         break;
       }

@@ -10,6 +10,7 @@ import {
   pathFromLeadingComment,
   withoutLine,
 } from '../../../../src/chat/apply/blockPaths';
+import { assertLinear, repeatTo } from '../../linearGrowth';
 
 describe('apply: the path of a block (pure)', () => {
   describe('paths in the info string', () => {
@@ -77,5 +78,43 @@ describe('apply: the path of a block (pure)', () => {
       const md = '1. Change it:\n\n   ```py app/a.py\n   def f():\n       return 1\n   ````\n';
       assert.deepEqual(fencesOf(md), [{ info: 'py app/a.py', content: 'def f():\n    return 1' }]);
     });
+  });
+});
+
+describe('apply: block paths on hostile first lines grow linearly (issue 21, item 6)', () => {
+  const cases: [string, (n: number) => string][] = [
+    ['/* and stars', (n) => `/*${'*'.repeat(n - 2)}`],
+    ['/* stars, then text', (n) => `/*${'*'.repeat(n / 2)} a ${'*'.repeat(n / 2)}`],
+    ['/** a.ts', (n) => `/**${' a.ts'.repeat(n / 5)}`],
+    ['runs of #', (n) => repeatTo('### ', n)],
+    ['#', (n) => repeatTo('#', n)],
+    ['// and words', (n) => `// ${repeatTo('a ', n)}`],
+    ['<!-- and dashes', (n) => `<!--${repeatTo('-', n)}`],
+    ['a 4,001-character first line and more', (n) => `${repeatTo('a', 4001)}\n${repeatTo('x\n', n)}`],
+  ];
+  for (const [name, input] of cases) {
+    it(`pathFromLeadingComment: ${name}`, () => {
+      assertLinear('pathFromLeadingComment', pathFromLeadingComment, input);
+    });
+  }
+
+  it('fencesOf, findFenceInfo, pathFromInfo and langFromInfoString', () => {
+    for (const unit of ['`', '~', '> ', ' ', '```', '> ```', 'a ']) {
+      assertLinear(`fencesOf ${JSON.stringify(unit)}`, fencesOf, (n) => repeatTo(unit, n));
+      assertLinear(
+        `findFenceInfo ${JSON.stringify(unit)}`,
+        (s) => findFenceInfo([s], s),
+        (n) => repeatTo(unit, n),
+      );
+      assertLinear(`pathFromInfo ${JSON.stringify(unit)}`, pathFromInfo, (n) => repeatTo(unit, n));
+      assertLinear(`langFromInfoString ${JSON.stringify(unit)}`, langFromInfoString, (n) => repeatTo(unit, n));
+    }
+  });
+
+  it('still reads the path comments it read before', () => {
+    assert.deepEqual(pathFromLeadingComment('/** src/a.ts **/\nx'), { path: 'src/a.ts', explicit: false, line: 0 });
+    assert.deepEqual(pathFromLeadingComment('\n  <!-- file: web/index.html -->\n<p>'), { path: 'web/index.html', explicit: true, line: 1 });
+    assert.deepEqual(pathFromLeadingComment('### notes.md'), { path: 'notes.md', explicit: false, line: 0 });
+    assert.equal(pathFromLeadingComment(`// ${'a'.repeat(4001)}.ts`), undefined);
   });
 });

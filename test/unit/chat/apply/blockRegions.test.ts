@@ -11,6 +11,7 @@ import {
   reindent,
   replaceRegion,
 } from '../../../../src/chat/apply/blockRegions';
+import { assertLinear, repeatTo } from '../../linearGrowth';
 
 const TS_FILE = [
   "import { x } from './x';",
@@ -151,5 +152,28 @@ describe('apply: where a block goes (pure)', () => {
       assert.equal(reindent('push() {\n  x();\n}', '  '), '  push() {\n    x();\n  }');
       assert.equal(reindent('  a\n  b', '  '), '  a\n  b');
     });
+  });
+});
+
+describe('apply: placing a block with hostile lines grows linearly (issue 21, item 6)', () => {
+  for (const unit of ['\\"', '"', "\\'", '`\\', '/*', '//', '{', '(', 'a ', '@a(', 'public ', '"a', "'a\\"]) {
+    it(`a first line of 8K to 64K of ${JSON.stringify(unit)}`, () => {
+      assertLinear(
+        'placeBlock',
+        (code) => placeBlock(TS_FILE, code),
+        (n) => `${repeatTo(unit, n)}\nfunction add() {\n}`,
+      );
+      assertLinear('isSingleConstruct', isSingleConstruct, (n) => repeatTo(unit, n));
+      assertLinear('declaredName', declaredName, (n) => repeatTo(unit, n));
+      assertLinear(
+        'findRegionByText',
+        (code) => findRegionByText(`${TS_FILE}${code}\n`, code),
+        (n) => repeatTo(unit, n),
+      );
+    });
+  }
+
+  it('strings and comments are still set aside when braces are counted', () => {
+    assert.equal(isSingleConstruct('function f() {\n  const s = "}\\"}";\n  /* } */ return 1; // }\n}'), true);
   });
 });

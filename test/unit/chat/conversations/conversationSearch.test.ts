@@ -14,6 +14,7 @@ import {
 } from '../../../../src/chat/conversations/conversationSearch';
 import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { assertLinear, repeatTo } from '../../linearGrowth';
 
 function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
   c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
@@ -243,5 +244,62 @@ describe('chat: titles and snippets are plain text (issue 21, item 10)', () => {
   it('plainLabel keeps ordinary text, emoji and non-Latin scripts as they are', () => {
     assert.equal(plainLabel('  Grüße — 日本語 🙂 עברית\tok '), 'Grüße — 日本語 🙂 עברית ok');
     assert.equal(plainLabel('cost $5 (approx)'), 'cost $5 (approx)');
+  });
+});
+
+describe('chat: titles and search text on hostile text grow linearly (issue 21, item 6)', () => {
+  it('keeps links, images and tags as before, also with one level of parentheses in a URL', () => {
+    assert.equal(plainText('see [the docs](https://en.wikipedia.org/wiki/Foo_(bar)) and ![a chart](c.png "t")'), 'see the docs and a chart');
+    assert.equal(plainText('<b>bold</b> [x]'), 'bold [x]');
+    assert.equal(plainText('[a [b] c](u)'), '[a [b] c](u)');
+  });
+
+  const conversation = (text: string): Conversation => {
+    const c: Conversation = { id: 'c', title: 'New chat', createdAt: 1, updatedAt: 1, messages: [], pinned: [], pending: [], draft: '' };
+    addTurn(c, text, text);
+    return c;
+  };
+  for (const unit of ['[', '![', '<', '<a', '[a](', '[](', '](', '<title', 'a<', '*', '_', '> ', '1', '#', ' ', '`']) {
+    it(`titleFrom, searchTextOf and plainText on 8K to 64K of ${JSON.stringify(unit)}`, () => {
+      assertLinear('plainText', plainText, (n) => repeatTo(unit, n));
+      assertLinear(
+        'titleFrom',
+        (s) => titleFrom(s),
+        (n) => repeatTo(unit, n),
+      );
+      assertLinear(
+        'searchTextOf',
+        (c) => searchTextOf(conversation(c)),
+        (n) => repeatTo(unit, n),
+      );
+    });
+  }
+
+  it('a streamed delta leaves the conversation list entry as it was (the earlier answers are not read again)', async () => {
+    const store = await ConversationStore.open(new MemoryBackend(), { debounceMs: 5 });
+    const c = store.active;
+    addTurn(c, 'q', '['.repeat(32_000));
+    store.changed(c, { touch: true });
+    c.messages.push({
+      id: 'a9',
+      role: 'assistant',
+      parts: [{ kind: 'text', text: '' }],
+      status: 'streaming',
+      model: 'm',
+      channel: 'default',
+      createdAt: 3,
+      wire: [],
+    });
+    store.changed(c, { touch: true });
+    const entry = store.searchEntries().find((e) => e.id === c.id);
+    for (let i = 0; i < 50; i++) {
+      (c.messages.at(-1) as AssistantRecord).parts[0] = { kind: 'text', text: `delta ${i}` };
+      store.changed(c);
+    }
+    assert.equal(
+      store.searchEntries().find((e) => e.id === c.id),
+      entry,
+    );
+    await store.close();
   });
 });

@@ -15,8 +15,8 @@ import {
   splitLines,
 } from '../../../../src/chat/tools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../../src/chat/tools/globs';
-import { compileRegex, literalTester, regexTester, scanText, ScanTimeout } from '../../../../src/chat/tools/textScan';
-import { runWithTimeout, TimedRunner } from '../../../../src/chat/tools/regexScan';
+import { compileRegex, literalTester, MAX_RUNNING_SCANS, regexTester, scanText, ScanTimeout } from '../../../../src/chat/tools/textScan';
+import { createRegexScanner } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
   it('defines the five read-only tools and the three edit tools with closed JSON schemas and descriptions', () => {
@@ -211,27 +211,50 @@ describe('tool text scan', () => {
     assert.throws(() => compileRegex('(unclosed'), SyntaxError);
   });
 
-  it('stops a catastrophically backtracking regex instead of freezing the host', () => {
-    const test = regexTester(compileRegex('(a+)+$'));
+  it('stops a catastrophically backtracking regex in a worker thread, while this thread keeps running', async () => {
+    const re = compileRegex('(a+)+$');
     const text = `${'a'.repeat(40)}!\n`;
-    assert.throws(() => runWithTimeout(() => scanText(text, test, 10), 200), ScanTimeout);
-    // the same guard lets a normal scan through, also in a runner that just timed out
-    assert.deepEqual(
-      runWithTimeout(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line),
-      [1],
-    );
-    const runner = new TimedRunner();
-    assert.throws(() => runner.run(() => scanText(text, test, 10), 200), ScanTimeout);
-    assert.deepEqual(
-      runner.run(() => scanText('aaa\n', test, 10), 1000).map((m) => m.line),
-      [1],
-    );
-    assert.throws(
-      () =>
-        runner.run(() => {
-          throw new RangeError('boom');
-        }, 1000),
-      RangeError,
-    );
+    const scanner = createRegexScanner();
+    try {
+      // the host's thread is free meanwhile: a 10 ms timer keeps firing (issue 21: the old guard ran here)
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 10);
+      await assert.rejects(scanner.scan([text], re, 10, 300), ScanTimeout);
+      clearInterval(ticker);
+      assert.ok(ticks >= 1, `the timer fired ${ticks} times during the scan`);
+      // the same scanner (its worker was terminated) lets a normal scan through
+      assert.deepEqual(
+        (await scanner.scan(['aaa\n', 'b\naaa'], re, 10, 5000)).map((hits) => hits.map((m) => [m.line, m.preview])),
+        [[[1, 'aaa']], [[2, 'aaa']]],
+      );
+    } finally {
+      scanner.dispose();
+    }
+  });
+
+  it('runs at most MAX_RUNNING_SCANS regex scans at once; the others wait, and their time limit starts when they run', async () => {
+    const slow = compileRegex('(a+)+$');
+    const text = `${'a'.repeat(40)}!\n`;
+    const scanners = Array.from({ length: MAX_RUNNING_SCANS + 2 }, () => createRegexScanner());
+    try {
+      let firstStop = Infinity;
+      const answeredAt: number[] = [];
+      const hung = scanners.slice(0, MAX_RUNNING_SCANS).map((s) =>
+        s.scan([text], slow, 10, 400).catch((e: unknown) => {
+          firstStop = Math.min(firstStop, Date.now());
+          throw e;
+        }),
+      );
+      // queued behind the hung ones: would time out if its limit started at once
+      const queued = scanners.slice(MAX_RUNNING_SCANS).map((s) => s.scan(['aaa\n'], slow, 10, 300).then((r) => (answeredAt.push(Date.now()), r)));
+      await Promise.all(hung.map((h) => assert.rejects(h, ScanTimeout)));
+      assert.deepEqual(
+        (await Promise.all(queued)).map((r) => r[0]!.length),
+        [1, 1],
+      );
+      assert.ok(Math.min(...answeredAt) >= firstStop, 'the queued scans ran only once a hung one was stopped');
+    } finally {
+      for (const s of scanners) s.dispose();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // completeChat: sends stream: false, reads a JSON answer or (the spec says streaming is on by
 // default) an SSE one, and returns one ChatCompletion.
 import * as assert from 'node:assert/strict';
+import { MAX_MODEL_LIST_BYTES } from '../../../../src/core/client/chatResponse';
 import { client, expectGatewayError, finishChunk, sseHead, sseStream, startServer, textChunk, toolChunk, usageChunk } from './clientHarness';
 
 const chat = { model: 'flagship', messages: [{ role: 'user' as const, content: 'hi' }], provider: { channel: 'direct' as const } };
@@ -104,5 +105,51 @@ describe('core/completeChat', () => {
     });
     await expectGatewayError(client(cut.baseUrl).completeChat(chat), 'network');
     assert.equal(cut.requests.length, 3, 'nothing was shown yet, so a cut answer is retried');
+  });
+});
+
+describe('core/client: bodies are capped before they are parsed (issue 21)', () => {
+  /** A fetch whose body is `total` bytes of `unit` in 16 KB pieces; counts the bytes pulled. */
+  function endlessPage(unit: string, total: number, contentType: string): { fetch: typeof globalThis.fetch; pulled: () => number } {
+    let pulled = 0;
+    const piece = new TextEncoder().encode(unit.repeat(Math.ceil(16384 / unit.length)).slice(0, 16384));
+    const fetchImpl = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= total) return controller.close();
+            pulled += piece.byteLength;
+            controller.enqueue(piece);
+          },
+        }),
+        { status: 200, headers: { 'content-type': contentType } },
+      )) as typeof globalThis.fetch;
+    return { fetch: fetchImpl, pulled: () => pulled };
+  }
+
+  for (const contentType of ['text/html', 'application/json']) {
+    it(`GET /models answering 200 ${contentType} with 512 KB of \`<a\`: an HTML error, read no further than 64 KB (and a bit)`, async () => {
+      const page = endlessPage('<a', 512 * 1024, contentType);
+      const error = await expectGatewayError(client('http://127.0.0.1:9/v1', { fetch: page.fetch }).listModels(), 'protocol');
+      assert.match(error.message, /HTML page instead of an answer/);
+      assert.ok(page.pulled() <= 128 * 1024, `${page.pulled()} bytes read`);
+    });
+  }
+
+  it('an image answer that is an HTML page is read no further than 64 KB (and a bit)', async () => {
+    const page = endlessPage('<a', 8 * 1024 * 1024, 'text/html');
+    const error = await expectGatewayError(
+      client('http://127.0.0.1:9/v1', { fetch: page.fetch }).generateImages({ model: 'image-small', prompt: 'x' }),
+      'protocol',
+    );
+    assert.match(error.message, /HTML page instead of an answer/);
+    assert.ok(page.pulled() <= 128 * 1024, `${page.pulled()} bytes read`);
+  });
+
+  it('a model list larger than MAX_MODEL_LIST_BYTES is refused without reading the rest', async () => {
+    const page = endlessPage('[', 64 * 1024 * 1024, 'application/json');
+    const error = await expectGatewayError(client('http://127.0.0.1:9/v1', { fetch: page.fetch }).listModels(), 'protocol');
+    assert.match(error.message, /larger than 16 MB/);
+    assert.ok(page.pulled() <= MAX_MODEL_LIST_BYTES + 256 * 1024, `${page.pulled()} bytes read`);
   });
 });

@@ -2,6 +2,7 @@
 // chunks split its tags; a `<think>` anywhere else is text.
 import * as assert from 'node:assert/strict';
 import { splitThink, ThinkSplitter } from '../../../../src/core/client/thinkTags';
+import { assertLinear, repeatTo } from '../../linearGrowth';
 
 function run(chunks: string[]): { reasoning: string; text: string; order: string[] } {
   let reasoning = '';
@@ -86,5 +87,28 @@ describe('core/thinkTags: a <think> block at the start of content', () => {
     assert.equal(s.plain, false);
     s.push('Hi', sink);
     assert.equal(s.plain, true);
+  });
+});
+
+describe('core/thinkTags: whitespace streamed before the answer grows linearly (issue 21, item 6)', () => {
+  const streamed = (text: string) => {
+    const s = new ThinkSplitter();
+    let out = '';
+    const sink = { reasoning: (t: string) => (out += t), text: (t: string) => (out += t) };
+    for (let i = 0; i < text.length; i += 4) s.push(text.slice(i, i + 4), sink);
+    s.end(sink);
+    return out;
+  };
+  for (const unit of [' ', '\n', '\r\n', ' \t']) {
+    it(`8K to 64K of ${JSON.stringify(unit)} in 4-character chunks`, () => {
+      assertLinear('ThinkSplitter', streamed, (n) => `${repeatTo(unit, n)}answer`);
+      assertLinear('ThinkSplitter then <think>', streamed, (n) => `${repeatTo(unit, n)}<think>x</think>answer`);
+    });
+  }
+
+  it('keeps the whitespace of an answer that has no <think> block, also cut by the end', () => {
+    assert.equal(streamed('   \n  answer'), '   \n  answer');
+    assert.equal(streamed('   \n  '), '   \n  ');
+    assert.equal(streamed('  <thi'), '  <thi');
   });
 });

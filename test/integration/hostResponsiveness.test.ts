@@ -1,0 +1,106 @@
+// The extension host stays responsive (issue 21, item 6): measured from the test runner, a second
+// extension in the same host, as the longest gap of a 10 ms timer while Modelgate works. Each
+// figure is printed; the assertion is on a bound far above noise (2 s), so that it fails on the
+// old code (28 s, 18 s and 18 s of stall) without flaking on a busy machine.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApplyUi, ChatApply } from '../../src/chat/apply';
+import type { ChatController } from '../../src/chat/chatController';
+import { useModelgate } from './helpers';
+
+const KEY = 'sk-freeze-suite-3b8e51c0d4';
+const DIR = 'mg-freeze-fixture';
+const BOUND_MS = 2000;
+
+/** Starts a 10 ms timer; the returned function stops it and gives the longest gap seen (ms). */
+function watchGaps(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    return Math.max(longest, performance.now() - last);
+  };
+}
+
+/** The figure goes into the test's title (the reporter prints it), then the bound is checked. */
+function report(test: Mocha.Context, what: string, gapMs: number): void {
+  if (test.test) test.test.title += ` [longest gap ${Math.round(gapMs)} ms]`;
+  assert.ok(gapMs < BOUND_MS, `${what}: the extension host was blocked for ${Math.round(gapMs)} ms (bound ${BOUND_MS} ms)`);
+}
+
+describe('host responsiveness (issue 21)', function () {
+  this.timeout(120_000);
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { channel: 'default', 'chat.model': 'flagship-text' },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
+  });
+  const chat = (): ChatController => mg.api.chat.controller;
+  const apply = (): ChatApply => mg.api.chat.apply;
+  let ws: string;
+
+  before(() => {
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    fs.mkdirSync(path.join(ws, DIR), { recursive: true });
+    // a line that `(a+)+$` backtracks on for minutes
+    fs.writeFileSync(path.join(ws, DIR, 'backtrack.txt'), `${'a'.repeat(36)}!\n`);
+    fs.writeFileSync(path.join(ws, DIR, 'target.ts'), 'export const x = 1;\n');
+  });
+
+  after(async () => {
+    await chat().whenIdle();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(path.join(ws, DIR), { recursive: true, force: true });
+  });
+
+  it('an answer streams after an earlier answer of 32,000 `[`', async function () {
+    await chat().newChat();
+    await chat().send(`[[echo]]${'['.repeat(32_000)}`);
+    const stop = watchGaps();
+    await chat().send('And now? [[words:1500]]');
+    const gap = stop();
+    const last = (await chat().conversation()).messages.at(-1);
+    assert.equal(last?.role === 'assistant' && last.status, 'done');
+    report(this, 'streaming after an answer of 32,000 [', gap);
+  });
+
+  it('twenty search_text calls with a catastrophic regex in one tool round', async function () {
+    await chat().newChat();
+    const call = `[[call:search_text ${JSON.stringify({ query: '(a+)+$', isRegex: true, glob: `${DIR}/*.txt` })}]]`;
+    const stop = watchGaps();
+    await chat().send(`Search ${Array.from({ length: 20 }, () => call).join(' ')}`);
+    const gap = stop();
+    const last = (await chat().conversation()).messages.at(-1);
+    assert.ok(last?.role === 'assistant');
+    const tools = last.parts.flatMap((p) => (p.kind === 'tool' ? [p.call] : []));
+    assert.equal(tools.length, 20);
+    for (const t of tools) assert.match(t.result ?? '', /too slow/, 'each search was stopped at its time limit');
+    report(this, '20 catastrophic regex searches', gap);
+  });
+
+  it('Apply on a block whose first line is 4,001 characters long', async function () {
+    const original = apply().ui;
+    apply().ui = { pickPlacement: async () => undefined, confirmLanguage: async () => undefined, askNewFilePath: async () => undefined } satisfies ApplyUi;
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws, DIR, 'target.ts')));
+      const code = `/*${'*'.repeat(3_999)}\nexport const x = 2;\n`;
+      const stop = watchGaps();
+      const outcome = await apply().propose({ code, language: 'ts' });
+      const gap = stop();
+      for (const c of apply().pending()) await apply().discard(c.id);
+      assert.notEqual(outcome.kind, 'refused', JSON.stringify(outcome));
+      report(this, 'Apply, first line of 4,001 characters', gap);
+    } finally {
+      apply().ui = original;
+    }
+  });
+});
