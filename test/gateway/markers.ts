@@ -8,6 +8,7 @@
 //                        (hostile corpus tests: every chunking of the same text must render the same)
 //   [[imageMb:N]]        (image prompts) every image file padded to N MiB (crash tests: a save that lasts)
 //   [[fault:...]]        see faults.ts
+//   [[replay:NAME]]      a transcript of the stream corpus, byte for byte (replay.ts)
 
 export interface CallMarker {
   name: string;
