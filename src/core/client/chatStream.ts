@@ -157,6 +157,11 @@ export class ChatStreamAssembler {
         if (text) this.text(text, events);
         return events;
       }
+      const reasoning = fast.reasoning(data, plain);
+      if (reasoning !== undefined) {
+        if (reasoning.text) events.push({ type: 'reasoning', text: reasoning.text, field: reasoning.field });
+        return events;
+      }
       json = fast.large(data, plain);
     }
     if (json === undefined) json = parseJson(data, 'a stream chunk');
