@@ -4,7 +4,9 @@
 // "Thought for N s" when the answer starts, opens again from the keyboard, answers through a
 // tool round without the 400 DeepSeek gives a loop that lost its reasoning, comes back after a
 // reload, and has no Copy/Insert/Apply of its own. Screenshots in light and dark themes go to
-// test-results/screenshots/.
+// test-results/screenshots/. Then a handful of other servers' stream shapes (the stream corpus,
+// test/gateway/streamCorpus, each after a named provider document) replayed by the simulator
+// through the real panel: the Thinking block, the text, a tool call and the usage line.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -109,5 +111,54 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     await assistants().last().locator('details.reasoning-block > summary').first().click();
     const path = await screenshotPanel('reasoning-open-dark.png');
     writeFileSync(join(repoRoot(), 'test-results', 'screenshots', 'reasoning.txt'), `${path}\n`);
+  });
+
+  /** Sends `text`, waits for its answer to finish, returns that answer. */
+  async function ask(text: string) {
+    const before = await assistants().count();
+    await message().fill(text);
+    await button('Send').click();
+    const answer = assistants().nth(before);
+    await answer.waitFor({ state: 'attached', timeout: 60_000 });
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    await answer.locator('.message-usage').last().waitFor({ state: 'visible', timeout: 30_000 });
+    return answer;
+  }
+
+  /** The answer's text without its Thinking blocks. */
+  const answerOnly = (answer: ReturnType<typeof assistants>) =>
+    answer.locator('.message-body').evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('details.reasoning-block').forEach((d) => d.remove());
+      return copy.textContent ?? '';
+    });
+
+  // name, thinking, text, usage line (test/gateway/streamCorpus names each transcript's document)
+  const replayed: [string, RegExp, string, RegExp][] = [
+    ['deepseek-reasoner-text', /The user greets in French/, 'Bonjour ! Comment puis-je vous aider', /78 prompt \(64 cached\) · 48 completion \(30 reasoning\)/],
+    ['kimi-thinking-text', /先想一想：用户问好。/, '你好！有什么可以帮你？', /19 prompt \(16 cached\) · 21 completion/],
+    ['groq-parsed-reasoning-x-groq-usage', /Short greeting expected\./, 'Hello World!', /38 prompt · 27 completion/],
+    ['mistral-magistral-thinking-chunks', /Let me count the letters/, 'There are 3 r’s.', /30 prompt · 60 completion/],
+  ];
+
+  it('shows other servers’ stream shapes (the stream corpus): thinking, text and usage', async () => {
+    for (const [name, thinking, text, usage] of replayed) {
+      const answer = await ask(`Hello [[replay:${name}]]`);
+      assert.match((await answer.locator('details.reasoning-block .reasoning-body').first().textContent()) ?? '', thinking, `${name}: Thinking block`);
+      const answerText = await answerOnly(answer);
+      assert.ok(answerText.includes(text), `${name}: text: ${answerText}`);
+      assert.doesNotMatch(answerText, thinking, `${name}: thinking not in the answer`);
+      assert.match((await answer.locator('.message-usage').last().textContent()) ?? '', usage, `${name}: usage line`);
+      assert.equal(await answer.getByRole('alert').count(), 0, `${name}: no error`);
+    }
+  });
+
+  it('answers through a tool round from a thinking model’s tool-call stream (DeepSeek’s thinking-mode shape)', async () => {
+    const answer = await ask('Which files? [[replay:deepseek-thinking-tools]]');
+    assert.match((await answer.locator('details.reasoning-block .reasoning-body').first().textContent()) ?? '', /I need the file list first\./);
+    assert.equal(await answer.locator('details.tool-call .tool-name').first().textContent(), 'list_files');
+    await answer.getByText(/Tool list_files returned/).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await answer.locator('.message-usage').last().textContent()) ?? '', /completion/);
+    assert.equal(await answer.getByRole('alert').count(), 0, 'no error');
   });
 });

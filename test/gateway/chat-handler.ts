@@ -9,6 +9,7 @@ import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
 import { chatCost } from './prices';
 import { reasoningFor, refuseMissingReasoning } from './reasoning';
+import { replayMarker, replayUsage, sendReplay } from './replay';
 import type { RequestContext } from './request-context';
 import { ResponseSender } from './response-sender';
 import { tokensOf } from './tokens';
@@ -63,6 +64,15 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   if (failure) {
     record.failures++;
     throw upstreamFailure(failure.status);
+  }
+
+  const replay = ctx.markersApply && last?.role === 'user' ? replayMarker(textOf(last.content)) : undefined;
+  if (replay) {
+    state.charge(key, chatCost(request.model.id, request.channel, replayUsage(replay), profile.prices[request.model.id]));
+    const paced = chatPacing(state.realistic, profile, request.promptTokens, state.rng);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-modelgate-channel': request.channel });
+    res.flushHeaders();
+    return sendReplay(new ResponseSender(res, signal), replay, paced.chunkMs);
   }
 
   const reply = decideReply(request);

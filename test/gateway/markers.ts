@@ -12,6 +12,7 @@
 //   [[chunks:SEED:MAX]]  the same in pieces of 1-MAX characters (MAX >= 24: long answers in fewer events)
 //   [[imageMb:N]]        (image prompts) every image file padded to N MiB (crash tests: a save that lasts)
 //   [[fault:...]]        see faults.ts
+//   [[replay:NAME]]      a transcript of the stream corpus, byte for byte (replay.ts)
 
 export interface CallMarker {
   name: string;

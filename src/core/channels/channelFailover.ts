@@ -2,8 +2,8 @@
 // shared client's streamChat: a request that fails BEFORE its first streamed content with an
 // error another channel may not have (5xx, no connection, idle timeout, a rate limit the retry
 // policy did not wait out, or the gateway refusing the channel for this model) is sent again on
-// the next channel of `modelgate.fallbackChannels`. Never after content: a retry then would
-// repeat or contradict what the user already has. Every attempt is measured and recorded
+// the next channel of `modelgate.fallbackChannels`. Never after content (text, reasoning or a
+// tool call): a retry then would repeat or contradict what the user already has. Every attempt is measured and recorded
 // against the channel that made it, failures included. Pure.
 import type { ChannelChoice, Price } from '../catalogue/modelCatalogue';
 import { errorKindOf, type HealthSample } from './channelHealth';
@@ -107,7 +107,9 @@ export class FailoverClient implements Pick<GatewayClient, 'streamChat'> {
           },
         });
         for await (const ev of events) {
-          if (ev.type === 'text' && ev.text) {
+          // Reasoning is delivered content like text: the user has seen it (a retry elsewhere
+          // would show other thinking), and it is the first token the channel sent.
+          if ((ev.type === 'text' || ev.type === 'reasoning') && ev.text) {
             first ??= this.now();
             last = this.now();
             chars += ev.text.length;

@@ -10,23 +10,14 @@ import { ToolCallAssembler } from './toolCalls';
 import { splitThink, ThinkSplitter, type ThinkSink } from './thinkTags';
 import type { ChatCompletion, ChatStreamEvent, ReasoningField, ToolCall, Usage } from './types';
 import type { SseMessage } from './sse';
-import { describeZodError, wire, type ChatChunk, type WireUsage } from './wire';
+import { contentParts } from './contentParts';
+import { otherUsage, usageFromWire } from './usageForms';
+import { describeZodError, wire, type ChatChunk } from './wire';
+
+export { usageFromWire } from './usageForms';
 
 type Rec = Record<string, unknown>;
 const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function usageFromWire(usage: WireUsage): Usage {
-  const out: Usage = {
-    promptTokens: usage.prompt_tokens ?? 0,
-    completionTokens: usage.completion_tokens ?? 0,
-    cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-  };
-  // Part of completion_tokens (never added to it): shown, not charged again. 0 = none to show.
-  const details: unknown = usage.completion_tokens_details;
-  const reasoning = isRecord(details) ? details.reasoning_tokens : undefined;
-  if (typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning > 0) out.reasoningTokens = reasoning;
-  return out;
-}
 
 /**
  * The reasoning of a delta (streamed) or a message (not streamed), in the three field forms:
@@ -166,6 +157,11 @@ export class ChatStreamAssembler {
         if (text) this.text(text, events);
         return events;
       }
+      const reasoning = fast.reasoning(data, plain);
+      if (reasoning !== undefined) {
+        if (reasoning.text) events.push({ type: 'reasoning', text: reasoning.text, field: reasoning.field });
+        return events;
+      }
       json = fast.large(data, plain);
     }
     if (json === undefined) json = parseJson(data, 'a stream chunk');
@@ -182,7 +178,14 @@ export class ChatStreamAssembler {
         const reasoning = reasoningOf(delta);
         if (reasoning) events.push({ type: 'reasoning', ...reasoning });
       }
-      if (delta?.content) this.text(delta.content, events);
+      const content = delta?.content;
+      if (typeof content === 'string') {
+        if (content) this.text(content, events);
+      } else if (content) {
+        const parts = contentParts(content);
+        if (parts.reasoning) events.push({ type: 'reasoning', text: parts.reasoning, field: 'think' });
+        if (parts.text) this.text(parts.text, events);
+      }
       if (delta?.tool_calls?.length) this.toolCalls.add(delta.tool_calls);
       if (choice.finish_reason) {
         this.finishReason = choice.finish_reason;
@@ -192,6 +195,10 @@ export class ChatStreamAssembler {
     }
     // Some servers repeat a running total on every chunk: the last one counts, reported once.
     if (chunk.usage) this.usage = usageFromWire(chunk.usage);
+    else {
+      const other = otherUsage(chunk, choice);
+      if (other) this.usage = usageFromWire(other);
+    }
     return events;
   }
 
@@ -241,8 +248,10 @@ export function completionFromJsonText(text: string, context: ErrorContext = {})
   if (!parsed.success) throw protocolError(`the answer has the wrong shape, ${describeZodError(parsed.error)}`);
   const choice = parsed.data.choices[0]!;
   const content = choice.message?.content;
-  let textOut = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  const parts = typeof content === 'string' ? undefined : contentParts(content ?? []);
+  let textOut = typeof content === 'string' ? content : parts!.text;
   let reasoning = choice.message ? reasoningOf(choice.message) : undefined;
+  if (!reasoning && parts?.reasoning) reasoning = { text: parts.reasoning, field: 'think' };
   const think = splitThink(textOut);
   if (think.reasoning) {
     textOut = think.text;

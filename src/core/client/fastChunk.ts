@@ -13,6 +13,9 @@
 //   a valid JSON string in between, parses to the template object with another content: its
 //   only event is that text. Anything else (another shape, a different `created`, a
 //   finish_reason, tool calls, usage, whitespace, an invalid string) takes the full path.
+// - A second template is learnt the same way from a chunk that carries only reasoning
+//   (`reasoning_content`, or `reasoning` without it; no content text, tool calls, details,
+//   finish or usage): a thinking model's deltas then cost what content deltas cost.
 // - A large chunk (an 8 MB base64 answer in one event) is parsed as a probe with its content
 //   replaced by a sentinel (the same two-probe check), so the big string is scanned once with
 //   native indexOf instead of going through JSON.parse; the rest of the chunk still goes
@@ -171,12 +174,29 @@ function probe(prefix: string, sentinel: string, suffix: string): unknown {
   }
 }
 
-/** Both sentinels land in `choices[0].delta.content`: the token between prefix and suffix is that field. */
-function verified(prefix: string, suffix: string): unknown {
+/** Both sentinels land in `choices[0].delta[field]`: the token between prefix and suffix is that field. */
+function verified(prefix: string, suffix: string, field: 'content' | ReasoningTemplateField = 'content'): unknown {
   const a = probe(prefix, SENTINEL_A_JSON, suffix);
-  if (onlyDelta(a)?.content !== SENTINEL_A) return undefined;
-  if (onlyDelta(probe(prefix, SENTINEL_B_JSON, suffix))?.content !== SENTINEL_B) return undefined;
+  if (onlyDelta(a)?.[field] !== SENTINEL_A) return undefined;
+  if (onlyDelta(probe(prefix, SENTINEL_B_JSON, suffix))?.[field] !== SENTINEL_B) return undefined;
   return a;
+}
+
+/** The reasoning fields a template can carry (DeepSeek's and Kimi's `reasoning_content`, vLLM's and Ollama's `reasoning`). */
+export type ReasoningTemplateField = 'reasoning_content' | 'reasoning';
+
+/** Index of the opening quote of the string value of the first `"<key>":` in `data`, or -1. */
+function findKeyValue(data: string, key: string): number {
+  const quoted = `"${key}"`;
+  for (let k = data.indexOf(quoted); k !== -1; k = data.indexOf(quoted, k + 1)) {
+    let i = k + quoted.length;
+    while (isWs(data.charCodeAt(i))) i++;
+    if (data.charCodeAt(i) !== 58) continue;
+    i++;
+    while (isWs(data.charCodeAt(i))) i++;
+    return data.charCodeAt(i) === QUOTE ? i : -1;
+  }
+  return -1;
 }
 
 /** Per stream: the learnt template and the large-chunk probe. */
@@ -185,6 +205,19 @@ export class FastChunks {
   private suffix = '';
   private learnt = false;
   private tries = 0;
+
+  /** The reasoning template: a chunk that carries only reasoning in `field` (its only event is that reasoning). */
+  private reasoningTemplate: { field: ReasoningTemplateField; prefix: string; suffix: string } | undefined;
+
+  /** The reasoning of a chunk that matches the reasoning template, or undefined. */
+  reasoning(data: string, plain: boolean): { text: string; field: ReasoningTemplateField } | undefined {
+    const t = this.reasoningTemplate;
+    if (!t) return undefined;
+    const end = data.length - t.suffix.length;
+    if (end < t.prefix.length || data.slice(end) !== t.suffix || data.slice(0, t.prefix.length) !== t.prefix) return undefined;
+    const text = jsonStringBody(data, t.prefix.length, end, plain);
+    return text === undefined ? undefined : { text, field: t.field };
+  }
 
   /** The content of a chunk that matches the template (its only event), or undefined. */
   content(data: string, plain: boolean): string | undefined {
@@ -223,13 +256,17 @@ export class FastChunks {
   learn(data: string, json: unknown): void {
     if (this.tries >= MAX_LEARN || data.length > MAX_TEMPLATE_CHUNK) return;
     const delta = onlyDelta(json);
-    if (!delta || typeof delta.content !== 'string' || delta.tool_calls != null) return;
+    if (!delta || delta.tool_calls != null) return;
+    const record = json as Rec;
+    const choice = (record.choices as Rec[])[0]!;
+    if (choice.finish_reason != null || choice.usage != null || record.usage != null || record.error != null) return;
+    if (typeof delta.content !== 'string' || delta.content === '') {
+      this.learnReasoning(data, delta);
+      return;
+    }
     // A chunk with reasoning beside its content is not a template: a later chunk with the same
     // bytes around the content would carry that reasoning too, and the fast path reads content only.
     if (delta.reasoning_content != null || delta.reasoning != null || delta.reasoning_details != null) return;
-    const record = json as Rec;
-    const choice = (record.choices as Rec[])[0]!;
-    if (choice.finish_reason != null || record.usage != null || record.error != null) return;
     this.tries++;
     const open = findContentValue(data);
     if (open === -1) return;
@@ -241,5 +278,33 @@ export class FastChunks {
     this.prefix = prefix;
     this.suffix = suffix;
     this.learnt = true;
+  }
+
+  /**
+   * A chunk that carries only reasoning (no content text, no tool calls, no finish, no usage):
+   * the same two-probe check on its reasoning string, which must be the field the assembler
+   * reads (reasoning_content when it is a string; `reasoning` only without reasoning_content).
+   */
+  private learnReasoning(data: string, delta: Rec): void {
+    if (delta.reasoning_details != null) return;
+    const field: ReasoningTemplateField | undefined =
+      typeof delta.reasoning_content === 'string'
+        ? 'reasoning_content'
+        : delta.reasoning_content == null && typeof delta.reasoning === 'string'
+          ? 'reasoning'
+          : undefined;
+    if (!field) return;
+    this.tries++;
+    const open = findKeyValue(data, field);
+    if (open === -1) return;
+    const close = stringEnd(data, open);
+    if (close === -1) return;
+    const prefix = data.slice(0, open + 1);
+    const suffix = data.slice(close);
+    const a = onlyDelta(verified(prefix, suffix, field));
+    // the probe must read as reasoning alone: no content text beside it, no other reasoning field
+    if (!a || (typeof a.content === 'string' && a.content !== '') || a.tool_calls != null || a.reasoning_details != null) return;
+    if (field === 'reasoning' && a.reasoning_content != null) return;
+    this.reasoningTemplate = { field, prefix, suffix };
   }
 }

@@ -32,7 +32,8 @@ function buildSchemas() {
     delta: z
       .looseObject({
         role: z.string().nullish(),
-        content: z.string().nullish(),
+        /** a list of chunks from Mistral's reasoning models (`thinking` and `text`), read by contentParts.ts */
+        content: z.union([z.string(), z.array(z.unknown())]).nullish(),
         tool_calls: z.array(toolCallDeltaSchema).nullish(),
       })
       .nullish(),

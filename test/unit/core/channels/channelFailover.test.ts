@@ -98,6 +98,59 @@ describe('channel failover (core, against the simulator)', function () {
     assert.equal(samples[0]!.sample.ok, false);
   });
 
+  it('counts reasoning as delivered content: the first token is the first thinking, throughput spans the thinking', async () => {
+    // A thinking model (DeepSeek's form) on the real client; a clock that ticks one second per event.
+    let clock = 0;
+    const at: { type: string; clock: number; usage?: number }[] = [];
+    const ticking: Pick<GatewayClient, 'streamChat'> = {
+      async *streamChat(r, o) {
+        for await (const e of client.streamChat(r, o)) {
+          clock += 1000;
+          at.push({ type: e.type, clock, ...(e.type === 'usage' ? { usage: e.usage.completionTokens } : {}) });
+          yield e;
+        }
+      },
+    };
+    const f = new FailoverClient(ticking, {
+      fallbackChannels: [],
+      record: (model, channel, sample) => samples.push({ model, channel, sample }),
+      now: () => clock,
+    });
+    await collect(f.streamChat(request('[[reasoning:content]] [[words:12]]')));
+    assert.equal(at[0]!.type, 'reasoning', 'the model thinks first');
+    const content = at.filter((e) => e.type === 'reasoning' || e.type === 'text');
+    const first = content[0]!.clock;
+    const last = content[content.length - 1]!.clock;
+    const tokens = at.find((e) => e.type === 'usage')!.usage!;
+    assert.equal(samples.length, 1);
+    const sample = samples[0]!.sample;
+    assert.equal(sample.firstTokenMs, first, 'time to the first thinking, not to the first answer text');
+    assert.equal(sample.tokensPerSecond, tokens / ((last - first) / 1000), 'completion tokens (reasoning included) over the time they took');
+  });
+
+  it('never moves to another channel once thinking was shown, whatever the client marks', async () => {
+    // A client of the streamChat contract that fails mid-thinking without marking the error afterContent.
+    const asked: string[] = [];
+    const thinking: Pick<GatewayClient, 'streamChat'> = {
+      async *streamChat(r) {
+        asked.push(r.provider?.channel ?? 'default');
+        yield { type: 'reasoning', text: 'Let me think about ', field: 'reasoning_content' };
+        throw new GatewayError('server', 'The gateway had a problem (503).', { status: 503 });
+      },
+    };
+    const f = new FailoverClient(thinking, { fallbackChannels: ['stable'] });
+    const seen: ChatStreamEvent[] = [];
+    await assert.rejects(async () => {
+      for await (const e of f.streamChat(request('think'))) seen.push(e);
+    }, GatewayError);
+    assert.deepEqual(asked, ['direct'], 'not replayed on stable');
+    assert.equal(f.switches.length, 0);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['reasoning'],
+    );
+  });
+
   it('moves on when the gateway refuses the channel for the model (no retry on the same channel)', async () => {
     gw.setChannel('direct', { refuses: ['flagship-text'] });
     const got = await collect(failover(['economical']).streamChat(request('[[words:3]]')));

@@ -1,0 +1,52 @@
+// A stand-in for the `vscode` module, for unit tests of the few host modules that read settings
+// or build picker rows (plain Node has no `vscode`). Only what those modules use: l10n.t,
+// workspace.getConfiguration (inspect/get/update over a table per key) and ConfigurationTarget.
+// installVscodeStub() must run before such a module is first loaded (import it dynamically).
+import Module from 'node:module';
+
+export interface StubSetting {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+export const stubState = {
+  /** `modelgate.<key>` -> its values per scope */
+  settings: new Map<string, StubSetting>(),
+  /** every update() call: key, value, target */
+  updates: [] as { key: string; value: unknown; target: unknown }[],
+};
+
+const format = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (i in args ? String(args[Number(i)]) : m));
+
+export const vscodeStub = {
+  l10n: { t: (message: string, ...args: unknown[]) => format(message, ...args) },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  workspace: {
+    getConfiguration: (section: string) => ({
+      inspect: (key: string) => ({ key: `${section}.${key}`, ...(stubState.settings.get(key) ?? {}) }),
+      // what VS Code's get() gives: the most specific scope wins (the workspace over the user)
+      get: (key: string) => {
+        const s = stubState.settings.get(key) ?? {};
+        return s.workspaceFolderValue ?? s.workspaceValue ?? s.globalValue ?? s.defaultValue;
+      },
+      update: async (key: string, value: unknown, target: unknown) => {
+        stubState.updates.push({ key, value, target });
+        const s = stubState.settings.get(key) ?? {};
+        stubState.settings.set(key, { ...s, globalValue: value });
+      },
+    }),
+  },
+};
+
+let installed = false;
+export function installVscodeStub(): void {
+  if (installed) return;
+  installed = true;
+  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const original = loader._load;
+  loader._load = function (request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? vscodeStub : original.call(this, request, ...rest);
+  };
+}
