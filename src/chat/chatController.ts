@@ -22,6 +22,7 @@ import { ChatAttachments } from './context/chatAttachments';
 import { ChatOutput } from './view/chatOutput';
 import type { ChatScope } from './chatScope';
 import type { ChatApply } from './apply';
+import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { decodePastedImage } from '../core/prompt/imageInput';
@@ -48,12 +49,15 @@ export interface ChatControllerOptions {
   backend: StorageBackend;
   tools: ChatTools;
   apply: Pick<ChatApply, 'propose'>;
+  /** the panel's approval cards (src/chat/tools/panelApproval.ts), shared with the tools */
+  approvals: PanelApprovals;
 }
 
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
   readonly #apply: Pick<ChatApply, 'propose'>;
+  readonly #approvals: PanelApprovals;
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -74,6 +78,7 @@ export class ChatController implements vscode.Disposable {
     this.#services = options.services;
     this.#tools = options.tools;
     this.#apply = options.apply;
+    this.#approvals = options.approvals;
     this.#out = new ChatOutput((c) => this.#isActive(c));
     this.onDidPost = this.#out.onDidPost;
     const controller = this;
@@ -104,6 +109,7 @@ export class ChatController implements vscode.Disposable {
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
       new CacheLossNotices(this.#scope),
+      options.approvals.onDidChange((change) => this.#postApproval(change)),
     );
   }
 
@@ -158,6 +164,15 @@ export class ChatController implements vscode.Disposable {
       composer: this.#composerState(c),
       busy: this.#runs.has(c.id),
     });
+    // the webview lost its cards with its page: the one waiting for an answer comes back
+    const shown = this.#approvals.shownIn(c.id);
+    if (shown) this.#out.post({ type: 'approvalRequest', approval: shown });
+  }
+
+  #postApproval(change: ApprovalChange): void {
+    if (!this.#store || this.#store.active.id !== change.conversationId) return;
+    if (change.kind === 'shown') this.#out.post({ type: 'approvalRequest', approval: change.approval });
+    else this.#out.post({ type: 'approvalDone', id: change.id });
   }
 
   // ---------- webview messages ----------
@@ -225,6 +240,9 @@ export class ChatController implements vscode.Disposable {
           return this.#postComposer();
         case 'draft':
           return this.#setDraft(msg.text);
+        case 'approvalAnswer':
+          if (!this.#approvals.answer(msg.id, msg.choiceId)) this.#services.log.warn('The chat view answered a question that is not open; ignored.');
+          return;
       }
     } catch (err) {
       this.#services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);
@@ -362,6 +380,7 @@ export class ChatController implements vscode.Disposable {
   async deleteConversation(id: string): Promise<void> {
     await this.ready;
     this.#runs.discard(id);
+    this.#approvals.cancelConversation(id);
     const wasActive = this.store.active.id === id;
     await this.store.delete(id);
     if (wasActive) await this.postSnapshot();

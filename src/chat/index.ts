@@ -10,6 +10,7 @@ import { controllerListHost, showConversationList, type ConversationListOptions,
 import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
+import { PanelApprovals } from './tools/panelApproval';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -34,9 +35,10 @@ export interface ChatApi {
 
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
+  const approvals = new PanelApprovals();
   const tools = createWorkspaceTools();
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, approvals });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -96,6 +98,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     ...applyDisposables,
     tools,
     { dispose: () => controller.dispose() },
+    approvals,
   ];
   return { disposables, api, provider };
 }

@@ -95,6 +95,30 @@ export interface ConversationView {
   draft: string;
 }
 
+/** One choice of an approval card (a button). */
+export interface ApprovalChoiceView {
+  id: string;
+  label: string;
+}
+
+/**
+ * A question the panel asks inline in an answer (src/chat/tools/panelApproval.ts): run this
+ * command, write this file, use this MCP tool. Every text is shown as text, never as HTML.
+ */
+export interface ApprovalView {
+  id: string;
+  /** the answer it belongs to (the card is shown inside it) */
+  messageId: string;
+  title: string;
+  /** lines under the title (e.g. "Folder: src") */
+  detail: string[];
+  /** shown as a code block (e.g. the exact command) */
+  code?: string;
+  choices: ApprovalChoiceView[];
+  /** the choice that changes nothing: the default, focused button (and the answer on Stop) */
+  safeChoiceId: string;
+}
+
 // ---------- host -> webview ----------
 
 export type HostMessage =
@@ -125,7 +149,11 @@ export type HostMessage =
   | { type: 'setDraft'; text: string }
   /** a notice that belongs to no message (e.g. "image input is not supported by flagship-text") */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; actions?: ErrorAction[] }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** show a question inline in an answer; the panel answers with `approvalAnswer` */
+  | { type: 'approvalRequest'; approval: ApprovalView }
+  /** the question was answered (here, by Stop, or elsewhere): remove its card */
+  | { type: 'approvalDone'; id: string };
 
 // ---------- webview -> host (validated) ----------
 
@@ -169,6 +197,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']),
   }),
   z.strictObject({ type: z.literal('draft'), text }),
+  /** the user pressed one of an approval card's buttons */
+  z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

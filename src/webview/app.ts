@@ -50,7 +50,7 @@ export class ChatApp {
     this.header = new Header(doc, { post, beforeLeave: () => this.composer.flushDraft() });
     this.transcript = new Transcript(
       doc,
-      { post, edit: (id, text) => this.composer.startEdit(id, text) },
+      { post, edit: (id, text) => this.composer.startEdit(id, text), focusComposer: () => this.composer.focus() },
       options.frameHost ?? (win as unknown as FrameHost),
       options.markdown,
     );
@@ -157,6 +157,10 @@ export class ChatApp {
         return this.notices.show(msg.level, msg.message, validActions(msg.actions));
       case 'focusInput':
         return this.composer.focus();
+      case 'approvalRequest':
+        return this.transcript.showApproval(msg.approval);
+      case 'approvalDone':
+        return this.transcript.approvalDone(msg.id);
     }
   }
 

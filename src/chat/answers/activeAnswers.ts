@@ -15,10 +15,16 @@ import { SYSTEM_PROMPT } from '../context/systemPrompt';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 
+/** Where a tool call comes from: the panel shows its questions (approval cards) in that answer. */
+export interface ToolRunContext {
+  conversationId: string;
+  messageId: string;
+}
+
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
   definitions(): import('../../core/client/types').ToolDefinition[];
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
 }
 
 interface Run {
@@ -116,7 +122,7 @@ export class AnswerRuns {
         tools,
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools),
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id }),
         describeError: (err) => describeError(err),
         price,
         record,
@@ -186,7 +192,7 @@ export class AnswerRuns {
     }
   }
 
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean): Promise<ToolResult[]> {
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: ToolRunContext): Promise<ToolResult[]> {
     if (!offered || !vscode.workspace.isTrusted) {
       return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
     }
@@ -194,7 +200,7 @@ export class AnswerRuns {
     const onAbort = () => cts.cancel();
     signal.addEventListener('abort', onAbort);
     try {
-      return await this.tools.runAll(calls, cts.token);
+      return await this.tools.runAll(calls, cts.token, context);
     } catch (err) {
       this.scope.services.log.warn(`Chat tools failed: ${errorText(err)}`);
       return calls.map(() => ({ content: `The tool failed: ${errorText(err)}`, isError: true }));
