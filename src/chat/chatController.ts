@@ -28,6 +28,8 @@ import { ConversationStore, type StorageBackend } from './conversations/conversa
 import { decodePastedImage } from '../core/prompt/imageInput';
 import { checkSendable, refuse } from './answers/sendChecks';
 import { SYSTEM_PROMPT } from './context/systemPrompt';
+import { ProjectRules } from './context/rulesFiles';
+import { systemPromptWithRules } from '../core/prompt/projectRules';
 import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
 import {
   conversationView,
@@ -58,6 +60,7 @@ export class ChatController implements vscode.Disposable {
   readonly #tools: ChatTools;
   readonly #apply: Pick<ChatApply, 'propose'>;
   readonly #approvals: PanelApprovals;
+  readonly #rules = new ProjectRules();
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -85,6 +88,7 @@ export class ChatController implements vscode.Disposable {
     this.#scope = {
       services: options.services,
       out: this.#out,
+      rules: this.#rules,
       store: () => this.store,
       modelInfo: (id) => this.#modelInfo(id),
       toolsFor: (info) => this.#toolsFor(info),
@@ -101,6 +105,8 @@ export class ChatController implements vscode.Disposable {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
       s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
       await this.#refreshKey();
+      // the composer's rules chips (read again before each turn)
+      void this.#rules.refresh().then(() => this.#postComposer());
     })();
     this.ready.catch((err: unknown) => s.log.error(`Chat history could not be loaded: ${errorText(err)}`));
     this.#subscriptions.push(
@@ -150,7 +156,7 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
+    return layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, this.#rules.inUse(c.id)), pinned: pinnedFor(c), history: wireHistory(c) });
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */
@@ -240,6 +246,9 @@ export class ChatController implements vscode.Disposable {
           return this.#postComposer();
         case 'draft':
           return this.#setDraft(msg.text);
+        case 'toggleRules':
+          if (this.#rules.toggle(this.store.active.id, msg.path)) this.#postComposer();
+          return;
         case 'approvalAnswer':
           if (!this.#approvals.answer(msg.id, msg.choiceId)) this.#services.log.warn('The chat view answered a question that is not open; ignored.');
           return;
@@ -473,7 +482,10 @@ export class ChatController implements vscode.Disposable {
   #composerState(c: Conversation): ComposerState {
     const s = this.#services.settings();
     const info = this.#modelInfo(s.chatModel);
-    return composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
+    const state = composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
+    const rules = this.#rules.chips(c.id);
+    if (rules.length) state.rules = rules;
+    return state;
   }
 
   async #refreshKey(): Promise<void> {

@@ -36,7 +36,7 @@ export interface ChatApi {
 export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const approvals = new PanelApprovals();
-  const tools = createWorkspaceTools();
+  const tools = createWorkspaceTools({ commands: { approvals, settings: () => services.settings(), log: services.log } });
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, approvals });
   let controller = open();

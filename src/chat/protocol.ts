@@ -84,6 +84,8 @@ export interface ComposerState {
   contextTokens: number;
   contextWindow: number;
   hasKey: boolean;
+  /** the project's rules files found (AGENTS.md, .github/copilot-instructions.md) and whether this conversation uses each */
+  rules?: Array<{ path: string; on: boolean }>;
 }
 
 export interface ConversationView {
@@ -197,6 +199,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']),
   }),
   z.strictObject({ type: z.literal('draft'), text }),
+  /** the user switched a rules file on or off for this conversation (its chip) */
+  z.strictObject({ type: z.literal('toggleRules'), path: z.string().min(1).max(1024) }),
   /** the user pressed one of an approval card's buttons */
   z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
 ]);

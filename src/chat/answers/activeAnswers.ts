@@ -12,14 +12,13 @@ import { AnswerChannels } from './answerChannelChoice';
 import { runAnswer, type ToolResult } from './answerLoop';
 import type { ChatScope } from '../chatScope';
 import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 
-/** Where a tool call comes from: the panel shows its questions (approval cards) in that answer. */
-export interface ToolRunContext {
-  conversationId: string;
-  messageId: string;
-}
+import type { ToolRunContext } from '../tools/toolContext';
+
+export type { ToolRunContext } from '../tools/toolContext';
 
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
@@ -95,7 +94,9 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info).tools;
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
+    const pinned = pinnedFor(c);
+    const history = wireHistory(c);
+    const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
     c.messages.push(record);
     store.changed(c, { touch: true });
@@ -106,6 +107,17 @@ export class AnswerRuns {
     this.#runs.set(c.id, run);
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
+    // The rules files as they are now; one that changed since the last request costs this one its cache.
+    const rules = await this.scope.rules.forTurn(c.id, firstRequest).catch(() => ({ files: [], changed: [] as string[] }));
+    for (const path of rules.changed)
+      out.notice(
+        'info',
+        vscode.l10n.t(
+          '{0} changed, so this request sends the new rules: the gateway cannot use its prompt cache for this conversation once (the whole prompt is billed at the input price).',
+          path,
+        ),
+      );
+    const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, rules.files), pinned, history });
     const answerClient = this.#channels.client(client);
     // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
     // budgets count it while it runs. (The send checks asked first while a budget was used up.)

@@ -19,6 +19,9 @@ import { searchTextTool } from './searchText';
 import type { ApproveSensitiveRead } from './approvalQueue';
 import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
 import { capResult } from './text';
+import { COMMANDS_SUPPORTED } from '../../platform/commandProcess';
+import { runCommandTool, type RunCommandDeps } from './runCommand';
+import type { ToolRunContext } from './toolContext';
 
 export type { ApproveSensitiveRead } from './approvalQueue';
 export type { SensitiveReadRequest, SensitiveReadTool } from './sensitivePrompt';
@@ -29,7 +32,16 @@ export interface WorkspaceToolsOptions {
    * get_diagnostics for one file). Default: a modal warning with "Allow Once". Tests pass their own.
    */
   approveSensitiveRead?: ApproveSensitiveRead;
+  /**
+   * What run_command needs: the panel's approval cards, the user's command settings, the log.
+   * Without it (and in the web extension host, which has no processes) run_command is not offered.
+   */
+  commands?: RunCommandDeps;
 }
+
+/** Why run_command may be missing; the model reads it in the system prompt (src/chat/context/systemPrompt.ts). */
+export const NO_COMMANDS_MESSAGE =
+  'run_command is not available: commands run only in a trusted workspace (not in Restricted Mode) and not in VS Code for the Web. Nothing was run. Tell the user the command to run instead.';
 
 export interface ToolResult {
   content: string;
@@ -40,9 +52,9 @@ export interface WorkspaceTools extends vscode.Disposable {
   /** tool definitions to offer; [] in an untrusted workspace or when no folder is open */
   definitions(): ToolDefinition[];
   /** runs one call; never throws (errors become isError results the model can read); respects the token */
-  run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult>;
+  run(call: ToolCall, token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult>;
   /** runs several calls concurrently (parallel tool calls), results in the same order */
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
 }
 
 export const UNTRUSTED_MESSAGE =
@@ -57,8 +69,10 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly sensitiveGate: SensitiveReadGate;
+  private readonly commands: RunCommandDeps | undefined;
 
   constructor(options: WorkspaceToolsOptions) {
+    this.commands = COMMANDS_SUPPORTED ? options.commands : undefined;
     this.sensitiveGate = new SensitiveReadGate(options.approveSensitiveRead ?? promptSensitiveRead);
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -77,10 +91,11 @@ class WorkspaceToolsImpl implements WorkspaceTools {
 
   definitions(): ToolDefinition[] {
     if (this.disposed || !this.trusted || !this.hasFolder) return [];
-    return structuredClone(TOOL_DEFINITIONS) as ToolDefinition[];
+    const offered = this.commands ? TOOL_DEFINITIONS : TOOL_DEFINITIONS.filter((d) => d.function.name !== 'run_command');
+    return structuredClone(offered) as ToolDefinition[];
   }
 
-  async run(call: ToolCall, token: vscode.CancellationToken): Promise<ToolResult> {
+  async run(call: ToolCall, token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult> {
     // Trust first: in Restricted Mode nothing below (path resolution, stat, search) may run.
     if (!this.trusted) return error(UNTRUSTED_MESSAGE);
     if (this.disposed) return error('Workspace tools are no longer available.');
@@ -89,10 +104,11 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.join(', ')}.`);
     }
     if (token.isCancellationRequested) return error(CANCELLED_MESSAGE);
+    if (call.name === 'run_command' && !this.commands) return error(NO_COMMANDS_MESSAGE);
     const parsed = parseToolArgs(call.name, typeof call.arguments === 'string' ? call.arguments : '');
     if (!parsed.ok) return error(parsed.message);
     try {
-      const content = await this.dispatch(call.name, parsed.args, token);
+      const content = await this.dispatch(call.name, parsed.args, token, context);
       throwIfCancelled(token);
       return { content: capResult(content), isError: false };
     } catch (e) {
@@ -106,11 +122,11 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     }
   }
 
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]> {
-    return Promise.all(calls.map((c) => this.run(c, token)));
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]> {
+    return Promise.all(calls.map((c) => this.run(c, token, context)));
   }
 
-  private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken): Promise<string> {
+  private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken, context: ToolRunContext | undefined): Promise<string> {
     // args were validated against the schema of `name` by parseToolArgs.
     switch (name) {
       case 'read_file':
@@ -123,6 +139,8 @@ class WorkspaceToolsImpl implements WorkspaceTools {
         return getSelectionTool(this.sensitiveGate, token);
       case 'get_diagnostics':
         return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], this.sensitiveGate, token);
+      case 'run_command':
+        return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!);
     }
   }
 

@@ -55,10 +55,22 @@ export const getDiagnosticsArgs = z.strictObject({
   path: pathText.optional().describe('File to report on, relative to the workspace folder (default: every file in the workspace).'),
 });
 
+export const runCommandArgs = z.strictObject({
+  command: z
+    .string()
+    .min(1)
+    .max(4000)
+    .describe(
+      'The command line, exactly as it would be typed in a terminal, e.g. "npm test". One command: chained, piped or redirected commands always need the user\'s approval.',
+    ),
+  cwd: pathText.optional().describe('Folder to run it in, relative to the workspace folder (default: the workspace folder).'),
+});
+
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
 export type ListFilesArgs = z.infer<typeof listFilesArgs>;
 export type SearchTextArgs = z.infer<typeof searchTextArgs>;
 export type GetDiagnosticsArgs = z.infer<typeof getDiagnosticsArgs>;
+export type RunCommandArgs = z.infer<typeof runCommandArgs>;
 
 export const TOOL_SCHEMAS = {
   read_file: {
@@ -84,6 +96,11 @@ export const TOOL_SCHEMAS = {
   get_diagnostics: {
     schema: getDiagnosticsArgs,
     description: 'Get the errors and warnings VS Code reports (compiler, linter) for one file or for the whole workspace.',
+  },
+  run_command: {
+    schema: runCommandArgs,
+    description:
+      'Run a shell command in a workspace folder, e.g. the tests or a build. The user sees the exact command and folder and decides: Run or Skip (commands the user allowed in their settings run at once). Returns the exit code and the output (long output keeps its start and end). The user can stop it, and a time limit applies. Use it for checks the task needs, not to change files.',
   },
 } as const;
 
