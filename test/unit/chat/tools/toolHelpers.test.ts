@@ -19,9 +19,10 @@ import { compileRegex, literalTester, regexTester, scanText, ScanTimeout } from 
 import { runWithTimeout, TimedRunner } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
-  it('offers the five read-only tools with closed JSON schemas and descriptions', () => {
+  it('defines the five read-only tools and run_command with closed JSON schemas and descriptions', () => {
     const names = TOOL_DEFINITIONS.map((d) => d.function.name);
-    assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics']);
+    // run_command is offered only with the panel's approval and a Node host (src/chat/tools/index.ts)
+    assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics', 'run_command']);
     for (const d of TOOL_DEFINITIONS) {
       const p = d.function.parameters as {
         type: string;
