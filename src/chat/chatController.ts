@@ -24,11 +24,14 @@ import type { ChatScope } from './chatScope';
 import type { ChatApply } from './apply';
 import type { ChatEdits } from './edits';
 import { EditsPanel } from './edits/editsPanel';
+import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { decodePastedImage } from '../core/prompt/imageInput';
 import { checkSendable, refuse } from './answers/sendChecks';
 import { SYSTEM_PROMPT } from './context/systemPrompt';
+import { ProjectRules } from './context/rulesFiles';
+import { systemPromptWithRules } from '../core/prompt/projectRules';
 import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
 import {
   conversationView,
@@ -52,12 +55,16 @@ export interface ChatControllerOptions {
   apply: Pick<ChatApply, 'propose'>;
   /** the model's edits under review (src/chat/edits); absent: the panel has no edits */
   edits?: ChatEdits;
+  /** the panel's approval cards (src/chat/tools/panelApproval.ts), shared with the tools */
+  approvals: PanelApprovals;
 }
 
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
   readonly #apply: Pick<ChatApply, 'propose'>;
+  readonly #approvals: PanelApprovals;
+  readonly #rules = new ProjectRules();
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -79,12 +86,14 @@ export class ChatController implements vscode.Disposable {
     this.#services = options.services;
     this.#tools = options.tools;
     this.#apply = options.apply;
+    this.#approvals = options.approvals;
     this.#out = new ChatOutput((c) => this.#isActive(c));
     this.onDidPost = this.#out.onDidPost;
     const controller = this;
     this.#scope = {
       services: options.services,
       out: this.#out,
+      rules: this.#rules,
       store: () => this.store,
       modelInfo: (id) => this.#modelInfo(id),
       toolsFor: (info) => this.#toolsFor(info),
@@ -102,6 +111,8 @@ export class ChatController implements vscode.Disposable {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
       s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
       await this.#refreshKey();
+      // the composer's rules chips (read again before each turn)
+      void this.#rules.refresh().then(() => this.#postComposer());
     })();
     this.ready.catch((err: unknown) => s.log.error(`Chat history could not be loaded: ${errorText(err)}`));
     this.#subscriptions.push(
@@ -111,6 +122,7 @@ export class ChatController implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
       new CacheLossNotices(this.#scope),
       ...(this.#edits ? [this.#edits] : []),
+      options.approvals.onDidChange((change) => this.#postApproval(change)),
     );
   }
 
@@ -151,7 +163,7 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    return layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
+    return layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, this.#rules.inUse(c.id)), pinned: pinnedFor(c), history: wireHistory(c) });
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */
@@ -166,6 +178,15 @@ export class ChatController implements vscode.Disposable {
       busy: this.#runs.has(c.id),
     });
     await this.#edits?.post(c);
+    // the webview lost its cards with its page: the one waiting for an answer comes back
+    const shown = this.#approvals.shownIn(c.id);
+    if (shown) this.#out.post({ type: 'approvalRequest', approval: shown });
+  }
+
+  #postApproval(change: ApprovalChange): void {
+    if (!this.#store || this.#store.active.id !== change.conversationId) return;
+    if (change.kind === 'shown') this.#out.post({ type: 'approvalRequest', approval: change.approval });
+    else this.#out.post({ type: 'approvalDone', id: change.id });
   }
 
   // ---------- webview messages ----------
@@ -237,6 +258,12 @@ export class ChatController implements vscode.Disposable {
         case 'restoreAnswer':
         case 'setAutoAccept':
           return await this.#edits?.handle(msg, this.store.active);
+        case 'toggleRules':
+          if (this.#rules.toggle(this.store.active.id, msg.path)) this.#postComposer();
+          return;
+        case 'approvalAnswer':
+          if (!this.#approvals.answer(msg.id, msg.choiceId)) this.#services.log.warn('The chat view answered a question that is not open; ignored.');
+          return;
       }
     } catch (err) {
       this.#services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);
@@ -374,6 +401,7 @@ export class ChatController implements vscode.Disposable {
   async deleteConversation(id: string): Promise<void> {
     await this.ready;
     this.#runs.discard(id);
+    this.#approvals.cancelConversation(id);
     const wasActive = this.store.active.id === id;
     await this.store.delete(id);
     if (wasActive) await this.postSnapshot();
@@ -466,7 +494,10 @@ export class ChatController implements vscode.Disposable {
   #composerState(c: Conversation): ComposerState {
     const s = this.#services.settings();
     const info = this.#modelInfo(s.chatModel);
-    return composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
+    const state = composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
+    const rules = this.#rules.chips(c.id);
+    if (rules.length) state.rules = rules;
+    return state;
   }
 
   async #refreshKey(): Promise<void> {

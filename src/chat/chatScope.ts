@@ -6,10 +6,13 @@ import type { Services } from '../services/serviceContainer';
 import type { ChatOutput } from './view/chatOutput';
 import type { ConversationStore } from './conversations/conversationStore';
 import type { ToolOffer } from './context/turnContext';
+import type { ProjectRules } from './context/rulesFiles';
 
 export interface ChatScope {
   readonly services: Services;
   readonly out: ChatOutput;
+  /** the project's rules files (AGENTS.md, .github/copilot-instructions.md) */
+  readonly rules: ProjectRules;
   /** The loaded history (throws before it is loaded). */
   store(): ConversationStore;
   modelInfo(id: string): ChatModelInfo;

@@ -12,6 +12,7 @@ import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
 import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 import { createChatEdits, type ChatEdits } from './edits';
+import { PanelApprovals } from './tools/panelApproval';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -43,10 +44,11 @@ export function registerChat(
 ): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
-  const workspaceTools = createWorkspaceTools({ edits });
+  const approvals = new PanelApprovals();
+  const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
   const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits });
+  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 
@@ -109,6 +111,7 @@ export function registerChat(
     workspaceTools,
     edits,
     { dispose: () => controller.dispose() },
+    approvals,
   ];
   return { disposables, api, provider };
 }

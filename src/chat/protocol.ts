@@ -105,6 +105,8 @@ export interface ComposerState {
   contextTokens: number;
   contextWindow: number;
   hasKey: boolean;
+  /** the project's rules files found (AGENTS.md, .github/copilot-instructions.md) and whether this conversation uses each */
+  rules?: Array<{ path: string; on: boolean }>;
 }
 
 export interface ConversationView {
@@ -114,6 +116,30 @@ export interface ConversationView {
   totalCost?: number;
   /** text the user typed but did not send (restored on reload) */
   draft: string;
+}
+
+/** One choice of an approval card (a button). */
+export interface ApprovalChoiceView {
+  id: string;
+  label: string;
+}
+
+/**
+ * A question the panel asks inline in an answer (src/chat/tools/panelApproval.ts): run this
+ * command, write this file, use this MCP tool. Every text is shown as text, never as HTML.
+ */
+export interface ApprovalView {
+  id: string;
+  /** the answer it belongs to (the card is shown inside it) */
+  messageId: string;
+  title: string;
+  /** lines under the title (e.g. "Folder: src") */
+  detail: string[];
+  /** shown as a code block (e.g. the exact command) */
+  code?: string;
+  choices: ApprovalChoiceView[];
+  /** the choice that changes nothing: the default, focused button (and the answer on Stop) */
+  safeChoiceId: string;
 }
 
 // ---------- host -> webview ----------
@@ -148,7 +174,11 @@ export type HostMessage =
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; actions?: ErrorAction[] }
   | { type: 'focusInput' }
   /** the review state of the conversation's edits (sent whole: a handful of files per answer) */
-  | { type: 'edits'; conversationId: string; available: boolean; autoAccept: boolean; answers: AnswerEditsView[] };
+  | { type: 'edits'; conversationId: string; available: boolean; autoAccept: boolean; answers: AnswerEditsView[] }
+  /** show a question inline in an answer; the panel answers with `approvalAnswer` */
+  | { type: 'approvalRequest'; approval: ApprovalView }
+  /** the question was answered (here, by Stop, or elsewhere): remove its card */
+  | { type: 'approvalDone'; id: string };
 
 // ---------- webview -> host (validated) ----------
 
@@ -196,6 +226,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('editReview'), messageId: id, action: z.enum(['keep', 'undo', 'diff']), path: z.string().min(1).max(2048).optional() }),
   z.strictObject({ type: z.literal('restoreAnswer'), messageId: id }),
   z.strictObject({ type: z.literal('setAutoAccept'), on: z.boolean() }),
+  /** the user switched a rules file on or off for this conversation (its chip) */
+  z.strictObject({ type: z.literal('toggleRules'), path: z.string().min(1).max(1024) }),
+  /** the user pressed one of an approval card's buttons */
+  z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -17,6 +17,7 @@ import { checkEndUserId } from '../core/client/endUserId';
 import { parseRequestHeaders } from '../core/client/requestHeaders';
 import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
+import { allowedEntries } from '../core/workspace/allowedCommands';
 import type { Channel } from '../core/client/types';
 
 export const SECTION = 'modelgate';
@@ -39,6 +40,10 @@ export interface Settings {
   modelOverrides: unknown;
   requestTimeoutMs: number;
   maxToolRounds: number;
+  /** `modelgate.chat.allowedCommands` (user settings only): commands run_command runs without asking */
+  allowedCommands: string[];
+  /** `modelgate.chat.commandTimeoutSeconds` (user settings only), in ms */
+  commandTimeoutMs: number;
   /** `modelgate.endUserId`, sent as the image request's `user`; undefined = unset (or invalid, see endUserIdProblem) */
   endUserId: string | undefined;
   endUserIdProblem: string | undefined;
@@ -73,6 +78,7 @@ export const USER_ONLY_KEYS = [
   'fallbackChannels',
   'image.model',
   'chat.maxToolRounds',
+  'chat.commandTimeoutSeconds',
   'requestTimeoutSeconds',
   'budget.dailyUsd',
   'budget.monthlyUsd',
@@ -131,6 +137,13 @@ export function readSettings(): Settings {
   // Headers go to the gateway with the key: a repository must not add or change them.
   if (workspaceOverrides(c, 'requestHeaders'))
     problems.push(vscode.l10n.t('"modelgate.requestHeaders" in this workspace\'s settings is ignored: request headers are read from your user settings only.'));
+  // Commands that run without asking are the user's choice: a repository must not add any.
+  if (workspaceOverrides(c, 'chat.allowedCommands'))
+    problems.push(
+      vscode.l10n.t(
+        '"modelgate.chat.allowedCommands" in this workspace\'s settings is ignored: commands that run without asking are read from your user settings only.',
+      ),
+    );
   const headers = parseRequestHeaders(userValue<unknown>(c, 'requestHeaders'));
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
@@ -148,6 +161,8 @@ export function readSettings(): Settings {
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
+    allowedCommands: allowedEntries(userValue<unknown>(c, 'chat.allowedCommands')),
+    commandTimeoutMs: clampNumber(userValue(c, 'chat.commandTimeoutSeconds'), 5, 3600, 300) * 1000,
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },

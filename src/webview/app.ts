@@ -52,7 +52,7 @@ export class ChatApp {
     this.header = new Header(doc, { post, beforeLeave: () => this.composer.flushDraft() });
     this.transcript = new Transcript(
       doc,
-      { post, edit: (id, text) => this.composer.startEdit(id, text) },
+      { post, edit: (id, text) => this.composer.startEdit(id, text), focusComposer: () => this.composer.focus() },
       options.frameHost ?? (win as unknown as FrameHost),
       options.markdown,
     );
@@ -164,6 +164,10 @@ export class ChatApp {
       case 'edits':
         if (msg.conversationId === this.conversationId) this.edits.set(msg);
         return;
+      case 'approvalRequest':
+        return this.transcript.showApproval(msg.approval);
+      case 'approvalDone':
+        return this.transcript.approvalDone(msg.id);
     }
   }
 

@@ -131,6 +131,8 @@ export class Composer {
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
       if (remove) this.post({ type: 'removeAttachment', attachmentId: remove.getAttribute('data-remove-attachment')! });
+      const rules = isElement(e.target) ? e.target.closest('[data-toggle-rules]') : null;
+      if (rules) this.post({ type: 'toggleRules', path: rules.getAttribute('data-toggle-rules')! });
     });
     this.refresh();
   }
@@ -157,8 +159,9 @@ export class Composer {
   setState(state: ComposerState): void {
     this.state = state;
     clear(this.chips);
+    for (const r of state.rules ?? []) this.chips.appendChild(rulesChip(this.doc, r));
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
-    this.chips.hidden = state.attachments.length === 0;
+    this.chips.hidden = state.attachments.length === 0 && !state.rules?.length;
     this.modelButton.textContent = [state.model, state.channel].filter(Boolean).join(' · ');
     this.modelButton.setAttribute(
       'aria-label',
@@ -360,4 +363,26 @@ export class Composer {
     };
     reader.readAsDataURL(file);
   }
+}
+
+/**
+ * A rules file in use (AGENTS.md, .github/copilot-instructions.md): a chip whose button switches it
+ * off or on for this conversation (aria-pressed says which).
+ */
+export function rulesChip(doc: Document, rule: { path: string; on: boolean }): HTMLElement {
+  return h(doc, 'span', { className: `chip chip-rules${rule.on ? '' : ' chip-off'}`, attrs: { role: 'listitem', title: rule.path } }, [
+    icon(doc, 'file'),
+    h(doc, 'button', {
+      className: 'chip-toggle',
+      text: rule.path,
+      attrs: {
+        type: 'button',
+        'aria-pressed': String(rule.on),
+        'aria-label': rule.on
+          ? l10n.t('Rules file {0}: on (switch off for this conversation)', rule.path)
+          : l10n.t('Rules file {0}: off (switch on for this conversation)', rule.path),
+        'data-toggle-rules': rule.path,
+      },
+    }),
+  ]);
 }

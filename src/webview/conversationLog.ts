@@ -2,7 +2,8 @@
 // streamed text to one DOM update per frame, keeps the view pinned to the bottom while the
 // user has not scrolled up, and routes clicks inside messages (code buttons, links, edit,
 // regenerate, error actions) to the host through one delegated listener.
-import type { ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
+import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
+import { ApprovalCard } from './approvalView';
 import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
@@ -17,6 +18,8 @@ export interface TranscriptCallbacks {
   post(message: WebviewMessage): void;
   /** the user asked to edit one of their earlier messages */
   edit(messageId: string, text: string): void;
+  /** the keyboard focus goes back to the message box (an approval card it was on went away) */
+  focusComposer?(): void;
 }
 
 /** Distance from the bottom (px) within which the view counts as "at the bottom". */
@@ -69,6 +72,8 @@ export class Transcript {
   private readonly entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
   private readonly dirty = new Set<AssistantMessageElement>();
+  /** approval cards on screen, by id */
+  private readonly approvals = new Map<string, ApprovalCard>();
   private readonly scheduler: FrameScheduler;
   private stick = true;
   private lastAutoScrollTop = 0;
@@ -131,6 +136,7 @@ export class Transcript {
     this.dirty.clear();
     this.entries.length = 0;
     this.byId.clear();
+    this.approvals.clear();
     this.page = null;
     this.pageCount = 0;
     this.uncoloured = [];
@@ -192,6 +198,31 @@ export class Transcript {
     const entry = this.byId.get(messageId);
     if (!(entry instanceof AssistantMessageElement)) return;
     entry.upsertToolCall(call);
+    this.afterChange();
+  }
+
+  /** Shows an approval card in its answer (at the end of the log when the answer is not shown) and focuses its safe choice. */
+  showApproval(view: ApprovalView): void {
+    if (this.approvals.has(view.id)) return;
+    this.scheduler.runNow();
+    const card = new ApprovalCard(this.doc, view, (choiceId) => this.callbacks.post({ type: 'approvalAnswer', id: view.id, choiceId }));
+    this.approvals.set(view.id, card);
+    const entry = this.byId.get(view.messageId);
+    if (entry instanceof AssistantMessageElement) entry.addCard(card.element);
+    else this.element.appendChild(card.element);
+    this.stick = true;
+    this.afterChange();
+    card.focus();
+  }
+
+  /** Removes an approval card (answered, or cancelled by Stop). */
+  approvalDone(id: string): void {
+    const card = this.approvals.get(id);
+    if (!card) return;
+    this.approvals.delete(id);
+    const hadFocus = card.element.contains(this.doc.activeElement);
+    card.element.remove();
+    if (hadFocus) this.callbacks.focusComposer?.();
     this.afterChange();
   }
 

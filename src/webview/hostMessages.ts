@@ -20,6 +20,14 @@ function isComposer(v: unknown): boolean {
   return isObj(v) && isStr(v.model) && isArr(v.attachments);
 }
 
+function isApproval(v: unknown): boolean {
+  if (!isObj(v) || !isStr(v.id) || !isStr(v.messageId) || !isStr(v.title) || !isStr(v.safeChoiceId)) return false;
+  if (!isArr(v.detail) || !v.detail.every(isStr)) return false;
+  if (v.code !== undefined && !isStr(v.code)) return false;
+  const choices = v.choices;
+  return isArr(choices) && choices.every((c) => isObj(c) && isStr(c.id) && isStr(c.label)) && choices.some((c) => (c as { id: string }).id === v.safeChoiceId);
+}
+
 const GUARDS: Record<HostMessage['type'], Guard> = {
   snapshot: (m) =>
     isObj(m.conversation) &&
@@ -47,6 +55,8 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
     isBool(m.autoAccept) &&
     isArr(m.answers) &&
     m.answers.every((a) => isObj(a) && isStr(a.messageId) && isArr(a.files)),
+  approvalRequest: (m) => isApproval(m.approval),
+  approvalDone: (m) => isStr(m.id),
 };
 
 export function asHostMessage(data: unknown): HostMessage | undefined {

@@ -197,6 +197,14 @@ export class AssistantMessageElement {
     this.thinking.hidden = true;
   }
 
+  /** Puts a card (an approval question) at the current end of the answer. */
+  addCard(card: HTMLElement): void {
+    this.endThinking();
+    this.closeText();
+    this.body.appendChild(card);
+    this.thinking.hidden = true;
+  }
+
   flush(): boolean {
     const thought = this.reasoning ? this.reasoning.flush() : false;
     return (this.text ? this.text.flush() : false) || thought;

@@ -249,4 +249,32 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
     await screenshotPanel('chat-dark.png');
   });
+
+  it('shows the run_command approval card in dark and light themes (Skip is the focused default)', async () => {
+    // The previous test left the workbench in Dark Modern.
+    const card = log().getByRole('group', { name: 'Run this command?' });
+    const ask = async () => {
+      await send('Run the tests [[call:run_command {"command":"npm test -- --grep approval"}]]');
+      await card.waitFor({ state: 'visible', timeout: 60_000 });
+      assert.equal(await card.locator('code').textContent(), 'npm test -- --grep approval');
+      assert.equal(await chat.evaluate(() => document.activeElement?.textContent), 'Skip', 'the safe choice has the focus');
+    };
+    const skip = async () => {
+      await card.getByRole('button', { name: 'Skip', exact: true }).click();
+      await card.waitFor({ state: 'detached', timeout: 30_000 });
+      await waitIdle();
+    };
+    await ask();
+    await screenshotPanel('approval-dark.png');
+    await skip();
+
+    // (Escape in the panel stops a waiting answer, so the theme is switched between the two questions.)
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Light Modern');
+    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000 });
+    await ask();
+    await screenshotPanel('approval-light.png');
+    await skip();
+  });
 });

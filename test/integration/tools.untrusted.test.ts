@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '../../src/chat/tools';
+import { PanelApprovals } from '../../src/chat/tools/panelApproval';
 
 describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mode)', () => {
   let tools: WorkspaceTools;
@@ -47,5 +48,25 @@ describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mo
     const single = await tools.run(calls[0]!, cts.token);
     assert.deepEqual(single, { content: UNTRUSTED_MESSAGE, isError: true });
     assert.ok(!single.content.includes('Sample workspace'));
+  });
+
+  it('offers no command tool, and a run_command call runs nothing (Restricted Mode)', async () => {
+    const approvals = new PanelApprovals();
+    let asked = 0;
+    approvals.onDidChange(() => asked++);
+    const log = { debug() {}, info() {}, warn() {}, error() {}, show() {} };
+    const withCommands = createWorkspaceTools({ commands: { approvals, settings: () => ({ allowedCommands: ['node'], commandTimeoutMs: 5000 }), log } });
+    try {
+      assert.deepEqual(withCommands.definitions(), []);
+      const r = await withCommands.run({ id: 'c', name: 'run_command', arguments: JSON.stringify({ command: 'node -v' }) }, cts.token, {
+        conversationId: 'x',
+        messageId: 'y',
+      });
+      assert.deepEqual(r, { content: UNTRUSTED_MESSAGE, isError: true });
+      assert.equal(asked, 0, 'no card was shown');
+    } finally {
+      withCommands.dispose();
+      approvals.dispose();
+    }
   });
 });

@@ -12,15 +12,19 @@ import { AnswerChannels } from './answerChannelChoice';
 import { runAnswer, type ToolResult } from './answerLoop';
 import type { ChatScope } from '../chatScope';
 import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 import { budgetRefusal } from './sendChecks';
 
+import type { ToolRunContext } from '../tools/toolContext';
+
+export type { ToolRunContext } from '../tools/toolContext';
+
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
   definitions(): import('../../core/client/types').ToolDefinition[];
-  /** `context`: the answer the calls belong to (the edit tools stage per answer) */
-  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: { conversationId: string; messageId: string }): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
   /** USD the tools spent in this conversation's answer (generated images), taken once */
   takeImageCost?(conversationId: string): number | undefined;
 }
@@ -97,7 +101,9 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info).tools;
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
+    const pinned = pinnedFor(c);
+    const history = wireHistory(c);
+    const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
     c.messages.push(record);
     store.changed(c, { touch: true });
@@ -108,6 +114,17 @@ export class AnswerRuns {
     this.#runs.set(c.id, run);
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
+    // The rules files as they are now; one that changed since the last request costs this one its cache.
+    const rules = await this.scope.rules.forTurn(c.id, firstRequest).catch(() => ({ files: [], changed: [] as string[] }));
+    for (const path of rules.changed)
+      out.notice(
+        'info',
+        vscode.l10n.t(
+          '{0} changed, so this request sends the new rules: the gateway cannot use its prompt cache for this conversation once (the whole prompt is billed at the input price).',
+          path,
+        ),
+      );
+    const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, rules.files), pinned, history });
     const answerClient = this.#channels.client(client);
     // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
     // budgets count it while it runs. (The send checks asked first while a budget was used up.)
@@ -213,7 +230,7 @@ export class AnswerRuns {
     }
   }
 
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: { conversationId: string; messageId: string }): Promise<ToolResult[]> {
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: ToolRunContext): Promise<ToolResult[]> {
     if (!offered || !vscode.workspace.isTrusted) {
       return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
     }

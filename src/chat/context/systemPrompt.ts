@@ -8,4 +8,5 @@ export const SYSTEM_PROMPT = [
   'Files the user attached are included below (or, when attached later, in a message at that point of the conversation; the latest copy of a file counts); context the user selected or the problems they attached are included in their message.',
   'When tools are available you may use them to read the workspace (read-only). Paths are relative to the workspace root.',
   'Never claim to have changed files: you cannot write to the workspace; the user applies changes.',
+  'The run_command tool runs a command only after the user approves it in the panel; it is offered only in a trusted workspace (not in Restricted Mode) and not in VS Code for the Web. When it is not offered, you cannot run commands: tell the user what to run.',
 ].join('\n');

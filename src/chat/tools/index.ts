@@ -19,6 +19,10 @@ import { searchTextTool } from './searchText';
 import type { ApproveSensitiveRead } from './approvalQueue';
 import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
 import { capResult } from './text';
+import { COMMANDS_SUPPORTED } from '../../platform/commandProcess';
+import { runCommandTool, type RunCommandDeps } from './runCommand';
+import type { ToolRunContext } from './toolContext';
+export type { ToolRunContext } from './toolContext';
 
 export type { ApproveSensitiveRead } from './approvalQueue';
 export type { SensitiveReadRequest, SensitiveReadTool } from './sensitivePrompt';
@@ -31,13 +35,11 @@ export interface WorkspaceToolsOptions {
   approveSensitiveRead?: ApproveSensitiveRead;
   /** the edit tools (edit_file, create_file, delete_file) are offered only with one (src/chat/edits) */
   edits?: EditHost;
-}
-
-/** Which answer a tool call belongs to (the edit tools stage per answer; reads see that answer's staged text). */
-export interface ToolRunContext {
-  conversationId: string;
-  /** the assistant message (answer) the calls belong to */
-  messageId: string;
+  /**
+   * What run_command needs: the panel's approval cards, the user's command settings, the log.
+   * Without it (and in the web extension host, which has no processes) run_command is not offered.
+   */
+  commands?: RunCommandDeps;
 }
 
 export type EditToolName = 'edit_file' | 'create_file' | 'delete_file';
@@ -51,6 +53,10 @@ export interface EditHost {
   /** the text answer `answerId` staged for the file at `key` (a resolved URI); undefined text: it deleted the file */
   staged(key: string, answerId: string): { text: string | undefined } | undefined;
 }
+
+/** Why run_command may be missing; the model reads it in the system prompt (src/chat/context/systemPrompt.ts). */
+export const NO_COMMANDS_MESSAGE =
+  'run_command is not available: commands run only in a trusted workspace (not in Restricted Mode) and not in VS Code for the Web. Nothing was run. Tell the user the command to run instead.';
 
 export interface ToolResult {
   content: string;
@@ -79,9 +85,11 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly sensitiveGate: SensitiveReadGate;
   private readonly edits: EditHost | undefined;
+  private readonly commands: RunCommandDeps | undefined;
 
   constructor(options: WorkspaceToolsOptions) {
     this.edits = options.edits;
+    this.commands = COMMANDS_SUPPORTED ? options.commands : undefined;
     this.sensitiveGate = new SensitiveReadGate(options.approveSensitiveRead ?? promptSensitiveRead);
     this.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -101,11 +109,15 @@ class WorkspaceToolsImpl implements WorkspaceTools {
   definitions(): ToolDefinition[] {
     if (this.disposed || !this.trusted || !this.hasFolder) return [];
     const editing = this.edits?.available() === true;
-    return structuredClone(TOOL_DEFINITIONS.filter((d) => editing || !isEditToolName(d.function.name))) as ToolDefinition[];
+    const offered = TOOL_DEFINITIONS.filter((d) => this.offered(d.function.name) && (editing || !isEditToolName(d.function.name)));
+    return structuredClone(offered) as ToolDefinition[];
   }
 
   private offered(name: string): boolean {
-    return isToolName(name) && (!isEditToolName(name) || this.edits?.available() === true);
+    if (!isToolName(name)) return false;
+    if (isEditToolName(name)) return this.edits?.available() === true;
+    if (name === 'run_command') return !!this.commands;
+    return true;
   }
 
   async run(call: ToolCall, token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult> {
@@ -117,6 +129,7 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.filter((n) => this.offered(n)).join(', ')}.`);
     }
     if (token.isCancellationRequested) return error(CANCELLED_MESSAGE);
+    if (call.name === 'run_command' && !this.commands) return error(NO_COMMANDS_MESSAGE);
     const parsed = parseToolArgs(call.name, typeof call.arguments === 'string' ? call.arguments : '');
     if (!parsed.ok) return error(parsed.message);
     try {
@@ -159,6 +172,8 @@ class WorkspaceToolsImpl implements WorkspaceTools {
         return getSelectionTool(this.sensitiveGate, token);
       case 'get_diagnostics':
         return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], this.sensitiveGate, token);
+      case 'run_command':
+        return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!);
     }
   }
 

@@ -80,10 +80,22 @@ export const deleteFileArgs = z.strictObject({
 export type EditFileArgs = z.infer<typeof editFileArgs>;
 export type CreateFileArgs = z.infer<typeof createFileArgs>;
 export type DeleteFileArgs = z.infer<typeof deleteFileArgs>;
+export const runCommandArgs = z.strictObject({
+  command: z
+    .string()
+    .min(1)
+    .max(4000)
+    .describe(
+      'The command line, exactly as it would be typed in a terminal, e.g. "npm test". One command: chained, piped or redirected commands always need the user\'s approval.',
+    ),
+  cwd: pathText.optional().describe('Folder to run it in, relative to the workspace folder (default: the workspace folder).'),
+});
+
 export type ReadFileArgs = z.infer<typeof readFileArgs>;
 export type ListFilesArgs = z.infer<typeof listFilesArgs>;
 export type SearchTextArgs = z.infer<typeof searchTextArgs>;
 export type GetDiagnosticsArgs = z.infer<typeof getDiagnosticsArgs>;
+export type RunCommandArgs = z.infer<typeof runCommandArgs>;
 
 export const TOOL_SCHEMAS = {
   read_file: {
@@ -122,6 +134,11 @@ export const TOOL_SCHEMAS = {
   delete_file: {
     schema: deleteFileArgs,
     description: 'Delete a file of the workspace. The user reviews the deletion before it happens.',
+  },
+  run_command: {
+    schema: runCommandArgs,
+    description:
+      'Run a shell command in a workspace folder, e.g. the tests or a build. The user sees the exact command and folder and decides: Run or Skip (commands the user allowed in their settings run at once). Returns the exit code and the output (long output keeps its start and end). The user can stop it, and a time limit applies. Use it for checks the task needs, not to change files.',
   },
 } as const;
 

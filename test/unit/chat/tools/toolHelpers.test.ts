@@ -19,9 +19,21 @@ import { compileRegex, literalTester, MAX_RUNNING_SCANS, regexTester, scanText, 
 import { createRegexScanner } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
-  it('defines the five read-only tools and the three edit tools with closed JSON schemas and descriptions', () => {
+  it('defines the five read-only tools, the three edit tools and run_command with closed JSON schemas and descriptions', () => {
     const names = TOOL_DEFINITIONS.map((d) => d.function.name);
-    assert.deepEqual(names, ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics', 'edit_file', 'create_file', 'delete_file']);
+    // the edit tools are offered only with the edits under review, run_command only with the
+    // panel's approval and a Node host (src/chat/tools/index.ts)
+    assert.deepEqual(names, [
+      'read_file',
+      'list_files',
+      'search_text',
+      'get_selection',
+      'get_diagnostics',
+      'edit_file',
+      'create_file',
+      'delete_file',
+      'run_command',
+    ]);
     assert.deepEqual(
       names.filter((n) => isEditToolName(n)),
       ['edit_file', 'create_file', 'delete_file'],

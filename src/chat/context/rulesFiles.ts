@@ -1,0 +1,88 @@
+// The project's rules files for the chat: AGENTS.md at each workspace folder's root and
+// .github/copilot-instructions.md, read through the workspace tools' path guard (a link that
+// leads out of the workspace is not followed) before each turn, and only in a trusted
+// workspace (a repository opened in Restricted Mode does not get to instruct the model).
+// They go into the system message (src/core/prompt/projectRules.ts). Per conversation the user
+// can switch a file off (its chip in the composer); that choice lasts for this window session.
+// A file whose text changed since the conversation's last request costs that request its
+// prompt cache: the panel says so once per change.
+import * as vscode from 'vscode';
+import { capRulesText, RULES_FILE_NAMES, type RulesFile } from '../../core/prompt/projectRules';
+import { readText, resolvePath, workspaceFolders } from '../tools/workspaceAccess';
+
+export interface RulesChip {
+  path: string;
+  on: boolean;
+}
+
+export class ProjectRules {
+  /** the files as last read (for the composer's chips and token estimate) */
+  #files: RulesFile[] = [];
+  /** per conversation: paths switched off */
+  readonly #off = new Map<string, Set<string>>();
+  /** per conversation: path -> text its last request sent */
+  readonly #sent = new Map<string, Map<string, string>>();
+
+  /** Reads the files now (none in Restricted Mode or without a folder). */
+  async refresh(): Promise<RulesFile[]> {
+    if (!vscode.workspace.isTrusted) return (this.#files = []);
+    const multi = workspaceFolders().length > 1;
+    const found: RulesFile[] = [];
+    const cts = new vscode.CancellationTokenSource();
+    try {
+      for (const folder of workspaceFolders()) {
+        for (const name of RULES_FILE_NAMES) {
+          const rel = multi ? `${folder.name}/${name}` : name;
+          try {
+            const t = await resolvePath(rel);
+            if (!t.exists) continue;
+            const { text } = await readText(t, cts.token);
+            if (!text.trim()) continue;
+            found.push({ path: t.display, ...capRulesText(text) });
+          } catch {
+            // missing, a link out, binary, too large: not a rules file we use
+          }
+        }
+      }
+    } finally {
+      cts.dispose();
+    }
+    this.#files = found;
+    return found;
+  }
+
+  /** The chips of a conversation: each file found, on or off. */
+  chips(conversationId: string): RulesChip[] {
+    const off = this.#off.get(conversationId);
+    return this.#files.map((f) => ({ path: f.path, on: !off?.has(f.path) }));
+  }
+
+  /** The files in use for a conversation (as last read, without those switched off). */
+  inUse(conversationId: string): RulesFile[] {
+    const off = this.#off.get(conversationId);
+    return this.#files.filter((f) => !off?.has(f.path));
+  }
+
+  /** Switches a file on or off for a conversation; whether anything changed. */
+  toggle(conversationId: string, path: string): boolean {
+    if (!this.#files.some((f) => f.path === path)) return false;
+    const off = this.#off.get(conversationId) ?? new Set<string>();
+    if (off.has(path)) off.delete(path);
+    else off.add(path);
+    this.#off.set(conversationId, off);
+    return true;
+  }
+
+  /**
+   * Reads the files for a conversation's next request. `changed` lists the files in use whose text
+   * differs from what the conversation's last request sent (not on its first request).
+   */
+  async forTurn(conversationId: string, firstRequest: boolean): Promise<{ files: RulesFile[]; changed: string[] }> {
+    await this.refresh();
+    const files = this.inUse(conversationId);
+    const sent = this.#sent.get(conversationId);
+    const changed = firstRequest || !sent ? [] : files.filter((f) => sent.has(f.path) && sent.get(f.path) !== f.content).map((f) => f.path);
+    this.#sent.set(conversationId, new Map(files.map((f) => [f.path, f.content])));
+    return { files, changed };
+  }
+}

@@ -1,0 +1,5 @@
+// Where a tool call comes from: the panel shows a tool's questions (approval cards) in that answer.
+export interface ToolRunContext {
+  conversationId: string;
+  messageId: string;
+}

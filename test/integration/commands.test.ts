@@ -1,0 +1,138 @@
+// run_command through the chat, driven by the gateway simulator's [[call:…]] markers: the panel's
+// approval card (answered the way the webview answers it, through the view's message entry), the
+// command's output and exit code in the follow-up request the simulator records, Skip, Stop, the
+// user's allow-list and the forms that must always ask.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatController } from '../../src/chat';
+import type { ApprovalView, HostMessage } from '../../src/chat/protocol';
+import type { ChatMessage } from '../../src/core/client/types';
+import { config, until, useModelgate } from './helpers';
+
+const KEY = 'sk-commands-suite-7c21d0e4';
+
+describe('run_command in the chat (real VS Code, gateway simulator)', function () {
+  this.timeout(60_000);
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { 'chat.model': 'flagship-text', 'chat.allowedCommands': [], 'chat.commandTimeoutSeconds': 300 },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
+  });
+  const chat = (): ChatController => mg.api.chat.controller;
+  let posts: HostMessage[] = [];
+  let sub: vscode.Disposable | undefined;
+  let ws: string;
+
+  before(() => {
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  });
+  beforeEach(async () => {
+    await chat().newChat();
+    posts = [];
+    sub = chat().onDidPost((m) => void posts.push(m));
+  });
+  afterEach(() => sub?.dispose());
+
+  const cards = () => posts.filter((p): p is Extract<HostMessage, { type: 'approvalRequest' }> => p.type === 'approvalRequest').map((p) => p.approval);
+  const runQuestions = () => cards().filter((c) => c.choices.some((x) => x.id === 'run'));
+  const answer = (card: ApprovalView, choiceId: string) => mg.api.chat.view.receive({ type: 'approvalAnswer', id: card.id, choiceId });
+  const nthCard = (n: number, what: string) => until(() => cards()[n], what);
+  const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+  /** the tool results the model got in the last request */
+  const toolResults = () =>
+    (chatRequests().at(-1)!.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+  const call = (command: string, cwd?: string) => `[[call:run_command ${JSON.stringify(cwd ? { command, cwd } : { command })}]]`;
+
+  it('Run: the card shows the exact command and folder with Skip as the default; output and exit code go back to the model', async () => {
+    const command = 'node -e \'console.log("MG_OUT_" + (40 + 2)); process.exit(3)\'';
+    const sending = chat().send(`Run it ${call(command)}`);
+    const card = await nthCard(0, 'the approval card');
+    assert.equal(card.code, command, 'the exact command');
+    assert.deepEqual(card.detail, ['Folder: .']);
+    assert.deepEqual(
+      card.choices.map((c) => c.id),
+      ['run', 'skip'],
+    );
+    assert.equal(card.safeChoiceId, 'skip');
+    assert.equal(card.messageId, (await chat().conversation()).messages.at(-1)!.id, 'shown in the answer being written');
+    answer(card, 'run');
+    await sending;
+    const [result] = toolResults();
+    assert.match(result!, /Exit code: 3/);
+    assert.match(result!, /MG_OUT_42/);
+    assert.ok(
+      posts.some((p) => p.type === 'approvalDone' && p.id === card.id),
+      'the card was removed',
+    );
+  });
+
+  it('Skip: nothing runs and the model is told it was skipped', async () => {
+    const marker = path.join(ws, 'mg-skipped-marker.txt');
+    fs.rmSync(marker, { force: true });
+    const sending = chat().send(`Run it ${call('node -e \'require("fs").writeFileSync("mg-skipped-marker.txt", "x")\'')}`);
+    answer(await nthCard(0, 'the approval card'), 'skip');
+    await sending;
+    assert.match(toolResults()[0]!, /The user chose Skip: the command was not run/);
+    assert.equal(fs.existsSync(marker), false, 'the command did not run');
+  });
+
+  it('Stop on the running card ends a long command; cwd is a workspace folder and outside paths are refused', async () => {
+    fs.mkdirSync(path.join(ws, 'mg-cmd-dir'), { recursive: true });
+    const sending = chat().send(`Run it ${call('node -e \'console.log("started"); setTimeout(() => {}, 120000)\'', 'mg-cmd-dir')}`);
+    const card = await nthCard(0, 'the approval card');
+    assert.deepEqual(card.detail, ['Folder: mg-cmd-dir']);
+    answer(card, 'run');
+    const running = await nthCard(1, 'the running card');
+    assert.deepEqual(
+      running.choices.map((c) => c.id),
+      ['stop'],
+    );
+    answer(running, 'stop');
+    await sending;
+    assert.match(toolResults()[0]!, /The user stopped the command/);
+
+    const escape = chat().send(`Run it ${call('node -v', '../..')}`);
+    await escape;
+    assert.equal(runQuestions().length, 1, 'no question for a folder outside the workspace');
+    assert.match(toolResults().at(-1)!, /outside|not inside|workspace/i);
+    fs.rmSync(path.join(ws, 'mg-cmd-dir'), { recursive: true, force: true });
+  });
+
+  it('an allowed prefix runs without asking; every chained, piped, redirected or substituted form still asks', async () => {
+    await config().update('chat.allowedCommands', ['node -e', 'echo'], vscode.ConfigurationTarget.Global);
+    try {
+      await until(() => mg.api.settings().allowedCommands.includes('echo'), 'the allow-list setting');
+      await chat().send(`Run it ${call("node -e 'console.log(6 * 7)'")}`);
+      assert.equal(runQuestions().length, 0, 'no question for an allowed command');
+      assert.match(toolResults()[0]!, /Exit code: 0[\s\S]*42/);
+
+      const forms = [
+        'echo a && echo b',
+        'echo a || echo b',
+        'echo a; echo b',
+        'echo a | cat',
+        'echo a > mg-out.txt',
+        'echo a < /dev/null',
+        'echo $(id)',
+        'echo `id`',
+        'echo a & echo b',
+        'echo a\necho b',
+      ];
+      posts = [];
+      const sending = chat().send(`Run them ${forms.map((f) => call(f)).join(' ')}`);
+      for (let i = 0; i < forms.length; i++) answer(await until(() => runQuestions()[i], `the question for ${JSON.stringify(forms[i])}`), 'skip');
+      await sending;
+      assert.deepEqual(
+        runQuestions().map((c) => c.code),
+        forms,
+      );
+      assert.equal(fs.existsSync(path.join(ws, 'mg-out.txt')), false);
+    } finally {
+      await config().update('chat.allowedCommands', [], vscode.ConfigurationTarget.Global);
+    }
+  });
+});
