@@ -77,7 +77,7 @@ export class ChatAttachments {
   #checkImageInput(): boolean {
     const info = this.scope.modelInfo(this.scope.services.settings().chatModel);
     if (info.imageInput) return true;
-    this.scope.out.notice('warning', noImagesMessage(this.scope, info.id, vscode.l10n.t('images cannot be attached')), ['pickModel']);
+    this.scope.out.notice('warning', noImagesMessage(this.scope, info.id, vscode.l10n.t('images cannot be attached')), ['pickModel'], { topic: 'model' });
     return false;
   }
 }
