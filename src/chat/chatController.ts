@@ -428,7 +428,7 @@ export class ChatController implements vscode.Disposable {
     return this.#attachments.attachProblems(editor);
   }
 
-  /** Pins files to the conversation: `uri`, else the active editor's document, else files the user picks. */
+  /** Pins files to the conversation: `uri`, else the files the user picks (the open ones offered first). */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
     return this.#attachments.attachFile(uri);

@@ -582,6 +582,41 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('Attach file asks which file (the active editor’s first, Enter takes it) instead of pinning the active one', async () => {
+    const other = vscode.Uri.file(path.join(ws, FIXTURE, 'other-open.ts'));
+    const active = vscode.Uri.file(path.join(ws, FIXTURE, 'attach-me.ts'));
+    fs.writeFileSync(other.fsPath, 'export const other = 1;\n');
+    fs.writeFileSync(active.fsPath, 'export const attachMe = 2;\n');
+    await vscode.window.showTextDocument(other, { preview: false });
+    await vscode.window.showTextDocument(active, { preview: false });
+    const label = `${FIXTURE}/attach-me.ts`;
+    const pinned = async () => (await chat().composer()).attachments.filter((a) => a.label === label);
+    const answer = async (command: string): Promise<boolean> => {
+      let settled = false;
+      const run = chat()
+        .attachFile()
+        .finally(() => (settled = true));
+      // the quick pick opens after a round trip: answer it once it is there, as a person would
+      await waitFor(
+        async () => {
+          await vscode.commands.executeCommand(command);
+          return settled;
+        },
+        { what: `the file question answered with ${command}`, intervalMs: 100 },
+      );
+      return run;
+    };
+    try {
+      assert.equal(await answer('workbench.action.closeQuickOpen'), false, 'Escape: nothing is pinned');
+      assert.deepEqual(await pinned(), []);
+      assert.equal(await answer('workbench.action.acceptSelectedQuickOpenItem'), true, 'Enter: the active editor’s file');
+      assert.equal((await pinned()).length, 1);
+    } finally {
+      for (const a of await pinned()) chat().removeAttachment(a.id);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('"Top up" opens modelgate.consoleUrl, or explains how to set it and offers the setting', async () => {
     const opened: string[] = [];
     const asked: string[] = [];

@@ -33,8 +33,8 @@ export class ChatAttachments {
   }
 
   /**
-   * Pins files to the conversation: `uri`, else the active editor's document, else files the
-   * user picks. Pinning a file again replaces its content in place.
+   * Pins files to the conversation: `uri`, else the files the user picks (pickFiles asks, the
+   * open files first). Pinning a file again replaces its content in place.
    */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     const { files, problems } = await pickFiles(uri);

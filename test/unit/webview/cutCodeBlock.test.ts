@@ -43,7 +43,8 @@ function panel(messages: MessageView[] = []) {
   return { win, host, timers, posted, buttons };
 }
 
-const answer = (id: string, text: string, status: 'done' | 'stopped' | 'error' | 'interrupted'): MessageView => ({
+type Answer = Extract<MessageView, { role: 'assistant' }>;
+const answer = (id: string, text: string, status: Answer['status']): Answer => ({
   id,
   role: 'assistant',
   parts: [{ kind: 'text', text }],

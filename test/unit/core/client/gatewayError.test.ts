@@ -236,7 +236,7 @@ describe('core/errors: one right action on the error card (issue 20)', () => {
     const server = await failWith(json(503, { error: { message: 'Upstream overloaded' } }));
     assert.equal(server.kind, 'server');
     assert.deepEqual(errorActions(server.kind, server.code), ['retry']);
-    const dropped = await startServer((req) => req.socket.destroy());
+    const dropped = await startServer((req) => void req.socket.destroy());
     try {
       await collect(client(dropped.baseUrl, { maxRetries: 0 }).streamChat({ model: 'm', messages: [] }));
       assert.fail('expected an error');
