@@ -235,6 +235,8 @@ export class Notices {
   private setUnfolded(unfolded: boolean): void {
     this.unfolded = unfolded;
     this.layout();
+    // the strip is capped in height: unfolded, it scrolls so that the newest stays in view
+    if (unfolded) this.element.scrollTop = this.element.scrollHeight;
   }
 
   private remove(which: (n: Entry) => boolean): void {

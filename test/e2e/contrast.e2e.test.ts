@@ -463,6 +463,14 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           await more.click();
           await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, { timeout: 10_000 });
           await check('three notices, unfolded');
+          // unfolded, the strip scrolls within its cap with the newest (the warning) in view
+          const newest = await chat.evaluate(() => {
+            const strip = document.querySelector('.notices')!.getBoundingClientRect();
+            const all = document.querySelectorAll('.notice-list .notice');
+            const r = all[all.length - 1]!.getBoundingClientRect();
+            return { inView: r.top >= strip.top - 1 && r.bottom <= strip.bottom + 1, text: all[all.length - 1]!.textContent ?? '' };
+          });
+          assert.ok(newest.inView, `the newest notice is scrolled out of the strip: ${newest.text}`);
           // not a README picture: always beside the routine screenshots
           mkdirSync(join(repoRoot(), 'test-results', 'screenshots'), { recursive: true });
           await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot) });
