@@ -10,6 +10,7 @@ import { controllerListHost, showConversationList, type ConversationListOptions,
 import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
+import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -32,9 +33,14 @@ export interface ChatApi {
   readonly apply: ChatApply;
 }
 
-export function registerChat(services: Services): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
+export function registerChat(
+  services: Services,
+  /** Modelgate's generate_image tool for the panel (built on first use by src/featureLoading/lazyFeatures.ts) */
+  imageTool?: () => PanelImageToolLike,
+): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const tools = createWorkspaceTools();
+  const workspaceTools = createWorkspaceTools();
+  const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply });
   let controller = open();
@@ -94,7 +100,7 @@ export function registerChat(services: Services): { disposables: vscode.Disposab
     ...commands.map(([id, run]) => vscode.commands.registerCommand(id, run)),
     provider,
     ...applyDisposables,
-    tools,
+    workspaceTools,
     { dispose: () => controller.dispose() },
   ];
   return { disposables, api, provider };

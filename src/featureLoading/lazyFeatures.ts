@@ -9,7 +9,8 @@
 //  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
-import { CHAT_VIEW_ID, FEATURE_COMMANDS, LM_VENDOR } from '../services/featureIds';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../services/featureIds';
+import type { ImageLmTool, PanelImageTool } from '../images';
 import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
 import type { Services } from '../services/serviceContainer';
 
@@ -28,6 +29,10 @@ export interface Features {
   chat(trigger?: string): ChatApi;
   /** the features built so far, with what triggered each (for tests and the log) */
   loaded(): FeatureLoad[];
+  /** the vscode.lm image tool once built (tests read its last confirmation), else undefined */
+  imageTool(): ImageLmTool | undefined;
+  /** the chat panel's generate_image tool once built (tests answer its questions), else undefined */
+  panelImageTool(): PanelImageTool | undefined;
   /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
   flush(): Promise<void> | undefined;
 }
@@ -57,13 +62,14 @@ export function registerLazyFeatures(services: Services): Features {
   };
 
   // ---------- chat ----------
+  let panelImageTool: PanelImageTool | undefined;
   let chat: { api: ChatApi; resolve: vscode.WebviewViewProvider['resolveWebviewView'] } | undefined;
   const chatProxies = proxyCommands(FEATURE_COMMANDS.chat, (trigger) => ensureChat(trigger));
   function ensureChat(trigger: string): NonNullable<typeof chat> {
     if (chat) return chat;
     return timed('chat', trigger, () => {
       chatProxies.dispose(); // the real commands take the same ids
-      const built = loadChatModule().registerChat(services);
+      const built = loadChatModule().registerChat(services, () => (panelImageTool ??= loadImagesModule().createPanelImageTool(services)));
       context.subscriptions.push(...built.disposables);
       chat = { api: built.api, resolve: (view, ctx, token) => built.provider.resolveWebviewView(view, ctx, token) };
       return chat;
@@ -84,12 +90,26 @@ export function registerLazyFeatures(services: Services): Features {
     });
   });
 
+  // ---------- the image tool of vscode.lm ----------
+  let imageTool: ImageLmTool | undefined;
+  context.subscriptions.push(
+    registerImageToolProxy(services, () => {
+      if (imageTool) return imageTool;
+      const t0 = performance.now();
+      imageTool = loadImagesModule().createImageTool(services);
+      log.info(`Built the image tool on first use in ${Math.round(performance.now() - t0)} ms.`);
+      return imageTool;
+    }),
+  );
+
   // ---------- vscode.lm ----------
   context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
 
   return {
     chat: (trigger = 'api') => ensureChat(trigger).api,
     loaded: () => loads.map((l) => ({ ...l })),
+    imageTool: () => imageTool,
+    panelImageTool: () => panelImageTool,
     flush: () => chat?.api.controller.close(),
   };
 }
@@ -136,6 +156,24 @@ function registerLmProxy(services: Services, build: (trigger: string) => LmProvi
     // Never fail activation over this feature (e.g. a host that does not know the vendor).
     cleanup.dispose();
     services.log.warn(`Language model provider not registered: ${err instanceof Error ? err.message : String(err)}`);
+    return new vscode.Disposable(() => {});
+  }
+}
+
+/**
+ * Registers `modelgate_generate_image` with vscode.lm (package.json declares it); the images
+ * module is loaded on its first preparation or call. A no-op where the API is missing.
+ */
+function registerImageToolProxy(services: Services, build: () => vscode.LanguageModelTool<unknown>): vscode.Disposable {
+  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
+  if (typeof lm?.registerTool !== 'function') return new vscode.Disposable(() => {});
+  try {
+    return lm.registerTool<unknown>(IMAGE_TOOL, {
+      prepareInvocation: (options, token) => build().prepareInvocation?.(options, token),
+      invoke: (options, token) => build().invoke(options, token),
+    });
+  } catch (err) {
+    services.log.warn(`Image tool not registered: ${err instanceof Error ? err.message : String(err)}`);
     return new vscode.Disposable(() => {});
   }
 }

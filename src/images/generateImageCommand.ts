@@ -105,7 +105,7 @@ async function generateProgrammatically(services: Services, arg: unknown, editor
     const args = parsed.args;
     requireWorkspace();
     const user = await endUserFor(services, args.user);
-    const model = await imageModelFor(services, args);
+    const model = await imageModelFor(services, args.model);
     const valid = validateChoices(model, args);
     if (!valid.ok) throw new ImageArgumentsError(valid.problems);
     const target = await programmaticTarget(services, args, editor);
@@ -137,8 +137,9 @@ async function catalogueWith(services: Services, id: string): Promise<ModelCatal
   return services.catalogue();
 }
 
-async function imageModelFor(services: Services, args: ImageArgs): Promise<ImageModelInfo> {
-  const id = args.model ?? services.settings().imageModel;
+/** The image model `requested` (default: “modelgate.image.model”) from the catalogue, with its rules. */
+export async function imageModelFor(services: Services, requested: string | undefined): Promise<ImageModelInfo> {
+  const id = requested ?? services.settings().imageModel;
   const catalogue = await catalogueWith(services, id);
   const model = catalogue.imageModel(id);
   if (model) return model;
@@ -154,7 +155,7 @@ async function imageModelFor(services: Services, args: ImageArgs): Promise<Image
   ]);
 }
 
-async function requireKey(services: Services): Promise<void> {
+export async function requireKey(services: Services): Promise<void> {
   if (!(await services.gateway.ensureKey())) {
     throw new GatewayError('auth', vscode.l10n.t('No Modelgate API key is set, so no image was generated. Set one with “Modelgate: Set API Key”.'), {
       retryable: false,

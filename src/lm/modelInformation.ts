@@ -3,6 +3,7 @@
 import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue/modelCatalogue';
 import { outputReserve } from '../core/prompt/tokens';
 import { l10n } from '../core/l10n';
+import { modelFamily } from './modelFamily';
 
 export interface LmModelInformation {
   id: string;
@@ -40,7 +41,7 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): 
   return {
     id: model.id,
     name: model.label,
-    family: model.id,
+    family: modelFamily(model.id),
     version: '1',
     detail: l10n.t('Modelgate · {0} channel', ch.label),
     tooltip: l10n.t(

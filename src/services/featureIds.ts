@@ -30,6 +30,9 @@ export const IMAGE_COMMANDS = {
   generateImage: 'modelgate.generateImage',
 } as const;
 
+/** package.json `contributes.languageModelTools`: image generation as a tool for every agent (src/images/imageTool.ts) */
+export const IMAGE_TOOL = 'modelgate_generate_image';
+
 /** package.json `contributes.languageModelChatProviders`: the vscode.lm vendor (src/lm) */
 export const LM_VENDOR = 'modelgate';
 

@@ -18,7 +18,9 @@ import { pinnedFor } from '../context/turnContext';
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
   definitions(): import('../../core/client/types').ToolDefinition[];
-  runAll(calls: ToolCall[], token: vscode.CancellationToken): Promise<ToolResult[]>;
+  runAll(calls: ToolCall[], token: vscode.CancellationToken, conversationId?: string): Promise<ToolResult[]>;
+  /** USD the tools spent in this conversation's answer (generated images), taken once */
+  takeImageCost?(conversationId: string): number | undefined;
 }
 
 interface Run {
@@ -116,7 +118,7 @@ export class AnswerRuns {
         tools,
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools),
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, c.id),
         describeError: (err) => describeError(err),
         price,
         record,
@@ -156,6 +158,12 @@ export class AnswerRuns {
         { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
         record.parts.length > 0,
       );
+      // images the tools generated: already in the ledger, shown on the usage line and in the total
+      const imageCost = this.tools.takeImageCost?.(c.id);
+      if (imageCost) {
+        c.totalCost = (c.totalCost ?? 0) + imageCost;
+        record.usage = { ...(record.usage ?? { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }), cost: (record.usage?.cost ?? 0) + imageCost };
+      }
       const u = outcome.usage;
       services.log.info(
         `Chat answer ${record.status}: ${model} (${record.channel}), ${outcome.requests} request(s), ${Date.now() - started} ms` +
@@ -186,7 +194,7 @@ export class AnswerRuns {
     }
   }
 
-  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean): Promise<ToolResult[]> {
+  async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, conversationId: string): Promise<ToolResult[]> {
     if (!offered || !vscode.workspace.isTrusted) {
       return calls.map(() => ({ content: 'No tools are available in this workspace.', isError: true }));
     }
@@ -194,7 +202,7 @@ export class AnswerRuns {
     const onAbort = () => cts.cancel();
     signal.addEventListener('abort', onAbort);
     try {
-      return await this.tools.runAll(calls, cts.token);
+      return await this.tools.runAll(calls, cts.token, conversationId);
     } catch (err) {
       this.scope.services.log.warn(`Chat tools failed: ${errorText(err)}`);
       return calls.map(() => ({ content: `The tool failed: ${errorText(err)}`, isError: true }));

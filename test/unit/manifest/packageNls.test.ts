@@ -27,6 +27,9 @@ export function visibleStrings(node: unknown, path: string[] = [], out: [string,
   if (Array.isArray(node)) node.forEach((v, i) => visibleStrings(v, [...path, String(i)], out));
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
+      // A language model tool's `name` is its id, and its `inputSchema` is read by models, not users
+      // (like its modelDescription): neither is translated.
+      if (path.at(-2) === 'languageModelTools' && (k === 'name' || k === 'inputSchema')) continue;
       // Keys of the configuration properties are setting ids, not text.
       if (VISIBLE.has(k) && typeof v === 'string') out.push([[...path, k].join('.'), v]);
       else if (VISIBLE.has(k) && Array.isArray(v)) v.forEach((s, i) => typeof s === 'string' && out.push([[...path, k, String(i)].join('.'), s]));
