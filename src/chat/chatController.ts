@@ -28,7 +28,7 @@ import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { decodePastedImage } from '../core/prompt/imageInput';
-import { checkSendable, refuse } from './answers/sendChecks';
+import { budgetStillRefuses, checkSendable, refuse } from './answers/sendChecks';
 import { SYSTEM_PROMPT } from './context/systemPrompt';
 import { ProjectRules } from './context/rulesFiles';
 import { systemPromptWithRules } from '../core/prompt/projectRules';
@@ -87,7 +87,10 @@ export class ChatController implements vscode.Disposable {
     this.#tools = options.tools;
     this.#apply = options.apply;
     this.#approvals = options.approvals;
-    this.#out = new ChatOutput((c) => this.#isActive(c));
+    this.#out = new ChatOutput(
+      (c) => this.#isActive(c),
+      () => this.#store?.active.id,
+    );
     this.onDidPost = this.#out.onDidPost;
     const controller = this;
     this.#scope = {
@@ -116,7 +119,10 @@ export class ChatController implements vscode.Disposable {
     })();
     this.ready.catch((err: unknown) => s.log.error(`Chat history could not be loaded: ${errorText(err)}`));
     this.#subscriptions.push(
-      s.onDidChangeSettings(() => this.#postComposer()),
+      s.onDidChangeSettings(() => {
+        this.#postComposer();
+        this.#budgetMayBeFixed();
+      }),
       s.onDidChangeCatalogue(() => this.#postComposer()),
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
@@ -235,13 +241,13 @@ export class ChatController implements vscode.Disposable {
           return this.removeAttachment(msg.attachmentId);
         case 'copyCode':
           await copyCode(msg.code);
-          return this.#out.notice('info', vscode.l10n.t('Code copied to the clipboard.'));
+          return this.#out.notice('info', vscode.l10n.t('Code copied to the clipboard.'), [], { conversation: 'panel', transient: true });
         case 'insertCode':
           await insertCode(msg.code);
           return;
         case 'applyCode': {
           const r = await this.#apply.propose({ code: msg.code, language: msg.language, conversation: this.store.active });
-          if (r.kind === 'refused') this.#out.notice('warning', r.message);
+          if (r.kind === 'refused') this.#out.notice('warning', r.message, [], { conversation: this.store.active });
           return;
         }
         case 'openLink':
@@ -283,7 +289,10 @@ export class ChatController implements vscode.Disposable {
     const c = this.store.active;
     if (this.#isBusy(c)) {
       this.#out.post({ type: 'setDraft', text });
-      return this.#out.notice('info', vscode.l10n.t('An answer is still being written: stop it (Escape) or wait for it, then send.'));
+      return this.#out.notice('info', vscode.l10n.t('An answer is still being written: stop it (Escape) or wait for it, then send.'), [], {
+        conversation: c,
+        topic: 'busy',
+      });
     }
     const { contexts, images, attachments } = nextMessageContext(c);
     if (!text.trim() && contexts.length === 0 && images.length === 0) return;
@@ -310,7 +319,7 @@ export class ChatController implements vscode.Disposable {
     const last = lastAssistant(c);
     if (!last && c.messages[c.messages.length - 1]?.role !== 'user') return;
     const refusal = await this.#preparingTurn(c, () => checkSendable(this.#scope, c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length)));
-    if (refusal) return refuse(this.#scope, refusal);
+    if (refusal) return refuse(this.#scope, c, refusal);
     if (this.#closing || this.#isBusy(c) || (last && lastAssistant(c) !== last)) return;
     if (last) {
       truncateFrom(c, last.id);
@@ -323,11 +332,12 @@ export class ChatController implements vscode.Disposable {
   async editAndResend(messageId: string, text: string): Promise<void> {
     await this.ready;
     const c = this.store.active;
-    if (this.#isBusy(c)) return this.#out.notice('info', vscode.l10n.t('Stop the current answer before editing a message.'));
+    if (this.#isBusy(c))
+      return this.#out.notice('info', vscode.l10n.t('Stop the current answer before editing a message.'), [], { conversation: c, topic: 'busy' });
     const index = c.messages.findIndex((m) => m.id === messageId);
     const old = c.messages[index];
     if (!old || old.role !== 'user') return;
-    if (!text.trim()) return this.#out.notice('info', vscode.l10n.t('The edited message is empty.'));
+    if (!text.trim()) return this.#out.notice('info', vscode.l10n.t('The edited message is empty.'), [], { conversation: c, transient: true });
     const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index));
     if (!user || this.#closing || this.#isBusy(c) || c.messages[index] !== old) return;
     truncateFrom(c, messageId);
@@ -363,7 +373,7 @@ export class ChatController implements vscode.Disposable {
     const refusal = await checkSendable(this.#scope, c, [...wireHistory(c, historyEnd), wire]);
     if (refusal) {
       this.#out.post({ type: 'setDraft', text });
-      refuse(this.#scope, refusal);
+      refuse(this.#scope, c, refusal);
       return undefined;
     }
     return { id: newId(), role: 'user', text, attachments, createdAt: Date.now(), context: contexts, wire };
@@ -391,7 +401,7 @@ export class ChatController implements vscode.Disposable {
     const c = await this.store.activate(id);
     if (!c) {
       this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-      this.#out.notice('warning', vscode.l10n.t('That conversation could not be opened; it may have been deleted.'));
+      this.#out.notice('warning', vscode.l10n.t('That conversation could not be opened; it may have been deleted.'), [], { conversation: this.store.active });
       return false;
     }
     await this.postSnapshot();
@@ -458,7 +468,7 @@ export class ChatController implements vscode.Disposable {
     return this.#attachments.attachProblems(editor);
   }
 
-  /** Pins files to the conversation: `uri`, else the active editor's document, else files the user picks. */
+  /** Pins files to the conversation: `uri`, else the files the user picks (the open ones offered first). */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     await this.ready;
     return this.#attachments.attachFile(uri);
@@ -506,6 +516,12 @@ export class ChatController implements vscode.Disposable {
     } catch {
       this.#hasKey = false;
     }
+  }
+
+  /** A budget notice leaves once the settings no longer stop a send (the budget raised or removed, a price set). */
+  #budgetMayBeFixed(): void {
+    const s = this.#services.settings();
+    if (!budgetStillRefuses(this.#services, s.chatModel, s.channel)) this.#out.resolved('budget');
   }
 
   #isActive(c: Conversation): boolean {

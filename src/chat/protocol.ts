@@ -144,6 +144,15 @@ export interface ApprovalView {
 
 // ---------- host -> webview ----------
 
+/**
+ * What a notice is about, so it leaves once the condition is fixed: `setup` (no key or base
+ * URL: a key is stored), `model` (the model cannot take the request: the model or channel
+ * changes), `budget` (a budget refused the send: the host says when it no longer would), `busy`
+ * (an answer is still being written: it ends). A message that is sent resolves the refusals of
+ * its conversation.
+ */
+export type NoticeTopic = 'setup' | 'model' | 'budget' | 'busy';
+
 export type HostMessage =
   | { type: 'snapshot'; conversation: ConversationView; conversations: ConversationSummary[]; composer: ComposerState; busy: boolean }
   | { type: 'messageAdded'; message: MessageView }
@@ -170,8 +179,23 @@ export type HostMessage =
   | { type: 'busy'; busy: boolean }
   /** put text back into the input (a message that could not be sent, or one being edited) */
   | { type: 'setDraft'; text: string }
-  /** a notice that belongs to no message (e.g. "image input is not supported by flagship-text") */
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; actions?: ErrorAction[] }
+  /**
+   * a notice that belongs to no message (e.g. "image input is not supported by flagship-text"):
+   * shown while conversation `conversationId` is (absent: the panel's own, such as set-up notices);
+   * `topic` says which condition it is about, so it goes away once that is fixed (NoticeTopic);
+   * `transient` ones ("Code copied") fade after a few seconds
+   */
+  | {
+      type: 'notice';
+      level: 'info' | 'warning' | 'error';
+      message: string;
+      actions?: ErrorAction[];
+      conversationId?: string;
+      topic?: NoticeTopic;
+      transient?: boolean;
+    }
+  /** the condition behind the notices of `topic` is fixed (of every conversation): they go away */
+  | { type: 'noticeResolved'; topic: NoticeTopic }
   | { type: 'focusInput' }
   /** the review state of the conversation's edits (sent whole: a handful of files per answer) */
   | { type: 'edits'; conversationId: string; available: boolean; autoAccept: boolean; answers: AnswerEditsView[] }

@@ -7,3 +7,33 @@ export interface ErrorView {
   message: string;
   actions: ErrorAction[];
 }
+
+/**
+ * The actions that fix a failure of `kind`: one right action where there is one (issue 20: a
+ * 5xx or a dropped connection is retried, not also "switch channel" and "show log").
+ */
+export function errorActions(kind: string, code?: string): ErrorAction[] {
+  switch (kind) {
+    case 'auth':
+      return ['setKey'];
+    case 'balance':
+      // Every channel draws on the same prepaid balance: a switch cannot fix it.
+      return ['topUp'];
+    case 'rate_limit':
+      return ['retry', 'switchChannel'];
+    case 'server':
+    case 'network':
+    case 'timeout':
+      return ['retry'];
+    case 'protocol':
+      return ['retry', 'switchChannel', 'showLog'];
+    case 'not_found':
+      return ['pickModel'];
+    case 'unsupported':
+      return ['switchChannel', 'pickModel'];
+    case 'bad_request':
+      return [code === 'invalid_base_url' || code === 'invalid_setting' ? 'openSettings' : 'pickModel'];
+    default:
+      return [];
+  }
+}

@@ -85,6 +85,7 @@ async function setCheckedKey(services: Services, req: SetKeyRequest): Promise<Se
   const check = await checkKey(s.baseUrl, key, Math.min(s.requestTimeoutMs, CHECK_TIMEOUT_MS), undefined, gatewayHeaders(services, s.baseUrlOrigin));
   const stored = check.outcome === 'accepted' || req.storeAnyway === true;
   if (stored) await services.keys.set(key);
+  if (stored && check.outcome === 'rejected') services.keys.noteAnswer(s.baseUrlOrigin, true);
   return { check: check.outcome, stored, message: describe(check, s.baseUrlOrigin) };
 }
 
@@ -121,9 +122,11 @@ async function interactive(services: Services): Promise<boolean> {
   const storeAnyway = vscode.l10n.t('Store Anyway');
   const retry = vscode.l10n.t('Enter Another Key');
   const show = check.outcome === 'rejected' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-  const choice = await show(message, storeAnyway, retry);
+  // The safe choice is the default (first, primary) button: Enter never stores a key the gateway refused.
+  const choice = await show(message, retry, storeAnyway);
   if (choice === storeAnyway) {
     await services.keys.set(key);
+    if (check.outcome === 'rejected') services.keys.noteAnswer(origin, true); // the status bar says so until it works
     void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: API key saved for {0}.', origin));
     return true;
   }

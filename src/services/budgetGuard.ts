@@ -46,7 +46,10 @@ export function unpricedMessage(status: BudgetStatus, model: string): string {
       );
 }
 
-const defaultAsk: BudgetAsk = (status, what, reason = 'usedUp', model = '') =>
+// The safe choice is the default button (VS Code makes a modal's first button the primary one,
+// the one Enter takes): "Set a Price" / "Raise Budget" open the setting and send nothing, so
+// Enter never spends past a budget; "Send Once" is the second button.
+export const askBudget: BudgetAsk = (status, what, reason = 'usedUp', model = '') =>
   reason === 'unpriced'
     ? (vscode.window.showWarningMessage(
         unpricedMessage(status, model),
@@ -57,8 +60,8 @@ const defaultAsk: BudgetAsk = (status, what, reason = 'usedUp', model = '') =>
             MODELS_SETTING,
           ),
         },
-        SEND_ONCE,
         SET_PRICE,
+        SEND_ONCE,
       ) as Thenable<BudgetAnswer>)
     : (vscode.window.showWarningMessage(
         budgetMessage(status),
@@ -69,8 +72,8 @@ const defaultAsk: BudgetAsk = (status, what, reason = 'usedUp', model = '') =>
               ? vscode.l10n.t('Send this message anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.')
               : vscode.l10n.t('Send this image request anyway, or raise the budget in your user settings. Cancel sends nothing and keeps what you typed.'),
         },
-        SEND_ONCE,
         RAISE_BUDGET,
+        SEND_ONCE,
       ) as Thenable<BudgetAnswer>);
 
 interface Memento {
@@ -81,7 +84,7 @@ interface Memento {
 export class BudgetGuard implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
   /** replaced by tests (the modal cannot be clicked from the extension host) */
-  ask: BudgetAsk = defaultAsk;
+  ask: BudgetAsk = askBudget;
   /** the estimated costs of the requests in flight */
   readonly reservations = new Reservations();
 

@@ -57,7 +57,7 @@ export class GatewayService implements Gateway {
           requestHeaders: async () => mergeHeaders(this.settings().requestHeaders, origin ? await this.keys.secretHeaders(origin) : {}),
           modelParams: (model) => this.catalogue?.().chatModel(model)?.params,
           firstTokenP90Ms: (model, channel) => this.firstTokenP90?.(model, channel),
-          fetch: this.fetchImpl,
+          fetch: origin ? this.noticingKeyAnswers(origin) : this.fetchImpl,
           connectHint: connectHint(),
         }),
       };
@@ -65,7 +65,33 @@ export class GatewayService implements Gateway {
     return this.cached.client;
   }
 
+  /**
+   * fetch, noting how the gateway at `origin` answers a request that carried its key: 401 marks
+   * the stored key rejected (the status bar says so), a success clears that (KeyStore.rejected).
+   */
+  private noticingKeyAnswers(origin: string): typeof globalThis.fetch {
+    const base = this.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+    return async (input, init) => {
+      const response = await base(input, init);
+      const keyed = !!init?.headers && new Headers(init.headers).has('authorization');
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (keyed && typeof this.keys.noteAnswer === 'function' && sameOrigin(url, origin)) {
+        if (response.status === 401) this.keys.noteAnswer(origin, true);
+        else if (response.ok) this.keys.noteAnswer(origin, false);
+      }
+      return response;
+    };
+  }
+
   async ensureKey(): Promise<string | undefined> {
     return (await this.keys.get()) ?? (await this.keys.prompt(l10n.t('Modelgate needs an API key to reach the gateway.')));
+  }
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
   }
 }

@@ -25,6 +25,11 @@ export class KeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  /** origins whose stored key the gateway answered 401 to, until a request with it works (this window only) */
+  private readonly rejectedAt = new Set<string>();
+  private readonly standing = new vscode.EventEmitter<void>();
+  /** The gateway rejected the stored key, or a request with it worked again (see rejected()). */
+  readonly onDidChangeStanding = this.standing.event;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -57,12 +62,31 @@ export class KeyStore implements vscode.Disposable {
     const problem = keyProblem(key);
     if (problem) throw new Error(vscode.l10n.t('That API key was not saved. {0}', problem));
     await this.secrets.store(slot, key);
+    this.setStanding(slot.slice(PREFIX.length), false); // a new key: not known to be rejected
     this.changed.fire();
+  }
+
+  /** Whether the gateway rejected the stored key of the configured gateway (or of `origin`) and no request with it has worked since. */
+  rejected(origin = this.origin()): boolean {
+    return !!origin && this.rejectedAt.has(origin);
+  }
+
+  /** A request with the stored key of `origin` was answered 401 (true) or worked (false). */
+  noteAnswer(origin: string, rejected: boolean): void {
+    this.setStanding(origin, rejected);
+  }
+
+  private setStanding(origin: string, rejected: boolean): void {
+    if (this.rejectedAt.has(origin) === rejected) return;
+    if (rejected) this.rejectedAt.add(origin);
+    else this.rejectedAt.delete(origin);
+    this.standing.fire();
   }
 
   async clear(): Promise<void> {
     const slot = this.slot();
     if (slot) await this.secrets.delete(slot);
+    if (slot) this.setStanding(slot.slice(PREFIX.length), false);
     this.changed.fire();
   }
 
@@ -123,5 +147,6 @@ export class KeyStore implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
+    this.standing.dispose();
   }
 }

@@ -2,42 +2,13 @@
 // shows these in the transcript; commands show them as notifications with buttons.
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
-import type { ErrorAction, ErrorView } from '../core/errorView';
+import { errorActions, type ErrorAction, type ErrorView } from '../core/errorView';
 import type { Services } from './serviceContainer';
 import { topUp } from './balanceTopUp';
 
 export function describeError(err: unknown): ErrorView {
   if (err instanceof GatewayError) {
-    const actions: ErrorAction[] = [];
-    switch (err.kind) {
-      case 'auth':
-        actions.push('setKey');
-        break;
-      case 'balance':
-        // Every channel draws on the same prepaid balance: a switch cannot fix it.
-        actions.push('topUp');
-        break;
-      case 'rate_limit':
-        actions.push('retry', 'switchChannel');
-        break;
-      case 'server':
-      case 'network':
-      case 'timeout':
-      case 'protocol':
-        actions.push('retry', 'switchChannel', 'showLog');
-        break;
-      case 'not_found':
-        actions.push('pickModel');
-        break;
-      case 'unsupported':
-        actions.push('switchChannel', 'pickModel');
-        break;
-      case 'bad_request':
-        actions.push(err.code === 'invalid_base_url' || err.code === 'invalid_setting' ? 'openSettings' : 'pickModel');
-        break;
-      case 'aborted':
-        break;
-    }
+    const actions = errorActions(err.kind, err.code);
     return { message: err.message, actions };
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -23,6 +23,7 @@ export class ModelStatusBar implements vscode.Disposable {
       services.usage.onDidRecord(() => this.update()),
       services.health.onDidChange(() => this.update()),
       services.keys.onDidChange(() => void this.refreshKey()),
+      services.keys.onDidChangeStanding(() => this.update()),
     );
     this.update();
     this.item.show();
@@ -51,9 +52,11 @@ export class ModelStatusBar implements vscode.Disposable {
     const channel = CHANNEL_INFO[s.channel];
     const last = this.services.usage.last();
     const lastCost = last?.cost !== undefined ? ` · ${formatUsd(last.cost)}` : '';
-    const icon = !s.baseUrl || !this.hasKey ? '$(warning)' : '$(sparkle)';
+    // a stored key the gateway rejected (401) shows as such until a request with it works
+    const keyRejected = this.hasKey && this.services.keys.rejected();
+    const icon = !s.baseUrl || !this.hasKey || keyRejected ? '$(warning)' : '$(sparkle)';
     this.item.text = `${icon} ${s.chatModel} · ${s.channel === 'default' ? 'default' : s.channel}${lastCost}`;
-    this.item.backgroundColor = !s.baseUrl || !this.hasKey ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor = !s.baseUrl || !this.hasKey || keyRejected ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const model = cat.chatModel(s.chatModel);
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`${vscode.l10n.t('**Modelgate** — click to switch model or channel')}\n\n`);
@@ -79,8 +82,14 @@ export class ModelStatusBar implements vscode.Disposable {
     }
     if (!s.baseUrl) md.appendMarkdown(`$(warning) ${s.baseUrlProblem}\n\n`);
     else if (!this.hasKey) md.appendMarkdown(`$(warning) ${vscode.l10n.t('No API key for {0}: run **Modelgate: Set API Key**.', s.baseUrlOrigin ?? '')}\n\n`);
+    else if (keyRejected)
+      md.appendMarkdown(`$(warning) ${vscode.l10n.t('{0} rejected the stored API key: run **Modelgate: Set API Key**.', s.baseUrlOrigin ?? '')}\n\n`);
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Modelgate: model {0}, channel {1}. Click to switch.', s.chatModel, channel.label) };
+    this.item.accessibilityInformation = {
+      label: keyRejected
+        ? vscode.l10n.t('Modelgate: the gateway rejected the API key. Model {0}, channel {1}. Click to switch.', s.chatModel, channel.label)
+        : vscode.l10n.t('Modelgate: model {0}, channel {1}. Click to switch.', s.chatModel, channel.label),
+    };
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 // The chat panel: lays out header, transcript, notices and composer, and applies the host's
 // messages to them. Handshake: post `ready` once running; show nothing of a conversation until
 // a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
-import type { ErrorAction, HostMessage, WebviewMessage } from '../chat/protocol';
+import type { ComposerState, ErrorAction, HostMessage, NoticeTopic, WebviewMessage } from '../chat/protocol';
 import type { ChatInitialState } from '../chat/protocol';
 import { Composer } from './composer';
 import { h } from './dom';
@@ -42,6 +42,8 @@ export class ChatApp {
   /** ids of finished answers with no known cost, for the header total */
   private unpriced = new Set<string>();
   private lastTotal: number | undefined;
+  /** model and channel of the last composer state */
+  private route: string | undefined;
 
   constructor(options: ChatAppOptions) {
     const win = options.window;
@@ -56,14 +58,16 @@ export class ChatApp {
       options.frameHost ?? (win as unknown as FrameHost),
       options.markdown,
     );
-    this.notices = new Notices(doc, (action) => post({ type: 'action', action }));
+    const timers = options.frameHost ?? (win as unknown as FrameHost);
+    this.notices = new Notices(doc, (action) => post({ type: 'action', action }), timers);
     this.edits = new EditsView(doc, post);
     this.composer = new Composer(
       doc,
       {
         post,
         saveDraft: (draft) => this.host.writeState({ draft, conversationId: this.conversationId }),
-        notice: (level, message, actions) => this.notices.show(level, message, actions),
+        notice: (level, message, actions) =>
+          this.notices.show(level, message, actions, { conversationId: this.conversationId, ...(actions?.includes('pickModel') ? { topic: 'model' } : {}) }),
       },
       options.draftDebounceMs,
     );
@@ -117,7 +121,8 @@ export class ChatApp {
     if (!msg) return;
     if (!this.ready && msg.type !== 'snapshot') {
       // Before the first snapshot only messages that do not describe the conversation apply.
-      if (msg.type === 'notice') this.notices.show(msg.level, msg.message, validActions(msg.actions));
+      if (msg.type === 'notice') this.showNotice(msg);
+      else if (msg.type === 'noticeResolved') this.notices.resolve(msg.topic);
       else if (msg.type === 'focusInput') this.composer.focus();
       return;
     }
@@ -126,6 +131,8 @@ export class ChatApp {
         return this.applySnapshot(msg);
       case 'messageAdded':
         this.transcript.addMessage(msg.message);
+        // a message went out: what refused the last send is fixed
+        if (msg.message.role === 'user' && this.conversationId) for (const t of SEND_TOPICS) this.notices.resolve(t, this.conversationId);
         return this.refreshEmpty();
       case 'textDelta':
         return this.transcript.textDelta(msg.messageId, msg.text);
@@ -148,9 +155,10 @@ export class ChatApp {
         this.header.setTotalCost(this.lastTotal, this.unpriced.size);
         return this.refreshEmpty();
       case 'composer':
-        this.composer.setState(msg.composer);
-        return this.notices.setHasKey(msg.composer.hasKey);
+        this.setComposer(msg.composer);
+        return;
       case 'conversations':
+        this.notices.keepConversations(msg.conversations.map((c) => c.id));
         return this.header.setConversations(msg.conversations, msg.activeId);
       case 'busy':
         return this.setBusy(msg.busy);
@@ -158,7 +166,9 @@ export class ChatApp {
         this.composer.setDraft(msg.text, { notifyHost: true });
         return this.composer.focus();
       case 'notice':
-        return this.notices.show(msg.level, msg.message, validActions(msg.actions));
+        return this.showNotice(msg);
+      case 'noticeResolved':
+        return this.notices.resolve(msg.topic);
       case 'focusInput':
         return this.composer.focus();
       case 'edits':
@@ -176,6 +186,8 @@ export class ChatApp {
     const saved = this.host.readState();
     const first = !this.ready;
     this.conversationId = conversation.id;
+    this.notices.setConversation(conversation.id);
+    this.notices.keepConversations(msg.conversations.map((c) => c.id));
     this.ready = true;
     this.loading.hidden = true;
     if (this.composer.isEditing) this.composer.cancelEdit();
@@ -190,8 +202,7 @@ export class ChatApp {
     this.lastTotal = conversation.totalCost;
     this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
     this.header.setReady(true);
-    this.composer.setState(msg.composer);
-    this.notices.setHasKey(msg.composer.hasKey);
+    this.setComposer(msg.composer);
     this.setBusy(msg.busy);
     this.composer.setReady(true);
     // After a reload the webview's own state is the freshest copy of the draft (the debounced
@@ -228,7 +239,25 @@ export class ChatApp {
     win.addEventListener('keydown', done, true);
   }
 
+  private showNotice(msg: Extract<HostMessage, { type: 'notice' }>): void {
+    this.notices.show(msg.level, msg.message, validActions(msg.actions), {
+      ...(typeof msg.conversationId === 'string' ? { conversationId: msg.conversationId } : {}),
+      ...(msg.topic && (NOTICE_TOPICS as readonly string[]).includes(msg.topic) ? { topic: msg.topic } : {}),
+      transient: msg.transient === true,
+    });
+  }
+
+  /** The composer's state; a notice about the model leaves once the model or channel changed. */
+  private setComposer(state: ComposerState): void {
+    const route = `${state.model}\n${state.channel}`;
+    if (this.route !== undefined && route !== this.route) this.notices.resolve('model');
+    this.route = route;
+    this.composer.setState(state);
+    this.notices.setHasKey(state.hasKey);
+  }
+
   private setBusy(busy: boolean): void {
+    if (!busy) this.notices.resolve('busy');
     this.busy = busy;
     this.composer.setBusy(busy);
     this.transcript.setBusy(busy);
@@ -238,6 +267,10 @@ export class ChatApp {
     this.emptyState.hidden = !this.ready || this.transcript.messageCount > 0;
   }
 }
+
+const NOTICE_TOPICS: readonly NoticeTopic[] = ['setup', 'model', 'budget', 'busy'];
+/** what may have refused a send: a message that went out in that conversation fixed it */
+const SEND_TOPICS: readonly NoticeTopic[] = ['model', 'budget', 'busy'];
 
 function validActions(actions: unknown): ErrorAction[] {
   return Array.isArray(actions) ? actions.filter((a): a is ErrorAction => typeof a === 'string' && a in ACTION_LABELS) : [];

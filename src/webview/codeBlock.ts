@@ -98,6 +98,26 @@ export function createPlainBlock(doc: Document, text: string): HTMLElement {
   return block;
 }
 
+/**
+ * Whether markdown `text` ends inside a fenced code block that was never closed: the block an
+ * answer was cut off in (stopped, failed or interrupted) is not the model's whole proposal, so it
+ * is not offered for Apply (issue 20). Block quotes and list indentation are looked through.
+ */
+export function endsInOpenFence(text: string): boolean {
+  let open: { char: string; len: number } | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/^(?:\s{0,3}>)+/, '').replace(/^\s*(?:[-+*]|\d{1,9}[.)])?\s*/, (m) => m.replace(/[-+*.)\d]/g, ' '));
+    const m = /^\s*(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!m) continue;
+    const fence = m[1]!;
+    if (!open) {
+      if (fence[0] === '`' && m[2]!.includes('`')) continue; // not a fence: a backtick in the info string
+      open = { char: fence[0]!, len: fence.length };
+    } else if (fence[0] === open.char && fence.length >= open.len && m[2]!.trim() === '') open = undefined;
+  }
+  return open !== undefined;
+}
+
 export function codeElementOf(block: Element): HTMLElement | null {
   return block.querySelector('pre > code');
 }

@@ -35,6 +35,8 @@ export class Composer {
   private readonly meter: HTMLElement;
   private readonly meterFill: HTMLElement;
   private readonly meterText: HTMLElement;
+  private readonly meterPercent: HTMLElement;
+  private readonly meterOf: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly editBanner: HTMLElement;
   private state: ComposerState | undefined;
@@ -94,7 +96,10 @@ export class Composer {
       on: { click: () => this.post({ type: 'action', action: 'pickModel' }) },
     });
     this.meterFill = h(doc, 'span', { className: 'meter-fill' });
-    this.meterText = h(doc, 'span', { className: 'meter-text' });
+    this.meterPercent = h(doc, 'span', { className: 'meter-percent' });
+    this.meterOf = h(doc, 'span', { className: 'meter-of' });
+    // "12%" stays at any width; " of 1M tokens" goes first on a narrow side bar
+    this.meterText = h(doc, 'span', { className: 'meter-text' }, [this.meterPercent, this.meterOf]);
     this.meter = h(
       doc,
       'div',
@@ -162,7 +167,12 @@ export class Composer {
     for (const r of state.rules ?? []) this.chips.appendChild(rulesChip(this.doc, r));
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
     this.chips.hidden = state.attachments.length === 0 && !state.rules?.length;
-    this.modelButton.textContent = [state.model, state.channel].filter(Boolean).join(' · ');
+    // the channel never shrinks: at the default side-bar width the model name is cut, not the channel
+    clear(this.modelButton);
+    this.modelButton.append(
+      h(this.doc, 'span', { className: 'model-name', text: state.model }),
+      ...(state.channel ? [h(this.doc, 'span', { className: 'model-channel', text: ` · ${state.channel}` })] : []),
+    );
     this.modelButton.setAttribute(
       'aria-label',
       state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model),
@@ -294,7 +304,9 @@ export class Composer {
     }
     const { percent, text, detail } = formatContextUse(state.contextTokens, state.contextWindow);
     this.meter.hidden = false;
-    this.meterText.textContent = text;
+    const cut = text.indexOf('%') + 1;
+    this.meterPercent.textContent = cut > 0 ? text.slice(0, cut) : text;
+    this.meterOf.textContent = cut > 0 ? text.slice(cut) : '';
     this.meterFill.style.width = `${Math.min(100, Math.max(0, percent)).toFixed(1)}%`;
     this.meter.setAttribute('aria-valuenow', String(Math.min(100, Math.round(percent))));
     this.meter.setAttribute('aria-valuetext', detail);

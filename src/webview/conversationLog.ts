@@ -460,7 +460,7 @@ export class Transcript {
         this.callbacks.post({ type: 'copyCode', code });
         this.showCopied(block, codeButton);
       } else if (action === 'insert') this.callbacks.post({ type: 'insertCode', code });
-      else if (action === 'apply') {
+      else if (action === 'apply' && !block.hasAttribute('data-cut')) {
         const lang = block.getAttribute('data-lang') ?? undefined;
         this.callbacks.post({ type: 'applyCode', code, ...(lang ? { language: lang } : {}) });
       }

@@ -47,7 +47,8 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
   conversations: (m) => isArr(m.conversations),
   busy: (m) => isBool(m.busy),
   setDraft: (m) => isStr(m.text),
-  notice: (m) => isStr(m.message) && isStr(m.level),
+  notice: (m) => isStr(m.message) && isStr(m.level) && (m.conversationId === undefined || isStr(m.conversationId)),
+  noticeResolved: (m) => isStr(m.topic),
   focusInput: () => true,
   edits: (m) =>
     isStr(m.conversationId) &&

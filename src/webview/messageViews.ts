@@ -2,7 +2,7 @@
 // and screen readers find messages by that name). Buttons carry data-* attributes and are
 // handled by the transcript's delegated listener.
 import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../chat/protocol';
-import { plainSegmentOffsets, PLAIN_SEGMENT_CHARS } from './codeBlock';
+import { endsInOpenFence, plainSegmentOffsets, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
@@ -105,6 +105,8 @@ export class AssistantMessageElement {
   private readonly thinking: HTMLElement;
   private readonly regenerate: HTMLButtonElement;
   private text: StreamingMarkdown | null = null;
+  /** the last text part, when nothing came after it (its source and element): an answer cut off inside a code block */
+  private tail: { source: string; element: HTMLElement } | null = null;
   /** the Thinking block of the current round while the model reasons */
   private reasoning: ReasoningBlock | null = null;
   private readonly tools = new Map<string, ToolCallElement>();
@@ -162,6 +164,7 @@ export class AssistantMessageElement {
       this.closeText();
       this.reasoning = new ReasoningBlock(this.doc, '', this.markdownOptions);
       this.body.appendChild(this.reasoning.element);
+      this.tail = null;
     }
     this.thinking.hidden = true;
     return this.reasoning.append(text);
@@ -179,6 +182,7 @@ export class AssistantMessageElement {
     this.endThinking();
     if (!this.text) this.text = this.newTextPart();
     this.text.append(text);
+    if (this.tail) this.tail.source += text;
     this.thinking.hidden = true;
     return this.text;
   }
@@ -191,6 +195,7 @@ export class AssistantMessageElement {
     }
     this.endThinking();
     this.closeText();
+    this.tail = null;
     const el = new ToolCallElement(this.doc, call);
     this.tools.set(call.id, el);
     this.body.appendChild(el.element);
@@ -262,28 +267,50 @@ export class AssistantMessageElement {
       const live = streaming && part.ms === undefined;
       const block = new ReasoningBlock(this.doc, part.text, this.markdownOptions, live ? undefined : { ms: part.ms });
       this.body.appendChild(block.element);
+      this.tail = null;
       if (live) this.reasoning = block;
       return;
     }
     if (streaming) {
       this.text = this.newTextPart();
       this.text.append(part.text);
+      this.tail!.source = part.text;
       this.text.flush();
     } else {
       this.closeText();
-      this.body.appendChild(StreamingMarkdown.render(this.doc, part.text, this.markdownOptions).element);
+      const element = StreamingMarkdown.render(this.doc, part.text, this.markdownOptions).element;
+      this.body.appendChild(element);
+      this.tail = { source: part.text, element };
     }
   }
 
   private newTextPart(): StreamingMarkdown {
     const r = new StreamingMarkdown(this.doc, this.markdownOptions);
     this.body.appendChild(r.element);
+    this.tail = { source: '', element: r.element };
     return r;
   }
 
   private closeText(): void {
     this.text?.finish();
     this.text = null;
+  }
+
+  /**
+   * An answer that ended before its last code block was closed (stopped, failed, interrupted):
+   * that block is not the whole proposal, so it offers no Apply (Copy and Insert stay).
+   */
+  private markCutBlock(): void {
+    if (this.status === 'done' || !this.tail || !endsInOpenFence(this.tail.source)) return;
+    const blocks = this.tail.element.querySelectorAll('.code-block');
+    const last = blocks[blocks.length - 1];
+    if (!last || last.classList.contains('code-cut')) return;
+    last.classList.add('code-cut');
+    last.setAttribute('data-cut', '');
+    const apply = last.querySelector<HTMLElement>('[data-code-action="apply"]');
+    if (apply) apply.hidden = true;
+    const lang = last.querySelector('.code-lang');
+    lang?.after(h(this.doc, 'span', { className: 'code-cut-note', text: l10n.t('cut off') }));
   }
 
   private render(): void {
@@ -294,6 +321,7 @@ export class AssistantMessageElement {
     this.thinking.hidden = !streaming || this.body.childNodes.length > 0;
     clear(this.footer);
     if (streaming) return;
+    this.markCutBlock();
     if (this.status === 'stopped') {
       this.footer.appendChild(h(doc, 'div', { className: 'message-status status-stopped', text: l10n.t('Stopped') }));
     } else if (this.status === 'interrupted') {

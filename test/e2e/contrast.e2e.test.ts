@@ -31,12 +31,35 @@ interface Theme {
   /** class of the webview's body once the theme reached it */
   bodyClass: string;
   screenshot?: string;
+  /** the panel at the default side-bar width (290 px) with three notices is measured and shot here */
+  narrowShot?: string;
 }
 
 const THEMES: Theme[] = [
-  { id: 'Light Modern', label: 'Light Modern', workbenchClass: 'vs', bodyClass: 'vscode-light', screenshot: 'chat-light.png' },
-  { id: 'Dark Modern', label: 'Dark Modern', workbenchClass: 'vs-dark', bodyClass: 'vscode-dark', screenshot: 'chat-dark.png' },
-  { id: 'Default High Contrast', label: 'Dark High Contrast', workbenchClass: 'hc-black', bodyClass: 'vscode-high-contrast', screenshot: 'chat-hc.png' },
+  {
+    id: 'Light Modern',
+    label: 'Light Modern',
+    workbenchClass: 'vs',
+    bodyClass: 'vscode-light',
+    screenshot: 'chat-light.png',
+    narrowShot: 'chat-290-light.png',
+  },
+  {
+    id: 'Dark Modern',
+    label: 'Dark Modern',
+    workbenchClass: 'vs-dark',
+    bodyClass: 'vscode-dark',
+    screenshot: 'chat-dark.png',
+    narrowShot: 'chat-290-dark.png',
+  },
+  {
+    id: 'Default High Contrast',
+    label: 'Dark High Contrast',
+    workbenchClass: 'hc-black',
+    bodyClass: 'vscode-high-contrast',
+    screenshot: 'chat-hc.png',
+    narrowShot: 'chat-290-hc.png',
+  },
   { id: 'Default High Contrast Light', label: 'Light High Contrast', workbenchClass: 'hc-light', bodyClass: 'vscode-high-contrast-light' },
 ];
 
@@ -217,6 +240,21 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     assert.equal(current(), theme.id, 'the Color Theme picker wrote the user setting');
   }
 
+  /** Drags the side bar's sash until the side bar is `width` px wide. */
+  async function sidebarWidth(width: number): Promise<void> {
+    const sidebar = wb.page.locator('.part.sidebar');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const box = (await sidebar.boundingBox())!;
+      if (Math.abs(box.width - width) <= 1) return;
+      await wb.page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(box.x + width + 1, box.y + box.height / 2, { steps: 8 });
+      await wb.page.mouse.up();
+    }
+    const box = (await sidebar.boundingBox())!;
+    assert.ok(Math.abs(box.width - width) <= 2, `the side bar is ${box.width} px wide, not ${width}`);
+  }
+
   async function screenshotPanel(file: string): Promise<void> {
     const dir = process.env.MODELGATE_UPDATE_SCREENSHOTS === '1' ? join(repoRoot(), 'media', 'screenshots') : join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(dir, { recursive: true });
@@ -355,6 +393,94 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       }
       assert.deepEqual(problems, [], `${theme.id}:\n${problems.join('\n')}`);
     });
+
+    const shot = theme.narrowShot;
+    if (shot) {
+      it(`at the default width (290 px) in ${theme.id}: three notices leave the conversation and Send in view; total, context share and channel read whole`, async () => {
+        const size = wb.page.viewportSize()!;
+        // a laptop-sized window, where a strip of notices without a cap left the transcript 24 px high
+        await wb.page.setViewportSize({ width: size.width, height: 620 });
+        try {
+          await sidebarWidth(290);
+          // three notices: two informational (nothing selected, no problems) and a warning (no image input)
+          // (Attach image is aria-disabled on a text-only model, yet says why when clicked)
+          for (const name of ['Attach selection', 'Attach problems', 'Attach image']) await button(name).click({ force: name === 'Attach image' });
+          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice').length >= 3, undefined, { timeout: 30_000 });
+          await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000 });
+          const more = chat.locator('.notices-more');
+          await more.waitFor({ state: 'visible', timeout: 10_000 });
+          assert.match((await more.textContent()) ?? '', /^\d+ more notices?$/);
+          const layout = () =>
+            chat.evaluate(() => {
+              const rect = (sel: string) => {
+                const el = document.querySelector(sel);
+                if (!el) return undefined;
+                const r = el.getBoundingClientRect();
+                return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, width: r.width };
+              };
+              const text = (sel: string) => document.querySelector(sel)?.textContent ?? '';
+              const whole = (sel: string) => {
+                // not cut: the element's text fits its box, and the box is inside its clipping parents
+                const el = document.querySelector<HTMLElement>(sel);
+                if (!el || !el.getClientRects().length) return false;
+                if (el.scrollWidth > el.clientWidth + 1) return false;
+                const r = el.getBoundingClientRect();
+                for (let p = el.parentElement; p; p = p.parentElement) {
+                  if (getComputedStyle(p).overflowX === 'visible') continue;
+                  const q = p.getBoundingClientRect();
+                  if (r.left < q.left - 1 || r.right > q.right + 1) return false;
+                  if (p.scrollWidth > p.clientWidth + 1 && p.classList.contains('meter-text')) return false;
+                }
+                return r.right <= innerWidth + 1;
+              };
+              return {
+                viewport: { width: innerWidth, height: innerHeight },
+                transcript: rect('.transcript')!,
+                notices: rect('.notices')!,
+                send: rect('.send-button')!,
+                composerBar: rect('.composer-bar')!,
+                total: { text: text('.total-cost'), whole: whole('.total-cost') },
+                percent: { text: text('.meter-percent'), whole: whole('.meter-percent') },
+                channel: { text: text('.model-channel'), whole: whole('.model-channel') },
+              };
+            });
+          const check = async (what: string) => {
+            const l = await layout();
+            const at = `${theme.id}, ${what}: ${JSON.stringify(l)}`;
+            assert.ok(l.viewport.width <= 300, at);
+            assert.ok(l.notices.height <= l.viewport.height * 0.34 + 2, `the notices take more than a third of the panel (${at})`);
+            assert.ok(l.transcript.height >= Math.max(100, l.viewport.height * 0.25), `the transcript is ${l.transcript.height} px high (${at})`);
+            assert.ok(l.send.top >= 0 && l.send.bottom <= l.viewport.height && l.send.right <= l.viewport.width + 1, `Send is not wholly in view (${at})`);
+            assert.ok(l.composerBar.bottom <= l.viewport.height, `the Send row is cut (${at})`);
+            assert.match(l.total.text, /^\$\d/, `the total reads "${l.total.text}" (${at})`);
+            assert.ok(l.total.whole, `the total is cut (${at})`);
+            assert.match(l.percent.text, /^(<1|\d+)%$/, at);
+            assert.ok(l.percent.whole, `the context share is cut (${at})`);
+            assert.match(l.channel.text, /· \w+/, at);
+            assert.ok(l.channel.whole, `the channel is cut (${at})`);
+          };
+          await check('three notices, folded');
+          await more.click();
+          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, { timeout: 10_000 });
+          await check('three notices, unfolded');
+          // unfolded, the strip scrolls within its cap with the newest (the warning) in view
+          const newest = await chat.evaluate(() => {
+            const strip = document.querySelector('.notices')!.getBoundingClientRect();
+            const all = document.querySelectorAll('.notice-list .notice');
+            const r = all[all.length - 1]!.getBoundingClientRect();
+            return { inView: r.top >= strip.top - 1 && r.bottom <= strip.bottom + 1, text: all[all.length - 1]!.textContent ?? '' };
+          });
+          assert.ok(newest.inView, `the newest notice is scrolled out of the strip: ${newest.text}`);
+          // not a README picture: always beside the routine screenshots
+          mkdirSync(join(repoRoot(), 'test-results', 'screenshots'), { recursive: true });
+          await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot) });
+          await more.click();
+        } finally {
+          await wb.page.setViewportSize(size);
+          await sidebarWidth(520);
+        }
+      });
+    }
   }
 
   it('Regenerate shows the focus ring when the keyboard reaches it', async () => {

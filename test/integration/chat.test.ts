@@ -564,6 +564,12 @@ describe('chat (real VS Code, gateway simulator)', function () {
     editor.selection = new vscode.Selection(1, 0, 1, 4);
     await chat().handle({ type: 'insertCode', code: 'BETA' });
     assert.equal(doc.getText(), 'alpha\nBETA\ngamma\n');
+    // at the end of the last line with text: on a line of its own (issue 20), the file still ends with a break
+    editor.selection = new vscode.Selection(2, 5, 2, 5);
+    await chat().handle({ type: 'insertCode', code: 'DELTA' });
+    assert.equal(doc.getText(), 'alpha\nBETA\ngamma\nDELTA\n');
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), 'alpha\nBETA\ngamma\n', 'one undo step');
     assert.equal(fs.readFileSync(uri.fsPath, 'utf8'), 'alpha\nbeta\ngamma\n', 'inserted, not saved: the user decides');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -574,6 +580,41 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.equal(doc.getText(), 'alpha\nbeta\ngamma\n');
     await vscode.window.showTextDocument(opened.document);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('Attach file asks which file (the active editor’s first, Enter takes it) instead of pinning the active one', async () => {
+    const other = vscode.Uri.file(path.join(ws, FIXTURE, 'other-open.ts'));
+    const active = vscode.Uri.file(path.join(ws, FIXTURE, 'attach-me.ts'));
+    fs.writeFileSync(other.fsPath, 'export const other = 1;\n');
+    fs.writeFileSync(active.fsPath, 'export const attachMe = 2;\n');
+    await vscode.window.showTextDocument(other, { preview: false });
+    await vscode.window.showTextDocument(active, { preview: false });
+    const label = `${FIXTURE}/attach-me.ts`;
+    const pinned = async () => (await chat().composer()).attachments.filter((a) => a.label === label);
+    const answer = async (command: string): Promise<boolean> => {
+      let settled = false;
+      const run = chat()
+        .attachFile()
+        .finally(() => (settled = true));
+      // the quick pick opens after a round trip: answer it once it is there, as a person would
+      await waitFor(
+        async () => {
+          await vscode.commands.executeCommand(command);
+          return settled;
+        },
+        { what: `the file question answered with ${command}`, intervalMs: 100 },
+      );
+      return run;
+    };
+    try {
+      assert.equal(await answer('workbench.action.closeQuickOpen'), false, 'Escape: nothing is pinned');
+      assert.deepEqual(await pinned(), []);
+      assert.equal(await answer('workbench.action.acceptSelectedQuickOpenItem'), true, 'Enter: the active editor’s file');
+      assert.equal((await pinned()).length, 1);
+    } finally {
+      for (const a of await pinned()) chat().removeAttachment(a.id);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it('"Top up" opens modelgate.consoleUrl, or explains how to set it and offers the setting', async () => {

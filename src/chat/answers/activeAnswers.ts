@@ -93,7 +93,7 @@ export class AnswerRuns {
       client = services.gateway.client();
     } catch (err) {
       const e = describeError(err);
-      return out.notice('error', e.message, e.actions);
+      return out.notice('error', e.message, e.actions, { conversation: c });
     }
     const store = this.scope.store();
     const s = services.settings();
@@ -187,7 +187,7 @@ export class AnswerRuns {
         );
         return;
       }
-      outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note));
+      outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note, [], { conversation: c }));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       services.usage.recordAnswer(
         { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },

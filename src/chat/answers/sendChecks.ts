@@ -4,7 +4,7 @@ import { l10n } from '../../core/l10n';
 import { hasImages, layoutPrompt } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
 import type { ChatMessage } from '../../core/client/types';
-import type { ErrorAction } from '../protocol';
+import type { ErrorAction, NoticeTopic } from '../protocol';
 import { describeError } from '../../services/userErrors';
 import type { ChatScope } from '../chatScope';
 import type { Services } from '../../services/serviceContainer';
@@ -20,6 +20,8 @@ export class Refusal {
     readonly message: string,
     readonly actions: ErrorAction[] = [],
     readonly level: NoticeLevel = 'warning',
+    /** the condition that refused it (its notice leaves once that is fixed) */
+    readonly topic?: NoticeTopic,
   ) {}
 }
 
@@ -29,7 +31,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   const info = scope.modelInfo(s.chatModel);
   const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history });
   if (!info.imageInput && hasImages(messages)) {
-    return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel']);
+    return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel'], 'warning', 'model');
   }
   try {
     scope.services.gateway.client();
@@ -52,13 +54,16 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
         fmt(reserve),
       ),
       ['pickModel'],
+      'warning',
+      'model',
     );
   }
   return budgetRefusal(scope.services, { model: info.id, priced: !!scope.services.catalogue().price(info.id, s.channel) });
 }
 
-export function refuse(scope: ChatScope, r: Refusal): void {
-  scope.out.notice(r.level, r.message, r.actions);
+/** Says why nothing was sent, as a notice of conversation `c`. */
+export function refuse(scope: ChatScope, c: Conversation, r: Refusal): void {
+  scope.out.notice(r.level, r.message, r.actions, { conversation: c, ...(r.topic ? { topic: r.topic } : {}) });
 }
 
 function fmt(n: number): string {
@@ -71,5 +76,11 @@ function fmt(n: number): string {
 // back into the input.
 export async function budgetRefusal(services: Services, request?: { model: string; priced: boolean }): Promise<Refusal | undefined> {
   const r = await services.budget.confirm('chat', request);
-  return r.send ? undefined : new Refusal(r.message, [], 'warning');
+  return r.send ? undefined : new Refusal(r.message, [], 'warning', 'budget');
+}
+
+/** Whether a send of `model` on `channel` would still be stopped by a budget (used up, or set while the model has no price). */
+export function budgetStillRefuses(services: Services, model: string, channel: Parameters<ReturnType<Services['catalogue']>['price']>[1]): boolean {
+  if (services.budget.exhausted()) return true;
+  return services.budget.statuses().length > 0 && !services.catalogue().price(model, channel);
 }

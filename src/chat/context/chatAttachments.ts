@@ -33,8 +33,8 @@ export class ChatAttachments {
   }
 
   /**
-   * Pins files to the conversation: `uri`, else the active editor's document, else files the
-   * user picks. Pinning a file again replaces its content in place.
+   * Pins files to the conversation: `uri`, else the files the user picks (pickFiles asks, the
+   * open files first). Pinning a file again replaces its content in place.
    */
   async attachFile(uri?: vscode.Uri): Promise<boolean> {
     const { files, problems } = await pickFiles(uri);
@@ -77,7 +77,7 @@ export class ChatAttachments {
   #checkImageInput(): boolean {
     const info = this.scope.modelInfo(this.scope.services.settings().chatModel);
     if (info.imageInput) return true;
-    this.scope.out.notice('warning', noImagesMessage(this.scope, info.id, vscode.l10n.t('images cannot be attached')), ['pickModel']);
+    this.scope.out.notice('warning', noImagesMessage(this.scope, info.id, vscode.l10n.t('images cannot be attached')), ['pickModel'], { topic: 'model' });
     return false;
   }
 }

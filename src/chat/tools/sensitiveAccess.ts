@@ -10,11 +10,15 @@ import { ToolError } from './errors';
 import { approvalQuestion, declinedMessage, type SensitiveReadRequest } from './sensitivePrompt';
 import { displayPath, type Target } from './workspaceAccess';
 
-/** The default: a modal warning with one "Allow Once" button; Cancel and Escape mean no. */
+/**
+ * The default: a modal warning whose first button, the one VS Code makes primary (Enter takes
+ * it), is "Don't Allow"; "Allow Once" is the second. Cancel and Escape mean no too.
+ */
 export const promptSensitiveRead: ApproveSensitiveRead = async (relPath, request) => {
   const { message, detail } = approvalQuestion(relPath, request);
   const allowOnce = vscode.l10n.t('Allow Once');
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, allowOnce);
+  const deny = vscode.l10n.t("Don't Allow");
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, deny, allowOnce);
   return choice === allowOnce;
 };
 

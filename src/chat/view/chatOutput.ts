@@ -2,11 +2,20 @@
 // (see DeltaCoalescer), a message about a conversation is posted only while that conversation
 // is on screen, and nothing is posted once the chat is closing.
 import * as vscode from 'vscode';
-import type { ErrorAction, HostMessage } from '../protocol';
+import type { ErrorAction, HostMessage, NoticeTopic } from '../protocol';
 import { DeltaCoalescer } from './deltaCoalescer';
 import type { Conversation } from '../conversations/conversationTranscript';
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
+
+/** Which conversation a notice belongs to and what it is about (see NoticeTopic in ../protocol). */
+export interface NoticeAbout {
+  /** default: the conversation on screen; 'panel' for the panel's own ("Code copied") */
+  conversation?: Conversation | 'panel';
+  topic?: NoticeTopic;
+  /** fades after a few seconds (a confirmation, not something to act on) */
+  transient?: boolean;
+}
 
 export class ChatOutput implements vscode.Disposable {
   readonly #posted = new vscode.EventEmitter<HostMessage>();
@@ -16,7 +25,11 @@ export class ChatOutput implements vscode.Disposable {
   /** Every message for the webview, in order (text deltas coalesced). */
   readonly onDidPost: vscode.Event<HostMessage> = this.#posted.event;
 
-  constructor(private readonly isActive: (c: Conversation) => boolean) {}
+  constructor(
+    private readonly isActive: (c: Conversation) => boolean,
+    /** the id of the conversation on screen, once the history is loaded */
+    private readonly activeId: () => string | undefined = () => undefined,
+  ) {}
 
   post(message: HostMessage): void {
     if (this.#closed) return;
@@ -44,8 +57,29 @@ export class ChatOutput implements vscode.Disposable {
     this.#posted.fire(message);
   }
 
-  notice(level: NoticeLevel, message: string, actions?: ErrorAction[]): void {
-    this.post(actions?.length ? { type: 'notice', level, message, actions } : { type: 'notice', level, message });
+  /**
+   * A notice of the conversation on screen (or `about.conversation`: it is shown whenever that
+   * one is); set-up notices (Set API Key, Open Settings) belong to the panel, whatever is on screen.
+   */
+  notice(level: NoticeLevel, message: string, actions?: ErrorAction[], about: NoticeAbout = {}): void {
+    const setup = !!actions?.some((a) => a === 'setKey' || a === 'openSettings');
+    const topic = about.topic ?? (setup ? 'setup' : undefined);
+    const owner = setup ? 'panel' : about.conversation;
+    const conversationId = owner === 'panel' ? undefined : owner ? owner.id : this.activeId();
+    this.post({
+      type: 'notice',
+      level,
+      message,
+      ...(actions?.length ? { actions } : {}),
+      ...(conversationId ? { conversationId } : {}),
+      ...(topic ? { topic } : {}),
+      ...(about.transient ? { transient: true } : {}),
+    });
+  }
+
+  /** The condition behind the notices of `topic` is fixed: they leave the panel. */
+  resolved(topic: NoticeTopic): void {
+    this.post({ type: 'noticeResolved', topic });
   }
 
   /** Stops posting (the chat is closing); pending deltas are dropped. */

@@ -2,6 +2,7 @@
 // nothing here writes to a file without the user's click. Apply lives in ./apply: it shows the
 // change as a diff and writes it only when the user accepts.
 import * as vscode from 'vscode';
+import { insertionText } from './insertion';
 
 /** Only web links are opened; `command:`, `javascript:`, `file:`, `vscode:` ... never. */
 export function isOpenableLink(href: string): boolean {
@@ -24,12 +25,22 @@ export async function copyCode(code: string): Promise<void> {
   await vscode.env.clipboard.writeText(code);
 }
 
-/** Replaces the selection of the active editor (the user clicked Insert), or opens a new document. */
+/**
+ * Replaces the selection of the active editor (the user clicked Insert), or opens a new document.
+ * The code goes on lines of its own (insertionText): never glued to the text around the cursor.
+ */
 export async function insertCode(code: string): Promise<vscode.TextEditor> {
   const editor = vscode.window.activeTextEditor;
   if (editor) {
+    const doc = editor.document;
+    const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    const end = doc.lineAt(doc.lineCount - 1).range.end;
     const ok = await editor.edit((b) => {
-      for (const s of editor.selections) b.replace(s, code);
+      for (const s of editor.selections) {
+        const before = doc.lineAt(s.start.line).text.slice(0, s.start.character);
+        const after = doc.lineAt(s.end.line).text.slice(s.end.character);
+        b.replace(s, insertionText(code, { before, after, atEnd: s.end.isEqual(end), eol }));
+      }
     });
     if (ok) {
       await vscode.window.showTextDocument(editor.document, editor.viewColumn);

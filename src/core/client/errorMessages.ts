@@ -146,7 +146,10 @@ export function composeError(
         message = `${shaped(AUTH_SAYS, tag, said)} ${setKeyHint()}`;
         break;
       case 'balance':
-        message = `${shaped(BALANCE_SAYS, tag, said)} ${l10n.t('Top up the balance in the gateway console.')}`;
+        // the gateway's own words often say it already ("Top up in the console."): said once
+        message = saysTopUp(said)
+          ? shaped(BALANCE_SAYS, tag, said)
+          : `${shaped(BALANCE_SAYS, tag, said)} ${l10n.t('Top up the balance in the gateway console.')}`;
         break;
       case 'rate_limit':
         message = `${shaped(RATE_LIMIT_SAYS, tag, said)} ${wait ?? l10n.t('Wait a moment and try again.')}`;
@@ -183,6 +186,11 @@ export function composeError(
     param: details.param,
     type: details.type,
   });
+}
+
+/** Whether the gateway's words already tell the user to add funds (top up, recharge, add credits, billing). */
+function saysTopUp(said: string | undefined): boolean {
+  return !!said && /\btop[\s-]?up\b|\brecharge\b|\badd (?:funds|credits?)\b|\bbilling\b|\bconsole\b/i.test(said);
 }
 
 export interface HttpFailure {

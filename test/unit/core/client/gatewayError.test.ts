@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import { GatewayError, type GatewayErrorKind } from '../../../../src/core';
+import { errorActions } from '../../../../src/core/errorView';
 import { client, collect, collectUntilError, expectGatewayError, KEY, sseHead, sseEvent, startServer, textChunk } from './clientHarness';
 
 interface Reply {
@@ -46,6 +47,13 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
       /\(403\): Forbidden: key disabled\. Set a new key/,
     ],
     ['402', json(402, { error: { message: 'Payment required' } }), 'balance', /balance is too low.*\(402\): Payment required\. Top up/],
+    // the gateway already says to top up (the simulator's words): said once, not twice (issue 20)
+    [
+      '402 that says to top up',
+      json(402, { error: { message: 'Insufficient balance. Top up in the console.', code: 'insufficient_balance' } }),
+      'balance',
+      /^The gateway balance is too low for this request \(402\): Insufficient balance\. Top up in the console\.$/,
+    ],
     [
       '403 about balance',
       json(403, { error: { message: 'Your balance is insufficient', code: 'insufficient_balance' } }),
@@ -257,5 +265,27 @@ describe('core/errors: the API key never appears in an error', () => {
     const server = await startServer((req) => void req.socket.destroy());
     const error = await expectGatewayError(collect(client(server.baseUrl).streamChat({ model: 'm', messages: [] })), 'network');
     assertNoKey(error);
+  });
+});
+
+describe('core/errors: one right action on the error card (issue 20)', () => {
+  it('a 5xx and a dropped connection offer Retry alone; a 402 Top up; a 401 Set API Key', async () => {
+    const server = await failWith(json(503, { error: { message: 'Upstream overloaded' } }));
+    assert.equal(server.kind, 'server');
+    assert.deepEqual(errorActions(server.kind, server.code), ['retry']);
+    const dropped = await startServer((req) => void req.socket.destroy());
+    try {
+      await collect(client(dropped.baseUrl, { maxRetries: 0 }).streamChat({ model: 'm', messages: [] }));
+      assert.fail('expected an error');
+    } catch (error) {
+      assert.ok(error instanceof GatewayError, String(error));
+      assert.equal(error.kind, 'network');
+      assert.deepEqual(errorActions(error.kind, error.code), ['retry']);
+    } finally {
+      await dropped.close();
+    }
+    assert.deepEqual(errorActions('timeout'), ['retry']);
+    assert.deepEqual(errorActions('balance'), ['topUp']);
+    assert.deepEqual(errorActions('auth'), ['setKey']);
   });
 });
