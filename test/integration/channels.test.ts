@@ -154,7 +154,9 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.deepEqual(channelsAsked(), ['direct', 'direct', 'direct', 'stable']);
       const notes = () => posts.filter((p) => p.type === 'notice' && /came from stable/.test(p.message));
       assert.equal(notes().length, 1, 'the switch is noted');
-      assert.match((notes()[0] as { message: string }).message, /direct \(server 503\) failed before answering.*prompt tokens were billed uncached/);
+      // the first answer of a new conversation: nothing was cached anywhere, so no word about a cache
+      assert.match((notes()[0] as { message: string }).message, /direct \(server 503\) failed before answering/);
+      assert.doesNotMatch((notes()[0] as { message: string }).message, /cache/);
       // the health counts the direct failures, as the simulator does
       await until(() => figures(row('Direct')).errors === 3, `direct errors: ${row('Direct')?.detail}`);
       assert.equal(record('direct')!.failures, 3);
@@ -164,6 +166,16 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.equal(textOf(await lastAssistant()), 'zeta eta');
       assert.equal(notes().length, 1, 'noted once per conversation');
       assert.equal(posts.filter((p) => p.type === 'notice' && p.level === 'error').length, 0);
+      // a conversation whose first answer came from direct (its cache is there): the failover note says what the cache loss cost
+      await chat().newChat();
+      mg.gw.setChannel('direct', { failureRate: 0 });
+      await chat().send('[[echo]] theta');
+      assert.equal((await lastAssistant()).channel, 'direct');
+      mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
+      await chat().send('[[echo]] iota');
+      assert.equal((await lastAssistant()).channel, 'stable');
+      assert.equal(notes().length, 2, 'the new conversation is noted');
+      assert.match((notes()[1] as { message: string }).message, /prompt tokens were billed uncached on stable/);
     } finally {
       await setFallback(undefined);
     }
