@@ -17,6 +17,7 @@ import type { Services } from './services/serviceContainer';
 import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
 import { BudgetGuard, registerSpending, type SpendApi } from './spendingView';
 import { setTranslator } from './core/l10n';
+import { isLoopbackHost } from './core/client/baseUrl';
 
 /**
  * What activate() returns to every other extension (issue 21): figures to read, nothing that
@@ -34,6 +35,12 @@ export interface ModelgatePublicApi {
   lastUsage(): UsageEntry | undefined;
   /** what was spent in the current local day, week or month */
   readonly spend: Pick<SpendApi, 'summary'>;
+  /**
+   * For the `npm start` demo's seeder (never shipped): with a loopback gateway (127.0.0.1 or
+   * localhost, the simulator), the chat panel says once that its answers are scripted and how to
+   * point Modelgate at a real gateway. Only that notice: nothing about cost, keys or requests.
+   */
+  noteSimulatorDemo(): void;
 }
 
 /**
@@ -144,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     budget,
     health,
     log,
+    simulatorDemo: { on: false },
   };
 
   const warnSettings = (s: Settings) => {
@@ -226,6 +234,9 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     hasKey: async () => !!(await keys.get()),
     lastUsage: () => copy(usage.last()),
     spend: Object.freeze({ summary: (period: Parameters<SpendApi['summary']>[0]) => spend.api.summary(period) }),
+    noteSimulatorDemo: () => {
+      if (isLoopbackBaseUrl(settings.baseUrl)) services.simulatorDemo.on = true;
+    },
   });
   if (!inTestMode(context)) return publicApi;
   const testApi: ModelgateApi = {
@@ -244,6 +255,14 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     spend: spend.api,
   };
   return testApi;
+}
+
+function isLoopbackBaseUrl(url: string | undefined): boolean {
+  try {
+    return !!url && isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 export function deactivate(): Promise<void> | undefined {
