@@ -7,7 +7,7 @@ import { CatalogueService } from './services/catalogueService';
 import { UsageLedger, type UsageEntry } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
-import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel, type PickerItemView } from './statusBar/modelChannelPicker';
+import { channelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel, type PickerItemView } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import type { ChatApi } from './chat';
 import { registerLazyFeatures, type FeatureLoad } from './featureLoading/lazyFeatures';
@@ -60,6 +60,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   channelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
   statusBarTooltip(): string;
+  /** the row the last model/channel picker opened on (the one Enter picks) */
+  pickerActiveRow(): string | undefined;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
@@ -188,9 +190,12 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
     throw err;
   };
-  command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));
-  command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
-  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
+  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened (issue 20 item 6).
+  const picked = (done: boolean) =>
+    done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
+  command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));
+  command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).then(picked).catch(reportPickerError));
+  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services).then(picked));
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
@@ -247,6 +252,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     refreshCatalogue: () => catalogue.refresh(),
     channelPickerItems: () => channelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
+    pickerActiveRow,
     get chat() {
       return features.chat();
     },

@@ -219,6 +219,18 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     }
   });
 
+  it('the model/channel picker opens on the current model (Enter changes nothing), never on "Change API Key…"; it offers VS Code\'s Chat (issue 20 items 6, 7)', async () => {
+    const run = vscode.commands.executeCommand('modelgate.pickModelOrChannel');
+    try {
+      await until(() => mg.api.pickerActiveRow(), 'the picker open');
+      assert.equal(mg.api.pickerActiveRow(), `$(check) ${MODEL}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
+    assert.equal(await run, false, 'closed without a pick');
+    assert.equal(mg.api.settings().chatModel, MODEL);
+  });
+
   it('says clearly what is wrong with a bad fallbackChannels value', async () => {
     await config().update('fallbackChannels', ['stable', 'warp'], vscode.ConfigurationTarget.Global);
     try {
