@@ -33,7 +33,7 @@
 // next run uses to hand out the longest files first (test/e2e/durations.json when there is none).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -86,9 +86,10 @@ function prefixed(stream, label, out) {
  * Runs one command in its own process group with a hard timeout; resolves with the exit code.
  * `label` is the prefix of each line of its output (undefined: output passed through as is).
  */
-function run(command, args, { timeoutMs, env = {}, label }) {
+function run(command, args, { timeoutMs, env = {}, label, onCpu }) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, {
+    const [cgroup, cmd, argv] = inCgroup(command, args);
+    const child = spawn(cmd, argv, {
       cwd: root,
       stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
       detached: true,
@@ -116,6 +117,11 @@ function run(command, args, { timeoutMs, env = {}, label }) {
       // Whatever the stage started and left behind in its group goes too.
       killGroup(child.pid, 'SIGKILL');
       await drained;
+      const cpuMs = cpuMsOf(cgroup);
+      if (cpuMs !== undefined) {
+        if (child.stage) cpuOfStage[child.stage] = (cpuOfStage[child.stage] ?? 0) + cpuMs;
+        onCpu?.(cpuMs);
+      }
       resolve(timedOut ? 'timeout' : (code ?? (signal ? `signal ${signal}` : 1)));
     });
   });
@@ -129,6 +135,63 @@ function killGroup(pid, signal) {
     // Gone already.
   }
 }
+
+/**
+ * CPU accounting: where the kernel lets this process make cpuacct cgroups (Linux, root: CI here),
+ * every command runs in a cgroup of its own, which all its descendants stay in (browsers and
+ * servers started in new sessions too), and its CPU time is read when it ends. On 2 cores the
+ * layers run CPU-bound side by side, so CPU seconds, not wall time, say what a suite costs, and
+ * they hardly change with the machine's load. Elsewhere nothing is measured (cpuMs undefined).
+ */
+const cpuRoot = (() => {
+  for (const dir of ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct']) {
+    try {
+      const probe = join(dir, `modelgate-test-${process.pid}`);
+      mkdirSync(probe);
+      if (!existsSync(join(probe, 'cpuacct.usage'))) {
+        rmdirQuiet(probe);
+        continue;
+      }
+      return probe;
+    } catch {
+      // not there or not allowed
+    }
+  }
+  return undefined;
+})();
+let cgroupCount = 0;
+function rmdirQuiet(dir) {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still has processes (they are being killed) or gone
+  }
+}
+/** A new cgroup for one command: [its folder, the command and args that enter it before exec]. */
+function inCgroup(command, args) {
+  if (!cpuRoot) return [undefined, command, args];
+  const dir = join(cpuRoot, `c${++cgroupCount}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    return [undefined, command, args];
+  }
+  return [dir, 'sh', ['-c', `echo $$ > '${dir}/cgroup.procs' 2>/dev/null; exec "$@"`, 'sh', command, ...args]];
+}
+function cpuMsOf(dir) {
+  if (!dir) return undefined;
+  try {
+    return Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+const cpuOfStage = {}; // stage id -> CPU ms of its commands
+process.on('exit', () => {
+  if (!cpuRoot) return;
+  for (let i = 1; i <= cgroupCount; i++) rmdirQuiet(join(cpuRoot, `c${i}`));
+  rmdirQuiet(cpuRoot);
+});
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
@@ -266,6 +329,8 @@ async function runE2e(label) {
   console.log(`[test] e2e: ${files.length} files in ${workers} worker(s), longest first: ${queue.map(name).join(', ')}`);
   const parts = [];
   const durations = {};
+  const cpuOfFile = {};
+  const wallOfFile = {};
   const deadline = Date.now() + 30 * MIN;
   let stop = false;
   const worker = async (n) => {
@@ -277,7 +342,9 @@ async function runE2e(label) {
         timeoutMs: Math.max(MIN, deadline - Date.now()),
         env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
         label: workerLabel,
+        onCpu: (ms) => (cpuOfFile[name(file)] = ms),
       });
+      wallOfFile[name(file)] = Date.now() - t0;
       // Only a file that passed says how long it takes (one that failed may have stopped early).
       if (code === 0) durations[name(file)] = Math.round((Date.now() - t0) / 1000);
       parts.push({ code, counts: readCounts(countsFile), label: `e2e ${relative(root, file)}` });
@@ -293,6 +360,13 @@ async function runE2e(label) {
   } catch {
     // A convenience for the next run.
   }
+  const byCpu = Object.keys(wallOfFile).sort((a, b) => (cpuOfFile[b] ?? wallOfFile[b]) - (cpuOfFile[a] ?? wallOfFile[a]));
+  if (byCpu.length)
+    console.log(
+      `\n[test] e2e files${cpuRoot ? ', by CPU time (all their processes: mocha, the simulator, code-server, Chromium)' : ''}:\n${byCpu
+        .map((f) => `  ${(cpuOfFile[f] !== undefined ? `${fmt(cpuOfFile[f])} CPU` : '').padStart(16)} ${fmt(wallOfFile[f]).padStart(12)} wall  ${f}`)
+        .join('\n')}`,
+    );
   if (queue.length && !stopping.has('e2e'))
     parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
   return finishLayer('e2e', parts);
@@ -494,16 +568,21 @@ const ordered = stages.map((s) => results.get(s.id));
 console.log('\n==> Summary (start after the beginning, duration)');
 for (const r of ordered) {
   const at = r.startMs !== undefined ? `+${fmt(r.startMs)}` : '';
-  console.log(`  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${at.padStart(13)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)}${r.note ? `  ${r.note}` : ''}`);
+  const cpu = cpuOfStage[r.id] !== undefined ? `${fmt(cpuOfStage[r.id])} CPU` : '';
+  console.log(
+    `  ${r.id.padEnd(12)} ${r.status.padEnd(8)} ${at.padStart(13)} ${r.ms ? fmt(r.ms).padStart(12) : ''.padStart(12)} ${cpu.padStart(16)}${r.note ? `  ${r.note}` : ''}`,
+  );
 }
-console.log(`  ${'total'.padEnd(12)} ${''.padEnd(8)} ${''.padStart(13)} ${fmt(total).padStart(12)}`);
+const cpuTotal = Object.values(cpuOfStage).reduce((a, b) => a + b, 0);
+console.log(`  ${'total'.padEnd(12)} ${''.padEnd(8)} ${''.padStart(13)} ${fmt(total).padStart(12)} ${cpuTotal ? `${fmt(cpuTotal)} CPU`.padStart(16) : ''}`);
+if (cpuTotal) console.log(`  CPU time over wall time: ${(cpuTotal / total).toFixed(2)} of ${cpus().length} cores busy on average`);
 if (vscodeVersion) console.log(`  integration tests ran in VS Code ${vscodeVersion}`);
 try {
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(
     join(root, 'test-results/timings.json'),
     JSON.stringify(
-      { totalMs: total, cores: cpus().length, loadAtEnd: loadavg(), serial, e2eWorkers, stages: ordered, counts, vscodeVersion, slowest },
+      { totalMs: total, cpuMs: cpuOfStage, cores: cpus().length, loadAtEnd: loadavg(), serial, e2eWorkers, stages: ordered, counts, vscodeVersion, slowest },
       null,
       2,
     ),

@@ -1,4 +1,5 @@
-// The chat panel driven through the real web workbench (VS Code 1.139 in headless Chromium),
+// The chat panel driven through the real web workbench (VS Code 1.139 in headless Chromium), after
+// the smoke checks of the workbench and the packaged extension,
 // through its accessible names only: textbox "Message", buttons "Send" / "Stop" (New chat is in the view title),
 // the transcript (role=log) with articles "You" / "Assistant", code-block buttons "Copy" /
 // "Insert". The gateway simulator runs in this process; the extension host reaches it on
@@ -72,8 +73,26 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.locator('.part.sidebar').screenshot({ path });
   }
 
-  it('opens the panel and takes an API key', async () => {
+  // The smoke checks first (they were a file of their own, which started a workbench for
+  // three checks that any workbench with the packaged extension answers): the workbench loads
+  // with the folder, the palette lists Modelgate's commands, the status bar entry shows the model
+  // once the extension is active (it activates on its commands and views, not on start-up).
+  it('smoke: loads the workbench with the workspace folder', async () => {
     wb = fixture.get();
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ state: 'visible' });
+  });
+
+  it("smoke: lists 'Modelgate: Set API Key' in the command palette", async () => {
+    const labels = await wb.findCommands('Modelgate: Set API Key', { expect: 'Modelgate: Set API Key' });
+    assert.ok(labels.includes('Modelgate: Set API Key'), `the palette listed: ${labels.join(' | ')}`);
+  });
+
+  it('smoke: shows the chat model in the status bar once the extension is active', async () => {
+    await wb.runCommand('Modelgate: Show Log');
+    await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('opens the panel and takes an API key', async () => {
     wb.page.on('dialog', (d) => {
       dialogs.push(d.message());
       void d.dismiss();

@@ -1,6 +1,7 @@
 // Hostile markdown corpus (issue 10, suite item 1): 70+ hostile answers streamed into the REAL
 // chat panel (VS Code web workbench in Chromium) in seeded random chunkings (the simulator's
-// `[[echo]][[chunks:SEED]]` markers). For every case: no script runs (dialog + console sentinels,
+// `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long case).
+// For every case: no script runs (dialog + console sentinels,
 // no `__pwned` global in any frame), no request leaves for a non-local host (every request of the
 // page, its frames and workers is recorded; non-local ones are aborted and fail the test), the
 // case's marker words are in the rendered answer, no active or remote-loading markup reached the
@@ -282,7 +283,11 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         w.__mgSent = performance.now();
       });
       const sent = Date.now();
-      await message().fill(`[[echo]][[chunks:${seed}]]\n${text}`);
+      // Pieces of 1-24 characters; a long case in pieces of up to 1/800 of its length, so that every
+      // case streams in at most ~1,600 events (the 200 KB line took 16,000 events of 1-24
+      // characters, most of the corpus's time, with nothing hostile between word 50 and word 25,000).
+      const maxPiece = Math.max(24, Math.ceil(text.length / 800));
+      await message().fill(`[[echo]][[chunks:${seed}:${maxPiece}]]\n${text}`);
       // Typing the case into the Message box is the test's input, not a flush of the answer: its
       // long tasks (the box lays out up to 170 KB of text) are printed in their own column.
       const typing = await chat.evaluate(async () => {

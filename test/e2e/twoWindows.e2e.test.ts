@@ -163,7 +163,8 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
 
   it('after both windows reload: still ten whole conversations, listed in either window', async () => {
     for (const w of windows) {
-      await w.wb.page.reload({ waitUntil: 'domcontentloaded' });
+      // a bound against a hang (30 s, the default, ran out once at load 44), not a speed check
+      await w.wb.page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
       await w.wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
     }
     for (const w of windows) await chatFrame(w);

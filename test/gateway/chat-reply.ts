@@ -5,7 +5,7 @@
 import { defaultAnswer, longAnswer, toolResultSummary, wordsAnswer } from './answers';
 import { imagePartsOf, textOf, type ValidChatRequest, type WireMessage } from './chat-request';
 import { stripFaultMarkers } from './faults';
-import { callMarkers, chunksMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, wordsMarker } from './markers';
+import { callMarkers, chunkingMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, wordsMarker } from './markers';
 import { CHARS_PER_TOKEN } from './tokens';
 import { demoReply } from './demo-answers';
 
@@ -16,7 +16,8 @@ export interface ReplyToolCall {
 }
 
 export type Reply =
-  { kind: 'text'; text: string; finishReason: 'stop' | 'length'; chunkSeed?: number } | { kind: 'tools'; calls: ReplyToolCall[]; finishReason: 'tool_calls' };
+  | { kind: 'text'; text: string; finishReason: 'stop' | 'length'; chunkSeed?: number; chunkMax?: number }
+  | { kind: 'tools'; calls: ReplyToolCall[]; finishReason: 'tool_calls' };
 
 function lastUserIndex(messages: WireMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return i;
@@ -98,8 +99,8 @@ export function decideReply(req: ValidChatRequest, demo = false): Reply {
 
   if (hasEcho(userText)) {
     const reply = textReply(req, stripFaultMarkers(stripEcho(stripChunks(userText))));
-    const seed = chunksMarker(userText);
-    return seed === undefined ? reply : ({ ...reply, chunkSeed: seed } as Reply);
+    const chunking = chunkingMarker(userText);
+    return chunking === undefined ? reply : ({ ...reply, chunkSeed: chunking.seed, chunkMax: chunking.max } as Reply);
   }
   const words = wordsMarker(userText);
   if (words !== undefined) return textReply(req, wordsAnswer(userText, words));

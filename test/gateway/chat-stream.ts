@@ -50,15 +50,15 @@ export function splitIntoChunks(text: string): string[] {
 }
 
 /**
- * Splits text into seeded random pieces of 1-24 characters (whole code points, so no piece holds
+ * Splits text into seeded random pieces of 1-`max` characters (whole code points, so no piece holds
  * half a surrogate pair); concatenating them gives the text back exactly. Same seed, same pieces.
  */
-export function splitRandomly(text: string, seed: number): string[] {
+export function splitRandomly(text: string, seed: number, max = 24): string[] {
   const rng = seededRng(seed);
   const points = Array.from(text);
   const chunks: string[] = [];
   for (let i = 0; i < points.length;) {
-    const n = 1 + Math.floor(rng() * 24);
+    const n = 1 + Math.floor(rng() * max);
     chunks.push(points.slice(i, i + n).join(''));
     i += n;
   }
@@ -103,7 +103,11 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
   const after = reasoning?.form === 'content' || reasoning?.form === 'passback' ? { reasoning_content: null } : {};
   if (reply.kind === 'text') {
     const text = tags ? thinkBlock(reasoning.text) + reply.text : reply.text;
-    const pieces = tags ? splitRandomly(text, text.length) : reply.chunkSeed === undefined ? splitIntoChunks(text) : splitRandomly(text, reply.chunkSeed);
+    const pieces = tags
+      ? splitRandomly(text, text.length)
+      : reply.chunkSeed === undefined
+        ? splitIntoChunks(text)
+        : splitRandomly(text, reply.chunkSeed, reply.chunkMax);
     for (const piece of pieces) contentDeltas.push({ content: piece, ...after });
   } else {
     if (tags) for (const piece of splitRandomly(thinkBlock(reasoning.text), reasoning.text.length)) contentDeltas.push({ content: piece });

@@ -6,6 +6,7 @@
 //   [[rounds:N]]         repeat the calls for N rounds of tool results before answering (default 1)
 //   [[chunks:SEED]]      with [[echo]]: stream the answer in seeded random pieces of 1-24 characters
 //                        (hostile corpus tests: every chunking of the same text must render the same)
+//   [[chunks:SEED:MAX]]  the same in pieces of 1-MAX characters (MAX >= 24: long answers in fewer events)
 //   [[imageMb:N]]        (image prompts) every image file padded to N MiB (crash tests: a save that lasts)
 //   [[fault:...]]        see faults.ts
 
@@ -30,10 +31,16 @@ function numberMarker(text: string, name: string): number | undefined {
 
 export const wordsMarker = (text: string): number | undefined => numberMarker(text, 'words');
 export const longMarker = (text: string): number | undefined => numberMarker(text, 'long');
-export const chunksMarker = (text: string): number | undefined => numberMarker(text, 'chunks');
+export const chunksMarker = (text: string): number | undefined => chunkingMarker(text)?.seed;
+
+/** `[[chunks:SEED]]` or `[[chunks:SEED:MAX]]`: the seed and the largest piece (24 unless given; never below 24). */
+export function chunkingMarker(text: string): { seed: number; max: number } | undefined {
+  const m = /\[\[chunks:(\d+)(?::(\d+))?\]\]/.exec(text);
+  return m ? { seed: Number(m[1]), max: Math.max(24, Number(m[2] ?? 24)) } : undefined;
+}
 
 export function stripChunks(text: string): string {
-  return text.replace(/\[\[chunks:\d+\]\][ \t]*(\r?\n)?/g, '');
+  return text.replace(/\[\[chunks:\d+(?::\d+)?\]\][ \t]*(\r?\n)?/g, '');
 }
 export const roundsMarker = (text: string): number | undefined => numberMarker(text, 'rounds');
 

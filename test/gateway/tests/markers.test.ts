@@ -47,6 +47,21 @@ describe('gateway simulator: answer markers', function () {
     }
   });
 
+  it('[[chunks:SEED:MAX]] streams in pieces of 1-MAX characters; MAX below 24 is taken as 24', async () => {
+    const text = 'word '.repeat(2000);
+    const a = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]][[chunks:7:200]]\n${text}`)] }));
+    assert.equal(a.text, text);
+    const pieces = contentChunks(a);
+    assert.ok(pieces.every((p) => p.length >= 1 && p.length <= 200));
+    assert.ok(
+      pieces.some((p) => p.length > 24),
+      'some pieces are longer than 24',
+    );
+    assert.ok(pieces.length < text.length / 50, `${pieces.length} pieces for ${text.length} characters`);
+    const small = await readStream(await chat(ctx.gw, { messages: [user(`[[echo]][[chunks:7:3]]\n${text}`)] }));
+    assert.deepEqual(contentChunks(small), splitRandomly(text, 7, 24));
+  });
+
   it('[[words:N]] answers exactly N words', async () => {
     for (const n of [1, 7, 250]) {
       const text = await answer(ctx.gw, `[[words:${n}]]`);

@@ -151,6 +151,43 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
     assert.ok(error.message.length < 320, `length ${error.message.length}`);
   });
 
+  // Portkey AI Gateway 1.15.2 (docs/gateways.md) wraps an upstream body that is not JSON in
+  // `{"html-message": <the text>}` (its src/handlers/streamHandler.ts, handleTextResponse), and says
+  // so for its own upstream fetch failures too (src/handlers/retryHandler.ts); its request checks
+  // answer `{"status":"failure","message"}` (src/middlewares/requestValidator). Seen in the Portkey
+  // integration run.
+  describe('the Portkey AI Gateway shapes', () => {
+    it('an HTML page wrapped in html-message is reduced to its title', async () => {
+      const page =
+        '<!DOCTYPE html><html><head><title>502 Bad Gateway | edge.example</title><script>var x=1</script></head><body><h1>Error 502</h1></body></html>';
+      const error = await failWith(json(502, { 'html-message': page }));
+      assert.equal(error.kind, 'server');
+      assert.equal(
+        error.message,
+        'The gateway (or a proxy in front of it) returned an HTML error page (502 Bad Gateway | edge.example). Try again in a moment.',
+      );
+      assert.doesNotMatch(`${error.message}${error.serverMessage}`, /[<>{}]|html-message|script/);
+    });
+    it('an empty html-message is no message, not a JSON dump', async () => {
+      const error = await failWith(json(503, { 'html-message': '' }));
+      assert.equal(error.kind, 'server');
+      assert.match(error.message, /\(503 Service Unavailable, no message\)/);
+      assert.doesNotMatch(error.message, /html-message|[{}]/);
+    });
+    it('a text html-message (an upstream fetch failure) is the message', async () => {
+      const text = 'Message: fetch failed Cause: Error: connect ECONNREFUSED 127.0.0.1:9 Name: TypeError';
+      const error = await failWith(json(500, { 'html-message': text }));
+      assert.equal(error.kind, 'server');
+      assert.equal(error.serverMessage, text);
+      assert.match(error.message, /had a problem \(500\): Message: fetch failed Cause: Error: connect ECONNREFUSED 127\.0\.0\.1:9 Name: TypeError\. Try again/);
+    });
+    it("its own refusal {status: 'failure', message} keeps the message", async () => {
+      const error = await failWith(json(400, { status: 'failure', message: 'Either x-portkey-config or x-portkey-provider header is required' }));
+      assert.equal(error.kind, 'bad_request');
+      assert.match(error.message, /rejected the chat request \(400\): Either x-portkey-config or x-portkey-provider header is required\.$/);
+    });
+  });
+
   it('a long plain-text body is truncated', async () => {
     const error = await failWith({ status: 400, body: 'x'.repeat(5000), headers: { 'Content-Type': 'text/plain' } });
     assert.ok(error.message.length < 400, `length ${error.message.length}`);

@@ -1,0 +1,92 @@
+// What activate() returns: to every other extension a read-only public API; in test mode the
+// same plus the members only the tests may use.
+import type * as vscode from 'vscode';
+import type { ChatApi } from './chat';
+import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
+import type { ActivationTiming } from './featureLoading/activationTiming';
+import type { FeatureLoad } from './featureLoading/lazyFeatures';
+import type { KeyStore } from './services/keyStore';
+import type { Settings } from './services/settings';
+import type { UsageEntry, UsageLedger } from './services/usageLedger';
+import type { SpendApi } from './spendingView';
+import type { PickerItemView } from './statusBar/modelChannelPicker';
+
+/**
+ * What activate() returns to every other extension (issue 21): figures to read, nothing that
+ * sends a request or changes how Modelgate decides. Requests go through vscode.lm (vendor
+ * `modelgate`) and the `modelgate.generateImage` command, with the budgets, the spend ledger and
+ * the key rules. Every value is a copy: changing it changes nothing in Modelgate.
+ */
+export interface ModelgatePublicApi {
+  readonly version: 1;
+  /** the settings as Modelgate read them (a copy) */
+  settings(): Settings;
+  /** whether a key is stored for the configured gateway (never the key itself) */
+  hasKey(): Promise<boolean>;
+  /** the last request's usage record (model, channel, tokens, cost), as the status bar shows it (a copy) */
+  lastUsage(): UsageEntry | undefined;
+  /** what was spent in the current local day, week or month */
+  readonly spend: Pick<SpendApi, 'summary'>;
+  /**
+   * For the `npm start` demo's seeder (never shipped): with a loopback gateway (127.0.0.1 or
+   * localhost, the simulator), the chat panel says once that its answers are scripted and how to
+   * point Modelgate at a real gateway. Only that notice: nothing about cost, keys or requests.
+   */
+  noteSimulatorDemo(): void;
+}
+
+/**
+ * What activate() returns when the extension runs in test mode (the integration tests: VS Code's
+ * extension test mode, or the test runner's MODELGATE_TEST_ENTRY in the extension host): the
+ * public API plus the members only the tests may use (the chat controller, the budget prompt
+ * hook, the view's receive function, activation timing). Outside test mode none of them exists.
+ */
+export interface ModelgateApi extends ModelgatePublicApi {
+  /** exactly what other extensions get (outside test mode activate() returns this object) */
+  readonly publicApi: ModelgatePublicApi;
+  statusBarText(): string;
+  catalogue(): ModelCatalogue;
+  /** refetches GET /models (no-op without a key or base URL) */
+  refreshCatalogue(): Promise<void>;
+  /** the channel picker's rows as the user sees them (label, description, detail) */
+  channelPickerItems(): PickerItemView[];
+  /** the status-bar tooltip's markdown */
+  statusBarTooltip(): string;
+  /** the row the last model/channel picker opened on (the one Enter picks) */
+  pickerActiveRow(): string | undefined;
+  /** the chat feature (built on first access, like the chat view's first use) */
+  readonly chat: ChatApi;
+  /** chat, images and lm are built on first use: which are built so far, and what triggered each */
+  loadedFeatures(): FeatureLoad[];
+  /** where activation's time goes, in ms (printed by the activation integration test) */
+  readonly activationTiming: ActivationTiming;
+  /** spending and budgets (src/spendingView), with the test hooks */
+  spend: SpendApi;
+}
+
+/** A copy of plain data (settings, usage records), so a caller cannot change Modelgate's own. */
+const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+export function publicApiOf(parts: {
+  settings: () => Settings;
+  keys: KeyStore;
+  usage: UsageLedger;
+  spend: SpendApi;
+  noteSimulatorDemo: () => void;
+}): ModelgatePublicApi {
+  return Object.freeze({
+    version: 1 as const,
+    settings: () => copy(parts.settings()),
+    hasKey: async () => !!(await parts.keys.get()),
+    lastUsage: () => copy(parts.usage.last()),
+    spend: Object.freeze({ summary: (period: Parameters<SpendApi['summary']>[0]) => parts.spend.summary(period) }),
+    noteSimulatorDemo: () => parts.noteSimulatorDemo(),
+  });
+}
+
+/** Test mode: VS Code's extension tests, or the test runner extension's suite in this extension host. */
+export function inTestMode(context: vscode.ExtensionContext, testMode: vscode.ExtensionMode): boolean {
+  if (context.extensionMode === testMode) return true;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return !!env?.MODELGATE_TEST_ENTRY;
+}
