@@ -7,7 +7,7 @@ import { CatalogueService } from './services/catalogueService';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
-import { channelPickerItems, pickChannel, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
+import { channelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
@@ -16,6 +16,7 @@ import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import type { Services } from './services/serviceContainer';
 import { BudgetGuard, registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
+import { isLoopbackHost } from './core/client/baseUrl';
 import { inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from './modelgateApi';
 
 export type { ModelgateApi, ModelgatePublicApi } from './modelgateApi';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     budget,
     health,
     log,
+    simulatorDemo: { on: false },
   };
 
   clock.phase('services');
@@ -75,9 +77,12 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
     throw err;
   };
-  command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).catch(reportPickerError));
-  command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).catch(reportPickerError));
-  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services));
+  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened (issue 20 item 6).
+  const picked = (done: boolean) =>
+    done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
+  command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));
+  command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).then(picked).catch(reportPickerError));
+  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services).then(picked));
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
@@ -96,7 +101,15 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   setTimeout(() => void catalogue.refresh(), 0);
 
   const activationTiming = clock.finish();
-  const publicApi = publicApiOf({ settings, keys, usage, spend: spend.api });
+  const publicApi = publicApiOf({
+    settings,
+    keys,
+    usage,
+    spend: spend.api,
+    noteSimulatorDemo: () => {
+      if (isLoopbackBaseUrl(settings().baseUrl)) services.simulatorDemo.on = true;
+    },
+  });
   if (!inTestMode(context, vscode.ExtensionMode.Test)) return publicApi;
   const testApi: ModelgateApi = {
     ...publicApi,
@@ -106,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     refreshCatalogue: () => catalogue.refresh(),
     channelPickerItems: () => channelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
+    pickerActiveRow,
     get chat() {
       return features.chat();
     },
@@ -116,6 +130,14 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     spend: spend.api,
   };
   return testApi;
+}
+
+function isLoopbackBaseUrl(url: string | undefined): boolean {
+  try {
+    return !!url && isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 export function deactivate(): Promise<void> | undefined {

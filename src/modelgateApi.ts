@@ -28,6 +28,12 @@ export interface ModelgatePublicApi {
   lastUsage(): UsageEntry | undefined;
   /** what was spent in the current local day, week or month */
   readonly spend: Pick<SpendApi, 'summary'>;
+  /**
+   * For the `npm start` demo's seeder (never shipped): with a loopback gateway (127.0.0.1 or
+   * localhost, the simulator), the chat panel says once that its answers are scripted and how to
+   * point Modelgate at a real gateway. Only that notice: nothing about cost, keys or requests.
+   */
+  noteSimulatorDemo(): void;
 }
 
 /**
@@ -47,6 +53,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   channelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
   statusBarTooltip(): string;
+  /** the row the last model/channel picker opened on (the one Enter picks) */
+  pickerActiveRow(): string | undefined;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
   /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
@@ -64,13 +72,20 @@ export interface ModelgateApi extends ModelgatePublicApi {
 /** A copy of plain data (settings, usage records), so a caller cannot change Modelgate's own. */
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
-export function publicApiOf(parts: { settings: () => Settings; keys: KeyStore; usage: UsageLedger; spend: SpendApi }): ModelgatePublicApi {
+export function publicApiOf(parts: {
+  settings: () => Settings;
+  keys: KeyStore;
+  usage: UsageLedger;
+  spend: SpendApi;
+  noteSimulatorDemo: () => void;
+}): ModelgatePublicApi {
   return Object.freeze({
     version: 1 as const,
     settings: () => copy(parts.settings()),
     hasKey: async () => !!(await parts.keys.get()),
     lastUsage: () => copy(parts.usage.last()),
     spend: Object.freeze({ summary: (period: Parameters<SpendApi['summary']>[0]) => parts.spend.summary(period) }),
+    noteSimulatorDemo: () => parts.noteSimulatorDemo(),
   });
 }
 

@@ -195,6 +195,23 @@ export class ChatController implements vscode.Disposable {
     else this.#out.post({ type: 'approvalDone', id: change.id });
   }
 
+  #simulatorDemoNoted = false;
+
+  /**
+   * The demo only (services.simulatorDemo, set through the public API by `npm start`'s seeder with
+   * a loopback gateway): says once per window that the answers are scripted, and how to leave.
+   */
+  #noteSimulatorDemo(): void {
+    if (this.#simulatorDemoNoted || !this.#services.simulatorDemo.on) return;
+    this.#simulatorDemoNoted = true;
+    this.#out.notice(
+      'info',
+      vscode.l10n.t(
+        'Demo: this gateway is the Modelgate simulator on your machine, and its answers are scripted (try "What does mean() do?"). To use a real gateway, run "Modelgate: Set Gateway Address" and "Modelgate: Set API Key".',
+      ),
+    );
+  }
+
   // ---------- webview messages ----------
 
   /** Handles a message from the webview (already validated with parseWebviewMessage). */
@@ -203,7 +220,8 @@ export class ChatController implements vscode.Disposable {
       await this.ready;
       switch (msg.type) {
         case 'ready':
-          return await this.postSnapshot();
+          await this.postSnapshot();
+          return this.#noteSimulatorDemo();
         case 'send':
           return await this.send(msg.text);
         case 'stop':

@@ -1,6 +1,6 @@
 // What VS Code's chat and vscode.lm consumers are told about each Modelgate chat model. Pure:
 // the result has the shape of vscode.LanguageModelChatInformation, built from the catalogue.
-import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo } from '../core/catalogue/modelCatalogue';
+import { CHANNEL_INFO, type ChannelChoice, type ChatModelInfo, type Price } from '../core/catalogue/modelCatalogue';
 import { outputReserve } from '../core/prompt/tokens';
 import { l10n } from '../core/l10n';
 import { modelFamily } from './modelFamily';
@@ -15,6 +15,20 @@ export interface LmModelInformation {
   maxInputTokens: number;
   maxOutputTokens: number;
   capabilities: { imageInput: boolean; toolCalling: boolean };
+  /**
+   * The price, for the Pricing column of VS Code's "Chat: Manage Language Models" (issue 20 item
+   * 7). Not in @types/vscode 1.104's LanguageModelChatInformation: VS Code 1.139's extension host
+   * copies a provider's `pricing` string into the model's metadata as it is (seen in its
+   * extensionHostProcess.js, beside multiplierNumeric and inputCost), and the models editor shows
+   * it; older versions ignore the field. Absent when no price is configured.
+   */
+  pricing?: string;
+}
+
+/** "$2 in / $8 out per 1M tokens" (", $0.25 cached"): the price of the model on the current channel. */
+export function pricingText(p: Price): string {
+  const cached = p.cacheRead !== undefined ? l10n.t(', ${0} cached', p.cacheRead) : '';
+  return l10n.t('${0} in / ${1} out per 1M tokens{2}', p.input, p.output, cached);
 }
 
 /**
@@ -35,7 +49,7 @@ function compact(tokens: number): string {
   return String(tokens);
 }
 
-export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): LmModelInformation {
+export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, price?: Price): LmModelInformation {
   const ch = CHANNEL_INFO[channel];
   const abilities = [model.imageInput ? l10n.t('text and images') : l10n.t('text only'), model.tools ? l10n.t('tool calling') : l10n.t('no tool calling')];
   return {
@@ -55,5 +69,6 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice): 
     ),
     ...tokenLimits(model),
     capabilities: { imageInput: model.imageInput, toolCalling: model.tools },
+    ...(price ? { pricing: pricingText(price) } : {}),
   };
 }

@@ -48,10 +48,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
 
   private information(): LmModelInformation[] {
     const channel = this.services.settings().channel;
-    return this.services
-      .catalogue()
-      .chatModels()
-      .map((m) => modelInformation(m, channel));
+    const catalogue = this.services.catalogue();
+    return catalogue.chatModels().map((m) => modelInformation(m, channel, catalogue.price(m.id, channel)));
   }
 
   private informationMayHaveChanged(): void {

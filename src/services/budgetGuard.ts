@@ -87,6 +87,9 @@ export class BudgetGuard implements vscode.Disposable {
   ask: BudgetAsk = askBudget;
   /** the estimated costs of the requests in flight */
   readonly reservations = new Reservations();
+  readonly #refused = new vscode.EventEmitter<void>();
+  /** a request was refused or held back by a budget (the spending view redraws: issue 20 item 6) */
+  readonly onDidRefuse = this.#refused.event;
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -119,6 +122,7 @@ export class BudgetGuard implements vscode.Disposable {
     const status = (over ?? unpriced)!;
     const answer = await this.ask(status, what, over ? 'usedUp' : 'unpriced', request?.model);
     if (answer === SEND_ONCE) return { send: true };
+    this.#refused.fire();
     if (unpriced) {
       if (answer === SET_PRICE) void vscode.commands.executeCommand('workbench.action.openSettings', MODELS_SETTING);
       return { send: false, message: vscode.l10n.t('Nothing was sent: {0}', unpricedMessage(unpriced, request!.model)) };
@@ -151,12 +155,14 @@ export class BudgetGuard implements vscode.Disposable {
     const who = requester && requester !== 'core' ? ` (asked by ${requester})` : '';
     const over = exhausted(statuses);
     if (over) {
+      this.#refused.fire();
       throw new Error(
         `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
           `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
       );
     }
     if (usd === undefined && statuses.length) {
+      this.#refused.fire();
       throw new Error(
         vscode.l10n.t(
           'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
@@ -195,5 +201,6 @@ export class BudgetGuard implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.#refused.dispose();
   }
 }

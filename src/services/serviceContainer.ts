@@ -40,6 +40,11 @@ export interface Services {
   /** channel health measured from the user's requests, and the failover client that measures it */
   health: ChannelHealthStore;
   log: Log;
+  /**
+   * Set by `noteSimulatorDemo()` of the public API (the `npm start` demo's seeder calls it, with a
+   * loopback gateway only): the chat panel says once that the gateway is a simulator.
+   */
+  simulatorDemo: { on: boolean };
 }
 
 export type { ChannelChoice };

@@ -19,11 +19,11 @@ export interface SpendApi {
   /** replaces the budget question (the modal cannot be clicked from the extension host); undefined restores it */
   setBudgetAsk(ask: BudgetAsk | undefined): void;
   /** the page of the spending view as last drawn (undefined until shown) */
-  readonly view: Pick<SpendView, 'lastPage' | 'lastHtml' | 'exportCsv'>;
+  readonly view: Pick<SpendView, 'lastPage' | 'lastHtml' | 'exportCsv' | 'saveDialog' | 'lastSaveDialog'>;
 }
 
 export function registerSpending(services: Services): { disposables: vscode.Disposable[]; api: SpendApi } {
-  const view = new SpendView(services.usage, services.budget);
+  const view = new SpendView(services.usage, services.budget, services.onDidChangeSettings);
   const defaultAsk = services.budget.ask;
   const api: SpendApi = {
     summary: (period) => summarizePeriod(services.usage.spend(), period, Date.now()),

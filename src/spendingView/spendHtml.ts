@@ -30,7 +30,7 @@ function rows(heading: string, list: SpendRow[]): string {
   const body = list
     .map((r) => {
       const w = max > 0 ? Math.max(1, Math.round((r.cost / max) * 120)) : 0;
-      return `<tr><td>${escapeHtml(r.key)}</td><td class="n">${escapeHtml(counted(r.requests, 'request'))}</td><td class="n">${escapeHtml(costText(r.cost, r.requests, r.unpriced))}</td><td><svg width="120" height="10" role="img" aria-label="${escapeHtml(formatUsd(r.cost))}"><rect x="0" y="0" width="${w}" height="10" class="bar"></rect></svg></td></tr>`;
+      return `<tr><td>${escapeHtml(r.key)}</td><td class="n">${escapeHtml(counted(r.requests, 'request'))}</td><td class="n">${escapeHtml(costText(r.cost, r.requests, r.unpriced))}</td><td class="bar-cell"><svg width="120" height="10" role="img" aria-label="${escapeHtml(formatUsd(r.cost))}"><rect x="0" y="0" width="${w}" height="10" class="bar"></rect></svg></td></tr>`;
     })
     .join('');
   return `<h3>${escapeHtml(heading)}</h3><table>${body}</table>`;
@@ -50,15 +50,31 @@ function section(id: string, title: string, s: SpendSummary): string {
 ${rows(l10n.t('By model'), s.byModel)}${rows(l10n.t('By channel'), s.byChannel)}${rows(l10n.t('By source'), s.bySource)}</section>`;
 }
 
+/** Same requests and cost: a period that holds nothing more than the shorter one before it. */
+function samePeriod(a: SpendSummary, b: SpendSummary): boolean {
+  return a.requests === b.requests && a.cost === b.cost && a.unpriced === b.unpriced && a.images === b.images && a.promptTokens === b.promptTokens;
+}
+
+/** A period identical to the one before it is one line, not the same tables again (issue 20 item 6). */
+function sameAs(id: string, title: string, s: SpendSummary, earlier: string): string {
+  return `<section id="${id}"><h2>${escapeHtml(title)}: <span class="total" data-cost="${s.cost}" data-requests="${s.requests}" data-unpriced="${s.unpriced}">${escapeHtml(costText(s.cost, s.requests, s.unpriced))}</span></h2>
+<p class="sub same">${escapeHtml(l10n.t('The same requests as {0}.', earlier))}</p></section>`;
+}
+
+// Cells do not wrap (a half-width editor showed four lines per cell): the model column breaks
+// long ids anywhere, the figures stay on one line, and the bars go below 480 px.
 const STYLE = `body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 16px; }
-table { border-collapse: collapse; margin-bottom: 8px; }
+table { border-collapse: collapse; margin-bottom: 8px; max-width: 100%; }
 td { padding: 2px 12px 2px 0; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td:first-child { overflow-wrap: anywhere; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+@media (max-width: 480px) { td.bar-cell { display: none; } td { padding-right: 8px; } }
 .bar { fill: var(--vscode-charts-blue, var(--vscode-foreground)); }
 .sub { color: var(--vscode-descriptionForeground); }
 .near { color: var(--vscode-editorWarning-foreground); }
 .over { color: var(--vscode-errorForeground); font-weight: bold; }
-button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 4px 12px; cursor: pointer; }
+button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, var(--vscode-contrastBorder, transparent)); padding: 4px 12px; cursor: pointer; }
+button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 h3 { font-size: 1em; margin: 8px 0 2px; }
 `;
@@ -81,8 +97,12 @@ export function buildSpendHtml(page: SpendPage, cspSource: string, nonce: string
 <div id="budgets">${budgets}</div>
 <p><button id="export" type="button">${escapeHtml(l10n.t('Export CSV…'))}</button> <span class="sub">${escapeHtml(l10n.t('Costs are computed from your configured prices ("modelgate.models"); requests without a price are counted apart, never as $0.'))}</span></p>
 ${section('today', l10n.t('Today'), page.today)}
-${section('week', l10n.t('This week'), page.week)}
-${section('month', l10n.t('This month'), page.month)}`,
+${samePeriod(page.week, page.today) ? sameAs('week', l10n.t('This week'), page.week, l10n.t('today')) : section('week', l10n.t('This week'), page.week)}
+${
+  samePeriod(page.month, page.week)
+    ? sameAs('month', l10n.t('This month'), page.month, samePeriod(page.week, page.today) ? l10n.t('today') : l10n.t('this week'))
+    : section('month', l10n.t('This month'), page.month)
+}`,
     script: { inline: SCRIPT },
   });
 }

@@ -15,18 +15,27 @@ import { buildSpendHtml, type SpendPage } from './spendHtml';
 /** built when the page first sends (issue 9: no schema is built at activation) */
 const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
 
+/** Where the CSV goes: VS Code's save dialog (tests replace it: a dialog cannot be clicked from the extension host). */
+export type SaveDialog = (options: vscode.SaveDialogOptions) => Thenable<vscode.Uri | undefined>;
+
 export class SpendView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
   /** the last page drawn (tests read the figures the user sees) */
   lastPage: SpendPage | undefined;
   lastHtml: string | undefined;
+  saveDialog: SaveDialog = (options) => vscode.window.showSaveDialog(options);
+  /** the options of the last save dialog asked (tests read where it proposed to save) */
+  lastSaveDialog: vscode.SaveDialogOptions | undefined;
 
   constructor(
     private readonly ledger: UsageLedger,
     private readonly budget: BudgetGuard,
+    onDidChangeSettings: vscode.Event<unknown>,
   ) {
-    this.subscription = ledger.onDidRecord(() => this.render());
+    // Redrawn on each recorded request, on a budget change (the settings) and when a budget
+    // refuses a request: the page never says "No budget set" while one refuses sends.
+    this.subscriptions = [ledger.onDidRecord(() => this.render()), onDidChangeSettings(() => this.render()), budget.onDidRefuse(() => this.render())];
   }
 
   page(now = Date.now()): SpendPage {
@@ -67,15 +76,16 @@ export class SpendView implements vscode.Disposable {
 
   /** Asks where to save (unless `target` is given) and writes the CSV; the file written, or undefined. */
   async exportCsv(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const uri =
-      target ??
-      (await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Export Modelgate spending'),
-        filters: { CSV: ['csv'] },
-        defaultUri: vscode.workspace.workspaceFolders?.[0]
-          ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'modelgate-spending.csv')
-          : undefined,
-      }));
+    // Always asks (the export is not project data: no default inside the workspace, where it could
+    // be committed); the dialog starts in the user's home folder where VS Code has one.
+    const options: vscode.SaveDialogOptions = {
+      title: vscode.l10n.t('Export Modelgate spending'),
+      saveLabel: vscode.l10n.t('Export'),
+      filters: { CSV: ['csv'] },
+      defaultUri: homeCsvUri(),
+    };
+    if (!target) this.lastSaveDialog = options;
+    const uri = target ?? (await this.saveDialog(options));
     if (!uri) return undefined;
     try {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(spendCsv(this.ledger.spend())));
@@ -89,7 +99,17 @@ export class SpendView implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const d of this.subscriptions) d.dispose();
     this.panel?.dispose();
   }
+}
+
+/** modelgate-spending-YYYY-MM-DD.csv in the home folder (desktop and remote hosts); undefined on the web. */
+function homeCsvUri(): vscode.Uri | undefined {
+  const env = globalThis.process?.env;
+  const home = env?.HOME || env?.USERPROFILE;
+  if (!home || vscode.env.uiKind === vscode.UIKind.Web) return undefined;
+  const d = new Date();
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return vscode.Uri.file(`${home}/modelgate-spending-${day}.csv`);
 }

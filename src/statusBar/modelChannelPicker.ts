@@ -54,6 +54,10 @@ export function describeChatModel(m: ChatModelInfo): string {
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> };
 
+/** The label of the row the last picker opened on (ModelgateApi.pickerActiveRow, for tests). */
+let lastPickerActive: string | undefined;
+export const pickerActiveRow = (): string | undefined => lastPickerActive;
+
 /** The price with where it came from: "$2 / $8 per 1M (gateway)" or "… (settings)". */
 export function priceWithSource(cat: ModelCatalogue, model: string, channel: ChannelChoice): string {
   const source = cat.priceSource(model, channel);
@@ -105,8 +109,23 @@ export function channelPickerItems(services: Services): PickerItemView[] {
   return channelItems(services, s.chatModel, s.channel).map(({ label, description, detail }) => ({ label, description, detail }));
 }
 
+/** The row Enter picks when the picker opens: the current choice (the first checked row), so Enter changes nothing. */
+export function initialRow<T extends vscode.QuickPickItem>(items: readonly T[]): T | undefined {
+  return items.find((i) => i.kind !== vscode.QuickPickItemKind.Separator && i.label.startsWith('$(check)'));
+}
+
 async function show(items: Item[], title: string, placeHolder: string): Promise<boolean> {
-  const pick = await vscode.window.showQuickPick(items, { title, placeHolder, matchOnDescription: true, matchOnDetail: true });
+  const qp = vscode.window.createQuickPick<Item>();
+  Object.assign(qp, { items, title, placeholder: placeHolder, matchOnDescription: true, matchOnDetail: true });
+  const current = initialRow(items);
+  if (current) qp.activeItems = [current];
+  lastPickerActive = current?.label;
+  const pick = await new Promise<Item | undefined>((resolve) => {
+    qp.onDidAccept(() => resolve(qp.selectedItems[0] ?? qp.activeItems[0]));
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
   if (!pick?.run) return false;
   await pick.run();
   return true;
@@ -152,7 +171,17 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   void services.refreshCatalogue();
   const hasKey = !!(await services.keys.get());
   const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
+  // The models first: the first row is the one Enter picks, so it is never "Change API Key…" (issue 20 item 6).
   const items: Item[] = [
+    sep(vscode.l10n.t('Chat model')),
+    ...modelItems(cat, s.chatModel, s.channel),
+    sep(vscode.l10n.t('Channel')),
+    ...channelItems(services, s.chatModel, s.channel),
+  ];
+  const effort = reasoningItems(cat, s.chatModel);
+  if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
+  items.push(
+    sep(vscode.l10n.t('Gateway')),
     // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
     hasKey
       ? ({
@@ -165,16 +194,27 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
           detail: vscode.l10n.t('No key is stored for this gateway yet.'),
           run: async () => vscode.commands.executeCommand('modelgate.setApiKey'),
         } as Item),
-    sep(vscode.l10n.t('Chat model')),
-    ...modelItems(cat, s.chatModel, s.channel),
-    sep(vscode.l10n.t('Channel')),
-    ...channelItems(services, s.chatModel, s.channel),
-  ];
-  const effort = reasoningItems(cat, s.chatModel);
-  if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
+    // VS Code's own Chat shows Modelgate's models once they are turned on there (issue 20 item 7).
+    {
+      label: vscode.l10n.t("$(comment-discussion) Use in VS Code's Chat…"),
+      detail: vscode.l10n.t('Opens "Chat: Manage Language Models", where Modelgate\'s models are listed and can be shown in the Chat model picker.'),
+      run: async () => openManageLanguageModels(),
+    } as Item,
+  );
   return show(
     items,
     vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
     vscode.l10n.t('Pick a model or a channel for the next request'),
   );
+}
+
+/** VS Code's "Chat: Manage Language Models" editor, filtered to Modelgate (VS Code 1.139's command takes a search text). */
+export async function openManageLanguageModels(): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('workbench.action.chat.manage', 'Modelgate');
+  } catch {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('This VS Code has no "Chat: Manage Language Models" command (it needs VS Code\'s Chat, 1.104 or later).'),
+    );
+  }
 }

@@ -6,6 +6,7 @@ import { formatHealth } from '../core/channels/channelHealth';
 import { formatUsd } from '../core/spend/cost';
 import { totalsLine } from '../core/spend/usageTotals';
 import type { Services } from '../services/serviceContainer';
+import type { UsageEntry } from '../services/usageLedger';
 import { describeChatModel, formatPrice } from './modelChannelPicker';
 
 export class ModelStatusBar implements vscode.Disposable {
@@ -73,10 +74,7 @@ export class ModelStatusBar implements vscode.Disposable {
     }
     md.appendMarkdown(`\n`);
     if (last) {
-      const u = last.usage;
-      md.appendMarkdown(
-        `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : vscode.l10n.t(' · stopped before the gateway reported tokens')}${last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : u ? vscode.l10n.t(' · no price configured') : vscode.l10n.t(' · cost unknown')}\n\n`,
-      );
+      md.appendMarkdown(`${lastRequestLine(last)}\n\n`);
       const t = this.services.usage.total();
       md.appendMarkdown(`**${totalsLine(t)}**\n\n`);
     }
@@ -96,4 +94,16 @@ export class ModelStatusBar implements vscode.Disposable {
     for (const d of this.subs) d.dispose();
     this.item.dispose();
   }
+}
+
+/** The tooltip's line about the last request: tokens for a chat answer, the image count for images (issue 20 item 6). */
+function lastRequestLine(last: UsageEntry): string {
+  const cost = (known: boolean) =>
+    last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : known ? vscode.l10n.t(' · no price configured') : vscode.l10n.t(' · cost unknown');
+  if (last.source === 'image') {
+    const n = last.images ?? 1;
+    return `${vscode.l10n.t('**Last request:** {0}', last.model)} · ${n === 1 ? vscode.l10n.t('1 image') : vscode.l10n.t('{0} images', n)}${cost(true)}`;
+  }
+  const u = last.usage;
+  return `${vscode.l10n.t('**Last request:** {0} · {1}', last.model, last.channel)}${u ? vscode.l10n.t(' · {0} prompt ({1} cached) · {2} completion', u.promptTokens, u.cachedTokens, u.completionTokens) : vscode.l10n.t(' · stopped before the gateway reported tokens')}${cost(!!u)}`;
 }

@@ -8,22 +8,26 @@
 // The profile lives in <repo>/.vscode-test/demo (git-ignored; MODELGATE_DEMO_DIR overrides) and
 // is reused: a second run installs the extensions again only when a .vsix changed.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { BASE_USER_SETTINGS, installExtensions, profileFolders, startServer, writeWorkspace, type RunningServer } from '../harness/code-server';
 import { extensionVsix, repoRoot, toolPaths } from '../harness/paths';
 import { runLogged, waitFor } from '../harness/processes';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { DEMO_BALANCE_USD, DEMO_KEY, demoModelSettings } from '../gateway/demo-key';
+import { CONSOLE_PATH } from '../gateway/console-page';
 
-const SAMPLE_WORKSPACE: Record<string, string> = {
-  'README.md': '# Sample workspace\n\nAsk Modelgate about this code: open the Modelgate view in the activity bar.\n',
-  'src/math.ts':
-    'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mean(xs: number[]): number {\n  return xs.reduce(add, 0) / xs.length;\n}\n',
-  'src/main.ts': "import { mean } from './math';\n\nconsole.log(mean([1, 2, 3]));\n",
-  'site/index.html': '<!doctype html>\n<title>Sample page</title>\n<h1>Hello</h1>\n',
-};
+/** The sample workspace (test/demo/sample, also the F5 launch's folder), as relative path -> text. */
+function sampleWorkspace(root: string): Record<string, string> {
+  const dir = join(root, 'test/demo/sample');
+  const files: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = join(dir, rel);
+    if (statSync(file).isFile()) files[rel.split(sep).join('/')] = readFileSync(file, 'utf8');
+  }
+  return files;
+}
 
 const say = (line: string) => process.stderr.write(`[demo] ${line}\n`);
 
@@ -95,7 +99,7 @@ export async function main(): Promise<void> {
 
   const profile = await profileFolders(baseDir);
   rmSync(profile.serverLog, { force: true });
-  if (!existsSync(join(profile.workspace, 'README.md'))) writeWorkspace(profile.workspace, SAMPLE_WORKSPACE);
+  if (!existsSync(join(profile.workspace, 'README.md'))) writeWorkspace(profile.workspace, sampleWorkspace(root));
 
   // Extensions: install again only when one of the packages changed since the last run.
   const vsixes = [extensionVsix(root), await seederVsix(root, baseDir)];
@@ -108,7 +112,15 @@ export async function main(): Promise<void> {
     writeFileSync(stamp, hash);
   }
 
-  gateway = await startGateway({ port: 0, imagePort: 0, keys: { [DEMO_KEY]: { balance: DEMO_BALANCE_USD } }, latency: 'realistic', failures: false });
+  // demo: the scripted answers about the sample workspace and the console page "Top up" opens
+  gateway = await startGateway({
+    port: 0,
+    imagePort: 0,
+    keys: { [DEMO_KEY]: { balance: DEMO_BALANCE_USD } },
+    latency: 'realistic',
+    failures: false,
+    demo: true,
+  });
   say(`gateway simulator at ${gateway.baseUrl} (demo key ${DEMO_KEY}, balance $${DEMO_BALANCE_USD})`);
 
   // User settings are rewritten on every run: the simulator's port changes.
@@ -128,6 +140,8 @@ export async function main(): Promise<void> {
         'git.openRepositoryInParentFolders': 'never',
         'modelgate.baseUrl': gateway.baseUrl,
         'modelgate.models': demoModelSettings(),
+        // the simulator's console page (test/gateway/console-page.ts): "Top up" works end to end
+        'modelgate.consoleUrl': `${gateway.baseUrl.replace(/\/v1$/, '')}${CONSOLE_PATH}`,
       },
       null,
       2,

@@ -178,7 +178,9 @@ describe('e2e npm start: the one-command demo', function () {
     await chatFrame.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 90_000 });
     const text = (await answer.innerText()).trim();
     assert.ok(text.length > 0, 'the answer has text');
-    assert.doesNotMatch(text, /API key|base URL|401/i, `no set-up error in the answer: ${text}`);
+    assert.doesNotMatch(text, /base URL|401|no API key/i, `no set-up error in the answer: ${text}`);
+    // the demo's scripted model answers a greeting with a guide to the demo
+    assert.match(text, /answers are scripted/, text);
     // Every step that is done shows checked in the walkthrough page (the checkbox VS Code renders
     // per step: [data-done-step-id] with aria-checked). The base URL was set before start-up, so its
     // step exercises the registration race (see src/onboarding/index.ts markStep).
@@ -207,6 +209,64 @@ describe('e2e npm start: the one-command demo', function () {
       'a step not done yet stays unchecked',
     );
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-answer.png') });
+    // The panel says, in the demo only, that this gateway is a simulator with scripted answers.
+    await chatFrame
+      .getByText(/this gateway is the Modelgate simulator.*Set Gateway Address/)
+      .first()
+      .waitFor({ state: 'attached', timeout: 10_000 });
+
+    // The scripted question about the sample's mean(): the model reads src/math.ts through a tool,
+    // explains it (after thinking) and proposes a fix naming the file; Apply changes mean() only.
+    const mathFile = join(demoDir, 'profile', 'workspace', 'src', 'math.ts');
+    const mathBefore = readFileSync(mathFile, 'utf8');
+    await box.fill('What does mean() do?');
+    await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
+    const explained = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
+    await explained.getByRole('button', { name: 'Apply' }).first().waitFor({ state: 'visible', timeout: 90_000 });
+    await chatFrame.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 90_000 });
+    const explanation = await explained.innerText();
+    assert.match(explanation, /adds the numbers up/, explanation);
+    assert.match(explanation, /NaN/, explanation);
+    const toolRequests = (
+      (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { messages?: { role: string; content?: unknown }[] } }[]
+    ).filter((r) => r.path.endsWith('/chat/completions') && r.body.messages?.some((m) => m.role === 'tool'));
+    assert.ok(toolRequests.length >= 1, 'a tool result went back to the model');
+    const toolResult = String(
+      toolRequests
+        .at(-1)!
+        .body.messages!.filter((m) => m.role === 'tool')
+        .at(-1)!.content,
+    );
+    assert.match(toolResult, /^src\/math\.ts \(lines 1-7 of 7\)\n/, 'read_file read src/math.ts');
+    assert.ok(toolResult.includes('export function mean(xs: number[]): number {'), toolResult);
+    await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-mean.png') });
+    await explained.getByRole('button', { name: 'Apply' }).first().click();
+    const accept = page.locator('.editor-actions [aria-label^="Accept Proposed Change"]');
+    await accept.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-mean-apply.png') });
+    await accept.first().click();
+    await accept.first().waitFor({ state: 'hidden', timeout: 30_000 });
+    // Accept edits the document (one undo step); saving it is the user's: File: Save All.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.type('File: Save All');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    const mathAfter = await waitFor(
+      'Accept to write src/math.ts',
+      () => {
+        const text = readFileSync(mathFile, 'utf8');
+        return text !== mathBefore ? text : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    const guard = "  if (xs.length === 0) throw new RangeError('mean() of an empty array');\n";
+    const meanAt = mathBefore.indexOf('export function mean(');
+    assert.equal(
+      mathAfter,
+      mathBefore.slice(0, meanAt) + mathBefore.slice(meanAt).replace('{\n', `{\n${guard}`),
+      `only mean() changed, by the guard line:\n${mathAfter}`,
+    );
     const requests = (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { stream?: boolean; messages?: unknown } }[];
     const chats = requests.filter((r) => r.path.endsWith('/chat/completions'));
     assert.ok(chats.length >= 1, 'the simulator got the chat request');

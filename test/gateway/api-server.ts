@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, invalidRequest, notFound } from './api-error';
 import { handleChat } from './chat-handler';
+import { handleConsole } from './console-page';
 import { handleControl } from './control';
 import { applyUpfrontFault } from './fault-responses';
 import { isUpfront, type ResponseFault } from './faults';
@@ -39,7 +40,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
   const path = (req.url ?? '/').split('?')[0] as string;
 
   let record: RecordedRequest | undefined;
-  if (!path.startsWith('/__sim/')) {
+  if (!path.startsWith('/__sim/') && !path.startsWith('/console')) {
     record = { server: 'api', method, path, headers: { ...req.headers }, body: undefined, at: Date.now() };
     state.requests.push(record);
   }
@@ -56,6 +57,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     if (record && body.length) record.body = json?.ok ? json.value : body.toString('utf8');
 
     if (path.startsWith('/__sim/')) return handleControl(state, baseUrl, req, res, path, body);
+    if (handleConsole(state, req, res, path, body)) return;
 
     const route = `${method} ${path.replace(/\/+$/, '')}`;
     const handler = GENERATION_ROUTES[route];

@@ -8,6 +8,7 @@ import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, 
 import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
 import { chatCost } from './prices';
+import { demoReasoning } from './demo-answers';
 import { reasoningFor, refuseMissingReasoning } from './reasoning';
 import { replayMarker, replayUsage, sendReplay } from './replay';
 import type { RequestContext } from './request-context';
@@ -75,8 +76,9 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     return sendReplay(new ResponseSender(res, signal), replay, paced.chunkMs);
   }
 
-  const reply = decideReply(request);
-  const reasoning = reasoningFor(request.messages);
+  const reply = decideReply(request, state.options.demo);
+  const demoThinking = state.options.demo ? demoReasoning(request) : undefined;
+  const reasoning = reasoningFor(request.messages) ?? (demoThinking ? { form: 'content' as const, text: demoThinking } : undefined);
   const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
   const cached = request.model.caching ? state.cache.lookupAndStore(bucket, request.prompt.text) : 0;
   // reasoning tokens are part of completion_tokens

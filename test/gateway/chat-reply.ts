@@ -1,11 +1,13 @@
 // Decides what the simulated model answers: tool calls when the last user message asks for
 // them with `[[call:...]]` and the tools were offered, a summary when tool results come back,
-// else deterministic markdown chosen by the markers of markers.ts.
+// else deterministic markdown chosen by the markers of markers.ts. The demo's scripted answers
+// (demo-answers.ts) come first when the simulator runs as the demo.
 import { defaultAnswer, longAnswer, toolResultSummary, wordsAnswer } from './answers';
 import { imagePartsOf, textOf, type ValidChatRequest, type WireMessage } from './chat-request';
 import { stripFaultMarkers } from './faults';
 import { callMarkers, chunkingMarker, hasEcho, longMarker, roundsMarker, stripChunks, stripEcho, thenSteps, wordsMarker } from './markers';
 import { CHARS_PER_TOKEN } from './tokens';
+import { demoReply } from './demo-answers';
 
 export interface ReplyToolCall {
   id: string;
@@ -56,7 +58,13 @@ function textReply(req: ValidChatRequest, text: string): Reply {
   return { kind: 'text', text: text.slice(0, limit), finishReason: 'length' };
 }
 
-export function decideReply(req: ValidChatRequest): Reply {
+/** `demo`: the demo's scripted answers about the sample workspace (demo-answers.ts) before the test answers. */
+export function decideReply(req: ValidChatRequest, demo = false): Reply {
+  if (demo) {
+    const scripted = demoReply(req);
+    if (scripted?.kind === 'read') return toolCallsReply(req, [{ name: 'read_file', arguments: JSON.stringify({ path: scripted.path }) }]);
+    if (scripted) return textReply(req, scripted.text);
+  }
   const { messages } = req;
   const last = messages[messages.length - 1] as WireMessage;
   const userIndex = lastUserIndex(messages);

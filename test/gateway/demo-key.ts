@@ -6,11 +6,12 @@ import { DEFAULT_CHANNEL } from './models';
 export const DEMO_KEY = 'sk-modelgate-demo';
 export const DEMO_BALANCE_USD = 25;
 
-/** `modelgate.models` entries with the simulator's price card (the "demo prices"). */
+/** `modelgate.models` entries with the simulator's price card (the "demo prices"), chat and image models. */
 export function demoModelSettings(): Record<string, unknown> {
   const models: Record<string, unknown> = {};
   for (const [id, byChannel] of Object.entries(PRICE_CARD.chat)) {
     models[id] = { prices: { default: byChannel[DEFAULT_CHANNEL], ...byChannel } };
   }
+  for (const [id, prices] of Object.entries(PRICE_CARD.image)) models[id] = { kind: 'image', prices };
   return models;
 }

@@ -32,6 +32,8 @@ export interface ResolvedOptions {
   /** raw entries appended to GET /models */
   extraModels: unknown[];
   seed: number;
+  /** the demo's scripted answers about the sample workspace (demo-answers.ts) and its console page (`npm start`) */
+  demo: boolean;
   /** per-channel changes to the default profiles, applied at start and on reset */
   channels: Partial<Record<Channel, ChannelPatch>>;
 }

@@ -32,6 +32,7 @@ export interface GatewayOptions {
   extraModels?: unknown[]; // raw entries appended to GET /models as given (other forms, bad values, a 500-model list)
   seed?: number;
   channels?: Partial<Record<Channel, ChannelPatch>>; // per-channel latency, throughput, error rate, prices, context share, refused models
+  demo?: boolean; // default false: scripted answers about the demo's sample workspace (demo-answers.ts) and a console page (GET /console)
   cors?: CorsPolicy; // default 'loopback': any http://127.0.0.1:PORT / localhost origin (browser-hosted workbench); false = no CORS headers
 }
 
@@ -85,6 +86,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     extraModels: options.extraModels ?? [],
     seed: options.seed ?? 1,
     channels: options.channels ?? {},
+    demo: options.demo ?? false,
   });
 
   let baseUrl = '';

@@ -154,7 +154,9 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.deepEqual(channelsAsked(), ['direct', 'direct', 'direct', 'stable']);
       const notes = () => posts.filter((p) => p.type === 'notice' && /came from stable/.test(p.message));
       assert.equal(notes().length, 1, 'the switch is noted');
-      assert.match((notes()[0] as { message: string }).message, /direct \(server 503\) failed before answering.*prompt tokens were billed uncached/);
+      // the first answer of a new conversation: nothing was cached anywhere, so no word about a cache
+      assert.match((notes()[0] as { message: string }).message, /direct \(server 503\) failed before answering/);
+      assert.doesNotMatch((notes()[0] as { message: string }).message, /cache/);
       // the health counts the direct failures, as the simulator does
       await until(() => figures(row('Direct')).errors === 3, `direct errors: ${row('Direct')?.detail}`);
       assert.equal(record('direct')!.failures, 3);
@@ -164,6 +166,16 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.equal(textOf(await lastAssistant()), 'zeta eta');
       assert.equal(notes().length, 1, 'noted once per conversation');
       assert.equal(posts.filter((p) => p.type === 'notice' && p.level === 'error').length, 0);
+      // a conversation whose first answer came from direct (its cache is there): the failover note says what the cache loss cost
+      await chat().newChat();
+      mg.gw.setChannel('direct', { failureRate: 0 });
+      await chat().send('[[echo]] theta');
+      assert.equal((await lastAssistant()).channel, 'direct');
+      mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
+      await chat().send('[[echo]] iota');
+      assert.equal((await lastAssistant()).channel, 'stable');
+      assert.equal(notes().length, 2, 'the new conversation is noted');
+      assert.match((notes()[1] as { message: string }).message, /prompt tokens were billed uncached on stable/);
     } finally {
       await setFallback(undefined);
     }
@@ -205,6 +217,18 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     } finally {
       await setFallback(undefined);
     }
+  });
+
+  it('the model/channel picker opens on the current model (Enter changes nothing), never on "Change API Key…"; it offers VS Code\'s Chat (issue 20 items 6, 7)', async () => {
+    const run = vscode.commands.executeCommand('modelgate.pickModelOrChannel');
+    try {
+      await until(() => mg.api.pickerActiveRow(), 'the picker open');
+      assert.equal(mg.api.pickerActiveRow(), `$(check) ${MODEL}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
+    assert.equal(await run, false, 'closed without a pick');
+    assert.equal(mg.api.settings().chatModel, MODEL);
   });
 
   it('says clearly what is wrong with a bad fallbackChannels value', async () => {

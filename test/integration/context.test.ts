@@ -120,33 +120,39 @@ describe('context (real VS Code, gateway simulator)', function () {
     console.log(`      cached tokens after a mid-conversation pin: turn 2 ${u2.cachedTokens}/${u2.promptTokens}, turn 3 ${u3.cachedTokens}/${u3.promptTokens}`);
   });
 
-  it('changing model or channel mid-conversation warns once, in the panel, that the cache is lost and what the next prompt costs', async () => {
+  it('changing model or channel mid-conversation: cache advice that compares like with like, once per change', async () => {
     const cacheNotices = () => posts.filter((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice' && /prompt cache/.test(p.message));
     const useChannel = async (channel: string) => {
       await config().update('channel', channel, vscode.ConfigurationTarget.Global);
       await until(() => mg.api.settings().channel === channel, `channel = ${channel}`);
     };
+    // flagship-text's price is cheaper than long-context-tools' cache only on economical (a price set for this test)
+    const CHEAP = { input: LCT_PRICE.cacheRead! / 2, output: 1 };
     try {
       // an empty conversation has no cache to lose
-      await useModel('long-context-tools');
       await useModel('flagship-text');
+      await useModel('long-context-tools');
       assert.deepEqual(cacheNotices(), []);
 
       await chat().send('Hello there [[words:10]]');
       assert.equal((await lastAssistant()).status, 'done');
-      await useModel('long-context-tools');
+      await useModel('flagship-text');
       assert.equal(cacheNotices().length, 1);
       const first = cacheNotices()[0]!;
       assert.equal(first.level, 'info');
-      assert.match(first.message, /from flagship-text to long-context-tools/);
-      // the estimate the composer shows for the next request, at the new model's input price
+      assert.match(first.message, /^Switched from long-context-tools to flagship-text:/);
+      // the estimate the composer shows for the next request: uncached at the new input price, against the old route's own cache price
       const tokens = (await chat().composer()).contextTokens;
       assert.ok(first.message.includes(`about ${tokens.toLocaleString('en-US')} tokens uncached`), first.message);
-      assert.ok(first.message.includes(`about ${formatUsd((tokens * LCT_PRICE.input) / 1e6)} for the prompt`), first.message);
+      assert.ok(
+        first.message.includes(`about ${formatUsd((tokens * FLAG_PRICE.input) / 1e6)}, against about ${formatUsd((tokens * LCT_PRICE.cacheRead!) / 1e6)}`),
+        first.message,
+      );
+      assert.match(first.message, /Switch back to keep the cache/);
 
       // back to the cached route, then the same change again: no second notice
-      await useModel('flagship-text');
       await useModel('long-context-tools');
+      await useModel('flagship-text');
       assert.equal(
         cacheNotices().length,
         1,
@@ -155,12 +161,33 @@ describe('context (real VS Code, gateway simulator)', function () {
           .join('\n'),
       );
 
-      // a channel change is a change too; a route without a price says the cost is unknown
-      await config().update('models', { 'flagship-text': { prices: { default: FLAG_PRICE } } }, vscode.ConfigurationTarget.Global);
-      await until(() => !mg.api.catalogue().price('long-context-tools', 'economical'), 'the price of long-context-tools is gone');
+      // a route cheaper uncached than the old one cached: no advice to switch back; each model and channel named once
+      await config().update(
+        'models',
+        { 'flagship-text': { prices: { default: FLAG_PRICE, economical: CHEAP } }, 'long-context-tools': { prices: { default: LCT_PRICE } } },
+        vscode.ConfigurationTarget.Global,
+      );
+      await until(() => mg.api.catalogue().price('flagship-text', 'economical')?.input === CHEAP.input, 'the cheap economical price');
       await useChannel('economical');
       assert.equal(cacheNotices().length, 2);
-      assert.match(cacheNotices()[1]!.message, /to long-context-tools \(economical channel\).*cost unknown/);
+      const cheaper = cacheNotices()[1]!.message;
+      assert.match(cheaper, /^Switched from long-context-tools on the default channel to flagship-text on the economical channel:/);
+      assert.doesNotMatch(cheaper, /Switch back/);
+      assert.match(cheaper, /no more than about/);
+
+      // the old route has no cache price (flagship-text's card has none): nothing to advise
+      await useChannel('default');
+      await chat().newChat();
+      await chat().send('Hello again [[words:10]]');
+      assert.equal((await lastAssistant()).model, 'flagship-text');
+      await useModel('long-context-tools');
+      assert.equal(
+        cacheNotices().length,
+        2,
+        cacheNotices()
+          .map((n) => n.message)
+          .join('\n'),
+      );
     } finally {
       await config().update(
         'models',

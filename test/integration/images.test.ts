@@ -110,6 +110,10 @@ describe('images: Generate Image Here (real VS Code)', function () {
       // what went over the wire: only the options the model has, n and size explicit
       const body = generations(mg.gw).at(-1)!.body as Record<string, unknown>;
       assert.deepEqual(body, { model: 'image-restricted', prompt: 'A sunset over mountains', n: 1, size: '1024x1024' });
+      // the status-bar tooltip names a successful image run as one, not as a chat that stopped early (issue 20 item 6)
+      const tooltip = mg.api.statusBarTooltip();
+      assert.match(tooltip, /\*\*Last request:\*\* image-restricted · 1 image · (no price configured|\$[\d.]+)/, tooltip);
+      assert.doesNotMatch(tooltip, /stopped before/);
     });
 
     it('downloads url answers without the Authorization header at the image host', async () => {

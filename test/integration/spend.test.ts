@@ -195,4 +195,49 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
       await config().update('models', prices, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it('the spending view redraws on a budget change and on a refusal; the CSV asks where to save and has no float noise (issue 20 item 6)', async () => {
+    const view = mg.api.spend.view;
+    await useModel('long-context-tools');
+    await mg.api.chat.controller.newChat();
+    await mg.api.chat.controller.send('spent today [[words:7]]');
+    await vscode.commands.executeCommand('modelgate.showSpending');
+    await until(() => /No budget set/.test(view.lastHtml ?? '') || undefined, 'the view drawn without a budget');
+    const asked: string[] = [];
+    try {
+      // a budget set while the page is open: drawn at once, no new request needed
+      await config().update('budget.dailyUsd', 0.000001, vscode.ConfigurationTarget.Global);
+      await until(() => (view.lastPage?.budgets.length ?? 0) > 0 && !/No budget set/.test(view.lastHtml ?? ''), 'the view redrawn with the budget');
+      // a send the budget refuses (Cancel) redraws it too
+      const drawn = view.lastPage;
+      mg.api.spend.setBudgetAsk(async (status) => (asked.push(status.kind), undefined));
+      await mg.api.chat.controller.send('refused [[words:3]]');
+      await until(() => asked.length > 0 && view.lastPage !== drawn, 'the view redrawn after the refusal');
+
+      // Export CSV asks where (never straight into the workspace) and writes costs without float noise
+      const target = vscode.Uri.file(path.join(ws, FIXTURE, 'asked.csv'));
+      let dialog: vscode.SaveDialogOptions | undefined;
+      view.saveDialog = async (options) => ((dialog = options), target);
+      assert.equal((await view.exportCsv())?.toString(), target.toString());
+      assert.ok(dialog, 'the save dialog was asked');
+      assert.match(dialog.saveLabel ?? '', /Export/);
+      assert.ok(!dialog.defaultUri || !dialog.defaultUri.fsPath.startsWith(ws), `no default inside the workspace: ${dialog.defaultUri?.fsPath}`);
+      const costs = fs
+        .readFileSync(target.fsPath, 'utf8')
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',')[10]!)
+        .filter(Boolean);
+      assert.ok(costs.length > 0);
+      for (const c of costs) assert.match(c, /^\d+(\.\d{1,10})?$/, `a cost cell without float noise: ${c}`);
+      // cancelling the dialog writes nothing
+      view.saveDialog = async () => undefined;
+      assert.equal(await view.exportCsv(), undefined);
+    } finally {
+      mg.api.spend.setBudgetAsk(undefined);
+      view.saveDialog = (options) => vscode.window.showSaveDialog(options);
+      await config().update('budget.dailyUsd', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

@@ -43,7 +43,9 @@ export class AnswerChannels {
     }
     if (f.served && !this.#noted.has(c.id)) {
       this.#noted.add(c.id);
-      note(switchNote(f.switches, served, usage, price));
+      // the first answer of a conversation built no cache anywhere: no cache to speak of
+      const cacheBuilt = c.messages.some((m) => m.role === 'assistant' && m !== record && m.id !== record.id);
+      note(switchNote(f.switches, served, usage, price, cacheBuilt));
     }
     return cost;
   }

@@ -1,8 +1,9 @@
 // Warns, in the panel, when the model or channel changes in the middle of a conversation: the
 // gateway's prompt cache is kept per model and channel, so the next turn sends the whole
 // conversation uncached (field notes: 3-5x the cost seen elsewhere). Once per conversation per
-// change; nothing on an empty conversation. The message itself is pure (unit-tested).
+// change; nothing on an empty conversation or when the old route has no cache price. The message itself is pure (unit-tested).
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
+import { l10n } from '../../core/l10n';
 import { formatUsd } from '../../core/spend/cost';
 import { layoutPrompt } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens } from '../../core/prompt/tokens';
@@ -26,27 +27,47 @@ export function cachedRoute(c: Conversation): Route | undefined {
   return undefined;
 }
 
-const routeText = (r: Route) => (r.channel === 'default' ? r.model : `${r.model} (${r.channel} channel)`);
+/** The two routes named once each: the model once when it stays, the channel once when it stays. */
+function switchText(from: Route, to: Route): string {
+  const channel = (ch: string) => (ch === 'default' ? l10n.t('the default channel') : l10n.t('the {0} channel', ch));
+  if (from.model === to.model) return l10n.t('Switched {0} from {1} to {2}', to.model, channel(from.channel), channel(to.channel));
+  if (from.channel === to.channel) {
+    return from.channel === 'default'
+      ? l10n.t('Switched from {0} to {1}', from.model, to.model)
+      : l10n.t('Switched from {0} to {1} on {2}', from.model, to.model, channel(to.channel));
+  }
+  return l10n.t('Switched from {0} on {1} to {2} on {3}', from.model, channel(from.channel), to.model, channel(to.channel));
+}
 const tokensText = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}K` : n.toLocaleString('en-US'));
 
 /**
  * The notice for moving `c` from the route of its last answer to `to`, or undefined when nothing
- * is lost (same route, or no answer yet). `tokens` is the size of the conversation's prompt.
+ * is lost: same route, no answer yet (no cache was built), or an old route without a cache price
+ * (its cached prompt costs what an uncached one does, as far as Modelgate knows). `tokens` is the
+ * size of the conversation's prompt. Like with like: the whole prompt cached on the old route
+ * (its own cache price) against the whole prompt uncached on the new one (its input price);
+ * switching back is advised only when that is cheaper.
  */
 export function cacheLossMessage(c: Conversation, to: Route, tokens: number, price: (r: Route) => Price | undefined): string | undefined {
   const from = cachedRoute(c);
   if (!from || (from.model === to.model && from.channel === to.channel)) return undefined;
+  const cacheRead = price(from)?.cacheRead;
+  if (cacheRead === undefined) return undefined;
   const newPrice = price(to);
-  const oldPrice = price(from);
-  const uncached = newPrice ? formatUsd((tokens * newPrice.input) / 1_000_000) : undefined;
-  const cached = oldPrice ? formatUsd((tokens * (oldPrice.cacheRead ?? oldPrice.input)) / 1_000_000) : undefined;
-  const cost = uncached
-    ? `about ${uncached} for the prompt${cached ? ` (about ${cached} with the cache on ${routeText(from)})` : ''}`
-    : `cost unknown (no price is configured for ${routeText(to)})`;
-  return (
-    `Switched from ${routeText(from)} to ${routeText(to)}: this conversation's prompt cache does not carry over, ` +
-    `so the next turn sends about ${tokensText(tokens)} tokens uncached, ${cost}. Switch back to keep the cache, or start a new chat.`
+  const cachedUsd = (tokens * cacheRead) / 1_000_000;
+  const head = l10n.t(
+    "{0}: this conversation's prompt cache does not carry over, so the next turn sends about {1} tokens uncached",
+    switchText(from, to),
+    tokensText(tokens),
   );
+  if (!newPrice) {
+    return `${head}, ${l10n.t('cost unknown (no price is configured for {0}); with the cache it was about {1}.', to.model, formatUsd(cachedUsd))}`;
+  }
+  const uncachedUsd = (tokens * newPrice.input) / 1_000_000;
+  if (uncachedUsd <= cachedUsd) {
+    return `${head}: ${l10n.t('about {0}, no more than about {1} with the cache before the switch.', formatUsd(uncachedUsd), formatUsd(cachedUsd))}`;
+  }
+  return `${head}: ${l10n.t('about {0}, against about {1} with the cache before the switch. Switch back to keep the cache, or start a new chat.', formatUsd(uncachedUsd), formatUsd(cachedUsd))}`;
 }
 
 /** Watches the settings and posts the notice for the active conversation; dispose to stop. */

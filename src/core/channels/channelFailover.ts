@@ -193,12 +193,20 @@ const CHANNEL_LABEL: Record<ChannelChoice, string> = { default: 'the default cha
 /**
  * The once-per-conversation note about a switch: which channel failed and why, which one served,
  * and what the switch cost in prompt cache (another channel has its own cache, so the prompt
- * was billed uncached there).
+ * was billed uncached there). `cacheBuilt`: an earlier answer of the conversation put its prompt
+ * in the first channel's cache; on a conversation's first answer nothing was cached anywhere, so
+ * the note says nothing about a cache.
  */
-export function switchNote(switches: readonly ChannelSwitch[], served: ChannelChoice, usage: Usage | undefined, price: Price | undefined): string {
+export function switchNote(
+  switches: readonly ChannelSwitch[],
+  served: ChannelChoice,
+  usage: Usage | undefined,
+  price: Price | undefined,
+  cacheBuilt = true,
+): string {
   const failed = switches.map((s) => `${CHANNEL_LABEL[s.from]} (${errorKindOf(s.error)})`).join(', then ');
   let note = `This answer came from ${CHANNEL_LABEL[served]}: ${failed} failed before answering (“modelgate.fallbackChannels”).`;
-  if (usage) {
+  if (usage && cacheBuilt) {
     const uncached = Math.max(0, usage.promptTokens - usage.cachedTokens);
     note += ` Each channel has its own prompt cache, so ${uncached.toLocaleString('en-US')} prompt tokens were billed uncached on ${CHANNEL_LABEL[served]}`;
     if (price && price.cacheRead !== undefined && uncached > 0) {

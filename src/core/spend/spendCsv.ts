@@ -9,9 +9,19 @@ import { localDay, sourceLabel, type SpendState } from './spendBook';
 const FORMULA_START =
   /^(?:[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\u0000-\u001f\u007f-\u009f])/;
 
+/**
+ * A number as a spreadsheet reads it: integers as they are, fractions (costs) to at most 10
+ * decimals without float noise (0.0024731999999999996 -> 0.0024732) and never in exponent form.
+ */
+export function csvNumber(v: number): string {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return String(v);
+  const fixed = v.toFixed(10).replace(/\.?0+$/, '');
+  return fixed === '-0' ? '0' : fixed;
+}
+
 export function csvCell(v: string | number | undefined): string {
   if (v === undefined) return '';
-  if (typeof v === 'number') return String(v);
+  if (typeof v === 'number') return csvNumber(v);
   const safe = FORMULA_START.test(v) ? `'${v}` : v;
   return /[",\r\n']/.test(safe) || safe !== v ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -21,11 +21,13 @@ function isLoopback(url: string): boolean {
 }
 
 export async function activate(): Promise<void> {
-  const ext = vscode.extensions.getExtension<{ hasKey(): Promise<boolean> }>(MODELGATE);
+  const ext = vscode.extensions.getExtension<{ hasKey(): Promise<boolean>; noteSimulatorDemo?(): void }>(MODELGATE);
   if (!ext) return;
   const baseUrl = vscode.workspace.getConfiguration('modelgate').inspect<string>('baseUrl')?.globalValue ?? '';
   if (!isLoopback(baseUrl)) return; // only ever the local simulator
   const api = await ext.activate();
+  // the panel says once that this gateway is the simulator, with scripted answers
+  api.noteSimulatorDemo?.();
   if (!(await api.hasKey())) await vscode.commands.executeCommand('modelgate.setApiKey', DEMO_KEY);
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${MODELGATE}#gettingStarted`, false);
 }

@@ -82,5 +82,11 @@ describe('lm: model information', () => {
     const text = modelInformation(builtin('flagship-text'), 'default');
     assert.deepEqual(text.capabilities, { imageInput: false, toolCalling: true });
     assert.match(text.detail, /Default channel/);
+    // the Pricing column of Chat: Manage Language Models (issue 20 item 7): only with a known price
+    assert.equal(text.pricing, undefined);
+    assert.equal(
+      modelInformation(builtin('long-context-tools'), 'stable', { input: 1, output: 8, cacheRead: 0.25 }).pricing,
+      '$1 in / $8 out per 1M tokens, $0.25 cached',
+    );
   });
 });

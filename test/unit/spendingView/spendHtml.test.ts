@@ -32,4 +32,26 @@ describe('spend page', () => {
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'x', "bad' nonce"));
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, "'unsafe-eval'", 'abcdefghijklmnop1234'), /cspSource/);
   });
+
+  it('a week or month identical to the shorter period before it is one line, not the same tables again (issue 20 item 6)', () => {
+    const now = Date.now();
+    const s = fill([entry(now, 0.5), entry(now, 0.25, { model: 'long-context-tools' })]);
+    const sum = summarizePeriod(s, 'day', now);
+    const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
+    assert.equal(html.match(/By model/g)?.length, 1, 'the tables once, under Today');
+    assert.match(html, /<section id="week">.*The same requests as today\./s);
+    assert.match(html, /<section id="month">.*The same requests as today\./s);
+    const more = summarizePeriod(fill([entry(now, 0.5), entry(now, 0.25, { model: 'long-context-tools' }), entry(now, 1)]), 'day', now);
+    const differs = buildSpendHtml({ today: sum, week: more, month: more, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
+    assert.equal(differs.match(/By model/g)?.length, 2, 'Today and This week each have their tables');
+    assert.match(differs, /<section id="month">.*The same requests as this week\./s);
+  });
+
+  it('figures do not wrap at half width, and Export CSV… has a border in High Contrast themes (issue 20 item 6)', () => {
+    const sum = summarizePeriod(fill([entry(Date.now(), 0.5)]), 'day', Date.now());
+    const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
+    assert.match(html, /td\.n \{[^}]*white-space: nowrap/);
+    assert.match(html, /@media \(max-width: 480px\) \{ td\.bar-cell \{ display: none; \}/);
+    assert.match(html, /button \{[^}]*border: 1px solid var\(--vscode-button-border, var\(--vscode-contrastBorder, transparent\)\)/);
+  });
 });

@@ -5,7 +5,10 @@ import { newConversation, type Conversation } from '../../../../src/chat/convers
 
 const PRICES: Record<string, Price> = {
   'a|default': { input: 2, output: 8, cacheRead: 0.5 },
+  'a|stable': { input: 1.5, output: 6, cacheRead: 0.4 },
   'b|default': { input: 4, output: 16 },
+  'b|stable': { input: 3, output: 12 },
+  'c|default': { input: 0.2, output: 1 },
 };
 const price = (r: Route) => PRICES[`${r.model}|${r.channel}`];
 
@@ -23,17 +26,34 @@ describe('chat: cache loss notice', () => {
     assert.equal(cacheLossMessage(withAnswer('a', 'default'), { model: 'a', channel: 'default' }, 1000, price), undefined);
   });
 
-  it('prices the next prompt uncached on the new route, and with the cache on the old one', () => {
+  it('prices the old route cached (its own cache price) against the new route uncached, and advises switching back only when that is cheaper', () => {
+    // a -> b: 50K x $0.5 / 1M cached before, 50K x $4 / 1M uncached now: switching back is cheaper
     const m = cacheLossMessage(withAnswer('a', 'default'), { model: 'b', channel: 'default' }, 50_000, price)!;
-    assert.match(m, /from a to b/);
-    assert.match(m, /about 50K tokens uncached/);
-    assert.match(m, /about \$0\.20 for the prompt/); // 50K x $4 / 1M
-    assert.match(m, /about \$0\.025 with the cache on a/); // 50K x $0.5 / 1M
+    assert.match(m, /^Switched from a to b:/);
+    assert.match(m, /about 50K tokens uncached: about \$0\.20, against about \$0\.025 with the cache before the switch\. Switch back to keep the cache/);
+    // a -> c: the new route uncached ($0.20 x 50K / 1M = $0.01) is cheaper than a's cache ($0.025): no advice to go back
+    const cheaper = cacheLossMessage(withAnswer('a', 'default'), { model: 'c', channel: 'default' }, 50_000, price)!;
+    assert.match(cheaper, /about \$0\.01, no more than about \$0\.025 with the cache before the switch\.$/);
+    assert.doesNotMatch(cheaper, /Switch back/);
   });
 
-  it('a channel change counts too; an unpriced route says the cost is unknown', () => {
-    const m = cacheLossMessage(withAnswer('b', 'default'), { model: 'b', channel: 'economical' }, 1234, price)!;
-    assert.match(m, /to b \(economical channel\)/);
-    assert.match(m, /about 1,234 tokens uncached, cost unknown/);
+  it('says nothing when the old route has no cache price: no cache saving is lost', () => {
+    assert.equal(cacheLossMessage(withAnswer('b', 'default'), { model: 'a', channel: 'default' }, 50_000, price), undefined);
+    assert.equal(cacheLossMessage(withAnswer('x', 'default'), { model: 'a', channel: 'default' }, 50_000, price), undefined);
+  });
+
+  it('names the model and the channel once each; an unpriced new route says the cost is unknown', () => {
+    const channel = cacheLossMessage(withAnswer('a', 'default'), { model: 'a', channel: 'economical' }, 1234, price)!;
+    assert.match(channel, /^Switched a from the default channel to the economical channel:/);
+    assert.match(channel, /about 1,234 tokens uncached, cost unknown \(no price is configured for a\)/);
+    const both = cacheLossMessage(withAnswer('a', 'stable'), { model: 'b', channel: 'default' }, 1234, price)!;
+    assert.match(both, /^Switched from a on the stable channel to b on the default channel:/);
+    const model = cacheLossMessage(withAnswer('a', 'stable'), { model: 'b', channel: 'stable' }, 1234, price)!;
+    assert.match(model, /^Switched from a to b on the stable channel:/);
+    // the switch itself (before the first colon) names each model and each channel once
+    for (const m of [channel, both, model]) {
+      const head = m.split(':')[0]!;
+      for (const name of ['a', 'b', 'default', 'stable', 'economical']) assert.ok((head.match(new RegExp(`\\b${name}\\b`, 'g'))?.length ?? 0) <= 1, head);
+    }
   });
 });

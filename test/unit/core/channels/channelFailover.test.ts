@@ -224,4 +224,16 @@ describe('channel failover (core, against the simulator)', function () {
     assert.match(note, /came from stable: direct \(server 503\) failed before answering/);
     assert.match(note, /4,000 prompt tokens were billed uncached on stable: \$0\.003 more than at the cache price\./);
   });
+
+  it('says nothing about a cache on the first answer of a conversation (none was built)', () => {
+    const note = switchNote(
+      [{ from: 'direct', to: 'stable', error: new GatewayError('server', 'x', { status: 503 }) }],
+      'stable',
+      { promptTokens: 5000, cachedTokens: 0, completionTokens: 10 },
+      { input: 1, output: 8, cacheRead: 0.25 },
+      false,
+    );
+    assert.match(note, /came from stable: direct \(server 503\) failed before answering/);
+    assert.doesNotMatch(note, /cache/);
+  });
 });

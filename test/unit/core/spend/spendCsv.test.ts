@@ -1,6 +1,6 @@
 // CSV cells that a spreadsheet would run as a formula even behind invisible characters (issue 21, item 10).
 import * as assert from 'node:assert/strict';
-import { csvCell } from '../../../../src/core/spend/spendCsv';
+import { csvCell, csvNumber } from '../../../../src/core/spend/spendCsv';
 
 describe('core/spend/spendCsv: formula cells behind control or invisible characters', () => {
   it('neutralises = + - @ after a NUL, other control characters, a BOM, blanks or zero-width characters', () => {
@@ -22,5 +22,13 @@ describe('core/spend/spendCsv: formula cells behind control or invisible charact
     assert.equal(csvCell('a=b'), 'a=b');
     assert.equal(csvCell(' text'), ' text');
     assert.equal(csvCell(-1), '-1');
+  });
+
+  it('writes costs without float noise and never in exponent form (issue 20 item 6)', () => {
+    assert.equal(csvNumber(0.0024731999999999996), '0.0024732');
+    assert.equal(csvNumber(0.1 + 0.2), '0.3');
+    assert.equal(csvNumber(1e-7), '0.0000001');
+    assert.equal(csvNumber(42), '42');
+    assert.equal(csvCell(0.0024731999999999996), '0.0024732');
   });
 });

@@ -1,0 +1,3 @@
+import { mean } from './math';
+
+console.log(mean([1, 2, 3]));

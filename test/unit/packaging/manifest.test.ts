@@ -1,0 +1,39 @@
+// What the manifest promises a newcomer (issue 20 item 6): "Generate Image Here" only where an
+// image can be linked (Markdown and HTML editors, not every .ts file), a walkthrough whose steps
+// each show their own picture (shipped in the package) and tick only on what the step asks.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../../../..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: {
+    menus: Record<string, { command: string; when?: string }[]>;
+    walkthroughs: { steps: { id: string; media: { svg?: string; image?: string }; completionEvents?: string[] }[] }[];
+  };
+};
+
+describe('packaging: manifest (issue 20)', () => {
+  it('"Generate Image Here" is in the editor context menu of Markdown and HTML files only', () => {
+    const entry = manifest.contributes.menus['editor/context']!.find((m) => m.command === 'modelgate.generateImage');
+    assert.ok(entry, 'still in the editor context menu');
+    assert.equal(entry.when, 'resourceLangId == markdown || resourceLangId == html');
+  });
+
+  it('each walkthrough step has a picture of its own, shipped in the package; picking ticks its step, opening the picker does not', () => {
+    const steps = manifest.contributes.walkthroughs[0]!.steps;
+    const media = steps.map((s) => s.media.svg ?? s.media.image);
+    assert.equal(new Set(media).size, steps.length, `one picture per step: ${media.join(', ')}`);
+    const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8');
+    for (const m of media) {
+      assert.ok(existsSync(join(root, m!)), m);
+      assert.match(shipped, /^!media\/walkthrough\/\*\.svg$/m, 'the pictures are in the .vsix allow-list');
+    }
+    const pick = steps.find((s) => s.id === 'pickModel')!;
+    assert.deepEqual(
+      pick.completionEvents?.filter((e) => e.startsWith('onCommand:')),
+      [],
+      'running the picker command is not picking',
+    );
+  });
+});
