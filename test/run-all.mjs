@@ -86,9 +86,9 @@ function prefixed(stream, label, out) {
  * Runs one command in its own process group with a hard timeout; resolves with the exit code.
  * `label` is the prefix of each line of its output (undefined: output passed through as is).
  */
-function run(command, args, { timeoutMs, env = {}, label, onCpu }) {
+function run(command, args, { timeoutMs, env = {}, label, onCpu, nice }) {
   return new Promise((resolve) => {
-    const [cgroup, cmd, argv] = inCgroup(command, args);
+    const [cgroup, cmd, argv] = inCgroup(...(nice ? ['nice', ['-n', String(nice), command, ...args]] : [command, args]));
     const child = spawn(cmd, argv, {
       cwd: root,
       stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
@@ -258,9 +258,9 @@ function finishLayer(id, parts) {
 }
 
 /** Runs a test layer (one process) that reports its counts as JSON to MODELGATE_COUNTS_FILE. */
-async function runLayer(id, command, args, timeoutMs, label) {
+async function runLayer(id, command, args, timeoutMs, label, nice) {
   const file = join(countsDir, `${id}.json`);
-  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label });
+  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label, nice });
   return finishLayer(id, [{ code, counts: readCounts(file) }]);
 }
 
@@ -287,6 +287,14 @@ function pruneStaleBundles() {
 }
 
 const mochaBin = join(root, 'node_modules/mocha/bin/mocha.js');
+/**
+ * The integration and e2e layers (VS Code servers and browsers) start as soon as the build is
+ * packaged, beside type-check, lint and unit tests, and would take most of the 2 cores from them.
+ * At a lower priority they take what those leave: the checks finish in about the time they take
+ * alone (unit tests with timing bounds then run on a machine that is not 10x oversubscribed), and
+ * the browser layers get both cores once the checks are done. The total CPU work is the same.
+ */
+const BROWSER_LAYER_NICENESS = 10;
 const reporter = join(root, 'test/harness/counting-reporter.cjs');
 
 /** Expected seconds per e2e file: the last run's (test-results/e2e-files.json), else test/e2e/durations.json. */
@@ -342,6 +350,7 @@ async function runE2e(label) {
         timeoutMs: Math.max(MIN, deadline - Date.now()),
         env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
         label: workerLabel,
+        nice: BROWSER_LAYER_NICENESS,
         onCpu: (ms) => (cpuOfFile[name(file)] = ms),
       });
       wallOfFile[name(file)] = Date.now() - t0;
@@ -464,7 +473,7 @@ const stages = [
         console.error('[test] out/harness/integration.js is missing: the build did not produce the harness');
         return { ok: false, testFailure: true };
       }
-      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN, label);
+      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN, label, BROWSER_LAYER_NICENESS);
     },
   },
   {

@@ -151,7 +151,8 @@ export interface ApprovalView {
  * (an answer is still being written: it ends). A message that is sent resolves the refusals of
  * its conversation.
  */
-export type NoticeTopic = 'setup' | 'model' | 'budget' | 'busy';
+/** what a notice is about; 'cache': the route moved off the conversation's cache (it goes when switched back) */
+export type NoticeTopic = 'setup' | 'model' | 'budget' | 'busy' | 'cache';
 
 export type HostMessage =
   | { type: 'snapshot'; conversation: ConversationView; conversations: ConversationSummary[]; composer: ComposerState; busy: boolean }

@@ -268,7 +268,7 @@ export class ChatApp {
   }
 }
 
-const NOTICE_TOPICS: readonly NoticeTopic[] = ['setup', 'model', 'budget', 'busy'];
+const NOTICE_TOPICS: readonly NoticeTopic[] = ['setup', 'model', 'budget', 'busy', 'cache'];
 /** what may have refused a send: a message that went out in that conversation fixed it */
 const SEND_TOPICS: readonly NoticeTopic[] = ['model', 'budget', 'busy'];
 

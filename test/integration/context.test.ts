@@ -150,8 +150,11 @@ describe('context (real VS Code, gateway simulator)', function () {
       );
       assert.match(first.message, /Switch back to keep the cache/);
 
-      // back to the cached route, then the same change again: no second notice
+      // back to the cached route: the notice goes (its condition is fixed); the same change
+      // again: no second notice
+      const resolvedBefore = posts.filter((p) => p.type === 'noticeResolved' && p.topic === 'cache').length;
       await useModel('long-context-tools');
+      await until(() => posts.filter((p) => p.type === 'noticeResolved' && p.topic === 'cache').length > resolvedBefore, 'the cache notice resolved');
       await useModel('flagship-text');
       assert.equal(
         cacheNotices().length,

@@ -92,6 +92,12 @@ export class CacheLossNotices {
     const to: Route = { model: s.chatModel, channel: s.channel };
     const from = cachedRoute(c);
     if (!from) return;
+    if (from.model === to.model && from.channel === to.channel) {
+      // back on the route of the cache: a notice about leaving it is no longer true (the same
+      // change again is not advised twice: #warned keeps it)
+      this.scope.out.resolved('cache');
+      return;
+    }
     const key = `${c.id}\n${from.model}\n${from.channel}\n${to.model}\n${to.channel}`;
     if (this.#warned.has(key)) return;
     const info = this.scope.modelInfo(to.model);
@@ -101,7 +107,7 @@ export class CacheLossNotices {
     const message = cacheLossMessage(c, to, tokens, (r) => catalogue.price(r.model, r.channel as ChannelChoice));
     if (!message) return;
     this.#warned.add(key);
-    this.scope.out.notice('info', message);
+    this.scope.out.notice('info', message, undefined, { topic: 'cache' });
   }
 
   dispose(): void {

@@ -10,7 +10,7 @@ import {
   pathFromLeadingComment,
   withoutLine,
 } from '../../../../src/chat/apply/blockPaths';
-import { assertLinear, repeatTo } from '../../linearGrowth';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
 
 describe('apply: the path of a block (pure)', () => {
   describe('paths in the info string', () => {
@@ -81,7 +81,8 @@ describe('apply: the path of a block (pure)', () => {
   });
 });
 
-describe('apply: block paths on hostile first lines grow linearly (issue 21, item 6)', () => {
+describe('apply: block paths on hostile first lines grow linearly (issue 21, item 6)', function () {
+  this.timeout(LINEAR_TEST_TIMEOUT_MS);
   const cases: [string, (n: number) => string][] = [
     ['/* and stars', (n) => `/*${'*'.repeat(n - 2)}`],
     ['/* stars, then text', (n) => `/*${'*'.repeat(n / 2)} a ${'*'.repeat(n / 2)}`],

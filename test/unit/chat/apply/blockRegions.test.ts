@@ -11,7 +11,7 @@ import {
   reindent,
   replaceRegion,
 } from '../../../../src/chat/apply/blockRegions';
-import { assertLinear, repeatTo } from '../../linearGrowth';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
 
 const TS_FILE = [
   "import { x } from './x';",
@@ -155,7 +155,8 @@ describe('apply: where a block goes (pure)', () => {
   });
 });
 
-describe('apply: placing a block with hostile lines grows linearly (issue 21, item 6)', () => {
+describe('apply: placing a block with hostile lines grows linearly (issue 21, item 6)', function () {
+  this.timeout(LINEAR_TEST_TIMEOUT_MS);
   for (const unit of ['\\"', '"', "\\'", '`\\', '/*', '//', '{', '(', 'a ', '@a(', 'public ', '"a', "'a\\"]) {
     it(`a first line of 8K to 64K of ${JSON.stringify(unit)}`, () => {
       assertLinear(

@@ -14,7 +14,7 @@ import {
 } from '../../../../src/chat/conversations/conversationSearch';
 import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
-import { assertLinear, repeatTo } from '../../linearGrowth';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
 
 function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
   c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
@@ -247,7 +247,8 @@ describe('chat: titles and snippets are plain text (issue 21, item 10)', () => {
   });
 });
 
-describe('chat: titles and search text on hostile text grow linearly (issue 21, item 6)', () => {
+describe('chat: titles and search text on hostile text grow linearly (issue 21, item 6)', function () {
+  this.timeout(LINEAR_TEST_TIMEOUT_MS);
   it('keeps links, images and tags as before, also with one level of parentheses in a URL', () => {
     assert.equal(plainText('see [the docs](https://en.wikipedia.org/wiki/Foo_(bar)) and ![a chart](c.png "t")'), 'see the docs and a chart');
     assert.equal(plainText('<b>bold</b> [x]'), 'bold [x]');

@@ -1,7 +1,7 @@
 // The error-body parser and the HTML summary on hostile bodies (issue 21): linear in the body.
 import * as assert from 'node:assert/strict';
 import { parseErrorBody, summarizeHtml } from '../../../../src/core/client/errorBody';
-import { assertLinear, repeatTo } from '../../linearGrowth';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
 
 describe('core/errorBody on hostile bodies', () => {
   it('summarises pages as before: the title, else the visible text without script, style and head', () => {
@@ -15,7 +15,8 @@ describe('core/errorBody on hostile bodies', () => {
   });
 
   for (const unit of ['<', '<a', '</', '<title', '<script', '<script>', '<!--', 'a<', '&a', '&#1']) {
-    it(`summarizeHtml and parseErrorBody grow linearly on 8K to 64K of ${JSON.stringify(unit)}`, () => {
+    it(`summarizeHtml and parseErrorBody grow linearly on 8K to 64K of ${JSON.stringify(unit)}`, function () {
+      this.timeout(LINEAR_TEST_TIMEOUT_MS);
       assertLinear('summarizeHtml', summarizeHtml, (n) => repeatTo(unit, n));
       assertLinear(
         'parseErrorBody',

@@ -40,15 +40,21 @@ describe('core/client: first-token and idle bounds', () => {
     this.timeout(20_000);
     const gateway = await startServer(async (_req, res) => {
       sseHead(res);
-      for (let i = 0; i < 12; i++) {
+      // keep-alives every 50 ms for 3 s: well past the first-token bound (1.5 s), with gaps far
+      // under the idle bound even when a loaded machine delays the timers (a 150 ms idle bound
+      // failed at load 20 in npm test, where unit tests run beside the VS Code layers)
+      const until = Date.now() + 3_000;
+      while (Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
         res.write(': keep-alive\n\n');
       }
       res.end(sseEvent(textChunk('thought it through')) + 'data: [DONE]\n\n');
     });
-    // first-token bound = idle bound = 150 ms; the keep-alive bound (5 s) is what ends a thinking model
-    const c = client(gateway.baseUrl, { timeoutMs: 150, contentTimeoutMs: 5_000, maxRetries: 0, firstTokenP90Ms: () => undefined });
+    // first-token bound = idle bound = 1.5 s; the keep-alive bound (10 s) is what ends a thinking model
+    const started = Date.now();
+    const c = client(gateway.baseUrl, { timeoutMs: 1_500, contentTimeoutMs: 10_000, maxRetries: 0, firstTokenP90Ms: () => undefined });
     const events = await collect(c.streamChat(chat));
+    assert.ok(Date.now() - started >= 3_000, 'the answer came after the first-token bound');
     assert.ok(events.some((e) => e.type === 'text' && e.text === 'thought it through'));
   });
 

@@ -2,7 +2,7 @@
 // chunks split its tags; a `<think>` anywhere else is text.
 import * as assert from 'node:assert/strict';
 import { splitThink, ThinkSplitter } from '../../../../src/core/client/thinkTags';
-import { assertLinear, repeatTo } from '../../linearGrowth';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
 
 function run(chunks: string[]): { reasoning: string; text: string; order: string[] } {
   let reasoning = '';
@@ -90,7 +90,8 @@ describe('core/thinkTags: a <think> block at the start of content', () => {
   });
 });
 
-describe('core/thinkTags: whitespace streamed before the answer grows linearly (issue 21, item 6)', () => {
+describe('core/thinkTags: whitespace streamed before the answer grows linearly (issue 21, item 6)', function () {
+  this.timeout(LINEAR_TEST_TIMEOUT_MS);
   const streamed = (text: string) => {
     const s = new ThinkSplitter();
     let out = '';
