@@ -86,9 +86,9 @@ function prefixed(stream, label, out) {
  * Runs one command in its own process group with a hard timeout; resolves with the exit code.
  * `label` is the prefix of each line of its output (undefined: output passed through as is).
  */
-function run(command, args, { timeoutMs, env = {}, label, onCpu, nice }) {
+function run(command, args, { timeoutMs, env = {}, label, onCpu, priority }) {
   return new Promise((resolve) => {
-    const [cgroup, cmd, argv] = inCgroup(...(nice ? ['nice', ['-n', String(nice), command, ...args]] : [command, args]));
+    const [cgroup, cmd, argv] = inCgroup(command, args, priority);
     const child = spawn(cmd, argv, {
       cwd: root,
       stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
@@ -167,16 +167,30 @@ function rmdirQuiet(dir) {
     // still has processes (they are being killed) or gone
   }
 }
-/** A new cgroup for one command: [its folder, the command and args that enter it before exec]. */
-function inCgroup(command, args) {
-  if (!cpuRoot) return [undefined, command, args];
-  const dir = join(cpuRoot, `c${++cgroupCount}`);
+/**
+ * The command wrapped so that it enters its own cgroup (CPU accounting, above) and, with
+ * `priority`, raises its scheduling weight before exec: [its cgroup folder, command, args].
+ *
+ * Priority: the integration and e2e layers start as soon as the build is packaged, beside
+ * type-check, lint and unit tests. Linux groups processes by session for scheduling (autogroup),
+ * and every stage, code-server and Chromium starts a session of its own, so a dozen browser-layer
+ * groups took ~80% of the 2 cores from the three checks (type-check 3 min 40 s instead of about
+ * 1 min; unit tests with timing bounds ran at load 20). A check's session gets the weight of nice
+ * -10 (/proc/self/autogroup; root only, as in CI; elsewhere nothing changes): the checks finish in
+ * about the time they take alone, and the browser layers get both cores after them. The total CPU
+ * work is the same.
+ */
+function inCgroup(command, args, priority) {
+  const boost = priority ? 'echo -10 > /proc/self/autogroup 2>/dev/null; ' : '';
+  const dir = cpuRoot ? join(cpuRoot, `c${++cgroupCount}`) : undefined;
   try {
-    mkdirSync(dir);
+    if (dir) mkdirSync(dir);
   } catch {
-    return [undefined, command, args];
+    return boost ? [undefined, 'sh', ['-c', `${boost}exec "$@"`, 'sh', command, ...args]] : [undefined, command, args];
   }
-  return [dir, 'sh', ['-c', `echo $$ > '${dir}/cgroup.procs' 2>/dev/null; exec "$@"`, 'sh', command, ...args]];
+  const enter = dir ? `echo $$ > '${dir}/cgroup.procs' 2>/dev/null; ` : '';
+  if (!enter && !boost) return [undefined, command, args];
+  return [dir, 'sh', ['-c', `${enter}${boost}exec "$@"`, 'sh', command, ...args]];
 }
 function cpuMsOf(dir) {
   if (!dir) return undefined;
@@ -258,9 +272,9 @@ function finishLayer(id, parts) {
 }
 
 /** Runs a test layer (one process) that reports its counts as JSON to MODELGATE_COUNTS_FILE. */
-async function runLayer(id, command, args, timeoutMs, label, nice) {
+async function runLayer(id, command, args, timeoutMs, label, priority) {
   const file = join(countsDir, `${id}.json`);
-  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label, nice });
+  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label, priority });
   return finishLayer(id, [{ code, counts: readCounts(file) }]);
 }
 
@@ -287,14 +301,6 @@ function pruneStaleBundles() {
 }
 
 const mochaBin = join(root, 'node_modules/mocha/bin/mocha.js');
-/**
- * The integration and e2e layers (VS Code servers and browsers) start as soon as the build is
- * packaged, beside type-check, lint and unit tests, and would take most of the 2 cores from them.
- * At a lower priority they take what those leave: the checks finish in about the time they take
- * alone (unit tests with timing bounds then run on a machine that is not 10x oversubscribed), and
- * the browser layers get both cores once the checks are done. The total CPU work is the same.
- */
-const BROWSER_LAYER_NICENESS = 10;
 const reporter = join(root, 'test/harness/counting-reporter.cjs');
 
 /** Expected seconds per e2e file: the last run's (test-results/e2e-files.json), else test/e2e/durations.json. */
@@ -350,7 +356,6 @@ async function runE2e(label) {
         timeoutMs: Math.max(MIN, deadline - Date.now()),
         env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
         label: workerLabel,
-        nice: BROWSER_LAYER_NICENESS,
         onCpu: (ms) => (cpuOfFile[name(file)] = ms),
       });
       wallOfFile[name(file)] = Date.now() - t0;
@@ -389,7 +394,11 @@ const stages = [
     async run(label) {
       // one program per tsconfig: the webview sees the DOM and neither vscode nor Node, the host no DOM
       for (const project of ['tsconfig.json', 'src/platform/tsconfig.web.json', 'src/webview/tsconfig.json', 'test/tsconfig.json']) {
-        const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project], { timeoutMs: 10 * MIN, label });
+        const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project], {
+          timeoutMs: 10 * MIN,
+          label,
+          priority: true,
+        });
         if (code !== 0) return { ok: false, note: project };
       }
       return { ok: true };
@@ -407,7 +416,7 @@ const stages = [
         ['prettier', [bin('prettier/bin/prettier.cjs'), '--check', 'src/**/*.ts', 'test/**/*.{ts,js,mjs,cjs}', '*.{mjs,cjs}']],
       ];
       for (const [what, args] of checks) {
-        const code = await run(node, args, { timeoutMs: 5 * MIN, label });
+        const code = await run(node, args, { timeoutMs: 5 * MIN, label, priority: true });
         if (code !== 0) return { ok: false, note: `${what} failed` };
       }
       return { ok: true };
@@ -432,7 +441,7 @@ const stages = [
         console.log('[test] WARNING: no compiled unit tests in out/test/unit');
         return { ok: true, note: 'no unit tests found' };
       }
-      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label);
+      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label, true);
     },
   },
   {
@@ -473,7 +482,7 @@ const stages = [
         console.error('[test] out/harness/integration.js is missing: the build did not produce the harness');
         return { ok: false, testFailure: true };
       }
-      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN, label, BROWSER_LAYER_NICENESS);
+      return runLayer('integration', node, ['out/harness/integration.js'], 35 * MIN, label);
     },
   },
   {
