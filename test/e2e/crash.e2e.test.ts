@@ -29,6 +29,15 @@ const IMAGE_FOLDER = 'crash-images';
 const IMAGES = 4;
 const IMAGE_MB = 24; // under the 25 MB download limit with the text chunks the extension adds
 
+function isWholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Every file of the chat store parses as JSON; returns the names (temporary files listed apart). */
 function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
   const dir = join(userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
@@ -39,7 +48,12 @@ function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
     const text = readFileSync(join(dir, f), 'utf8');
     assert.doesNotThrow(() => JSON.parse(text), `${f} is whole JSON (${text.length} chars)`);
   }
-  assert.ok(files.includes('index.json'), 'the index is there');
+  // The store replaces a file by writing a temporary file and renaming it over the old one, which
+  // VS Code's file system does as "delete, then rename": a kill between the two leaves the whole
+  // temporary copy and no index.json, and the next start puts the copy back (seen once in a
+  // fresh-clone run). Either is a whole index; the restored answer is checked after the reload.
+  const wholeTemp = names.some((n) => /^index\.json\..+\.tmp$/.test(n) && isWholeJson(readFileSync(join(dir, n), 'utf8')));
+  assert.ok(files.includes('index.json') || wholeTemp, `the index is there, or a whole copy of it from an interrupted replace: ${names.join(', ')}`);
   return { files, temps: names.filter((n) => n.endsWith('.tmp')) };
 }
 
