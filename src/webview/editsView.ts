@@ -52,6 +52,7 @@ export class EditsView {
     ]);
     this.banner.hidden = true;
     this.list = h(doc, 'div', { className: 'edit-answers' });
+    this.list.hidden = true; // an empty section takes no height (its padding comes with a visible child)
     this.toggle = h(doc, 'input', { attrs: { type: 'checkbox' }, on: { change: () => this.post({ type: 'setAutoAccept', on: this.toggle.checked }) } });
     this.toggleRow = h(doc, 'label', { className: 'auto-accept-toggle' }, [this.toggle, l10n.t('Auto-accept the model’s edits in this chat')]);
     this.toggleRow.hidden = true;
@@ -60,6 +61,7 @@ export class EditsView {
 
   clear(): void {
     clear(this.list);
+    this.list.hidden = true;
     this.banner.hidden = true;
     this.toggleRow.hidden = true;
   }
@@ -67,10 +69,13 @@ export class EditsView {
   set(msg: EditsMessage): void {
     this.banner.hidden = !msg.autoAccept;
     this.toggle.checked = msg.autoAccept;
-    this.toggleRow.hidden = !msg.available;
     clear(this.list);
     const shown = msg.answers.filter((a) => Array.isArray(a.files) && a.files.length > 0).slice(-MAX_ANSWERS);
+    // The toggle shows once the conversation has edits to review (or while it is on): an empty
+    // conversation keeps the panel's height for the transcript (the default side bar is 290 px).
+    this.toggleRow.hidden = !msg.available || (!msg.autoAccept && shown.length === 0);
     for (const a of shown) this.list.appendChild(this.answer(a));
+    this.list.hidden = shown.length === 0;
   }
 
   private answer(a: AnswerEditsView): HTMLElement {

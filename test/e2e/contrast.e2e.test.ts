@@ -187,7 +187,7 @@ function measureContrast(base: [number, number, number]): TextSample[] {
   }
   // Form controls draw their text themselves: the select's chosen option, the textarea's value
   // or else its placeholder.
-  for (const el of document.querySelectorAll('select, textarea, input')) {
+  for (const el of document.querySelectorAll('select, textarea, input:not([type=checkbox]):not([type=radio])')) {
     if (!visible(el)) continue;
     const field = el as HTMLSelectElement | HTMLTextAreaElement | HTMLInputElement;
     if (field instanceof HTMLSelectElement) {

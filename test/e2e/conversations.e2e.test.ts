@@ -31,8 +31,19 @@ describe('e2e conversations: the conversation list and the panel controls', func
     wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name').getByText(label, { exact: true }) });
 
   async function send(text: string): Promise<void> {
+    const before = await users().count();
     await message().fill(text);
     await button('Send').click();
+    // the message is in the log before the answer is awaited: on a loaded machine Stop may not
+    // have shown yet, and "Stop hidden" alone let the next send go while this one was starting
+    await users().nth(before).waitFor({ state: 'visible', timeout: 60_000 });
+    // its answer is done once it shows its usage line
+    await chat
+      .getByRole('log')
+      .getByRole('article', { name: 'Assistant' })
+      .nth(before)
+      .getByText(/\d prompt/)
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
     await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
   }
