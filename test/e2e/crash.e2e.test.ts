@@ -226,9 +226,13 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
    * the length of the write, so the first bytes are the aim that lands inside.)
    */
   async function killDuringSave(label: string, nth: number): Promise<void> {
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const killsBefore = kills.length;
+    // up to ATTEMPTS kills; one more try when a kill did not happen at all (ESRCH below)
+    for (let attempt = 1; attempt <= ATTEMPTS + 1; attempt++) {
       if (await killOnce(attempt === 1 ? label : `${label} again`, nth)) return;
+      if (kills.length - killsBefore >= ATTEMPTS) return;
     }
+    assert.ok(kills.length > killsBefore, `${label}: the extension host was killed during a save at least once`);
   }
 
   /** One try; true when the kill landed inside the byte write. */
@@ -246,6 +250,12 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       await watcher.ready;
     });
     const report = await watcher!.report;
+    if (!report.killed && /ESRCH/.test(report.error ?? '')) {
+      // The host picked was gone by the time of the kill (a window's host that VS Code replaced
+      // after the earlier reload; seen once in a fresh-clone run): nothing was killed, try again.
+      console.log(`[crash-image] ${label}: extension host ${host} was gone before the kill (ESRCH); trying again with the current one`);
+      return false;
+    }
     assert.ok(report.killed, `the watcher killed the extension host (${report.error ?? 'no temporary file appeared within 90 s'})`);
     const how = await restartAfter(host, hosts);
     if (nth === 1) await wb.screenshot(screenshotFile('crash-image-host-killed.png')); // what the user sees right after the crash

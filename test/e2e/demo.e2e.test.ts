@@ -252,11 +252,16 @@ describe('e2e npm start: the one-command demo', function () {
     await page.keyboard.type('File: Save All');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.press('Enter');
+    // the saved text once it has stopped changing: a save truncates the file, then writes it
+    // (a read in between found it empty in a fresh-clone run)
+    let lastRead: string | undefined;
     const mathAfter = await waitFor(
       'Accept to write src/math.ts',
       () => {
         const text = readFileSync(mathFile, 'utf8');
-        return text !== mathBefore ? text : undefined;
+        const settled = text !== mathBefore && text.length > 0 && text === lastRead;
+        lastRead = text;
+        return settled ? text : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 250 },
     );
