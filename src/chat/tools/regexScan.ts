@@ -17,13 +17,15 @@ export interface RegexScanner {
   dispose(): void;
 }
 
-interface Job {
+/** What a scan worker is sent (both builds' workers take the same). */
+export interface ScanJob {
   texts: readonly string[];
   source: string;
   flags: string;
   max: number;
 }
-type RawHit = [line: number, index: number, length: number];
+/** A match as a scan worker sends it back: line, index in the line, length. */
+export type RawHit = [line: number, index: number, length: number];
 
 /** The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build. */
 const WORKER_SOURCE = `
@@ -108,7 +110,7 @@ export function createRegexScanner(): RegexScanner {
           };
           w.on('message', onMessage);
           w.on('error', onError);
-          w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies Job);
+          w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies ScanJob);
         });
         return raw.map((hits, i) => {
           if (hits.length === 0) return [];

@@ -7,21 +7,13 @@
 // worker extension host supports nested workers (it wraps `Worker` so blob: URLs load). Cost: the
 // texts of a batch are copied to the worker (structured clone) and one worker starts per search.
 // Where no Worker can be made, regex search is refused with RegexUnavailable (never run unguarded).
-import type { RegexScanner } from './regexScan';
+import type { RawHit, RegexScanner, ScanJob } from './regexScan';
 import { previewLine, splitLines } from './text';
 import { RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
 
-interface Job {
-  texts: readonly string[];
-  source: string;
-  flags: string;
-  max: number;
-}
-type RawHit = [line: number, index: number, length: number];
-
 /** Runs inside the worker; self-contained (serialised with toString). Same line split as splitLines. */
 function workerMain(): void {
-  const scope = self as unknown as { onmessage: (e: { data: Job }) => void; postMessage(v: unknown): void };
+  const scope = self as unknown as { onmessage: (e: { data: ScanJob }) => void; postMessage(v: unknown): void };
   scope.onmessage = (e) => {
     const { texts, source, flags, max } = e.data;
     const re = new RegExp(source, flags);
@@ -100,7 +92,7 @@ export function createRegexScanner(): RegexScanner {
         stop();
         reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
       };
-      w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies Job);
+      w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies ScanJob);
     });
   }
 }
