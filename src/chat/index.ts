@@ -43,8 +43,8 @@ export function registerChat(
   imageTool?: () => PanelImageToolLike,
 ): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
   const approvals = new PanelApprovals();
+  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m), approvals);
   const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
   const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);

@@ -61,6 +61,12 @@ export class EditReview implements vscode.Disposable {
     return f && f.state === 'pending' ? { text: f.text } : undefined;
   }
 
+  /** Where the files answer `answerId` created (still pending) will be: list_files and search_text show them. */
+  created(answerId: string): vscode.Uri[] {
+    const a = this.answers.get(answerId);
+    return a ? a.pending().flatMap((f) => (f.original === undefined && f.text !== undefined ? [vscode.Uri.parse(f.key)] : [])) : [];
+  }
+
   autoAccept(conversationId: string): boolean {
     return this.#autoAccept.has(conversationId);
   }
