@@ -37,6 +37,20 @@ export interface ChatApi {
   readonly edits: ChatEdits;
 }
 
+/**
+ * On start (and on ChatApi.reload): removes the edit checkpoints of conversations that were
+ * deleted (also in another window) or are not in the history any more (src/chat/edits/checkpoints.ts).
+ */
+async function sweepCheckpoints(controller: ChatController, edits: ChatEdits): Promise<void> {
+  try {
+    const store = await controller.history();
+    const live = new Set(store.list().map((s) => s.id));
+    await edits.sweep((id) => (live.has(id) ? 'live' : store.wasDeleted(id) ? 'deleted' : 'unknown'));
+  } catch {
+    // a window closing meanwhile; the next start sweeps
+  }
+}
+
 export function registerChat(
   services: Services,
   /** Modelgate's generate_image tool for the panel (built on first use by src/featureLoading/lazyFeatures.ts) */
@@ -48,7 +62,11 @@ export function registerChat(
   const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
   const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
+  const open = () => {
+    const c = new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
+    void sweepCheckpoints(c, edits);
+    return c;
+  };
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 

@@ -272,6 +272,47 @@ describe('edits under review (real VS Code)', function () {
     }
   });
 
+  it('removes the checkpoints of a deleted conversation, and on start those of conversations deleted, or unknown for an hour', async () => {
+    const root = edits().review.checkpoints.root.fsPath;
+    const folderOf = (answerId: string) => path.join(root, answerId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120));
+    const live = (await mg.api.chat.controller.conversation()).id; // the earlier tests' conversation
+    await mg.api.chat.controller.newChat();
+    const r = await answer(call('create_file', { path: `${FIX}/del.ts`, content: 'x\n' }));
+    await edits().undo(r.id);
+    assert.ok(fs.existsSync(path.join(folderOf(r.id), 'manifest.json')), 'the answer has a checkpoint');
+    const gone = (await mg.api.chat.controller.conversation()).id;
+    await mg.api.chat.controller.deleteConversation(gone);
+    assert.equal(fs.existsSync(folderOf(r.id)), false, 'removed with its conversation');
+
+    // left by earlier windows: the sweep on start (a reload here) removes what no conversation needs
+    const hourAndMore = 61 * 60 * 1000;
+    const fake = (name: string, conversationId: string | undefined, ageMs: number) => {
+      const dir = path.join(root, name);
+      fs.mkdirSync(dir, { recursive: true });
+      const createdAt = Date.now() - ageMs;
+      if (conversationId)
+        fs.writeFileSync(
+          path.join(dir, 'manifest.json'),
+          JSON.stringify({ version: 1, conversationId, answerId: name, createdAt, restored: false, files: [] }),
+        );
+      fs.utimesSync(dir, createdAt / 1000, createdAt / 1000);
+      return dir;
+    };
+    const unknownOld = fake('mg-sweep-unknown-old', 'mg-no-such-conversation', hourAndMore);
+    const unknownNew = fake('mg-sweep-unknown-new', 'mg-no-such-conversation', 0);
+    const deleted = fake('mg-sweep-deleted', gone, 0);
+    const junk = fake('mg-sweep-no-manifest', undefined, hourAndMore);
+    const liveOld = fake('mg-sweep-live', live, hourAndMore);
+    try {
+      await mg.api.chat.reload();
+      await until(() => ![unknownOld, deleted, junk].some((d) => fs.existsSync(d)), 'the sweep removed the orphans');
+      assert.ok(fs.existsSync(unknownNew), 'an unknown conversation’s checkpoint younger than an hour stays (another window may be writing it)');
+      assert.ok(fs.existsSync(liveOld), 'a live conversation’s checkpoint stays');
+    } finally {
+      for (const d of [unknownNew, liveOld]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('bench: stages 20 files with 50 search-and-replace pairs, then keeps them all, each beside its floor (figures to test-results/edits.json, never asserted)', async () => {
     // CPU time of the extension host's thread (what "extension-host time" is: the clock also counts
     // waiting for a core on a loaded machine), and each figure's floor measured in the same run:

@@ -200,6 +200,15 @@ export class EditReview implements vscode.Disposable {
   }
 
   /** Forgets what is in memory, as a window reload does (what was not kept is dropped; checkpoints stay on disk). */
+  /** A conversation was deleted: its answers' changes are dropped (nothing pending was written) and its checkpoints removed. */
+  async conversationDeleted(conversationId: string): Promise<void> {
+    for (const a of [...this.answers.values()]) if (a.conversationId === conversationId) this.answers.delete(a.answerId);
+    this.#autoAccept.delete(conversationId);
+    this.#loaded.delete(conversationId);
+    const n = await this.checkpoints.removeConversation(conversationId);
+    if (n) this.hooks.log(`Edits: removed ${n} checkpoint(s) of deleted conversation ${conversationId}.`);
+  }
+
   reset(): void {
     this.answers.clear();
     this.#loaded.clear();

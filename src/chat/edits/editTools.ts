@@ -56,11 +56,8 @@ async function locate(path: string, ctx: EditContext, tool: EditToolName, token:
   const w = await guardWrite(t.lexicalUri);
   if (!w.ok) throw refusal(ctx, tool, t.display, `${w.message} ${NOTHING} Do not try this file again; tell the user if the change is needed.`);
   const key = w.diskUri.toString();
-  if (targetIsSensitive(t) && !ctx.changes.allowed.has(key)) {
-    if (!(await ctx.allowSensitive(w.display, tool, token))) {
-      throw refusal(ctx, tool, w.display, `The user did not allow changes to "${w.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
-    }
-    ctx.changes.allowed.add(key);
+  if (targetIsSensitive(t) && !(await ctx.changes.consent(key, () => ctx.allowSensitive(w.display, tool, token)))) {
+    throw refusal(ctx, tool, w.display, `The user did not allow changes to "${w.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
   return { key, uri: w.realUri, display: w.display, ...(w.realDisplay !== w.display ? { via: w.realDisplay } : {}) };
 }
@@ -118,13 +115,10 @@ async function stage(ctx: EditContext, loc: Located, tool: EditToolName, token: 
     );
   }
   const original = await currentText(loc, token);
-  if (original !== undefined && hasSecretContent(original) && !a.allowed.has(loc.key)) {
-    if (!(await ctx.allowSensitive(loc.display, tool, token))) {
-      throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
-    }
-    a.allowed.add(loc.key);
+  if (original !== undefined && hasSecretContent(original) && !(await a.consent(loc.key, () => ctx.allowSensitive(loc.display, tool, token)))) {
+    throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
-  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: a.files.size };
+  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: a.takeIndex() };
 }
 
 /** Registers the staged text (a new entry gets its checkpoint first), saves the manifest, tells the panel. */
@@ -135,16 +129,16 @@ async function finish(ctx: EditContext, f: StagedFile, text: string | undefined,
     a.files.set(f.key, f);
   }
   f.text = text;
-  await ctx.checkpoints.save(a);
+  void ctx.checkpoints.save(a); // coalesced, in order (checkpoints.ts); Keep and Undo wait for it
   ctx.log(`Edits: staged ${what} of ${f.display} (answer ${a.answerId}); not saved until the user keeps it.`);
   ctx.changed();
 }
 
 const viaNote = (loc: Located) => (loc.via ? ` (a link: the change goes to "${loc.via}")` : '');
 
-export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'edit_file', token);
+export async function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const loc = await locate(args.path, ctx, 'edit_file', token);
+  return ctx.changes.serial(loc.key, async () => {
     const f = await stage(ctx, loc, 'edit_file', token);
     if (f.text === undefined) {
       throw new ToolError(
@@ -159,9 +153,9 @@ export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode
   });
 }
 
-export function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'create_file', token);
+export async function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const loc = await locate(args.path, ctx, 'create_file', token);
+  return ctx.changes.serial(loc.key, async () => {
     const f = await stage(ctx, loc, 'create_file', token);
     if (f.text !== undefined) throw new ToolError(`"${loc.display}" exists already. Use edit_file to change it. ${NOTHING}`);
     await finish(ctx, f, args.content, 'a new file');
@@ -169,9 +163,9 @@ export function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vs
   });
 }
 
-export function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'delete_file', token);
+export async function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const loc = await locate(args.path, ctx, 'delete_file', token);
+  return ctx.changes.serial(loc.key, async () => {
     const f = await stage(ctx, loc, 'delete_file', token);
     if (f.text === undefined) throw new ToolError(`"${loc.display}" does not exist. Use list_files to find the right path. ${NOTHING}`);
     await finish(ctx, f, undefined, 'the deletion');

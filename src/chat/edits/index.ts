@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { EditHost, EditToolName, ToolRunContext } from '../tools';
 import type { PanelApprovals } from '../tools/panelApproval';
 import type { CreateFileArgs, DeleteFileArgs, EditFileArgs } from '../tools/schemas';
-import { CheckpointStore } from './checkpoints';
+import { CheckpointStore, type ConversationFate } from './checkpoints';
 import { EditReview } from './editReview';
 import { createFileTool, deleteFileTool, editFileTool, type EditContext } from './editTools';
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
@@ -82,6 +82,10 @@ export interface ChatEdits extends EditHost, vscode.Disposable {
   restore(answerId: string): Promise<RestoreOutcome>;
   setAutoAccept(conversationId: string, on: boolean): void;
   answerFinished(answerId: string): Promise<string[]>;
+  /** A conversation was deleted: its pending changes are dropped and its checkpoints removed. */
+  conversationDeleted(conversationId: string): Promise<void>;
+  /** Removes the checkpoints of deleted or unknown conversations (on start; see CheckpointStore.sweep). */
+  sweep(fate: (conversationId: string) => ConversationFate): Promise<number>;
   /** Drops what is in memory, as a window reload does (ChatApi.reload). */
   reset(): void;
 }
@@ -153,6 +157,10 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
       if (!a || a.pending().length === 0 || !review.autoAccept(a.conversationId)) return [];
       return review.keep(answerId);
     },
+    async conversationDeleted(conversationId) {
+      if (storage) await review.conversationDeleted(conversationId);
+    },
+    sweep: (fate) => (storage ? checkpoints.sweep(fate) : Promise.resolve(0)),
     reset: () => review.reset(),
     dispose() {
       review.dispose();
