@@ -272,18 +272,24 @@ describe('edits under review (real VS Code)', function () {
     }
   });
 
-  it('removes the checkpoints of a deleted conversation, and on start those of conversations deleted, or unknown for an hour', async () => {
+  let live = '';
+  let gone = '';
+  it('removes the checkpoints of a deleted conversation', async () => {
     const root = edits().review.checkpoints.root.fsPath;
     const folderOf = (answerId: string) => path.join(root, answerId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120));
-    const live = (await mg.api.chat.controller.conversation()).id; // the earlier tests' conversation
+    live = (await mg.api.chat.controller.conversation()).id; // the earlier tests' conversation
     await mg.api.chat.controller.newChat();
     const r = await answer(call('create_file', { path: `${FIX}/del.ts`, content: 'x\n' }));
     await edits().undo(r.id);
     assert.ok(fs.existsSync(path.join(folderOf(r.id), 'manifest.json')), 'the answer has a checkpoint');
-    const gone = (await mg.api.chat.controller.conversation()).id;
+    gone = (await mg.api.chat.controller.conversation()).id;
     await mg.api.chat.controller.deleteConversation(gone);
     assert.equal(fs.existsSync(folderOf(r.id)), false, 'removed with its conversation');
+  });
 
+  it('on start, removes the checkpoints of deleted conversations, and of unknown ones or without a manifest once an hour old', async () => {
+    assert.ok(live && gone, 'the test before ran');
+    const root = edits().review.checkpoints.root.fsPath;
     // left by earlier windows: the sweep on start (a reload here) removes what no conversation needs
     const hourAndMore = 61 * 60 * 1000;
     const fake = (name: string, conversationId: string | undefined, ageMs: number) => {

@@ -72,7 +72,11 @@ export class AnswerChanges {
     return answer;
   }
 
-  /** A position in the answer for a file's diff URI and checkpoint blob (never reused, also when a call fails). */
+  /**
+   * A position in the answer, taken when a call starts (calls on different files run side by side,
+   * so this keeps the order the model gave): the panel's order, the file's diff URI and checkpoint
+   * blob. Never reused, also when a call fails.
+   */
   takeIndex(): number {
     this.#nextIndex = Math.max(this.#nextIndex, ...[...this.files.values()].map((f) => f.index + 1));
     return this.#nextIndex++;
@@ -84,7 +88,7 @@ export class AnswerChanges {
 
   /** A file created and deleted again in the same answer changed nothing: it is not listed. */
   listed(): StagedFile[] {
-    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined));
+    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined)).sort((x, y) => x.index - y.index);
   }
 
   byDisplay(display: string): StagedFile | undefined {

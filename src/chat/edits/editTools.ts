@@ -105,7 +105,7 @@ function binary(loc: Located): ToolError {
  * The file's entry in this answer: the one staged before, or a new one (the text as it is now)
  * that finish() registers once the call succeeded: a failed call stages nothing.
  */
-async function stage(ctx: EditContext, loc: Located, tool: EditToolName, token: vscode.CancellationToken): Promise<StagedFile> {
+async function stage(ctx: EditContext, loc: Located, tool: EditToolName, order: number, token: vscode.CancellationToken): Promise<StagedFile> {
   const a = ctx.changes;
   const known = a.files.get(loc.key);
   if (known && known.state === 'pending') return known;
@@ -118,7 +118,7 @@ async function stage(ctx: EditContext, loc: Located, tool: EditToolName, token: 
   if (original !== undefined && hasSecretContent(original) && !(await a.consent(loc.key, () => ctx.allowSensitive(loc.display, tool, token)))) {
     throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
-  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: a.takeIndex() };
+  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: order };
 }
 
 /** Registers the staged text (a new entry gets its checkpoint first), saves the manifest, tells the panel. */
@@ -137,9 +137,10 @@ async function finish(ctx: EditContext, f: StagedFile, text: string | undefined,
 const viaNote = (loc: Located) => (loc.via ? ` (a link: the change goes to "${loc.via}")` : '');
 
 export async function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
   const loc = await locate(args.path, ctx, 'edit_file', token);
   return ctx.changes.serial(loc.key, async () => {
-    const f = await stage(ctx, loc, 'edit_file', token);
+    const f = await stage(ctx, loc, 'edit_file', order, token);
     if (f.text === undefined) {
       throw new ToolError(
         `"${loc.display}" does not exist${f.original !== undefined ? ' (you deleted it in this answer)' : ''}. Use create_file for a new file. ${NOTHING}`,
@@ -154,9 +155,10 @@ export async function editFileTool(args: EditFileArgs, ctx: EditContext, token: 
 }
 
 export async function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
   const loc = await locate(args.path, ctx, 'create_file', token);
   return ctx.changes.serial(loc.key, async () => {
-    const f = await stage(ctx, loc, 'create_file', token);
+    const f = await stage(ctx, loc, 'create_file', order, token);
     if (f.text !== undefined) throw new ToolError(`"${loc.display}" exists already. Use edit_file to change it. ${NOTHING}`);
     await finish(ctx, f, args.content, 'a new file');
     return `Created "${loc.display}"${viaNote(loc)} (${args.content.split('\n').length} lines), staged for the user's review (not saved yet).`;
@@ -164,9 +166,10 @@ export async function createFileTool(args: CreateFileArgs, ctx: EditContext, tok
 }
 
 export async function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
   const loc = await locate(args.path, ctx, 'delete_file', token);
   return ctx.changes.serial(loc.key, async () => {
-    const f = await stage(ctx, loc, 'delete_file', token);
+    const f = await stage(ctx, loc, 'delete_file', order, token);
     if (f.text === undefined) throw new ToolError(`"${loc.display}" does not exist. Use list_files to find the right path. ${NOTHING}`);
     await finish(ctx, f, undefined, 'the deletion');
     return `Deleted "${loc.display}"${viaNote(loc)}: staged for the user's review (the file stays until the user keeps the deletion).`;
