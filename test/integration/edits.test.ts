@@ -277,7 +277,8 @@ describe('edits under review (real VS Code)', function () {
   it('removes the checkpoints of a deleted conversation', async () => {
     const root = edits().review.checkpoints.root.fsPath;
     const folderOf = (answerId: string) => path.join(root, answerId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120));
-    live = (await mg.api.chat.controller.conversation()).id; // the earlier tests' conversation
+    if ((await mg.api.chat.controller.conversation()).messages.length === 0) await mg.api.chat.controller.send('a conversation to keep');
+    live = (await mg.api.chat.controller.conversation()).id; // listed in the history: its checkpoints stay
     await mg.api.chat.controller.newChat();
     const r = await answer(call('create_file', { path: `${FIX}/del.ts`, content: 'x\n' }));
     await edits().undo(r.id);
