@@ -13,6 +13,7 @@ import { createWorkspaceTools } from './tools';
 import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 import { createChatEdits, type ChatEdits } from './edits';
 import { PanelApprovals } from './tools/panelApproval';
+import { sensitiveReadInPanel } from './tools/sensitiveAccess';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -59,7 +60,11 @@ export function registerChat(
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const approvals = new PanelApprovals();
   const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m), approvals);
-  const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
+  const workspaceTools = createWorkspaceTools({
+    edits,
+    approveSensitiveRead: sensitiveReadInPanel(approvals),
+    commands: { approvals, settings: () => services.settings(), log: services.log },
+  });
   const tools = withPanelImageTool(workspaceTools, imageTool);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => {

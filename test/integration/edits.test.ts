@@ -202,6 +202,24 @@ describe('edits under review (real VS Code)', function () {
     await edits().undo(r.id);
   });
 
+  it('a read of a .env asks in the answer’s card too: Don’t Allow is the default, Allow Once returns the text', async () => {
+    const allowed = await answer(call('read_file', { path: `${FIX}/.env` }), () => 'allow');
+    const [card] = cards();
+    assert.equal(card?.messageId, allowed.id, 'shown in the answer');
+    assert.match(card!.title, /wants to read "mg-edits-fixture\/\.env", which may contain secrets/);
+    assert.equal(card!.detail[0], `File: ${FIX}/.env`);
+    assert.deepEqual(
+      card!.choices.map((c) => c.id),
+      ['allow', 'deny'],
+    );
+    assert.equal(card!.safeChoiceId, 'deny');
+    assert.match(allowed.calls[0]!.result ?? '', /TOKEN=abc/);
+    const denied = await answer(call('read_file', { path: `${FIX}/.env` })); // the default button
+    assert.equal(cards().length, 1, 'asked again: one read, one question');
+    assert.match(denied.calls[0]!.result ?? '', /declined to share/);
+    assert.doesNotMatch(denied.calls[0]!.result ?? '', /TOKEN=abc/);
+  });
+
   it('list_files and search_text see the answer’s staged edits: a created file is listed and searched, a deleted one is not, edited text is what is searched', async () => {
     await until(
       async () => (await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0]!, `${FIX}/gone.txt`))).length === 1,

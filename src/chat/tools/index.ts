@@ -159,9 +159,11 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     const edits = this.edits;
     const staged: StagedView | undefined =
       edits && context ? { lookup: (key) => edits.staged(key, context.messageId), created: () => edits.created(context.messageId) } : undefined;
+    // A secret-looking file is asked about in this answer's card (the panel's approver), else a modal.
+    const gate = this.sensitiveGate.for(context);
     switch (name) {
       case 'read_file':
-        return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token, staged && ((key) => staged.lookup(key)));
+        return readFileTool(args as Parameters<typeof readFileTool>[0], gate, token, staged && ((key) => staged.lookup(key)));
       case 'edit_file':
       case 'create_file':
       case 'delete_file':
@@ -172,9 +174,9 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       case 'search_text':
         return searchTextTool(args as Parameters<typeof searchTextTool>[0], token, staged);
       case 'get_selection':
-        return getSelectionTool(this.sensitiveGate, token);
+        return getSelectionTool(gate, token);
       case 'get_diagnostics':
-        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], this.sensitiveGate, token);
+        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], gate, token);
       case 'run_command':
         return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!);
     }
