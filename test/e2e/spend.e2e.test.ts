@@ -1,12 +1,16 @@
 // Budgets and the spending view in the real web workbench (VS Code 1.139 in headless Chromium):
 // with a tiny daily budget, the second chat send opens the budget question (a modal with
 // "Send Once" and "Raise Budget"); Cancel sends nothing and leaves the text in the input. Then
-// "Modelgate: Show Spending" draws today's total. Screenshots of both go to
-// test-results/screenshots/.
+// "Modelgate: Show Spending" draws today's total. Then, in the same workbench: the Pricing column of
+// VS Code's "Chat: Manage Language Models" filled from the simulator's (the demo's) price card, the
+// Modelgate walkthrough at the default side-bar width with no step text clipped (measured in the
+// DOM, Light and Dark), and the spending page in Dark and High Contrast (Export CSV… keeps a
+// visible border). Screenshots go to test-results/screenshots/.
 import * as assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
+import { demoModelSettings } from '../gateway/demo-key';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
@@ -18,6 +22,8 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
       ...gatewaySettings(gw),
+      // the demo's price card: every chat model priced on every channel
+      'modelgate.models': demoModelSettings(),
       'modelgate.budget.dailyUsd': 0.0001,
       'workbench.colorTheme': 'Default Light Modern',
     },
@@ -30,6 +36,23 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
   let chat: Frame;
   const shots = join(repoRoot(), 'test-results', 'screenshots');
   const chatRequests = () => gw().requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions')).length;
+
+  /** Switches the theme through the Color Theme picker (it writes the user setting), as a person does. */
+  async function setTheme(label: string, id: string, workbenchClass: string): Promise<void> {
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput(label);
+    const file = join(wb.profile.userDataDir, 'User', 'settings.json');
+    const current = () => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+      } catch {
+        return undefined; // read while VS Code rewrites it
+      }
+    };
+    for (let i = 0; i < 100 && current() !== id; i++) await wb.page.waitForTimeout(200);
+    assert.equal(current(), id, 'the Color Theme picker wrote the user setting');
+    await wb.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
+  }
 
   it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
     wb = fixture.get();
@@ -83,5 +106,172 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok((await page.locator('#today svg rect').count()) > 0, 'bars drawn');
     assert.match(await page.locator('#budgets').innerText(), /Daily budget .* reached/);
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
+  });
+
+  it("Chat: Manage Language Models shows Modelgate's prices in the Pricing column, whole", async () => {
+    await wb.runCommand('Chat: Manage Language Models');
+    const widget = wb.page.locator('.models-widget').first();
+    const rowOf = (name: string) => widget.locator('.monaco-table-tr').filter({ hasText: name }).first();
+    await rowOf('Flagship (text)').waitFor({ state: 'visible', timeout: 60_000 });
+    await rowOf('Long context').waitFor({ state: 'visible', timeout: 30_000 });
+    // the column whose header reads "Pricing", read in the model's row (VS Code puts a provider's
+    // pricing text into the first of the column's four cells)
+    const pricing = (name: string) =>
+      rowOf(name).evaluate((row) => {
+        const table = row.closest('.monaco-table')!;
+        const headers = [...table.querySelectorAll('.monaco-table-th')].map((h) => (h.textContent ?? '').trim());
+        const at = headers.indexOf('Pricing');
+        const cell = row.querySelectorAll('.monaco-table-td')[at]?.querySelector<HTMLElement>('.model-cost-cell');
+        return { headers, text: cell?.textContent ?? '', scrollWidth: cell?.scrollWidth ?? 0, clientWidth: cell?.clientWidth ?? 0 };
+      });
+    const flagship = await pricing('Flagship (text)');
+    assert.ok(flagship.headers.includes('Pricing'), `the models editor's columns: ${flagship.headers.join(' | ')}`);
+    // the default channel's price from the demo's card (the simulator's default channel, stable)
+    assert.equal(flagship.text, '$2/$8', JSON.stringify(flagship));
+    assert.ok(flagship.scrollWidth <= flagship.clientWidth, `the price is cut: ${JSON.stringify(flagship)}`);
+    const long = await pricing('Long context');
+    assert.equal(long.text, '$1/$8', JSON.stringify(long));
+    assert.ok(long.scrollWidth <= long.clientWidth, `the price is cut: ${JSON.stringify(long)}`);
+    mkdirSync(shots, { recursive: true });
+    await wb.page.screenshot({ path: join(shots, 'manage-models-pricing.png') });
+    await wb.page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
+  it('the Modelgate walkthrough at the default side-bar width: no step title or description is clipped, Light and Dark', async () => {
+    const sidebar = (await wb.page.locator('.part.sidebar').boundingBox())!;
+    assert.ok(Math.abs(sidebar.width - 300) <= 12, `the side bar has its default width (${sidebar.width} px)`);
+    if (!(await wb.page.locator('.monaco-workbench.vs').count())) await setTheme('Light Modern', 'Light Modern', 'vs');
+    const steps = wb.page.locator('.getting-started-step');
+    const usable = (title: string) =>
+      wb.page
+        .waitForFunction(
+          (t) =>
+            [...document.querySelectorAll<HTMLElement>('.getting-started-step')].some(
+              (s) =>
+                s.textContent?.includes(t) &&
+                !s.hasAttribute('disabled') &&
+                s.getClientRects().length > 0 &&
+                s.closest('.gettingStartedSlide')?.checkVisibility(),
+            ),
+          title,
+          { timeout: 20_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+    // the command opens the walkthrough; should the Welcome page show its overview instead, the
+    // walkthrough is picked there, as a person would
+    const openWalkthrough = async () => {
+      await wb.runCommand('Modelgate: Get Started');
+      if (await usable('Set the gateway address')) return;
+      await wb.page.locator('.getting-started-category', { hasText: 'Get started with Modelgate' }).first().click({ timeout: 10_000 });
+      assert.ok(await usable('Set the gateway address'), 'the Modelgate walkthrough shows its steps');
+    };
+    const titles = ['Set the gateway address', 'Set your API key', 'Pick a model and a channel', 'Ask a first question', 'Generate a first image'];
+    const measure = async (theme: string) => {
+      const problems: string[] = [];
+      for (const title of titles) {
+        const step = steps.filter({ hasText: title }).first();
+        // a step shows its description once selected (completion events are not "on select")
+        await step.locator('.step-title').click();
+        await wb.page.waitForFunction((t) => [...document.querySelectorAll('.getting-started-step.expanded')].some((s) => s.textContent?.includes(t)), title, {
+          timeout: 10_000,
+        });
+        // the expansion animates its height: measure once it stopped changing
+        let last = '';
+        for (let i = 0; i < 40; i++) {
+          const now = JSON.stringify(await step.boundingBox());
+          if (now === last) break;
+          last = now;
+          await wb.page.waitForTimeout(100);
+        }
+        const clipped = await step.evaluate((root) => {
+          const out: string[] = [];
+          const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          const slide = root.closest('.gettingStartedSlide') ?? document.body;
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const text = (n.textContent ?? '').trim();
+            const el = n.parentElement;
+            if (!text || !el || !el.getClientRects().length) continue;
+            const s = getComputedStyle(el);
+            if (s.visibility !== 'visible' || el.closest('[aria-hidden="true"], .codicon')) continue;
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            const r = range.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            // cut by an ellipsis or a line clamp of its own element
+            if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible')
+              out.push(`"${text.slice(0, 60)}": ${el.scrollWidth} px wide in ${el.clientWidth}`);
+            if (el.scrollHeight > el.clientHeight + 1 && s.overflowY !== 'visible')
+              out.push(`"${text.slice(0, 60)}": ${el.scrollHeight} px high in ${el.clientHeight}`);
+            // or by a clipping ancestor: inside the step both ways, beyond it (up to the slide) sideways
+            for (let p: HTMLElement | null = el; p && p !== slide.parentElement; p = p.parentElement) {
+              const ps = getComputedStyle(p);
+              const q = p.getBoundingClientRect();
+              const inStep = root.contains(p);
+              if (ps.overflowX !== 'visible' && (r.left < q.left - 1 || r.right > q.right + 1))
+                out.push(
+                  `"${text.slice(0, 60)}": ${Math.round(r.left)}-${Math.round(r.right)} outside ${p.className} ${Math.round(q.left)}-${Math.round(q.right)}`,
+                );
+              if (inStep && ps.overflowY !== 'visible' && (r.top < q.top - 1 || r.bottom > q.bottom + 1))
+                out.push(
+                  `"${text.slice(0, 60)}": ${Math.round(r.top)}-${Math.round(r.bottom)} outside ${p.className} ${Math.round(q.top)}-${Math.round(q.bottom)}`,
+                );
+            }
+          }
+          return out;
+        });
+        problems.push(...clipped.map((c) => `${theme}, ${title}: ${c}`));
+      }
+      return problems;
+    };
+    await openWalkthrough();
+    const light = await measure('Light Modern');
+    await wb.page.screenshot({ path: join(shots, 'walkthrough-light.png') });
+    await setTheme('Dark Modern', 'Dark Modern', 'vs-dark');
+    await openWalkthrough(); // the palette's Escape took the Welcome page back to its overview
+    const dark = await measure('Dark Modern');
+    await wb.page.screenshot({ path: join(shots, 'walkthrough-dark.png') });
+    assert.deepEqual([...light, ...dark], []);
+  });
+
+  it('Show Spending in Dark and High Contrast: Export CSV… keeps a visible border', async () => {
+    // the workbench is in Dark Modern now (the walkthrough test)
+    const themed = async (bodyClass: string) => {
+      await wb.runCommand('Modelgate: Show Spending');
+      // the page is drawn again for the theme: the frame whose body has the theme's class
+      const page = await wb.webviewFrame((f) => f.evaluate((cls) => !!document.querySelector('#today') && document.body.classList.contains(cls), bodyClass), {
+        timeoutMs: 60_000,
+      });
+      await page.locator('#export').waitFor({ state: 'visible', timeout: 10_000 });
+      return page;
+    };
+    await themed('vscode-dark');
+    await wb.page.screenshot({ path: join(shots, 'spending-dark.png') });
+    await setTheme('Dark High Contrast', 'Default High Contrast', 'hc-black');
+    const page = await themed('vscode-high-contrast');
+    await wb.page.screenshot({ path: join(shots, 'spending-hc.png') });
+    const border = await page.locator('#export').evaluate((el) => {
+      const s = getComputedStyle(el);
+      const parse = (c: string) =>
+        (/rgba?\(([^)]+)\)/.exec(c)?.[1] ?? '0 0 0 0')
+          .split(/[\s,/]+/)
+          .filter(Boolean)
+          .map(Number);
+      const lum = ([r, g, b]: number[]) =>
+        [r!, g!, b!]
+          .map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4))
+          .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+      const edge = parse(s.borderTopColor);
+      const behind = parse(getComputedStyle(document.body).backgroundColor);
+      const [hi, lo] = [lum(edge), lum(behind)].sort((a, b) => b - a) as [number, number];
+      return { width: s.borderTopWidth, style: s.borderTopStyle, color: s.borderTopColor, alpha: edge[3] ?? 1, ratio: (hi + 0.05) / (lo + 0.05) };
+    });
+    assert.equal(border.style, 'solid', JSON.stringify(border));
+    assert.ok(parseFloat(border.width) >= 1, JSON.stringify(border));
+    // non-text contrast (WCAG 1.4.11): the border shows against the page at 3:1 or more
+    assert.ok(border.alpha > 0 && border.ratio >= 3, JSON.stringify(border));
   });
 });
