@@ -25,7 +25,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
       // the demo's price card: every chat model priced on every channel
       'modelgate.models': demoModelSettings(),
       'modelgate.budget.dailyUsd': 0.0001,
-      'workbench.colorTheme': 'Default Light Modern',
+      'workbench.colorTheme': 'Light Modern', // the theme's id in VS Code 1.139
     },
     viewport: { width: 1280, height: 860 },
   }));
@@ -52,6 +52,26 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     for (let i = 0; i < 100 && current() !== id; i++) await wb.page.waitForTimeout(200);
     assert.equal(current(), id, 'the Color Theme picker wrote the user setting');
     await wb.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
+    await themeShows(workbenchClass === 'vs' ? 'light' : 'dark');
+  }
+
+  /** Waits until the workbench is painted in a light or dark theme (the side bar's background), not only classed so. */
+  async function themeShows(kind: 'light' | 'dark'): Promise<void> {
+    const state = () =>
+      wb.page.evaluate(() => {
+        const m = /rgba?\(([^)]+)\)/.exec(getComputedStyle(document.querySelector('.part.sidebar')!).backgroundColor)?.[1] ?? '0 0 0';
+        const [r, g, b] = m.split(/[\s,/]+/).map(Number) as [number, number, number];
+        return {
+          luminance: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255,
+          classes: [...document.querySelectorAll('.monaco-workbench')].map((e) => e.className),
+        };
+      });
+    let seen = await state();
+    for (let i = 0; i < 100 && (kind === 'light' ? seen.luminance < 0.6 : seen.luminance > 0.4); i++) {
+      await wb.page.waitForTimeout(200);
+      seen = await state();
+    }
+    assert.ok(kind === 'light' ? seen.luminance >= 0.6 : seen.luminance <= 0.4, `the workbench is not painted ${kind}: ${JSON.stringify(seen)}`);
   }
 
   it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
@@ -187,53 +207,82 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
           last = now;
           await wb.page.waitForTimeout(100);
         }
-        const clipped = await step.evaluate((root) => {
+        // every text of the walkthrough's page with this step open: its header, the step titles and
+        // the open step's description (with VS Code's shortcut tip), "Mark Done"
+        const clipped = await step.evaluate((open) => {
           const out: string[] = [];
-          const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-          const slide = root.closest('.gettingStartedSlide') ?? document.body;
+          const page = open.closest('.gettingStartedSlide') ?? document.body;
+          const walker = document.createTreeWalker(page, NodeFilter.SHOW_TEXT);
           for (let n = walker.nextNode(); n; n = walker.nextNode()) {
             const text = (n.textContent ?? '').trim();
             const el = n.parentElement;
             if (!text || !el || !el.getClientRects().length) continue;
             const s = getComputedStyle(el);
             if (s.visibility !== 'visible' || el.closest('[aria-hidden="true"], .codicon')) continue;
+            // a closed step's description is folded away on purpose
+            const step = el.closest('.getting-started-step');
+            if (step && step !== open && el.closest('.step-description-container')) continue;
             const range = document.createRange();
             range.selectNodeContents(n);
-            const r = range.getBoundingClientRect();
-            if (r.width === 0 && r.height === 0) continue;
+            const t = range.getBoundingClientRect();
+            if (t.width === 0 && t.height === 0) continue;
+            const what = `"${text.slice(0, 60)}"`;
             // cut by an ellipsis or a line clamp of its own element
-            if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible')
-              out.push(`"${text.slice(0, 60)}": ${el.scrollWidth} px wide in ${el.clientWidth}`);
-            if (el.scrollHeight > el.clientHeight + 1 && s.overflowY !== 'visible')
-              out.push(`"${text.slice(0, 60)}": ${el.scrollHeight} px high in ${el.clientHeight}`);
-            // or by a clipping ancestor: inside the step both ways, beyond it (up to the slide) sideways
-            for (let p: HTMLElement | null = el; p && p !== slide.parentElement; p = p.parentElement) {
+            if (el.scrollWidth > el.clientWidth + 1 && s.overflowX !== 'visible') out.push(`${what}: ${el.scrollWidth} px wide in ${el.clientWidth}`);
+            if (el.scrollHeight > el.clientHeight + 1 && s.overflowY !== 'visible') out.push(`${what}: ${el.scrollHeight} px high in ${el.clientHeight}`);
+            // or by a clipping ancestor, the text and its own box (a key cap's frame): sideways up to
+            // the page, and up and down inside a step (the page itself scrolls)
+            const e = s.display.startsWith('inline') ? el.getBoundingClientRect() : t;
+            const r = { left: Math.min(t.left, e.left), right: Math.max(t.right, e.right), top: Math.min(t.top, e.top), bottom: Math.max(t.bottom, e.bottom) };
+            for (let p = el.parentElement; p && p !== page.parentElement; p = p.parentElement) {
               const ps = getComputedStyle(p);
               const q = p.getBoundingClientRect();
-              const inStep = root.contains(p);
+              // a line clamp or an ellipsis further up (the walkthrough's description is clamped to 3 lines)
+              if (ps.webkitLineClamp !== 'none' && p.scrollHeight > p.clientHeight + 1)
+                out.push(`${what}: clamped to ${p.clientHeight} of ${p.scrollHeight} px (${p.className})`);
+              if (ps.textOverflow === 'ellipsis' && ps.overflowX !== 'visible' && p.scrollWidth > p.clientWidth + 1)
+                out.push(`${what}: cut to ${p.clientWidth} of ${p.scrollWidth} px (${p.className})`);
               if (ps.overflowX !== 'visible' && (r.left < q.left - 1 || r.right > q.right + 1))
-                out.push(
-                  `"${text.slice(0, 60)}": ${Math.round(r.left)}-${Math.round(r.right)} outside ${p.className} ${Math.round(q.left)}-${Math.round(q.right)}`,
-                );
-              if (inStep && ps.overflowY !== 'visible' && (r.top < q.top - 1 || r.bottom > q.bottom + 1))
-                out.push(
-                  `"${text.slice(0, 60)}": ${Math.round(r.top)}-${Math.round(r.bottom)} outside ${p.className} ${Math.round(q.top)}-${Math.round(q.bottom)}`,
-                );
+                out.push(`${what}: ${Math.round(r.left)}-${Math.round(r.right)} outside ${p.className} ${Math.round(q.left)}-${Math.round(q.right)}`);
+              if (step?.contains(p) && ps.overflowY !== 'visible' && (r.top < q.top - 1 || r.bottom > q.bottom + 1))
+                out.push(`${what}: ${Math.round(r.top)}-${Math.round(r.bottom)} outside ${p.className} ${Math.round(q.top)}-${Math.round(q.bottom)}`);
             }
           }
           return out;
         });
-        problems.push(...clipped.map((c) => `${theme}, ${title}: ${c}`));
+        problems.push(...clipped.map((c) => `${theme}, ${title} open: ${c}`));
       }
       return problems;
     };
-    await openWalkthrough();
-    const light = await measure('Light Modern');
-    await wb.page.screenshot({ path: join(shots, 'walkthrough-light.png') });
-    await setTheme('Dark Modern', 'Dark Modern', 'vs-dark');
-    await openWalkthrough(); // the palette's Escape took the Welcome page back to its overview
-    const dark = await measure('Dark Modern');
-    await wb.page.screenshot({ path: join(shots, 'walkthrough-dark.png') });
+    // 1280 px: the editor is under 950 px wide, where VS Code shows the steps without their pictures;
+    // 1440 px (a common laptop): the pictures beside the steps, which leaves the text less room
+    const size = wb.page.viewportSize()!;
+    const atWidth = async (width: number) => {
+      await wb.page.setViewportSize({ width, height: size.height });
+      await wb.page.waitForFunction(
+        (semi) => document.querySelector('.gettingStartedContainer')?.classList.contains('width-semi-constrained') === semi,
+        width < 1400,
+        { timeout: 10_000 },
+      );
+    };
+    let light: string[];
+    let dark: string[];
+    try {
+      await openWalkthrough();
+      await themeShows('light');
+      light = await measure('Light Modern, 1280 px');
+      await wb.page.screenshot({ path: join(shots, 'walkthrough-1280-light.png') });
+      await atWidth(1440);
+      light.push(...(await measure('Light Modern, 1440 px')));
+      await wb.page.screenshot({ path: join(shots, 'walkthrough-light.png') });
+      await setTheme('Dark Modern', 'Dark Modern', 'vs-dark');
+      await openWalkthrough(); // the palette's Escape took the Welcome page back to its overview
+      dark = await measure('Dark Modern, 1440 px');
+      await themeShows('dark');
+      await wb.page.screenshot({ path: join(shots, 'walkthrough-dark.png') });
+    } finally {
+      await wb.page.setViewportSize(size);
+    }
     assert.deepEqual([...light, ...dark], []);
   });
 
@@ -241,34 +290,59 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     // the workbench is in Dark Modern now (the walkthrough test)
     const themed = async (bodyClass: string) => {
       await wb.runCommand('Modelgate: Show Spending');
-      // the page is drawn again for the theme: the frame whose body has the theme's class
-      const page = await wb.webviewFrame((f) => f.evaluate((cls) => !!document.querySelector('#today') && document.body.classList.contains(cls), bodyClass), {
-        timeoutMs: 60_000,
-      });
-      await page.locator('#export').waitFor({ state: 'visible', timeout: 10_000 });
-      return page;
+      // the page is drawn again for the theme (and on any settings change, the theme's write among
+      // them): the frame whose body has the theme's class, found again if it went away meanwhile
+      for (let attempt = 0; ; attempt++) {
+        const page = await wb.webviewFrame(
+          (f) => f.evaluate((cls) => !!document.querySelector('#export') && document.body.classList.contains(cls), bodyClass),
+          {
+            timeoutMs: 60_000,
+          },
+        );
+        const shown = await page
+          .locator('#export')
+          .waitFor({ state: 'visible', timeout: 10_000 })
+          .then(
+            () => true,
+            (err: unknown) => {
+              if (attempt >= 2) throw err;
+              return false;
+            },
+          );
+        if (shown) return page;
+      }
     };
     await themed('vscode-dark');
+    await themeShows('dark');
     await wb.page.screenshot({ path: join(shots, 'spending-dark.png') });
     await setTheme('Dark High Contrast', 'Default High Contrast', 'hc-black');
-    const page = await themed('vscode-high-contrast');
+    await themed('vscode-high-contrast');
     await wb.page.screenshot({ path: join(shots, 'spending-hc.png') });
-    const border = await page.locator('#export').evaluate((el) => {
-      const s = getComputedStyle(el);
-      const parse = (c: string) =>
-        (/rgba?\(([^)]+)\)/.exec(c)?.[1] ?? '0 0 0 0')
-          .split(/[\s,/]+/)
-          .filter(Boolean)
-          .map(Number);
-      const lum = ([r, g, b]: number[]) =>
-        [r!, g!, b!]
-          .map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4))
-          .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i]!, 0);
-      const edge = parse(s.borderTopColor);
-      const behind = parse(getComputedStyle(document.body).backgroundColor);
-      const [hi, lo] = [lum(edge), lum(behind)].sort((a, b) => b - a) as [number, number];
-      return { width: s.borderTopWidth, style: s.borderTopStyle, color: s.borderTopColor, alpha: edge[3] ?? 1, ratio: (hi + 0.05) / (lo + 0.05) };
-    });
+    // the page is drawn again when settings change (the theme's write among them): read the current frame, again if it went
+    const exportBorder = async () =>
+      (await themed('vscode-high-contrast')).locator('#export').evaluate((el) => {
+        const s = getComputedStyle(el);
+        const parse = (c: string) =>
+          (/rgba?\(([^)]+)\)/.exec(c)?.[1] ?? '0 0 0 0')
+            .split(/[\s,/]+/)
+            .filter(Boolean)
+            .map(Number);
+        const lum = ([r, g, b]: number[]) =>
+          [r!, g!, b!]
+            .map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4))
+            .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+        const edge = parse(s.borderTopColor);
+        const behind = parse(getComputedStyle(document.body).backgroundColor);
+        const [hi, lo] = [lum(edge), lum(behind)].sort((a, b) => b - a) as [number, number];
+        return { width: s.borderTopWidth, style: s.borderTopStyle, color: s.borderTopColor, alpha: edge[3] ?? 1, ratio: (hi + 0.05) / (lo + 0.05) };
+      });
+    let border: Awaited<ReturnType<typeof exportBorder>> | undefined;
+    for (let attempt = 0; !border; attempt++) {
+      border = await exportBorder().catch((err: unknown) => {
+        if (attempt >= 2 || !String(err).includes('detached')) throw err;
+        return undefined;
+      });
+    }
     assert.equal(border.style, 'solid', JSON.stringify(border));
     assert.ok(parseFloat(border.width) >= 1, JSON.stringify(border));
     // non-text contrast (WCAG 1.4.11): the border shows against the page at 3:1 or more
