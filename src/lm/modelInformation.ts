@@ -21,14 +21,26 @@ export interface LmModelInformation {
    * copies a provider's `pricing` string into the model's metadata as it is (seen in its
    * extensionHostProcess.js, beside multiplierNumeric and inputCost), and the models editor shows
    * it; older versions ignore the field. Absent when no price is configured.
+   *
+   * Short ("$2/$8"): the editor writes the string into the first of the column's four cells
+   * (a quarter of a 200 px column, made for Copilot's "1x"), so a sentence showed as "$2 i…" (seen
+   * in the e2e screenshot). The numeric fields (`inputCost`, ...) would fill all four cells, but
+   * VS Code words them as credits, not dollars. The whole price is in the tooltip.
    */
   pricing?: string;
 }
 
-/** "$2 in / $8 out per 1M tokens" (", $0.25 cached"): the price of the model on the current channel. */
+/** "$2/$8" (input/output, USD per 1M tokens): what fits in the models editor's Pricing cell. */
 export function pricingText(p: Price): string {
-  const cached = p.cacheRead !== undefined ? l10n.t(', ${0} cached', p.cacheRead) : '';
-  return l10n.t('${0} in / ${1} out per 1M tokens{2}', p.input, p.output, cached);
+  // input/output price per 1M tokens, as short as it goes: keep it about 6 characters
+  return l10n.t('${0}/${1}', p.input, p.output);
+}
+
+/** "Price per 1M tokens: $2 in, $8 out, $0.25 cached." */
+export function priceSentence(p: Price): string {
+  return p.cacheRead !== undefined
+    ? l10n.t('Price per 1M tokens: ${0} in, ${1} out, ${2} cached.', p.input, p.output, p.cacheRead)
+    : l10n.t('Price per 1M tokens: ${0} in, ${1} out.', p.input, p.output);
 }
 
 /**
@@ -58,15 +70,18 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, p
     family: modelFamily(model.id),
     version: '1',
     detail: l10n.t('Modelgate · {0} channel', ch.label),
-    tooltip: l10n.t(
-      '{0} ({1}) through Modelgate, {2} channel: {3} {4} token context, {5}. The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
-      model.label,
-      model.id,
-      ch.label.toLowerCase(),
-      ch.detail,
-      compact(model.contextWindow),
-      abilities.join(', '),
-    ),
+    tooltip: [
+      l10n.t(
+        '{0} ({1}) through Modelgate, {2} channel: {3} {4} token context, {5}. The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
+        model.label,
+        model.id,
+        ch.label.toLowerCase(),
+        ch.detail,
+        compact(model.contextWindow),
+        abilities.join(', '),
+      ),
+      ...(price ? [priceSentence(price)] : []),
+    ].join(' '),
     ...tokenLimits(model),
     capabilities: { imageInput: model.imageInput, toolCalling: model.tools },
     ...(price ? { pricing: pricingText(price) } : {}),

@@ -7,6 +7,7 @@ import { formatContextUse } from './format';
 import { icon } from './icons';
 import { l10n } from './l10n';
 import { attachmentChip } from './messageViews';
+import { ModelChip } from './modelChip';
 
 export interface ComposerCallbacks {
   post(message: WebviewMessage): void;
@@ -31,6 +32,7 @@ export class Composer {
   private readonly attachFileButton: HTMLButtonElement;
   private readonly attachProblemsButton: HTMLButtonElement;
   private readonly chips: HTMLElement;
+  private readonly modelChip: ModelChip;
   private readonly modelButton: HTMLButtonElement;
   private readonly meter: HTMLElement;
   private readonly meterFill: HTMLElement;
@@ -90,11 +92,8 @@ export class Composer {
       () => this.post({ type: 'attachDiagnostics' }),
     );
     this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attachments') } });
-    this.modelButton = h(doc, 'button', {
-      className: 'model-button',
-      attrs: { type: 'button', title: l10n.t('Pick the model or channel') },
-      on: { click: () => this.post({ type: 'action', action: 'pickModel' }) },
-    });
+    this.modelChip = new ModelChip(doc, () => this.post({ type: 'action', action: 'pickModel' }));
+    this.modelButton = this.modelChip.element;
     this.meterFill = h(doc, 'span', { className: 'meter-fill' });
     this.meterPercent = h(doc, 'span', { className: 'meter-percent' });
     this.meterOf = h(doc, 'span', { className: 'meter-of' });
@@ -167,16 +166,8 @@ export class Composer {
     for (const r of state.rules ?? []) this.chips.appendChild(rulesChip(this.doc, r));
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
     this.chips.hidden = state.attachments.length === 0 && !state.rules?.length;
-    // the channel never shrinks: at the default side-bar width the model name is cut, not the channel
-    clear(this.modelButton);
-    this.modelButton.append(
-      h(this.doc, 'span', { className: 'model-name', text: state.model }),
-      ...(state.channel ? [h(this.doc, 'span', { className: 'model-channel', text: ` · ${state.channel}` })] : []),
-    );
-    this.modelButton.setAttribute(
-      'aria-label',
-      state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model),
-    );
+    // at the default side-bar width the channel's word gives way to its icon, then the name is elided in the middle
+    this.modelChip.set(state.model, state.channel);
     this.renderMeter(state);
     const hints: string[] = [];
     if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)

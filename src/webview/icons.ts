@@ -30,14 +30,19 @@ const PATHS = {
 export type IconName = keyof typeof PATHS;
 
 export function icon(doc: Document, name: IconName): SVGSVGElement {
+  return strokeIcon(doc, `icon icon-${name}`, PATHS[name]);
+}
+
+/** A decorative 24x24 stroke icon of `paths`, drawn in currentColor (for icon sets kept beside the code that uses them). */
+export function strokeIcon(doc: Document, className: string, paths: readonly string[]): SVGSVGElement {
   const svg = doc.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('width', '16');
   svg.setAttribute('height', '16');
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
-  svg.setAttribute('class', `icon icon-${name}`);
-  for (const d of PATHS[name]) {
+  svg.setAttribute('class', className);
+  for (const d of paths) {
     const p = doc.createElementNS(SVG_NS, 'path');
     p.setAttribute('d', d);
     svg.appendChild(p);

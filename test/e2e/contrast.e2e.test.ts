@@ -202,6 +202,27 @@ function measureContrast(base: [number, number, number]): TextSample[] {
   return samples;
 }
 
+/** Runs in the webview frame: what the composer's model chip shows, and whether any of it is cut. */
+function modelChip(): { name: string; channel: string; chipFits: boolean; nameFits: boolean; icon: boolean; label: string; title: string } {
+  const chip = document.querySelector<HTMLElement>('.model-button')!;
+  const name = chip.querySelector<HTMLElement>('.model-name')!;
+  const word = chip.querySelector<HTMLElement>('.model-channel-text');
+  const icon = chip.querySelector('.channel-icon')?.getBoundingClientRect();
+  const bar = chip.parentElement!.getBoundingClientRect();
+  const r = chip.getBoundingClientRect();
+  return {
+    name: name.textContent ?? '',
+    // the channel's word, when it shows
+    channel: word && word.getClientRects().length ? (word.textContent ?? '') : '',
+    // nothing of the chip overflows it, and the chip is inside its bar
+    chipFits: chip.scrollWidth <= chip.clientWidth && r.left >= bar.left - 1 && r.right <= bar.right + 1,
+    nameFits: name.scrollWidth <= name.clientWidth,
+    icon: !!icon && icon.width > 0 && icon.right <= r.right,
+    label: chip.getAttribute('aria-label') ?? '',
+    title: chip.title,
+  };
+}
+
 describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-in themes', function () {
   this.timeout(300_000);
 
@@ -396,11 +417,18 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
 
     const shot = theme.narrowShot;
     if (shot) {
-      it(`at the default width (290 px) in ${theme.id}: three notices leave the conversation and Send in view; total, context share and channel read whole`, async () => {
+      it(`at the default width (290 px) in ${theme.id}: three notices leave the conversation and Send in view; total, context share and the model chip read whole`, async () => {
         const size = wb.page.viewportSize()!;
         // a laptop-sized window, where a strip of notices without a cap left the transcript 24 px high
         await wb.page.setViewportSize({ width: size.width, height: 620 });
         try {
+          // wide (520 px), the chip reads whole, the channel's word too
+          const wide = await chat.evaluate(modelChip);
+          assert.deepEqual(
+            { name: wide.name, channel: wide.channel, fits: wide.chipFits && wide.nameFits },
+            { name: 'flagship-text', channel: 'default', fits: true },
+            `${theme.id}, 520 px: ${JSON.stringify(wide)}`,
+          );
           await sidebarWidth(290);
           // three notices: two informational (nothing selected, no problems) and a warning (no image input)
           // (Attach image is aria-disabled on a text-only model, yet says why when clicked)
@@ -441,11 +469,10 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
                 composerBar: rect('.composer-bar')!,
                 total: { text: text('.total-cost'), whole: whole('.total-cost') },
                 percent: { text: text('.meter-percent'), whole: whole('.meter-percent') },
-                channel: { text: text('.model-channel'), whole: whole('.model-channel') },
               };
             });
           const check = async (what: string) => {
-            const l = await layout();
+            const l = { ...(await layout()), chip: await chat.evaluate(modelChip) };
             const at = `${theme.id}, ${what}: ${JSON.stringify(l)}`;
             assert.ok(l.viewport.width <= 300, at);
             assert.ok(l.notices.height <= l.viewport.height * 0.34 + 2, `the notices take more than a third of the panel (${at})`);
@@ -456,8 +483,12 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
             assert.ok(l.total.whole, `the total is cut (${at})`);
             assert.match(l.percent.text, /^(<1|\d+)%$/, at);
             assert.ok(l.percent.whole, `the context share is cut (${at})`);
-            assert.match(l.channel.text, /· \w+/, at);
-            assert.ok(l.channel.whole, `the channel is cut (${at})`);
+            // the model chip: the whole name and the channel's icon, nothing cut; the channel's word in its name and tooltip
+            assert.equal(l.chip.name, 'flagship-text', `the model name reads "${l.chip.name}" (${at})`);
+            assert.ok(l.chip.chipFits && l.chip.nameFits, `the model chip is cut (${at})`);
+            assert.ok(l.chip.icon, `the channel's icon is not shown (${at})`);
+            assert.equal(l.chip.label, 'Model flagship-text, channel default', at);
+            assert.match(l.chip.title, /^Model flagship-text, channel default\./, at);
           };
           await check('three notices, folded');
           await more.click();
@@ -482,6 +513,35 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       });
     }
   }
+
+  it('at 290 px a long model name is elided in the middle, its end kept; the whole name in the tooltip', async () => {
+    await wb.runCommand('Modelgate: Pick Chat Model');
+    await wb.answerInput('long-context-tools');
+    await wb.runCommand('Modelgate: Pick Channel');
+    await wb.answerInput('Economical');
+    await chat.waitForFunction(
+      () => document.querySelector('.model-button')?.getAttribute('aria-label') === 'Model long-context-tools, channel economical',
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    try {
+      await sidebarWidth(290);
+      await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000 });
+      await chat.waitForFunction(() => document.querySelector('.model-button .model-name')?.textContent?.includes('…'), undefined, { timeout: 10_000 });
+      const chip = await chat.evaluate(modelChip);
+      const at = JSON.stringify(chip);
+      assert.match(chip.name, /^long-?\S*…\S*tools$/, at);
+      assert.ok(chip.chipFits && chip.nameFits, `the model chip is cut: ${at}`);
+      assert.ok(chip.icon, `the channel's icon is not shown: ${at}`);
+      assert.match(chip.title, /^Model long-context-tools, channel economical\./, at);
+      mkdirSync(join(repoRoot(), 'test-results', 'screenshots'), { recursive: true });
+      await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', 'chat-290-long-model.png') });
+    } finally {
+      await sidebarWidth(520);
+    }
+  });
 
   it('Regenerate shows the focus ring when the keyboard reaches it', async () => {
     const regenerate = chat.locator('.message-regenerate:not([hidden])').last();

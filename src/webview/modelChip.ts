@@ -1,0 +1,131 @@
+// The composer's model chip: "flagship-text [icon] stable", a button that opens the model and
+// channel picker. At the default side-bar width (about 290 px) the whole text does not fit beside
+// the attach buttons and Send, so it gives way in steps, measured in the real layout (issue 20):
+//   1. the channel's word goes, its icon stays (each channel has its own icon);
+//   2. the model name is elided in the middle ("long-c…tools"): the end of a model id (size,
+//      variant, date) usually tells models of one family apart.
+// The full model and channel stay in the button's accessible name and tooltip. Without layout
+// (jsdom) or while hidden, the chip keeps its whole text.
+import { clear, h } from './dom';
+import { strokeIcon } from './icons';
+import { l10n } from './l10n';
+
+/** One icon per channel the gateway offers (24x24 strokes). */
+const CHANNEL_ICONS: Record<string, readonly string[]> = {
+  // the gateway picks the channel
+  default: ['M16 3h5v5', 'M4 20L21 3', 'M21 16v5h-5', 'M15 15l6 6', 'M4 4l5 5'],
+  // straight to the provider
+  direct: ['M4 12h15', 'M13 6l6 6-6 6'],
+  // a shield: the steady channel
+  stable: ['M12 2l8 3.5V11c0 5-3.4 9.3-8 11-4.6-1.7-8-6-8-11V5.5z'],
+  // a price tag: the cheap channel
+  economical: ['M20.6 13.4l-7.2 7.2a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8z', 'M7 7h.01'],
+};
+
+/** `text` cut to `keep` characters around an ellipsis in the middle, the end favoured. */
+export function elideMiddle(text: string, keep: number): string {
+  const chars = [...text];
+  if (keep >= chars.length) return text;
+  const head = Math.max(1, Math.floor(keep / 2));
+  const tail = Math.max(1, keep - head);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+export class ModelChip {
+  readonly element: HTMLButtonElement;
+  private name: HTMLElement | undefined;
+  private model = '';
+  private channel = '';
+  private hasIcon = false;
+  /** what the last fit was measured for: the same text in the same room needs no new fit */
+  private fitKey = '';
+  private observer: ResizeObserver | undefined;
+
+  constructor(
+    private readonly doc: Document,
+    onClick: () => void,
+  ) {
+    this.element = h(doc, 'button', {
+      className: 'model-button',
+      attrs: { type: 'button', title: l10n.t('Pick the model or channel') },
+      on: { click: onClick },
+    });
+  }
+
+  set(model: string, channel: string): void {
+    if (model === this.model && channel === this.channel && this.name) return;
+    this.model = model;
+    this.channel = channel;
+    const paths = channel ? CHANNEL_ICONS[channel] : undefined;
+    this.hasIcon = paths !== undefined;
+    this.name = h(this.doc, 'span', { className: 'model-name', text: model });
+    clear(this.element);
+    this.element.append(
+      this.name,
+      ...(channel
+        ? [
+            h(this.doc, 'span', { className: 'model-channel' }, [
+              paths && strokeIcon(this.doc, `icon channel-icon channel-${channel}`, paths),
+              h(this.doc, 'span', { className: 'model-channel-text', text: channel }),
+            ]),
+          ]
+        : []),
+    );
+    const label = channel ? l10n.t('Model {0}, channel {1}', model, channel) : l10n.t('Model {0}', model);
+    this.element.setAttribute('aria-label', label);
+    this.element.title = channel
+      ? l10n.t('Model {0}, channel {1}. Pick the model or channel.', model, channel)
+      : l10n.t('Model {0}. Pick the model or channel.', model);
+    this.fitKey = '';
+    this.fit();
+  }
+
+  /** Fits the text into the room the composer bar leaves (see the top of the file). */
+  fit(): void {
+    const chip = this.element;
+    const name = this.name;
+    const bar = chip.parentElement;
+    if (!name || !bar) return;
+    this.observe(bar); // also catches the chip being shown (it has no room while hidden)
+    if (chip.hidden || !chip.isConnected) return;
+    // the room: the bar's width less what its other children take
+    let others = 0;
+    for (const child of bar.children) if (child !== chip) others += (child as HTMLElement).offsetWidth;
+    const key = `${this.model}|${this.channel}|${bar.clientWidth}|${others}`;
+    if (key === this.fitKey || bar.clientWidth === 0) return;
+    this.fitKey = key;
+    const fits = () => chip.scrollWidth <= chip.clientWidth && name.scrollWidth <= name.clientWidth;
+    chip.classList.remove('compact');
+    name.textContent = this.model;
+    if (fits()) return;
+    if (this.hasIcon) {
+      chip.classList.add('compact');
+      if (fits()) return;
+    }
+    // the longest middle elision that fits (binary search over the characters kept)
+    const length = [...this.model].length;
+    let lo = 2;
+    let hi = length - 1;
+    let best = 2;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      name.textContent = elideMiddle(this.model, mid);
+      if (fits()) {
+        best = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    name.textContent = elideMiddle(this.model, best);
+  }
+
+  /** Fits again when the panel or the bar's other controls change size (Stop shows, Send's label goes). */
+  private observe(bar: HTMLElement): void {
+    const RO = this.doc.defaultView?.ResizeObserver;
+    if (this.observer || !RO) return;
+    this.observer = new RO(() => this.fit());
+    this.observer.observe(bar);
+    for (const child of bar.children) this.observer.observe(child);
+  }
+}
