@@ -3,10 +3,10 @@
 // (search.followSymlinks defaults to true), so a linked folder that points elsewhere would
 // otherwise show up in listings and searches.
 import { path } from '../../platform/path';
-import * as vscode from 'vscode';
-import { mapLimited, raceCancellation } from './cancellation';
+import type * as vscode from 'vscode';
+import { mapLimited } from './cancellation';
 import { ToolError } from './errors';
-import { assertNotExcluded, resolveUri, type Target } from './workspaceAccess';
+import { assertNotExcluded, findFilesIn, resolveUri, type Target } from './workspaceAccess';
 
 export interface FileSearchResult {
   files: Target[];
@@ -23,7 +23,7 @@ export async function findWorkspaceFiles(
 ): Promise<FileSearchResult> {
   // Ask for some more than needed: hits the guard drops must not make a full page look short.
   const ask = limit + 1 + Math.min(limit, 100);
-  const uris = await raceCancellation(vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, ask, token), token);
+  const uris = await findFilesIn(folder, pattern, exclude, ask, token);
   const candidates = uris
     .map((uri) => ({ uri, rel: path.posix.relative(folder.uri.path, uri.path) }))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
