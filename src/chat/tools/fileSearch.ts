@@ -4,11 +4,11 @@
 // otherwise show up in listings and searches.
 import { path } from '../../platform/path';
 import * as vscode from 'vscode';
-import { mapLimited, raceCancellation } from './cancellation';
+import { mapLimited } from './cancellation';
 import { ToolError } from './errors';
 import { excludeGlob } from './globs';
 import type { StagedView } from './toolContext';
-import { assertNotExcluded, resolveUri, type Target } from './workspaceAccess';
+import { assertNotExcluded, findFilesIn, resolveUri, type Target } from './workspaceAccess';
 
 export interface FileSearchResult {
   files: Target[];
@@ -25,7 +25,7 @@ export async function findWorkspaceFiles(
 ): Promise<FileSearchResult> {
   // Ask for some more than needed: hits the guard drops must not make a full page look short.
   const ask = limit + 1 + Math.min(limit, 100);
-  const uris = await raceCancellation(vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, ask, token), token);
+  const uris = await findFilesIn(folder, pattern, exclude, ask, token);
   const candidates = uris
     .map((uri) => ({ uri, rel: path.posix.relative(folder.uri.path, uri.path) }))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));

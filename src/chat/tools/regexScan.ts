@@ -7,9 +7,19 @@
 // for 30 s. terminate() stops the worker thread mid-match, and meanwhile the host keeps running.
 // At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts); the others
 // wait their turn, and their time limit starts when they run.
+//
+// What still held the host after the move to workers (issue 21, measured in the host-responsiveness
+// suite from the host thread's scheduler statistics): not its own work (about 1 ms of the host
+// thread's CPU to start a worker and pass it the texts) but the workers' CPU. Four workers that
+// backtrack for their full time limit are four runnable threads of the host's process; on a 2-core
+// machine under load the host's thread waited for a CPU for 0.1 to 0.3 s at a time. So a worker
+// lowers its own thread's priority to the lowest (nice 19, Linux, where nice is per thread) before
+// it takes a job: the host's thread runs first whenever it has work. And workers are kept for the
+// next scan (at most MAX_RUNNING_SCANS idle ones, for IDLE_WORKER_MS): starting one costs its thread
+// about 30 ms of CPU, before it can lower its priority; a worker stopped at the time limit is gone.
 import { Worker } from 'node:worker_threads';
 import { previewLine, splitLines } from './text';
-import { RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
+import { MAX_RUNNING_SCANS, RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
 
 export interface RegexScanner {
   /** Matches per text (same order), at most `max` in total. Throws ScanTimeout past `timeoutMs`. */
@@ -27,9 +37,22 @@ export interface ScanJob {
 /** A match as a scan worker sends it back: line, index in the line, length. */
 export type RawHit = [line: number, index: number, length: number];
 
-/** The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build. */
+/** Idle workers are ended after this long without a scan. */
+export const IDLE_WORKER_MS = 30_000;
+
+/**
+ * The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build.
+ * First the thread's nice value goes to 19 (Linux: per thread, the thread id from /proc/thread-self;
+ * never the process's id, which is the host's main thread). Elsewhere nothing changes priority.
+ */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+if (process.platform === 'linux') {
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) require('node:os').setPriority(tid, 19);
+  } catch {}
+}
 parentPort.on('message', ({ texts, source, flags, max }) => {
   const re = new RegExp(source, flags);
   const out = [];
@@ -54,40 +77,74 @@ parentPort.on('message', ({ texts, source, flags, max }) => {
 });
 `;
 
+/** Workers that finished their scan, for the next one (window-wide; at most MAX_RUNNING_SCANS). */
+const idle: Worker[] = [];
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Idle scan workers (for tests). */
+export function idleScanWorkers(): number {
+  return idle.length;
+}
+
+/** Ends the idle workers (after IDLE_WORKER_MS, and for tests). */
+export function endIdleScanWorkers(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  for (const w of idle.splice(0)) void w.terminate();
+}
+
+function dropIdle(w: Worker): void {
+  const i = idle.indexOf(w);
+  if (i >= 0) idle.splice(i, 1);
+}
+
+/** A worker whose thread runs: an idle one, or a new one once it is online (starting is not the regex's time). */
+async function takeWorker(): Promise<Worker> {
+  const kept = idle.pop();
+  if (kept) return kept;
+  let w: Worker;
+  try {
+    w = new Worker(WORKER_SOURCE, { eval: true });
+  } catch (e) {
+    throw new RegexUnavailable(`no worker available for a time-limited regex scan (${(e as Error).message})`);
+  }
+  w.unref(); // an idle worker never keeps the process alive
+  w.on('error', () => dropIdle(w)); // reported to the scan that runs (below); never an unhandled 'error' event
+  w.on('exit', () => dropIdle(w));
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: Error) => {
+      w.off('online', onOnline);
+      void w.terminate();
+      reject(new RegexUnavailable(`the regex worker did not start (${e.message})`));
+    };
+    const onOnline = () => {
+      w.off('error', onError);
+      resolve();
+    };
+    w.once('online', onOnline);
+    w.once('error', onError);
+  });
+  return w;
+}
+
+/** A worker whose scan answered goes back to the idle ones (or ends, beyond MAX_RUNNING_SCANS). */
+function giveBack(w: Worker): void {
+  if (idle.length >= MAX_RUNNING_SCANS) {
+    void w.terminate();
+    return;
+  }
+  idle.push(w);
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(endIdleScanWorkers, IDLE_WORKER_MS);
+  idleTimer.unref?.();
+}
+
 export function createRegexScanner(): RegexScanner {
-  let worker: Worker | undefined;
-  let online: Promise<void> | undefined;
-  /** The worker, once its thread runs (starting one is not the regex's time). */
-  const start = async (): Promise<Worker> => {
-    if (!worker) {
-      try {
-        worker = new Worker(WORKER_SOURCE, { eval: true });
-      } catch (e) {
-        throw new RegexUnavailable(`no worker available for a time-limited regex scan (${(e as Error).message})`);
-      }
-      worker.unref(); // an idle scanner never keeps the process alive
-      worker.on('error', () => undefined); // reported to the scan that runs (below); never an unhandled 'error' event
-      const w = worker;
-      online = new Promise<void>((resolve, reject) => {
-        w.once('online', resolve);
-        w.once('error', (e) => reject(new RegexUnavailable(`the regex worker did not start (${e.message})`)));
-      });
-      online.catch(() => undefined);
-    }
-    const w = worker;
-    await online;
-    return w;
-  };
-  const stop = () => {
-    void worker?.terminate();
-    worker = undefined;
-    online = undefined;
-  };
   return {
     async scan(texts, re, max, timeoutMs) {
       const release = await scanSlot();
       try {
-        const w = await start();
+        const w = await takeWorker();
         const raw = await new Promise<RawHit[][]>((resolve, reject) => {
           const done = () => {
             clearTimeout(timer);
@@ -96,16 +153,17 @@ export function createRegexScanner(): RegexScanner {
           };
           const timer = setTimeout(() => {
             done();
-            stop(); // kills the thread mid-match
+            void w.terminate(); // kills the thread mid-match
             reject(new ScanTimeout(`timed out after ${timeoutMs} ms`));
           }, timeoutMs);
           const onMessage = (hits: RawHit[][]) => {
             done();
+            giveBack(w);
             resolve(hits);
           };
           const onError = (e: Error) => {
             done();
-            stop();
+            void w.terminate();
             reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
           };
           w.on('message', onMessage);
@@ -121,6 +179,7 @@ export function createRegexScanner(): RegexScanner {
         release();
       }
     },
-    dispose: stop,
+    // Workers are shared by every scanner of the window (idle ones end after IDLE_WORKER_MS).
+    dispose: () => undefined,
   };
 }

@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { guardPath, type GuardRoot, type GuardedPath } from '../../core/workspace/pathGuard';
 import { nodeFs } from '../../platform/fs';
 import { assertNoSymlinkBelow } from './symlinkGuard';
-import { raceCancellation } from './cancellation';
 import { ToolError } from './errors';
 import { FileMissing, readUri, statUri, type FileInfo } from './fileAccess';
 import { escapeGlob } from './globs';
 import { LIMITS } from './limits';
+import { SearchGate, MAX_RUNNING_FILE_SEARCHES } from './searchGate';
 import { decodeText, looksBinary } from './text';
 
 export interface Target {
@@ -111,8 +111,26 @@ function insideGit(relative: string): boolean {
 async function visibleToFileSearch(folder: vscode.WorkspaceFolder, relative: string, token: vscode.CancellationToken): Promise<boolean> {
   if (relative === '') return true;
   // `undefined` as exclude = apply files.exclude, exactly as the Explorer and Quick Open do.
-  const found = await raceCancellation(vscode.workspace.findFiles(new vscode.RelativePattern(folder, escapeGlob(relative)), undefined, 1, token), token);
+  const found = await findFilesIn(folder, escapeGlob(relative), undefined, 1, token);
   return found.length > 0;
+}
+
+const fileSearches = new SearchGate<vscode.Uri[]>(MAX_RUNNING_FILE_SEARCHES, () => new vscode.CancellationTokenSource());
+
+/**
+ * vscode.workspace.findFiles in one folder, through the window's search gate (searchGate.ts: a few
+ * at a time, identical ones shared). `exclude` undefined applies files.exclude. The result is
+ * shared: never change it.
+ */
+export function findFilesIn(
+  folder: vscode.WorkspaceFolder,
+  pattern: string,
+  exclude: string | undefined,
+  maxResults: number,
+  token: vscode.CancellationToken,
+): Promise<readonly vscode.Uri[]> {
+  const key = JSON.stringify([folder.uri.toString(), pattern, exclude ?? null, maxResults]);
+  return fileSearches.run(key, (t) => vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, maxResults, t), token);
 }
 
 /**

@@ -16,7 +16,8 @@ import {
 } from '../../../../src/chat/tools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../../src/chat/tools/globs';
 import { compileRegex, literalTester, MAX_RUNNING_SCANS, regexTester, scanText, ScanTimeout } from '../../../../src/chat/tools/textScan';
-import { createRegexScanner } from '../../../../src/chat/tools/regexScan';
+import * as fs from 'node:fs';
+import { createRegexScanner, endIdleScanWorkers, idleScanWorkers } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
   it('defines the five read-only tools, the three edit tools and run_command with closed JSON schemas and descriptions', () => {
@@ -268,5 +269,32 @@ describe('tool text scan', () => {
     } finally {
       for (const s of scanners) s.dispose();
     }
+  });
+
+  it('keeps a worker whose scan answered for the next scan, never one stopped at the limit', async () => {
+    endIdleScanWorkers();
+    const re = compileRegex('a+');
+    await createRegexScanner().scan(['aaa\n'], re, 10, 5000);
+    assert.equal(idleScanWorkers(), 1, 'the worker is kept');
+    assert.equal((await createRegexScanner().scan(['b\naaa'], re, 10, 5000))[0]![0]!.line, 2);
+    assert.equal(idleScanWorkers(), 1, 'the next scan took it and gave it back (a new worker would make two)');
+    await assert.rejects(createRegexScanner().scan([`${'a'.repeat(40)}!\n`], compileRegex('(a+)+$'), 10, 300), ScanTimeout);
+    assert.equal(idleScanWorkers(), 0, 'the stopped worker is not kept');
+    endIdleScanWorkers();
+  });
+
+  it('runs the scan workers at the lowest priority (Linux: nice 19 for their threads), never the host thread', async function () {
+    if (process.platform !== 'linux') this.skip();
+    endIdleScanWorkers();
+    const nices = () =>
+      fs
+        .readdirSync('/proc/self/task')
+        .map((tid) => ({ tid: Number(tid), nice: Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]) }));
+    const before = new Set(nices().map((t) => t.tid));
+    await createRegexScanner().scan(['aaa\n'], compileRegex('a+'), 10, 5000);
+    const started = nices().filter((t) => !before.has(t.tid));
+    assert.equal(started.filter((t) => t.nice === 19).length, 1, `the kept worker's thread runs at nice 19 (threads started: ${JSON.stringify(started)})`);
+    assert.equal(nices().find((t) => t.tid === process.pid)?.nice, 0, 'the main thread keeps its priority');
+    endIdleScanWorkers();
   });
 });
