@@ -13,6 +13,7 @@ import { createWorkspaceTools } from './tools';
 import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 import { createChatEdits, type ChatEdits } from './edits';
 import { PanelApprovals } from './tools/panelApproval';
+import { withVscodeTools } from './vscodeTools';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -46,7 +47,11 @@ export function registerChat(
   const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
   const approvals = new PanelApprovals();
   const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
-  const tools = withPanelImageTool(workspaceTools, imageTool);
+  const tools = withVscodeTools(withPanelImageTool(workspaceTools, imageTool), {
+    approvals,
+    defaults: () => services.settings().vscodeTools,
+    log: (line) => services.log.warn(line),
+  });
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
   let controller = open();

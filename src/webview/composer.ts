@@ -7,6 +7,7 @@ import { formatContextUse } from './format';
 import { icon } from './icons';
 import { l10n } from './l10n';
 import { attachmentChip } from './messageViews';
+import { ToolPicker } from './toolPicker';
 
 export interface ComposerCallbacks {
   post(message: WebviewMessage): void;
@@ -39,6 +40,8 @@ export class Composer {
   private readonly meterOf: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly editBanner: HTMLElement;
+  /** the tools from VS Code the user may switch on for the conversation */
+  readonly toolPicker: ToolPicker;
   private state: ComposerState | undefined;
   private busy = false;
   private ready = false;
@@ -121,6 +124,7 @@ export class Composer {
       h(doc, 'button', { className: 'link-button', text: l10n.t('Cancel edit'), attrs: { type: 'button' }, on: { click: () => this.cancelEdit() } }),
     ]);
     this.editBanner.hidden = true;
+    this.toolPicker = new ToolPicker(doc, (m) => this.post(m));
 
     this.element = h(doc, 'div', { className: 'composer' }, [
       this.editBanner,
@@ -132,6 +136,7 @@ export class Composer {
         h(doc, 'div', { className: 'send-buttons' }, [this.stopButton, this.sendButton]),
       ]),
       h(doc, 'div', { className: 'composer-status' }, [this.meter, this.hint]),
+      this.toolPicker.element,
     ]);
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
@@ -178,6 +183,7 @@ export class Composer {
       state.channel ? l10n.t('Model {0}, channel {1}', state.model, state.channel) : l10n.t('Model {0}', state.model),
     );
     this.renderMeter(state);
+    this.toolPicker.setTools(state.vscodeTools);
     const hints: string[] = [];
     if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
     this.hint.textContent = hints.join(' ');

@@ -2,4 +2,6 @@
 export interface ToolRunContext {
   conversationId: string;
   messageId: string;
+  /** the answer's model takes image input (a tool's images may go to it) */
+  imageInput?: boolean;
 }
