@@ -25,24 +25,27 @@ function isDataPart(part: unknown): part is { mimeType: string; data: Uint8Array
 
 export function toolResultOf(result: InvokeResult, options: { imageInput: boolean }): ToolResult {
   const texts: string[] = [];
+  /** what was left out or moved: kept whole after the capped text */
+  const notes: string[] = [];
   const images: string[] = [];
   for (const part of result.content) {
     if (part instanceof vscode.LanguageModelTextPart) texts.push(part.value);
     else if (isDataPart(part)) {
       const mime = part.mimeType.toLowerCase();
       if (mime.startsWith('image/')) {
-        if (!options.imageInput) texts.push(`[An image (${mime}, ${part.data.byteLength} bytes) was left out: the model does not take image input.]`);
+        if (!options.imageInput) notes.push(`[An image (${mime}, ${part.data.byteLength} bytes) was left out: the model does not take image input.]`);
         else if (!IMAGE_MIMES.has(mime) || part.data.byteLength > MAX_RESULT_IMAGE_BYTES || images.length >= MAX_RESULT_IMAGES)
-          texts.push(`[An image (${mime}, ${part.data.byteLength} bytes) was left out: too large, too many, or not PNG, JPEG, WebP or GIF.]`);
+          notes.push(`[An image (${mime}, ${part.data.byteLength} bytes) was left out: too large, too many, or not PNG, JPEG, WebP or GIF.]`);
         else {
           images.push(`data:${mime};base64,${toBase64(part.data)}`);
-          texts.push(`[Image ${images.length} (${mime}) follows in the next message.]`);
+          notes.push(`[Image ${images.length} (${mime}) follows in the next message.]`);
         }
       } else if (mime.startsWith('text/') || mime === 'application/json') texts.push(decoder.decode(part.data));
-      else texts.push(`[Data of type ${mime} (${part.data.byteLength} bytes) was left out.]`);
+      else notes.push(`[Data of type ${mime} (${part.data.byteLength} bytes) was left out.]`);
     } else if (part instanceof vscode.LanguageModelPromptTsxPart) texts.push(JSON.stringify(part.value));
   }
-  const out: ToolResult = { content: capResult(texts.join('\n') || '(The tool returned nothing.)', VSCODE_TOOL_RESULT_CHARS), isError: false };
+  const text = texts.length ? capResult(texts.join('\n'), VSCODE_TOOL_RESULT_CHARS) : notes.length ? '' : '(The tool returned nothing.)';
+  const out: ToolResult = { content: [text, ...notes].filter(Boolean).join('\n'), isError: false };
   if (images.length) out.images = images;
   return out;
 }
