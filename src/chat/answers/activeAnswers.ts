@@ -29,7 +29,7 @@ export interface ChatTools {
   /** USD the tools spent in this conversation's answer (generated images), taken once */
   takeImageCost?(conversationId: string): number | undefined;
   /** VS Code's tools (MCP servers, other extensions) and the panel's picker of them */
-  vscodeTools?: import('../vscodeTools').VscodeToolsPanel;
+  vscodeTools?: import('../tools/vscodeToolsPanel').VscodeToolsPanel;
 }
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */

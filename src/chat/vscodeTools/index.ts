@@ -11,24 +11,15 @@ import type { ToolCall } from '../../core/client/types';
 import type { ChatTools } from '../answers/activeAnswers';
 import type { ToolResult } from '../answers/answerLoop';
 import { PANEL_IMAGE_TOOL_NAME } from '../panelImageTools';
-import type { VscodeToolView } from '../protocol';
 import type { PanelApprovals } from '../tools/panelApproval';
 import { TOOL_NAMES } from '../tools/schemas';
 import type { ToolRunContext } from '../tools/toolContext';
+import type { VscodeToolsPanel } from '../tools/vscodeToolsPanel';
+
+export type { VscodeToolsPanel } from '../tools/vscodeToolsPanel';
 import { listVscodeTools, vscodeToolHost, type ToolHost, type VscodeToolEntry } from './catalog';
 import { VscodeToolChoice } from './choice';
 import { toolResultOf, type InvokeResult } from './results';
-
-export interface VscodeToolsPanel {
-  /** the picker's rows for a conversation (every foreign tool VS Code lists now) */
-  picker(conversationId: string): VscodeToolView[];
-  /** switches a tool on or off for a conversation; false when VS Code lists no such tool */
-  toggle(conversationId: string, name: string): boolean;
-  /** the conversation was deleted */
-  forget(conversationId: string): void;
-  /** VS Code's list of tools changed (an MCP server started or stopped, an extension came) */
-  onDidChange(listener: () => void): vscode.Disposable;
-}
 
 export interface VscodeToolsDeps {
   approvals: PanelApprovals;
