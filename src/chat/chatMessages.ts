@@ -120,6 +120,8 @@ export class ChatMessageRouter {
         case 'toggleRules':
           if (scope.rules.toggle(scope.store().active.id, msg.path)) scope.postComposer();
           return;
+        case 'refreshVscodeTools':
+          return scope.postComposer();
         case 'toggleVscodeTool':
           if (this.o.vscodeTools?.toggle(scope.store().active.id, msg.name)) scope.postComposer();
           return;

@@ -19,6 +19,11 @@ export class ToolPicker {
     this.list = h(doc, 'div', { className: 'tool-picker-list', attrs: { role: 'group', 'aria-label': l10n.t('Tools from VS Code') } });
     this.element = h(doc, 'details', { className: 'tool-picker' }, [this.summary, this.list]);
     this.element.hidden = true;
+    // VS Code 1.139 tells extensions nothing when its tools change (an MCP server started): ask for
+    // the current list each time the picker opens
+    this.element.addEventListener('toggle', () => {
+      if (this.element.open) post({ type: 'refreshVscodeTools' });
+    });
     this.list.addEventListener('change', (e) => {
       const box = e.target as HTMLInputElement | null;
       const name = box?.getAttribute('data-vscode-tool');

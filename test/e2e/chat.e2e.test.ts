@@ -289,8 +289,13 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.answerInput('Start Server');
     const picker = chat.locator('details.tool-picker');
     await picker.locator('summary').waitFor({ state: 'visible', timeout: 60_000 });
-    await picker.locator('summary').click();
     const echo = picker.getByRole('checkbox', { name: /mcp_modelgate-tes_echo_note/ });
+    // opening the picker asks the host for VS Code's current list (the server may still be starting)
+    for (let i = 0; i < 60 && !(await echo.isVisible()); i++) {
+      if (await picker.evaluate((d) => (d as HTMLDetailsElement).open)) await picker.locator('summary').click();
+      await picker.locator('summary').click();
+      await echo.waitFor({ state: 'visible', timeout: 1_000 }).catch(() => undefined);
+    }
     await echo.check();
     await chat.waitForFunction(() => /1 of \d+ on/.test(document.querySelector('details.tool-picker summary')?.textContent ?? ''), undefined, {
       timeout: 30_000,

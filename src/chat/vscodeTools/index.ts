@@ -62,7 +62,8 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
       return true;
     },
     forget: (conversationId) => choice.forget(conversationId),
-    // not in @types/vscode 1.104 (the oldest VS Code Modelgate supports); there in 1.139
+    // no such event in VS Code 1.139's API (nor @types/vscode 1.104); used where a VS Code has it.
+    // Otherwise the picker asks for a fresh list when it is opened (refreshVscodeTools).
     onDidChange: (listener) => (vscode.lm as { onDidChangeTools?: vscode.Event<void> }).onDidChangeTools?.(listener) ?? { dispose: () => undefined },
   };
 
