@@ -137,4 +137,3 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
     assert.equal(done?.status, 'done', 'the answer is not broken');
   });
 });
-
