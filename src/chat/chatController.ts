@@ -89,7 +89,7 @@ export class ChatController implements vscode.Disposable {
       rules: this.#rules,
       store: () => this.store,
       modelInfo: (id) => this.#modelInfo(id),
-      toolsFor: (info) => this.#toolsFor(info),
+      toolsFor: (info, conversationId) => this.#toolsFor(info, conversationId),
       postComposer: () => this.#postComposer(),
       refreshKey: () => this.#refreshKey(),
       get closing() {
@@ -100,7 +100,14 @@ export class ChatController implements vscode.Disposable {
     this.#runs = new AnswerRuns(this.#scope, this.#tools, this.#edits ? (c, answerId) => this.#edits!.answerEnded(c, answerId) : undefined);
     this.#attachments = new ChatAttachments(this.#scope);
     this.#turns = new ChatTurns(this.#scope, this.#runs);
-    this.#router = new ChatMessageRouter({ scope: this.#scope, actions: this, apply: options.apply, approvals: options.approvals, edits: this.#edits });
+    this.#router = new ChatMessageRouter({
+      scope: this.#scope,
+      actions: this,
+      apply: options.apply,
+      approvals: options.approvals,
+      edits: this.#edits,
+      vscodeTools: this.#tools.vscodeTools,
+    });
     const s = options.services;
     const rules = this.#rules;
     this.ready = (async () => {
@@ -122,6 +129,8 @@ export class ChatController implements vscode.Disposable {
       new CacheLossNotices(this.#scope),
       ...(this.#edits ? [this.#edits] : []),
       options.approvals.onDidChange((change) => this.#postApproval(change)),
+      // the picker of tools from VS Code follows VS Code's list (an MCP server started, an extension came)
+      ...(this.#tools.vscodeTools ? [this.#tools.vscodeTools.onDidChange(() => this.#postComposer())] : []),
     );
   }
 
@@ -256,6 +265,7 @@ export class ChatController implements vscode.Disposable {
     await this.ready;
     this.#runs.discard(id);
     this.#approvals.cancelConversation(id);
+    this.#tools.vscodeTools?.forget(id);
     const wasActive = this.store.active.id === id;
     await this.store.delete(id);
     this.#rules.forget(id);
@@ -326,16 +336,20 @@ export class ChatController implements vscode.Disposable {
     return chatModelInfo(this.#services.catalogue(), id);
   }
 
-  #toolsFor(info: ChatModelInfo): ToolOffer {
-    return toolOffer(info, vscode.workspace.isTrusted, this.#services.settings().maxToolRounds, () => this.#tools.definitions());
+  #toolsFor(info: ChatModelInfo, conversationId?: string): ToolOffer {
+    return toolOffer(info, vscode.workspace.isTrusted, this.#services.settings().maxToolRounds, () => this.#tools.definitions(conversationId));
   }
 
   #composerState(c: Conversation): ComposerState {
     const s = this.#services.settings();
     const info = this.#modelInfo(s.chatModel);
-    const state = composerState(c, info, s.channel, this.#toolsFor(info), this.#hasKey);
+    const offer = this.#toolsFor(info, c.id);
+    const state = composerState(c, info, s.channel, offer, this.#hasKey);
     const rules = this.#rules.chips(c.id);
     if (rules.length) state.rules = rules;
+    // the picker of tools from VS Code, where the model gets tools at all
+    const vscodeTools = offer.tools ? this.#tools.vscodeTools?.picker(c.id) : undefined;
+    if (vscodeTools?.length) state.vscodeTools = vscodeTools;
     return state;
   }
 

@@ -1,6 +1,6 @@
 // Routes each (already validated) message of the chat webview to what handles it: the user's
 // turns and conversation operations on the controller, the code-block actions, Apply, the
-// edits under review, the rules chips and the approval cards. A failure becomes a notice in
+// edits under review, the rules chips, the picker of tools from VS Code and the approval cards. A failure becomes a notice in
 // the panel, never an unhandled rejection.
 import * as vscode from 'vscode';
 import type { WebviewMessage } from './protocol';
@@ -8,6 +8,7 @@ import type { ChatScope } from './chatScope';
 import type { ChatApply } from './apply';
 import type { EditsPanel } from './edits/editsPanel';
 import type { PanelApprovals } from './tools/panelApproval';
+import type { VscodeToolsPanel } from './tools/vscodeToolsPanel';
 import { describeError, runErrorAction } from '../services/userErrors';
 import { errorText } from './answers/activeAnswers';
 import { copyCode, insertCode, openLink } from './view/codeActions';
@@ -37,6 +38,8 @@ export interface ChatMessageRouterOptions {
   apply: Pick<ChatApply, 'propose'>;
   approvals: PanelApprovals;
   edits: EditsPanel | undefined;
+  /** the picker of tools from VS Code (src/chat/vscodeTools) */
+  vscodeTools?: VscodeToolsPanel | undefined;
 }
 
 export class ChatMessageRouter {
@@ -116,6 +119,11 @@ export class ChatMessageRouter {
           return await this.o.edits?.handle(msg, scope.store().active);
         case 'toggleRules':
           if (scope.rules.toggle(scope.store().active.id, msg.path)) scope.postComposer();
+          return;
+        case 'refreshVscodeTools':
+          return scope.postComposer();
+        case 'toggleVscodeTool':
+          if (this.o.vscodeTools?.toggle(scope.store().active.id, msg.name)) scope.postComposer();
           return;
         case 'approvalAnswer':
           if (!this.o.approvals.answer(msg.id, msg.choiceId)) services.log.warn('The chat view answered a question that is not open; ignored.');

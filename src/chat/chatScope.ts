@@ -16,7 +16,8 @@ export interface ChatScope {
   /** The loaded history (throws before it is loaded). */
   store(): ConversationStore;
   modelInfo(id: string): ChatModelInfo;
-  toolsFor(info: ChatModelInfo): ToolOffer;
+  /** with a conversation: also the tools from VS Code switched on in it */
+  toolsFor(info: ChatModelInfo, conversationId?: string): ToolOffer;
   /** Re-posts the composer state of the active conversation. */
   postComposer(): void;
   /** Re-reads whether a key is stored for the gateway. */

@@ -14,6 +14,7 @@ import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 import { createChatEdits, type ChatEdits } from './edits';
 import { PanelApprovals } from './tools/panelApproval';
 import { sensitiveReadInPanel } from './tools/sensitiveAccess';
+import { withVscodeTools } from './vscodeTools';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -65,7 +66,11 @@ export function registerChat(
     approveSensitiveRead: sensitiveReadInPanel(approvals),
     commands: { approvals, settings: () => services.settings(), log: services.log },
   });
-  const tools = withPanelImageTool(workspaceTools, imageTool);
+  const tools = withVscodeTools(withPanelImageTool(workspaceTools, imageTool), {
+    approvals,
+    defaults: () => services.settings().vscodeTools,
+    log: (line) => services.log.warn(line),
+  });
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => {
     const c = new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });

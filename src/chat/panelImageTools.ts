@@ -20,8 +20,8 @@ export function withPanelImageTool(tools: ChatTools, image: (() => PanelImageToo
   if (!image) return tools;
   const costs = new Map<string, number>();
   return {
-    definitions: () => {
-      const base = tools.definitions();
+    definitions: (conversationId) => {
+      const base = tools.definitions(conversationId);
       return base.length ? [...base, image().definition()] : base;
     },
     runAll: async (calls, token, context) => {

@@ -107,6 +107,21 @@ export interface ComposerState {
   hasKey: boolean;
   /** the project's rules files found (AGENTS.md, .github/copilot-instructions.md) and whether this conversation uses each */
   rules?: Array<{ path: string; on: boolean }>;
+  /** tools from VS Code (MCP servers, other extensions) the user may switch on for this conversation */
+  vscodeTools?: VscodeToolView[];
+}
+
+/** One row of the panel's picker of VS Code's tools. */
+export interface VscodeToolView {
+  /** VS Code's name of the tool (what the picker sends back) */
+  name: string;
+  /** the name the model sees */
+  label: string;
+  /** "From MCP server …" / "From extension …" */
+  source: string;
+  /** rough tokens it adds to every request */
+  tokens: number;
+  on: boolean;
 }
 
 export interface ConversationView {
@@ -253,6 +268,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setAutoAccept'), on: z.boolean() }),
   /** the user switched a rules file on or off for this conversation (its chip) */
   z.strictObject({ type: z.literal('toggleRules'), path: z.string().min(1).max(1024) }),
+  /** the user switched a tool from VS Code on or off for this conversation (the tools picker) */
+  z.strictObject({ type: z.literal('toggleVscodeTool'), name: z.string().min(1).max(256) }),
+  /** the tools picker was opened: the host posts VS Code's current list (an MCP server may have started) */
+  z.strictObject({ type: z.literal('refreshVscodeTools') }),
   /** the user pressed one of an approval card's buttons */
   z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
 ]);

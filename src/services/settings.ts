@@ -44,6 +44,8 @@ export interface Settings {
   allowedCommands: string[];
   /** `modelgate.chat.commandTimeoutSeconds` (user settings only), in ms */
   commandTimeoutMs: number;
+  /** `modelgate.chat.vscodeTools` (user settings only): tools from VS Code on in every conversation of the panel */
+  vscodeTools: string[];
   /** `modelgate.endUserId`, sent as the image request's `user`; undefined = unset (or invalid, see endUserIdProblem) */
   endUserId: string | undefined;
   endUserIdProblem: string | undefined;
@@ -99,6 +101,8 @@ function clampNumber(v: unknown, min: number, max: number, fallback: number): nu
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
 
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0).slice(0, 200) : []);
+
 const imageFolder = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 export function readSettings(): Settings {
@@ -144,6 +148,13 @@ export function readSettings(): Settings {
         '"modelgate.chat.allowedCommands" in this workspace\'s settings is ignored: commands that run without asking are read from your user settings only.',
       ),
     );
+  // Tools from VS Code that the model may use are the user's choice: a repository must not add any.
+  if (workspaceOverrides(c, 'chat.vscodeTools'))
+    problems.push(
+      vscode.l10n.t(
+        '"modelgate.chat.vscodeTools" in this workspace\'s settings is ignored: the tools from VS Code the chat may use are read from your user settings only.',
+      ),
+    );
   const headers = parseRequestHeaders(userValue<unknown>(c, 'requestHeaders'));
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
@@ -163,6 +174,7 @@ export function readSettings(): Settings {
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
     allowedCommands: allowedEntries(userValue<unknown>(c, 'chat.allowedCommands')),
     commandTimeoutMs: clampNumber(userValue(c, 'chat.commandTimeoutSeconds'), 5, 3600, 300) * 1000,
+    vscodeTools: stringList(userValue<unknown>(c, 'chat.vscodeTools')),
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },

@@ -8,6 +8,7 @@ import { icon } from './icons';
 import { l10n } from './l10n';
 import { attachmentChip } from './messageViews';
 import { ModelChip } from './modelChip';
+import { ToolPicker } from './toolPicker';
 
 export interface ComposerCallbacks {
   post(message: WebviewMessage): void;
@@ -41,6 +42,8 @@ export class Composer {
   private readonly meterOf: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly editBanner: HTMLElement;
+  /** the tools from VS Code the user may switch on for the conversation */
+  readonly toolPicker: ToolPicker;
   private state: ComposerState | undefined;
   private busy = false;
   private ready = false;
@@ -120,6 +123,7 @@ export class Composer {
       h(doc, 'button', { className: 'link-button', text: l10n.t('Cancel edit'), attrs: { type: 'button' }, on: { click: () => this.cancelEdit() } }),
     ]);
     this.editBanner.hidden = true;
+    this.toolPicker = new ToolPicker(doc, (m) => this.post(m));
 
     this.element = h(doc, 'div', { className: 'composer' }, [
       this.editBanner,
@@ -131,6 +135,7 @@ export class Composer {
         h(doc, 'div', { className: 'send-buttons' }, [this.stopButton, this.sendButton]),
       ]),
       h(doc, 'div', { className: 'composer-status' }, [this.meter, this.hint]),
+      this.toolPicker.element,
     ]);
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
@@ -169,6 +174,7 @@ export class Composer {
     // at the default side-bar width the channel's word gives way to its icon, then the name is elided in the middle
     this.modelChip.set(state.model, state.channel);
     this.renderMeter(state);
+    this.toolPicker.setTools(state.vscodeTools);
     const hints: string[] = [];
     if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
     this.hint.textContent = hints.join(' ');

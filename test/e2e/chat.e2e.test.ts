@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
+import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
@@ -38,6 +39,8 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       'workbench.colorTheme': 'Default Light Modern',
     },
     viewport: { width: 1280, height: 860 },
+    // the user's MCP servers: the test server (test/harness/mcp-server), for the panel's tools from VS Code
+    prepareProfile: (profile) => writeTestMcpConfig(profile.userDataDir),
   }));
 
   let wb: Workbench;
@@ -276,5 +279,49 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await ask();
     await screenshotPanel('approval-light.png');
     await skip();
+  });
+
+  it('offers an MCP tool from the picker and asks before calling it (Allow once; light and dark screenshots)', async () => {
+    // The previous test left the workbench in Light Modern. Start the user's MCP server as a person
+    // does: MCP: List Servers > the server > Start Server (VS Code does not start it on its own).
+    await wb.runCommand('MCP: List Servers');
+    await wb.answerInput('mgtest');
+    await wb.answerInput('Start Server');
+    const picker = chat.locator('details.tool-picker');
+    await picker.locator('summary').waitFor({ state: 'visible', timeout: 60_000 });
+    const echo = picker.getByRole('checkbox', { name: /mcp_modelgate-tes_echo_note/ });
+    // opening the picker asks the host for VS Code's current list (the server may still be starting)
+    for (let i = 0; i < 60 && !(await echo.isVisible()); i++) {
+      if (await picker.evaluate((d) => (d as HTMLDetailsElement).open)) await picker.locator('summary').click();
+      await picker.locator('summary').click();
+      await echo.waitFor({ state: 'visible', timeout: 1_000 }).catch(() => undefined);
+    }
+    await echo.check();
+    await chat.waitForFunction(() => /1 of \d+ on/.test(document.querySelector('details.tool-picker summary')?.textContent ?? ''), undefined, {
+      timeout: 30_000,
+    });
+    const card = log().getByRole('group', { name: 'Run the tool mcp_modelgate-tes_echo_note?' });
+    const ask = async (text: string) => {
+      await send(`Echo it [[call:mcp_modelgate-tes_echo_note {"text":"${text}"}]]`);
+      await card.waitFor({ state: 'visible', timeout: 60_000 });
+      assert.match((await card.textContent()) ?? '', /From MCP server “mgtest”/);
+      assert.equal(await chat.evaluate(() => document.activeElement?.textContent), 'Skip', 'the safe choice has the focus');
+    };
+    await ask('from the light panel');
+    await screenshotPanel('mcp-tool-light.png');
+    await card.getByRole('button', { name: 'Allow once', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
+    await waitIdle();
+    assert.match((await log().textContent()) ?? '', /MCP echo: from the light panel/);
+
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern');
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await ask('from the dark panel');
+    await screenshotPanel('mcp-tool-dark.png');
+    await card.getByRole('button', { name: 'Skip', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
+    await waitIdle();
   });
 });

@@ -25,6 +25,7 @@ import { extensionVsix, repoRoot, toolPaths } from './paths';
 import { tailOf, waitFor } from './processes';
 import { ENV, type IntegrationResults, type SuiteFilter } from './results';
 import { buildRunnerVsix } from './runner-vsix';
+import { writeTestMcpConfig } from './mcp';
 
 interface Session {
   name: 'trusted' | 'untrusted';
@@ -165,6 +166,8 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   const log = (line: string) => say(`[integration] ${line}`);
   log(`session '${sessionId(session)}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
   const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate });
+  // the user's MCP servers: the test server, whose tools the panel's suite offers (test/integration/vscodeTools.test.ts)
+  writeTestMcpConfig(profile.userDataDir);
   const resultsFile = join(profile.baseDir, 'results.json');
   const progressFile = `${resultsFile}.progress`;
   const consoleLog = join(profile.baseDir, 'browser-console.log');

@@ -20,7 +20,25 @@ export const stubState = {
 
 const format = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (i in args ? String(args[Number(i)]) : m));
 
+/** The language-model classes the tool-result code checks with instanceof (src/chat/vscodeTools). */
+class LanguageModelTextPart {
+  constructor(readonly value: string) {}
+}
+class LanguageModelPromptTsxPart {
+  constructor(readonly value: unknown) {}
+}
+class CancellationError extends Error {
+  constructor() {
+    super('Canceled');
+    this.name = 'Canceled';
+  }
+}
+
 export const vscodeStub = {
+  LanguageModelTextPart,
+  LanguageModelPromptTsxPart,
+  CancellationError,
+  lm: { tools: [] as unknown[] },
   l10n: { t: (message: string, ...args: unknown[]) => format(message, ...args) },
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   workspace: {

@@ -23,10 +23,13 @@ export type { ToolRunContext } from '../tools/toolContext';
 
 /** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
 export interface ChatTools {
-  definitions(): import('../../core/client/types').ToolDefinition[];
+  /** the tools to offer; with a conversation, also the tools from VS Code switched on there (src/chat/vscodeTools) */
+  definitions(conversationId?: string): import('../../core/client/types').ToolDefinition[];
   runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
   /** USD the tools spent in this conversation's answer (generated images), taken once */
   takeImageCost?(conversationId: string): number | undefined;
+  /** VS Code's tools (MCP servers, other extensions) and the panel's picker of them */
+  vscodeTools?: import('../tools/vscodeToolsPanel').VscodeToolsPanel;
 }
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
@@ -100,7 +103,7 @@ export class AnswerRuns {
     const model = s.chatModel;
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
-    const tools = this.scope.toolsFor(info).tools;
+    const tools = this.scope.toolsFor(info, c.id).tools;
     const pinned = pinnedFor(c);
     const history = wireHistory(c);
     const firstRequest = !c.messages.some((m) => m.role === 'assistant');
@@ -141,7 +144,7 @@ export class AnswerRuns {
         tools,
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
-        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id }),
+        runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id, imageInput: info.imageInput }),
         // Every round counts (issue 18): the reservation becomes what the answer cost so far plus
         // the next request's estimate, and a budget used up mid-answer asks before the next round.
         beforeToolRound: async (spent, sofar) => {

@@ -13,6 +13,10 @@ import { appendText, appendThinking, endThinking, upsertToolCall, type Assistant
 export interface ToolResult {
   content: string;
   isError: boolean;
+  /** the user declined the call (shown as not run) */
+  denied?: boolean;
+  /** images the tool returned (data URLs), for a model that takes image input: sent after the tool results */
+  images?: string[];
 }
 
 export interface AnswerEvents {
@@ -206,11 +210,21 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       const assistant = toolRoundMessage(roundText, calls, roundReasoning, reasoningField);
       const toolMessages: ChatMessage[] = calls.map((c, i) => {
         const r = results[i] ?? { content: 'The tool produced no result.', isError: true };
-        const done: ToolCallView = { ...views[i], status: r.isError ? 'error' : 'done', result: truncateForView(r.content) };
+        const done: ToolCallView = { ...views[i], status: r.denied ? 'denied' : r.isError ? 'error' : 'done', result: truncateForView(r.content) };
         upsertToolCall(rec, done);
         o.events.toolCall(done);
         return { role: 'tool', tool_call_id: c.id, content: r.content };
       });
+      // A tool message carries text only: images a tool returned follow as one user message.
+      const images = calls.flatMap((c, i) => (results[i]?.images ?? []).map((url) => ({ call: c, url })));
+      if (images.length)
+        toolMessages.push({
+          role: 'user',
+          content: [
+            { type: 'text', text: `Images returned by the tool calls above (${[...new Set(images.map((m) => m.call.name))].join(', ')}):` },
+            ...images.map((m) => ({ type: 'image_url' as const, image_url: { url: m.url } })),
+          ],
+        });
       rec.wire.push(assistant, ...toolMessages);
       messages = [...messages, assistant, ...toolMessages];
       roundText = '';

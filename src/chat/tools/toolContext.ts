@@ -4,6 +4,8 @@ import type * as vscode from 'vscode';
 export interface ToolRunContext {
   conversationId: string;
   messageId: string;
+  /** the answer's model takes image input (a tool's images may go to it) */
+  imageInput?: boolean;
 }
 
 /**

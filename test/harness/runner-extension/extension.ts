@@ -20,7 +20,29 @@ interface IntegrationEntry {
 
 let started = false;
 
+/**
+ * Tools this extension contributes (package.json `languageModelTools`) for the panel's suite of
+ * tools from VS Code (test/integration/vscodeTools.test.ts): `read_file` is named like Modelgate's
+ * own tool and must never replace it; `mgtest_throws` throws, which must reach the model as a tool
+ * error.
+ */
+function registerTestTools(): void {
+  vscode.lm.registerTool<{ path?: string }>('read_file', {
+    invoke: (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`runner read_file of ${options.input.path ?? ''}`)]),
+  });
+  vscode.lm.registerTool<{ text?: string }>('mgtest_throws', {
+    invoke: (options) => {
+      throw new Error(`mgtest_throws broke on purpose (${options.input.text ?? ''})`);
+    },
+  });
+}
+
 export function activate(): void {
+  try {
+    registerTestTools();
+  } catch {
+    // a host without vscode.lm.registerTool: the suite that uses them skips
+  }
   const entry = process.env[ENV.entry];
   const resultsFile = process.env[ENV.results];
   if (!entry || !resultsFile || started) return;

@@ -1,0 +1,139 @@
+// Tools from VS Code in the chat panel (issue 19, part 1), in a real VS Code 1.139: the test MCP
+// server (test/harness/mcp-server/server.ts, in the profile's User/mcp.json: test/harness/mcp.ts)
+// is started the way a user would start it (VS Code's `workbench.mcp.startServer`, what MCP: List
+// Servers > Start Server runs), and its tools appear in `vscode.lm.tools`; the test-runner extension
+// contributes `read_file` (named like Modelgate's own) and `mgtest_throws`. The panel lists them in
+// its picker, offers only those switched on, asks in its approval card before each call, and hands
+// the result, the user's Skip or the tool's error to the model (the simulator records the request).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChatMessage } from '../../src/core/client/types';
+import type { ApprovalView, ComposerState, HostMessage, VscodeToolView } from '../../src/chat/protocol';
+import { until, useModelgate } from './helpers';
+
+const KEY = 'sk-vscode-tools-3c9e';
+const ECHO = 'mcp_modelgate-tes_echo_note';
+const THROWS = 'mgtest_throws';
+
+describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
+  this.timeout(60_000);
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { 'chat.model': 'flagship-text', 'chat.vscodeTools': [] },
+    ready: (api) => api.settings().chatModel === 'flagship-text',
+    key: KEY,
+    chat: true,
+  });
+  const chat = () => mg.api.chat.controller;
+  let posts: HostMessage[] = [];
+  let sub: vscode.Disposable | undefined;
+
+  before(async () => {
+    // what "MCP: List Servers > Start Server" runs (autoTrustChanges: as when the user starts it, no
+    // trust question); VS Code lists the tools once the server answered tools/list
+    void vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true });
+    await until(() => vscode.lm.tools.some((t) => t.name === ECHO), `${ECHO} in vscode.lm.tools`, 45_000);
+  });
+  beforeEach(async () => {
+    posts = [];
+    sub = chat().onDidPost((m) => void posts.push(m));
+    await chat().newChat(); // its snapshot carries the composer state, picker included
+  });
+  afterEach(() => sub?.dispose());
+
+  const composer = (): ComposerState | undefined =>
+    posts
+      .map((p) => (p.type === 'composer' ? p.composer : p.type === 'snapshot' ? p.composer : undefined))
+      .filter((c) => c !== undefined)
+      .at(-1);
+  const row = (name: string): VscodeToolView | undefined => composer()?.vscodeTools?.find((t) => t.name === name);
+  const toggle = async (name: string, on: boolean) => {
+    if ((await until(() => row(name), `${name} in the picker`)).on === on) return;
+    mg.api.chat.view.receive({ type: 'toggleVscodeTool', name });
+    await until(() => row(name)?.on === on, `${name} switched ${on ? 'on' : 'off'}`);
+  };
+  const cards = () => posts.filter((p): p is Extract<HostMessage, { type: 'approvalRequest' }> => p.type === 'approvalRequest').map((p) => p.approval);
+  const answer = (card: ApprovalView, choiceId: string) => mg.api.chat.view.receive({ type: 'approvalAnswer', id: card.id, choiceId });
+  const chatBodies = () =>
+    mg.gw.requests
+      .filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'))
+      .map((r) => r.body as { messages: ChatMessage[]; tools?: { function: { name: string } }[] });
+  const offered = (body: { tools?: { function: { name: string } }[] } = chatBodies().at(-1)!) => (body.tools ?? []).map((t) => t.function.name);
+  const lastToolResult = () =>
+    String(
+      chatBodies()
+        .at(-1)!
+        .messages.filter((m) => m.role === 'tool')
+        .at(-1)?.content ?? '',
+    );
+  const call = (name: string, args: object) => `[[call:${name} ${JSON.stringify(args)}]]`;
+
+  it('lists the MCP tool in the picker, with its source and token estimate, off until picked; Modelgate’s own tools are not in it', async () => {
+    const echo = await until(() => row(ECHO), 'the MCP tool in the picker');
+    assert.equal(echo.on, false, 'off until the user picks it');
+    assert.match(echo.source, /MCP server “mgtest”/);
+    assert.ok(echo.tokens > 10 && echo.tokens < 500, `a rough token estimate: ${echo.tokens}`);
+    const names = composer()!.vscodeTools!.map((t) => t.name);
+    assert.ok(!names.some((n) => n.startsWith('modelgate_')), `no modelgate_* tool: ${names.join(', ')}`);
+    assert.ok(!names.includes('run_in_terminal'), 'VS Code’s own agent tools are not offered');
+    // the runner's read_file is offered under another name: Modelgate's read_file stays Modelgate's
+    const foreignRead = composer()!.vscodeTools!.find((t) => t.name === 'read_file');
+    assert.equal(foreignRead?.label, 'vscode_read_file');
+    assert.match(foreignRead.source, /From extension/);
+  });
+
+  it('an unpicked tool is never offered (not in the request’s tools), so it is never called', async () => {
+    await toggle(ECHO, false);
+    const before = chatBodies().length;
+    await chat().send(`echo ${call(ECHO, { text: 'unpicked' })}`);
+    await chat().whenIdle();
+    const bodies = chatBodies().slice(before);
+    assert.ok(offered(bodies[0]).includes('read_file'), 'Modelgate’s tools are offered');
+    assert.ok(!offered(bodies[0]).includes(ECHO), `the unpicked tool is not offered: ${offered(bodies[0]).join(', ')}`);
+    // the simulator calls only offered tools (as a model would): one request, no tool result, nothing asked
+    assert.equal(bodies.length, 1);
+    assert.equal(cards().length, 0, 'nothing asked');
+  });
+
+  it('Allow once: the card shows tool, source and input with Skip as default; the MCP result reaches the model', async () => {
+    await toggle(ECHO, true);
+    const sending = chat().send(`echo ${call(ECHO, { text: 'hello from the panel' })}`);
+    const card = await until(() => cards()[0], 'the approval card');
+    assert.match(card.title, new RegExp(ECHO));
+    assert.ok(
+      card.detail.some((d) => /MCP server “mgtest”/.test(d)),
+      `the source: ${card.detail.join(' | ')}`,
+    );
+    assert.match(card.code ?? '', /hello from the panel/);
+    assert.deepEqual(
+      card.choices.map((c) => c.id),
+      ['once', 'always', 'skip'],
+    );
+    assert.equal(card.safeChoiceId, 'skip');
+    assert.ok(offered(chatBodies().at(-1)!).includes(ECHO), 'the picked tool is offered');
+    answer(card, 'once');
+    await sending;
+    await chat().whenIdle();
+    assert.equal(lastToolResult(), 'MCP echo: hello from the panel');
+  });
+
+  it('Skip tells the model the user skipped it', async () => {
+    await toggle(ECHO, true);
+    const sending = chat().send(`echo ${call(ECHO, { text: 'skip me' })}`);
+    answer(await until(() => cards()[0], 'the approval card'), 'skip');
+    await sending;
+    await chat().whenIdle();
+    assert.match(lastToolResult(), /The user skipped this tool call: it was not run/);
+  });
+
+  it('a tool that throws comes back as a tool error the model reads; the answer finishes', async () => {
+    await toggle(THROWS, true);
+    const sending = chat().send(`throw ${call(THROWS, { text: 'boom' })}`);
+    answer(await until(() => cards()[0], 'the approval card'), 'always');
+    await sending;
+    await chat().whenIdle();
+    assert.match(lastToolResult(), /The tool mgtest_throws failed: .*mgtest_throws broke on purpose \(boom\)/);
+    const done = posts.filter((p): p is Extract<HostMessage, { type: 'messageFinished' }> => p.type === 'messageFinished').at(-1);
+    assert.equal(done?.status, 'done', 'the answer is not broken');
+  });
+});
