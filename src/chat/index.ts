@@ -27,8 +27,8 @@ export interface ChatApi {
   reload(): Promise<ChatController>;
   /** Folder of the stored chat history (JSON files). */
   readonly storageUri: vscode.Uri;
-  /** The view's message entry and what it served (for the CSP and fuzz tests). */
-  readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
+  /** The view's message entry, what it served and what it posted (for the CSP, fuzz and image tests). */
+  readonly view: Pick<ChatViewProvider, 'receive' | 'served' | 'onDidDeliver'>;
   /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
   /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
@@ -46,7 +46,7 @@ export function registerChat(
   const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
   const approvals = new PanelApprovals();
   const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
-  const tools = withPanelImageTool(workspaceTools, imageTool);
+  const tools = withPanelImageTool(workspaceTools, imageTool, approvals);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
   const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
   let controller = open();
