@@ -77,9 +77,17 @@ describe('panel generate_image tool (real VS Code)', function () {
       asked.push(card);
       answer(card, choice);
     }
+    // the answer ends, or an unexpected card waits: that one is skipped and the test fails at once
+    let ended = false;
+    void sending.finally(() => (ended = true));
+    const extra = await until<ApprovalView | 'ended'>(() => cards()[seen + asked.length] ?? (ended && 'ended'), 'the answer to end');
+    if (extra !== 'ended') {
+      answer(extra, 'skip');
+      await sending;
+      assert.fail(`an unexpected card: ${extra.title} ${extra.detail.join(' | ')}`);
+    }
     await sending;
     await mg.api.chat.controller.whenIdle();
-    assert.equal(cards().length, seen + asked.length, 'no other card was shown');
     return asked;
   }
 
