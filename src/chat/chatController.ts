@@ -2,21 +2,24 @@
 // or the API) into requests, and tells the webview what changed as small messages (a snapshot
 // only when it (re)loads or switches conversation; deltas after that).
 //
-// The parts live beside it: ChatOutput (what is posted to the webview), sendChecks (the checks
-// before a request), AnswerRuns (the answers being written), ChatAttachments (context for the
-// next message). This file routes messages and keeps the conversation-level operations.
+// The parts live beside it: ChatMessageRouter (the webview's messages, chatMessages.ts), ChatTurns
+// (send, regenerate, edit), ChatOutput (what is posted to the webview), AnswerRuns (the answers
+// being written), ChatAttachments (context for the next message). This file owns them and keeps
+// the conversation-level operations.
 //
 // It is also the extension's public chat API (activate() returns it), which the integration
 // tests use to drive a chat without a DOM. Services are held in a #private field: other
 // extensions that read our exports get the chat, not the key store.
 import * as vscode from 'vscode';
 import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
-import { imagesOf, layoutPrompt, userMessage, type ImageInput, type VolatileContext } from '../core/prompt/promptLayout';
+import { layoutPrompt } from '../core/prompt/promptLayout';
 import type { ChatMessage } from '../core/client/types';
-import type { AttachmentView, ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
+import type { ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
 import type { Services } from '../services/serviceContainer';
-import { describeError, runErrorAction } from '../services/userErrors';
+import { describeError } from '../services/userErrors';
 import { AnswerRuns, errorText, type ChatTools } from './answers/activeAnswers';
+import { ChatTurns } from './answers/chatTurns';
+import { ChatMessageRouter } from './chatMessages';
 import { CacheLossNotices } from './answers/cacheLossWarning';
 import { ChatAttachments } from './context/chatAttachments';
 import { ChatOutput } from './view/chatOutput';
@@ -25,26 +28,13 @@ import type { ChatApply } from './apply';
 import type { ChatEdits } from './edits';
 import { EditsPanel } from './edits/editsPanel';
 import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
-import { copyCode, insertCode, openLink } from './view/codeActions';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
-import { decodePastedImage } from '../core/prompt/imageInput';
-import { budgetStillRefuses, checkSendable, refuse } from './answers/sendChecks';
+import { budgetStillRefuses } from './answers/sendChecks';
 import { SYSTEM_PROMPT } from './context/systemPrompt';
 import { ProjectRules } from './context/rulesFiles';
 import { systemPromptWithRules } from '../core/prompt/projectRules';
-import { chatModelInfo, composerState, nextMessageContext, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
-import {
-  conversationView,
-  lastAssistant,
-  messageView,
-  newId,
-  titleFrom,
-  truncateFrom,
-  wireHistory,
-  NEW_CHAT_TITLE,
-  type Conversation,
-  type UserRecord,
-} from './conversations/conversationTranscript';
+import { chatModelInfo, composerState, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
+import { conversationView, wireHistory, type Conversation } from './conversations/conversationTranscript';
 
 export type { ChatTools } from './answers/activeAnswers';
 
@@ -62,7 +52,6 @@ export interface ChatControllerOptions {
 export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
-  readonly #apply: Pick<ChatApply, 'propose'>;
   readonly #approvals: PanelApprovals;
   readonly #rules = new ProjectRules();
   #store: ConversationStore | undefined;
@@ -71,8 +60,8 @@ export class ChatController implements vscode.Disposable {
   readonly #runs: AnswerRuns;
   readonly #attachments: ChatAttachments;
   readonly #edits: EditsPanel | undefined;
-  /** conversations whose next turn is being checked (key prompt, ...): a second send waits its turn */
-  readonly #preparing = new Set<string>();
+  readonly #turns: ChatTurns;
+  readonly #router: ChatMessageRouter;
   readonly #subscriptions: vscode.Disposable[] = [];
   #hasKey = false;
   #closing: Promise<void> | undefined;
@@ -85,7 +74,6 @@ export class ChatController implements vscode.Disposable {
   constructor(options: ChatControllerOptions) {
     this.#services = options.services;
     this.#tools = options.tools;
-    this.#apply = options.apply;
     this.#approvals = options.approvals;
     this.#out = new ChatOutput(
       (c) => this.#isActive(c),
@@ -109,6 +97,8 @@ export class ChatController implements vscode.Disposable {
     this.#edits = options.edits ? new EditsPanel(options.edits, this.#scope) : undefined;
     this.#runs = new AnswerRuns(this.#scope, this.#tools, this.#edits ? (c, answerId) => this.#edits!.answerEnded(c, answerId) : undefined);
     this.#attachments = new ChatAttachments(this.#scope);
+    this.#turns = new ChatTurns(this.#scope, this.#runs);
+    this.#router = new ChatMessageRouter({ scope: this.#scope, actions: this, apply: options.apply, approvals: options.approvals, edits: this.#edits });
     const s = options.services;
     this.ready = (async () => {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
@@ -195,104 +185,17 @@ export class ChatController implements vscode.Disposable {
     else this.#out.post({ type: 'approvalDone', id: change.id });
   }
 
-  #simulatorDemoNoted = false;
-
-  /**
-   * The demo only (services.simulatorDemo, set through the public API by `npm start`'s seeder with
-   * a loopback gateway): says once per window that the answers are scripted, and how to leave.
-   */
-  #noteSimulatorDemo(): void {
-    if (this.#simulatorDemoNoted || !this.#services.simulatorDemo.on) return;
-    this.#simulatorDemoNoted = true;
-    this.#out.notice(
-      'info',
-      vscode.l10n.t(
-        'Demo: this gateway is the Modelgate simulator on your machine, and its answers are scripted (try "What does mean() do?"). To use a real gateway, run "Modelgate: Set Gateway Address" and "Modelgate: Set API Key".',
-      ),
-    );
-  }
-
-  // ---------- webview messages ----------
+  // ---------- webview messages (chatMessages.ts) ----------
 
   /** Handles a message from the webview (already validated with parseWebviewMessage). */
   async handle(msg: WebviewMessage): Promise<void> {
     try {
       await this.ready;
-      switch (msg.type) {
-        case 'ready':
-          await this.postSnapshot();
-          return this.#noteSimulatorDemo();
-        case 'send':
-          return await this.send(msg.text);
-        case 'stop':
-          return this.stop();
-        case 'regenerate':
-          return await this.regenerate();
-        case 'editAndResend':
-          return await this.editAndResend(msg.messageId, msg.text);
-        case 'newChat':
-          return await this.newChat();
-        case 'switchConversation':
-          await this.switchConversation(msg.conversationId);
-          return;
-        case 'deleteConversation':
-          return await this.#confirmAndDelete(msg.conversationId);
-        case 'openConversations':
-          await vscode.commands.executeCommand('modelgate.openConversation');
-          return;
-        case 'attachSelection':
-          await this.attachSelection();
-          return;
-        case 'attachFile':
-          await this.attachFile();
-          return;
-        case 'attachImage':
-          await this.attachImage();
-          return;
-        case 'attachDiagnostics':
-          await this.attachProblems();
-          return;
-        case 'pasteImage':
-          await this.attachImageBytes(decodePastedImage(msg.base64), msg.name ?? 'pasted image');
-          return;
-        case 'removeAttachment':
-          return this.removeAttachment(msg.attachmentId);
-        case 'copyCode':
-          await copyCode(msg.code);
-          return this.#out.notice('info', vscode.l10n.t('Code copied to the clipboard.'), [], { conversation: 'panel', transient: true });
-        case 'insertCode':
-          await insertCode(msg.code);
-          return;
-        case 'applyCode': {
-          const r = await this.#apply.propose({ code: msg.code, language: msg.language, conversation: this.store.active });
-          if (r.kind === 'refused') this.#out.notice('warning', r.message, [], { conversation: this.store.active });
-          return;
-        }
-        case 'openLink':
-          if (!(await openLink(msg.href))) this.#services.log.warn('The chat view asked to open a link that is not http(s); ignored.');
-          return;
-        case 'action':
-          if (msg.action === 'retry') return await this.regenerate();
-          await runErrorAction(msg.action, this.#services);
-          await this.#refreshKey();
-          return this.#postComposer();
-        case 'draft':
-          return this.#setDraft(msg.text);
-        case 'editReview':
-        case 'restoreAnswer':
-        case 'setAutoAccept':
-          return await this.#edits?.handle(msg, this.store.active);
-        case 'toggleRules':
-          if (this.#rules.toggle(this.store.active.id, msg.path)) this.#postComposer();
-          return;
-        case 'approvalAnswer':
-          if (!this.#approvals.answer(msg.id, msg.choiceId)) this.#services.log.warn('The chat view answered a question that is not open; ignored.');
-          return;
-      }
     } catch (err) {
       this.#services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);
-      this.#out.notice('error', describeError(err).message);
+      return this.#out.notice('error', describeError(err).message);
     }
+    return this.#router.handle(msg);
   }
 
   // ---------- turns ----------
@@ -304,23 +207,7 @@ export class ChatController implements vscode.Disposable {
    */
   async send(text: string): Promise<void> {
     await this.ready;
-    const c = this.store.active;
-    if (this.#isBusy(c)) {
-      this.#out.post({ type: 'setDraft', text });
-      return this.#out.notice('info', vscode.l10n.t('An answer is still being written: stop it (Escape) or wait for it, then send.'), [], {
-        conversation: c,
-        topic: 'busy',
-      });
-    }
-    const { contexts, images, attachments } = nextMessageContext(c);
-    if (!text.trim() && contexts.length === 0 && images.length === 0) return;
-    const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, contexts, images, attachments, c.messages.length));
-    if (!user || this.#closing) return;
-    c.pending = [];
-    c.draft = '';
-    this.#addUser(c, user);
-    this.#postComposer();
-    await this.#runs.answer(c);
+    return this.#turns.send(text);
   }
 
   /** Stops the answer of the active conversation at once; its partial text is kept. */
@@ -332,77 +219,13 @@ export class ChatController implements vscode.Disposable {
   /** Replaces the last answer of the active conversation with a new one. */
   async regenerate(): Promise<void> {
     await this.ready;
-    const c = this.store.active;
-    if (this.#isBusy(c)) return;
-    const last = lastAssistant(c);
-    if (!last && c.messages[c.messages.length - 1]?.role !== 'user') return;
-    const refusal = await this.#preparingTurn(c, () => checkSendable(this.#scope, c, wireHistory(c, last ? c.messages.length - 1 : c.messages.length)));
-    if (refusal) return refuse(this.#scope, c, refusal);
-    if (this.#closing || this.#isBusy(c) || (last && lastAssistant(c) !== last)) return;
-    if (last) {
-      truncateFrom(c, last.id);
-      this.#out.postFor(c, { type: 'truncated', fromMessageId: last.id });
-    }
-    await this.#runs.answer(c);
+    return this.#turns.regenerate();
   }
 
   /** Replaces user message `messageId` with `text` (same attachments), drops what followed, and answers again. */
   async editAndResend(messageId: string, text: string): Promise<void> {
     await this.ready;
-    const c = this.store.active;
-    if (this.#isBusy(c))
-      return this.#out.notice('info', vscode.l10n.t('Stop the current answer before editing a message.'), [], { conversation: c, topic: 'busy' });
-    const index = c.messages.findIndex((m) => m.id === messageId);
-    const old = c.messages[index];
-    if (!old || old.role !== 'user') return;
-    if (!text.trim()) return this.#out.notice('info', vscode.l10n.t('The edited message is empty.'), [], { conversation: c, transient: true });
-    const user = await this.#preparingTurn(c, () => this.#prepareTurn(c, text, old.context, imagesOf(old.wire), old.attachments, index));
-    if (!user || this.#closing || this.#isBusy(c) || c.messages[index] !== old) return;
-    truncateFrom(c, messageId);
-    this.#out.postFor(c, { type: 'truncated', fromMessageId: messageId });
-    this.#addUser(c, user);
-    await this.#runs.answer(c);
-  }
-
-  #isBusy(c: Conversation): boolean {
-    return this.#runs.has(c.id) || this.#preparing.has(c.id);
-  }
-
-  /** Runs the checks before a turn with the conversation marked busy (no second send meanwhile). */
-  async #preparingTurn<T>(c: Conversation, prepare: () => Promise<T>): Promise<T> {
-    this.#preparing.add(c.id);
-    try {
-      return await prepare();
-    } finally {
-      this.#preparing.delete(c.id);
-    }
-  }
-
-  /** Builds the user message and checks that the request can go out; undefined when refused. */
-  async #prepareTurn(
-    c: Conversation,
-    text: string,
-    contexts: VolatileContext[],
-    images: ImageInput[],
-    attachments: AttachmentView[],
-    historyEnd: number,
-  ): Promise<UserRecord | undefined> {
-    const wire = userMessage(text, contexts, images);
-    const refusal = await checkSendable(this.#scope, c, [...wireHistory(c, historyEnd), wire]);
-    if (refusal) {
-      this.#out.post({ type: 'setDraft', text });
-      refuse(this.#scope, c, refusal);
-      return undefined;
-    }
-    return { id: newId(), role: 'user', text, attachments, createdAt: Date.now(), context: contexts, wire };
-  }
-
-  #addUser(c: Conversation, user: UserRecord): void {
-    if (!c.renamed && (c.messages.length === 0 || c.title === NEW_CHAT_TITLE)) c.title = titleFrom(user.text);
-    c.messages.push(user);
-    this.store.changed(c, { touch: true });
-    this.#out.postFor(c, { type: 'messageAdded', message: messageView(user) });
-    this.#out.postFor(c, { type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+    return this.#turns.editAndResend(messageId, text);
   }
 
   // ---------- conversations ----------
@@ -448,23 +271,6 @@ export class ChatController implements vscode.Disposable {
   async history(): Promise<ConversationStore> {
     await this.ready;
     return this.store;
-  }
-
-  async #confirmAndDelete(id: string): Promise<void> {
-    const title = this.store.list().find((s) => s.id === id)?.title ?? vscode.l10n.t('this conversation');
-    const pick = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete “{0}”?', title),
-      { modal: true, detail: vscode.l10n.t('Its messages are removed from the chat history.') },
-      vscode.l10n.t('Delete'),
-    );
-    if (pick === vscode.l10n.t('Delete')) await this.deleteConversation(id);
-  }
-
-  #setDraft(text: string): void {
-    const c = this.store.active;
-    if (c.draft === text) return;
-    c.draft = text;
-    this.store.changed(c);
   }
 
   /** Moves the keyboard focus to the message input (when the view is showing). */

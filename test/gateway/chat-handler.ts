@@ -124,10 +124,15 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     eol: profile.lineEnding,
     pacing,
     fault,
+    held: () => state.streamsHeld,
   });
 }
 
-async function sendStream(sender: ResponseSender, events: SseEvent[], how: { eol: string; pacing: Pacing; fault: ResponseFault | undefined }): Promise<void> {
+async function sendStream(
+  sender: ResponseSender,
+  events: SseEvent[],
+  how: { eol: string; pacing: Pacing; fault: ResponseFault | undefined; held?: () => Promise<void> | undefined },
+): Promise<void> {
   const { eol, pacing, fault } = how;
   const end = eol + eol;
   await sender.stall(pacing.firstByteMs);
@@ -162,6 +167,8 @@ async function sendStream(sender: ResponseSender, events: SseEvent[], how: { eol
     if (event.content) {
       contentSent++;
       await sender.stall(pacing.chunkMs());
+      const held = contentSent === 1 ? how.held?.() : undefined;
+      if (held) await sender.until(held);
     }
   }
   sender.end();

@@ -55,6 +55,8 @@ export class GatewayState {
   imageHostUrl = '';
   /** set while GET /models is held (holdModelList); resolves on release */
   modelsHeld: Promise<void> | undefined;
+  /** set while chat streams are held (holdStreams): each pauses after its first content chunk until release */
+  streamsHeld: Promise<void> | undefined;
   private sequence = 0;
 
   constructor(readonly options: ResolvedOptions) {

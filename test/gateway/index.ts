@@ -50,6 +50,7 @@ export interface RunningGateway {
   reset(): void;
   balance(key: string): number;
   holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
+  holdStreams(): () => void; // every chat stream pauses after its first content chunk until the returned release() is called (streams surely in flight at once)
   close(): Promise<void>;
 }
 
@@ -109,6 +110,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   state.imageHostUrl = `http://${HOST}:${imagePort}`;
 
   let closing: Promise<void> | undefined;
+  const releaseOnClose: (() => void)[] = [];
   return {
     baseUrl,
     imageHostUrl: state.imageHostUrl,
@@ -140,8 +142,20 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
         release();
       };
     },
+    holdStreams: () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      state.streamsHeld = held;
+      const done = () => {
+        if (state.streamsHeld === held) state.streamsHeld = undefined;
+        release();
+      };
+      releaseOnClose.push(done);
+      return done;
+    },
     close: () => {
       closing ??= (async () => {
+        for (const release of releaseOnClose.splice(0)) release();
         for (const c of state.live) c.abort();
         await Promise.all([closeServer(api), closeServer(images)]);
       })();

@@ -69,6 +69,21 @@ export class ResponseSender {
     socket?.destroy();
   }
 
+  /** Goes silent until `released` settles, or the client goes (holdStreams). */
+  until(released: Promise<void>): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.signal.removeEventListener('abort', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.signal.addEventListener('abort', done);
+      this.res.once('close', done);
+      void released.then(done);
+    });
+  }
+
   /** Goes silent for `ms` (forever when undefined, until the client gives up or the server closes). */
   stall(ms: number | undefined): Promise<void> {
     return sleep(ms ?? Infinity, this.signal);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { startGateway } from '../index';
-import { chat, contentChunks, errorOf, readStream, useGateway, user } from './helpers';
+import { chat, contentChunks, errorOf, readStream, settlesWithin, useGateway, user } from './helpers';
 
 describe('gateway simulator: chat responses', function () {
   // Generous: the machine may be busy; no test asserts on timing.
@@ -43,6 +43,21 @@ describe('gateway simulator: chat responses', function () {
     const pieces = contentChunks(s);
     assert.ok(pieces.length > 10);
     assert.ok(pieces.every((p) => p.trim().split(/\s+/).length <= 4));
+  });
+
+  it('holdStreams: every stream pauses after its first content chunk until released, then ends whole', async () => {
+    const release = ctx.gw.holdStreams();
+    const responses = await Promise.all([0, 1, 2].map((i) => chat(ctx.gw, { stream: true, messages: [user(`held ${i} [[words:30]]`)] })));
+    const reads = responses.map((r) => readStream(r));
+    // nothing ends while held: each has sent its role chunk and one content chunk only
+    assert.equal(await settlesWithin(Promise.race(reads), 300), 'timeout');
+    release();
+    for (const s of await Promise.all(reads)) {
+      assert.ok(s.done);
+      assert.equal(s.text.split(/\s+/).filter(Boolean).length, 30);
+    }
+    // released: the next stream is not held
+    assert.ok((await readStream(await chat(ctx.gw, { stream: true, messages: [user('after')] }))).done);
   });
 
   it('sends no usage chunk without stream_options.include_usage', async () => {

@@ -1,0 +1,33 @@
+// The measure behind issue 21's linear-growth tests must tell linear from quadratic, and must not
+// read times below the CPU clock's resolution as a runaway (seen: 8K 0.000 ms, 64K 0.001 ms failed).
+import * as assert from 'node:assert/strict';
+import { assertLinear, LINEAR_TEST_TIMEOUT_MS } from './linearGrowth';
+
+describe('linearGrowth: the measure of issue 21 tests', function () {
+  this.timeout(LINEAR_TEST_TIMEOUT_MS);
+
+  it('passes a function too fast to time at every size', () => {
+    assertLinear(
+      'constant',
+      (s) => s.length,
+      (n) => 'a'.repeat(n),
+    );
+  });
+
+  it('passes a linear scan', () => {
+    assertLinear(
+      'linear',
+      (s) => s.split('').filter((c) => c === 'a').length,
+      (n) => 'ab'.repeat(n / 2),
+    );
+  });
+
+  it('fails a quadratic scan', () => {
+    const quadratic = (s: string): number => {
+      let hits = 0;
+      for (let i = 0; i < s.length; i += 256) for (let j = 0; j < s.length; j++) if (s.charCodeAt(j) === s.charCodeAt(i)) hits++;
+      return hits;
+    };
+    assert.throws(() => assertLinear('quadratic', quadratic, (n) => 'ab'.repeat(n / 2)), /quadratic: 64K took [\d.]+x the time of 8K/);
+  });
+});
