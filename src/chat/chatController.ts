@@ -53,7 +53,7 @@ export class ChatController implements vscode.Disposable {
   readonly #services: Services;
   readonly #tools: ChatTools;
   readonly #approvals: PanelApprovals;
-  readonly #rules = new ProjectRules();
+  readonly #rules: ProjectRules;
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -73,6 +73,8 @@ export class ChatController implements vscode.Disposable {
 
   constructor(options: ChatControllerOptions) {
     this.#services = options.services;
+    // the chips switched off, per conversation, kept across reloads (the rules files are this workspace's)
+    this.#rules = new ProjectRules(options.services.context.workspaceState);
     this.#tools = options.tools;
     this.#approvals = options.approvals;
     this.#out = new ChatOutput(
@@ -100,12 +102,13 @@ export class ChatController implements vscode.Disposable {
     this.#turns = new ChatTurns(this.#scope, this.#runs);
     this.#router = new ChatMessageRouter({ scope: this.#scope, actions: this, apply: options.apply, approvals: options.approvals, edits: this.#edits });
     const s = options.services;
+    const rules = this.#rules;
     this.ready = (async () => {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
       s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
       await this.#refreshKey();
       // the composer's rules chips (read again before each turn)
-      void this.#rules.refresh().then(() => this.#postComposer());
+      void rules.refresh().then(() => this.#postComposer());
     })();
     this.ready.catch((err: unknown) => s.log.error(`Chat history could not be loaded: ${errorText(err)}`));
     this.#subscriptions.push(
@@ -255,8 +258,10 @@ export class ChatController implements vscode.Disposable {
     this.#approvals.cancelConversation(id);
     const wasActive = this.store.active.id === id;
     await this.store.delete(id);
+    this.#rules.forget(id);
     if (wasActive) await this.postSnapshot();
     else this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
+    await this.#edits?.conversationDeleted(id);
   }
 
   /** Gives a conversation the user's title (the conversation list's Rename). */

@@ -13,6 +13,7 @@ import { createWorkspaceTools } from './tools';
 import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
 import { createChatEdits, type ChatEdits } from './edits';
 import { PanelApprovals } from './tools/panelApproval';
+import { sensitiveReadInPanel } from './tools/sensitiveAccess';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -37,18 +38,40 @@ export interface ChatApi {
   readonly edits: ChatEdits;
 }
 
+/**
+ * On start (and on ChatApi.reload): removes the edit checkpoints of conversations that were
+ * deleted (also in another window) or are not in the history any more (src/chat/edits/checkpoints.ts).
+ */
+async function sweepCheckpoints(controller: ChatController, edits: ChatEdits): Promise<void> {
+  try {
+    const store = await controller.history();
+    const live = new Set(store.list().map((s) => s.id));
+    await edits.sweep((id) => (live.has(id) ? 'live' : store.wasDeleted(id) ? 'deleted' : 'unknown'));
+  } catch {
+    // a window closing meanwhile; the next start sweeps
+  }
+}
+
 export function registerChat(
   services: Services,
   /** Modelgate's generate_image tool for the panel (built on first use by src/featureLoading/lazyFeatures.ts) */
   imageTool?: () => PanelImageToolLike,
 ): { disposables: vscode.Disposable[]; api: ChatApi; provider: vscode.WebviewViewProvider } {
   const storageUri = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m));
   const approvals = new PanelApprovals();
-  const workspaceTools = createWorkspaceTools({ edits, commands: { approvals, settings: () => services.settings(), log: services.log } });
+  const edits = createChatEdits(services.context.storageUri, (m) => services.log.info(m), approvals);
+  const workspaceTools = createWorkspaceTools({
+    edits,
+    approveSensitiveRead: sensitiveReadInPanel(approvals),
+    commands: { approvals, settings: () => services.settings(), log: services.log },
+  });
   const tools = withPanelImageTool(workspaceTools, imageTool, approvals);
   const { apply, disposables: applyDisposables } = registerApply(services.log);
-  const open = () => new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
+  const open = () => {
+    const c = new ChatController({ services, backend: new FileBackend(storageUri), tools, apply, edits, approvals });
+    void sweepCheckpoints(c, edits);
+    return c;
+  };
   let controller = open();
   const provider = new ChatViewProvider(services.context.extensionUri, controller, services.log);
 

@@ -3,12 +3,16 @@
 // without markdown, newest first, a search that finds a word of the content (not of a title),
 // the pick opening that conversation, rename and delete with the item buttons; and the panel
 // showing one New chat control (the view title's). Screenshots go to test-results/screenshots/.
+// The same workbench first checks the diagnostics chip (it was problems.e2e.test.ts, a workbench
+// launch of its own, ~18 s of CPU, for one test): a JSON file with a syntax error is open, the user
+// clicks "Attach problems", the chip shows in the composer (screenshot), its remove button takes it away.
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { useGatewayWorkbench, type Workbench } from './workbench';
+import { DEFAULT_WORKSPACE_FILES } from '../harness/code-server';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-convlist-51a9e0';
 
@@ -16,7 +20,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
   this.timeout(300_000);
 
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
-    settings: { 'modelgate.baseUrl': gw.baseUrl, 'workbench.colorTheme': 'Default Light Modern' },
+    settings: { ...gatewaySettings(gw), 'workbench.colorTheme': 'Default Light Modern' },
+    workspaceFiles: { ...DEFAULT_WORKSPACE_FILES, 'broken.json': '{\n  "name": "demo",\n  "version": 1,,\n}\n' },
     viewport: { width: 1280, height: 860 },
   }));
 
@@ -70,6 +75,34 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await wb.page.screenshot({ path });
     return path;
   }
+
+  it("problems chip: attaches the current file's problems, and the user can remove it", async () => {
+    wb = fixture.get();
+    // The walkthrough opens at start-up (in the preview slot, taking the focus): let it come first.
+    await wb.page
+      .locator('.tabs-container .tab', { hasText: 'Welcome' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 })
+      .catch(() => undefined);
+    // open the file from the Explorer, as a person does (a double click keeps it open)
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().dblclick({ timeout: 60_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    // the JSON language service marks the error in the editor
+    await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 90_000 });
+    chat = await wb.openChat({ timeoutMs: 120_000 });
+    await wb.setKey(KEY);
+    const attach = chat.getByRole('button', { name: 'Attach problems', exact: true });
+    await attach.waitFor({ state: 'visible', timeout: 30_000 });
+    await attach.click();
+    const chip = chat.locator('.composer-attachments .chip-diagnostics');
+    await chip.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await chip.innerText(), /Problems: broken\.json \(\d+\)/);
+    const dir = join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, 'problems-chip.png') });
+    await chip.getByRole('button', { name: /^Remove attachment Problems: broken\.json/ }).click();
+    await chip.waitFor({ state: 'detached', timeout: 10_000 });
+  });
 
   it('makes two conversations through the panel (New chat from the view title)', async () => {
     wb = fixture.get();

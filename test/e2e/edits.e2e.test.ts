@@ -1,8 +1,10 @@
 // The model's edits reviewed in the real web workbench (issue 18): an answer (scripted through the
 // gateway simulator) edits two files and creates one; the panel lists the three with their +/-
 // counts; the user opens a diff, keeps one file, undoes another, keeps the new one, then restores
-// the files to before the answer (the modal lists what it reverts). Screenshots of the panel in
-// light and dark go to test-results/screenshots/ (edits-light.png, edits-dark.png).
+// the files to before the answer (the modal lists what it reverts). An edit of `.env` asks in a
+// card of the answer, Refuse focused as the default. Screenshots of the panel in light and dark
+// go to test-results/screenshots/ (edits-light.png, edits-dark.png, edits-secret-light.png,
+// edits-secret-dark.png).
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbenc
 const KEY = 'sk-e2e-edits-51c8a2';
 const A = 'export const alpha = 1;\nexport const beta = 2;\n';
 const B = 'export function greet(name: string) {\n  return `Hello ${name}`;\n}\n';
+const ENV = 'API_TOKEN=abc\n';
 const call = (name: string, args: unknown) => `[[call:${name} ${JSON.stringify(args)}]]`;
 const SCRIPT =
   'Rename things ' +
@@ -32,7 +35,7 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
   this.timeout(240_000);
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: { ...gatewaySettings(gw), 'workbench.colorTheme': 'Default Light Modern' },
-    workspaceFiles: { 'src/a.ts': A, 'src/b.ts': B },
+    workspaceFiles: { 'src/a.ts': A, 'src/b.ts': B, '.env': ENV },
     viewport: { width: 1280, height: 860 },
   }));
 
@@ -46,10 +49,30 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
   };
   const shots = join(repoRoot(), 'test-results', 'screenshots');
 
+  /** An answer that edits .env: the card names the file, Refuse has the focus; `refuse` answers it. */
+  async function secretCard(shot: string, refuse: () => Promise<void>): Promise<void> {
+    await chat
+      .getByRole('textbox', { name: 'Message' })
+      .fill(`Change the token ${call('edit_file', { path: '.env', edits: [{ search: 'abc', replace: 'pwned' }] })}`);
+    await button('Send').click();
+    const card = chat.locator('.approval-card');
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(await card.innerText(), /The model wants to change "\.env", which may contain secrets\.[\s\S]*File: \.env/);
+    const focused = await chat.evaluate(() => document.activeElement?.textContent ?? '');
+    assert.equal(focused, 'Refuse', 'Refuse is the focused default');
+    mkdirSync(shots, { recursive: true });
+    await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, shot) });
+    await refuse();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
+    await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
+    assert.equal(onDisk('.env'), ENV, 'nothing written');
+  }
+
   it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
     wb = fixture.get();
     chat = await wb.openChat();
     await wb.setKey(KEY);
+    await secretCard('edits-secret-light.png', () => button('Refuse').click());
     await chat.getByRole('textbox', { name: 'Message' }).fill(SCRIPT);
     await button('Send').click();
     const card = chat.locator('.edit-answer');
@@ -88,6 +111,7 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     await wb.answerInput('Dark Modern');
     await chat.locator('body.vscode-dark').waitFor({ state: 'attached', timeout: 30_000 });
     await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, 'edits-dark.png') });
+    await secretCard('edits-secret-dark.png', () => wb.page.keyboard.press('Enter'));
 
     await button('Restore files to before this answer').click();
     const dialog = wb.page.locator('.monaco-dialog-box');

@@ -102,6 +102,20 @@ describe('run_command in the chat (real VS Code, gateway simulator)', function (
     fs.rmSync(path.join(ws, 'mg-cmd-dir'), { recursive: true, force: true });
   });
 
+  it('the time limit (modelgate.chat.commandTimeoutSeconds) ends a command that runs on, and the model is told', async () => {
+    await config().update('chat.commandTimeoutSeconds', 5, vscode.ConfigurationTarget.Global);
+    try {
+      await until(() => mg.api.settings().commandTimeoutMs === 5_000, "the 5 s time limit (the setting's minimum)");
+      const sending = chat().send(`Run it ${call('node -e \'console.log("started"); setTimeout(() => {}, 120000)\'')}`);
+      answer(await nthCard(0, 'the approval card'), 'run');
+      await sending;
+      assert.match(toolResults()[0]!, /stopped at the time limit of 5 s/);
+      assert.match(toolResults()[0]!, /started/, 'the output up to then');
+    } finally {
+      await config().update('chat.commandTimeoutSeconds', 300, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('an allowed prefix runs without asking; every chained, piped, redirected or substituted form still asks', async () => {
     await config().update('chat.allowedCommands', ['node -e', 'echo'], vscode.ConfigurationTarget.Global);
     try {

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AnswerEditsView, MessageView, ToolCallView } from '../../src/chat/protocol';
-import { useModelgate } from './helpers';
+import type { AnswerEditsView, ApprovalView, HostMessage, MessageView, ToolCallView } from '../../src/chat/protocol';
+import { until, useModelgate } from './helpers';
 
 const KEY = 'sk-edits-suite-7d21e0';
 const FIX = 'mg-edits-fixture';
@@ -26,13 +26,31 @@ describe('edits under review (real VS Code)', function () {
   const mg = useModelgate({ gateway: { keys: { [KEY]: { balance: 100 } } }, key: KEY, chat: true });
   let ws: string;
   let outside: string;
-  const asked: string[] = [];
+  let posts: HostMessage[] = [];
+  let sub: vscode.Disposable | undefined;
   const at = (rel: string) => path.join(ws, FIX, rel);
   const read = (rel: string) => fs.readFileSync(at(rel), 'utf8');
   const edits = () => mg.api.chat.edits;
 
-  async function answer(text: string): Promise<{ id: string; calls: ToolCallView[]; view: AnswerEditsView | undefined }> {
+  /** the panel's approval cards posted since the last answer() began */
+  const cards = () => posts.flatMap((p) => (p.type === 'approvalRequest' ? [p.approval] : []));
+  /** answers a card the way the webview does */
+  const press = (card: ApprovalView, choiceId: string) => mg.api.chat.view.receive({ type: 'approvalAnswer', id: card.id, choiceId });
+  /** Sends `text`; `onCard` answers each approval card as it is shown (n: its position in the answer). */
+  async function answer(
+    text: string,
+    onCard?: (card: ApprovalView, n: number) => string,
+  ): Promise<{ id: string; calls: ToolCallView[]; view: AnswerEditsView | undefined }> {
     const chat = mg.api.chat.controller;
+    posts = [];
+    sub?.dispose();
+    sub = chat.onDidPost((m) => {
+      posts.push(m);
+      if (m.type === 'approvalRequest') {
+        const choice = onCard?.(m.approval, cards().length - 1) ?? m.approval.safeChoiceId;
+        queueMicrotask(() => press(m.approval, choice));
+      }
+    });
     await chat.send(text);
     const c = await chat.conversation();
     const last = c.messages.at(-1)!;
@@ -51,19 +69,18 @@ describe('edits under review (real VS Code)', function () {
       ['twice.ts', TWICE],
       ['inject.md', INJECTION],
       ['.env', 'TOKEN=abc\n'],
+      ['s.ts', 'export const sought = "MG_OLD_TEXT";\n'],
+      ['gone.txt', 'MG_GONE_TEXT\n'],
     ])
       fs.writeFileSync(at(name), text);
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-edits-outside-'));
     fs.writeFileSync(path.join(outside, 'x.txt'), 'outside\n');
     fs.symlinkSync(outside, at('out-link'));
-    edits().ui.allowSensitive = (display) => {
-      asked.push(display);
-      return Promise.resolve(false);
-    };
     await mg.api.chat.controller.newChat();
   });
 
   after(async () => {
+    sub?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(at(''), { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
@@ -126,7 +143,6 @@ describe('edits under review (real VS Code)', function () {
   });
 
   it('refuses .vscode, .git, a link out and a .env (no consent), also when a file read earlier asks for it', async () => {
-    asked.length = 0;
     const r = await answer(
       `${call('read_file', { path: `${FIX}/inject.md` })} [[then]] ` +
         `${call('edit_file', { path: '.vscode/settings.json', edits: [{ search: '{', replace: '{"chat.tools.autoApprove": true,' }] })} ` +
@@ -141,11 +157,96 @@ describe('edits under review (real VS Code)', function () {
     assert.match(link!.result ?? '', /outside the workspace|symbolic link/);
     assert.match(env!.result ?? '', /did not allow changes to .*\.env/);
     for (const c of r.calls.slice(1)) assert.equal(c.status, 'error', `${c.name} refused`);
-    assert.deepEqual(asked, [`${FIX}/.env`], 'asked once, for the .env');
+    assert.deepEqual(
+      cards().map((c) => c.detail[0]),
+      [`File: ${FIX}/.env`],
+      'asked once, for the .env, in a card of the answer',
+    );
     assert.equal(r.view, undefined, 'nothing staged');
     assert.equal(fs.existsSync(path.join(ws, '.git', 'hooks', 'pre-commit')), false);
     assert.equal(fs.readFileSync(path.join(outside, 'x.txt'), 'utf8'), 'outside\n');
     assert.equal(read('.env'), 'TOKEN=abc\n');
+  });
+
+  it('asks for a .env in a card of the answer (the path, Refuse as the default), per file: Allow stages it, Refuse does not', async () => {
+    const r = await answer(
+      `${call('edit_file', { path: `${FIX}/.env`, edits: [{ search: 'abc', replace: 'xyz' }] })} ` +
+        `${call('edit_file', { path: `${FIX}/.env`, edits: [{ search: 'TOKEN', replace: 'API_TOKEN' }] })} ` +
+        `${call('create_file', { path: `${FIX}/.env.local`, content: 'LOCAL=1\n' })}`,
+      (card, n) => (n === 0 ? 'allow' : 'refuse'),
+    );
+    const shown = cards();
+    assert.equal(shown.length, 2, 'one card per file: the second edit of the allowed .env is not asked again');
+    const [env, local] = shown;
+    assert.equal(env!.messageId, r.id, 'shown in the answer');
+    assert.match(env!.title, /change "mg-edits-fixture\/\.env", which may contain secrets/);
+    assert.equal(env!.detail[0], `File: ${FIX}/.env`);
+    assert.deepEqual(
+      env!.choices.map((c) => c.id),
+      ['allow', 'refuse'],
+    );
+    assert.equal(env!.safeChoiceId, 'refuse', 'Refuse is the default button');
+    assert.match(local!.title, /create "mg-edits-fixture\/\.env\.local"/);
+    assert.equal(local!.safeChoiceId, 'refuse');
+    assert.deepEqual(
+      r.calls.map((c) => `${c.name}:${c.status}`),
+      ['edit_file:done', 'edit_file:done', 'create_file:error'],
+    );
+    assert.match(r.calls[2]!.result ?? '', /did not allow changes to .*\.env\.local/);
+    assert.deepEqual(
+      r.view?.files.map((f) => `${f.path} ${f.kind} ${f.state}`),
+      [`${FIX}/.env edit pending`],
+    );
+    assert.equal(read('.env'), 'TOKEN=abc\n', 'staged only: nothing on disk');
+    assert.equal(fs.existsSync(at('.env.local')), false);
+    await edits().undo(r.id);
+  });
+
+  it('a read of a .env asks in the answer’s card too: Don’t Allow is the default, Allow Once returns the text', async () => {
+    const allowed = await answer(call('read_file', { path: `${FIX}/.env` }), () => 'allow');
+    const [card] = cards();
+    assert.equal(card?.messageId, allowed.id, 'shown in the answer');
+    assert.match(card!.title, /wants to read "mg-edits-fixture\/\.env", which may contain secrets/);
+    assert.equal(card!.detail[0], `File: ${FIX}/.env`);
+    assert.deepEqual(
+      card!.choices.map((c) => c.id),
+      ['allow', 'deny'],
+    );
+    assert.equal(card!.safeChoiceId, 'deny');
+    assert.match(allowed.calls[0]!.result ?? '', /TOKEN=abc/);
+    const denied = await answer(call('read_file', { path: `${FIX}/.env` })); // the default button
+    assert.equal(cards().length, 1, 'asked again: one read, one question');
+    assert.match(denied.calls[0]!.result ?? '', /declined to share/);
+    assert.doesNotMatch(denied.calls[0]!.result ?? '', /TOKEN=abc/);
+  });
+
+  it('list_files and search_text see the answer’s staged edits: a created file is listed and searched, a deleted one is not, edited text is what is searched', async () => {
+    await until(
+      async () => (await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0]!, `${FIX}/gone.txt`))).length === 1,
+      'the file search lists the fixture',
+    );
+    const r = await answer(
+      `${call('create_file', { path: `${FIX}/made.ts`, content: 'export const made = "MG_CREATED_TEXT";\n' })} ` +
+        `${call('edit_file', { path: `${FIX}/s.ts`, edits: [{ search: 'MG_OLD_TEXT', replace: 'MG_NEW_TEXT' }] })} ` +
+        `${call('delete_file', { path: `${FIX}/gone.txt` })} [[then]] ` +
+        `${call('list_files', { path: FIX })} ${call('list_files', { glob: `${FIX}/*.ts` })} ${call('search_text', { query: 'MG_', glob: `${FIX}/**` })}`,
+    );
+    assert.deepEqual(
+      r.calls.map((c) => `${c.name}:${c.status}`),
+      ['create_file:done', 'edit_file:done', 'delete_file:done', 'list_files:done', 'list_files:done', 'search_text:done'],
+    );
+    const [listed, listedTs, found] = r.calls.slice(3).map((c) => c.result ?? '');
+    const lines = (text: string) => text.split('\n').slice(1);
+    assert.ok(lines(listed!).includes(`${FIX}/made.ts`), `the created file is listed: ${listed}`);
+    assert.ok(!lines(listed!).includes(`${FIX}/gone.txt`), 'the deleted file is not listed');
+    assert.ok(lines(listed!).includes(`${FIX}/s.ts`));
+    assert.ok(lines(listedTs!).includes(`${FIX}/made.ts`), 'matched by the glob too');
+    assert.ok(!lines(listedTs!).some((l) => l.endsWith('.txt')), 'the glob still applies');
+    assert.match(found!, /made\.ts:1: .*MG_CREATED_TEXT/, 'the created file is searched');
+    assert.match(found!, /s\.ts:1: .*MG_NEW_TEXT/, 'the staged text is searched');
+    assert.doesNotMatch(found!, /MG_OLD_TEXT|MG_GONE_TEXT/, 'not the disk’s');
+    assert.equal(fs.existsSync(at('made.ts')), false, 'staged only');
+    await edits().undo(r.id);
   });
 
   it('restores an answer after a reload: changed text back, created file gone, deleted file back', async () => {
@@ -189,44 +290,131 @@ describe('edits under review (real VS Code)', function () {
     }
   });
 
-  it('bench: stages 20 files with 50 search-and-replace pairs, then keeps them all (figures to test-results/edits.json, never asserted)', async () => {
+  let live = '';
+  let gone = '';
+  it('removes the checkpoints of a deleted conversation', async () => {
+    const root = edits().review.checkpoints.root.fsPath;
+    const folderOf = (answerId: string) => path.join(root, answerId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120));
+    if ((await mg.api.chat.controller.conversation()).messages.length === 0) await mg.api.chat.controller.send('a conversation to keep');
+    live = (await mg.api.chat.controller.conversation()).id; // listed in the history: its checkpoints stay
+    await mg.api.chat.controller.newChat();
+    const r = await answer(call('create_file', { path: `${FIX}/del.ts`, content: 'x\n' }));
+    await edits().undo(r.id);
+    assert.ok(fs.existsSync(path.join(folderOf(r.id), 'manifest.json')), 'the answer has a checkpoint');
+    gone = (await mg.api.chat.controller.conversation()).id;
+    await mg.api.chat.controller.deleteConversation(gone);
+    assert.equal(fs.existsSync(folderOf(r.id)), false, 'removed with its conversation');
+  });
+
+  it('on start, removes the checkpoints of deleted conversations, and of unknown ones or without a manifest once an hour old', async () => {
+    assert.ok(live && gone, 'the test before ran');
+    const root = edits().review.checkpoints.root.fsPath;
+    // left by earlier windows: the sweep on start (a reload here) removes what no conversation needs
+    const hourAndMore = 61 * 60 * 1000;
+    const fake = (name: string, conversationId: string | undefined, ageMs: number) => {
+      const dir = path.join(root, name);
+      fs.mkdirSync(dir, { recursive: true });
+      const createdAt = Date.now() - ageMs;
+      if (conversationId)
+        fs.writeFileSync(
+          path.join(dir, 'manifest.json'),
+          JSON.stringify({ version: 1, conversationId, answerId: name, createdAt, restored: false, files: [] }),
+        );
+      fs.utimesSync(dir, createdAt / 1000, createdAt / 1000);
+      return dir;
+    };
+    const unknownOld = fake('mg-sweep-unknown-old', 'mg-no-such-conversation', hourAndMore);
+    const unknownNew = fake('mg-sweep-unknown-new', 'mg-no-such-conversation', 0);
+    const deleted = fake('mg-sweep-deleted', gone, 0);
+    const junk = fake('mg-sweep-no-manifest', undefined, hourAndMore);
+    const liveOld = fake('mg-sweep-live', live, hourAndMore);
+    try {
+      await mg.api.chat.reload();
+      await until(() => ![unknownOld, deleted, junk].some((d) => fs.existsSync(d)), 'the sweep removed the orphans');
+      assert.ok(fs.existsSync(unknownNew), 'an unknown conversation’s checkpoint younger than an hour stays (another window may be writing it)');
+      assert.ok(fs.existsSync(liveOld), 'a live conversation’s checkpoint stays');
+    } finally {
+      for (const d of [unknownNew, liveOld]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('bench: stages 20 files with 50 search-and-replace pairs, then keeps them all, each beside its floor (figures to test-results/edits.json, never asserted)', async () => {
+    // CPU time of the extension host's thread (what "extension-host time" is: the clock also counts
+    // waiting for a core on a loaded machine), and each figure's floor measured in the same run:
+    // staging's floor reads the 20 files, applies the pairs and writes each original to storage
+    // (what a checkpoint needs); Keep's floor is VS Code's own open + one WorkspaceEdit + save per
+    // file, side by side, on 20 copies. `npm run bench -- edits` runs this test and prints them.
+    const threadCpuMs = () => {
+      const u = (process as unknown as { threadCpuUsage(): { user: number; system: number } }).threadCpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const measure = async <T>(fn: () => Promise<T>): Promise<{ result: T; ms: number; cpuMs: number }> => {
+      const cpu0 = threadCpuMs();
+      const t0 = performance.now();
+      const result = await fn();
+      return { result, ms: performance.now() - t0, cpuMs: threadCpuMs() - cpu0 };
+    };
     const names = Array.from({ length: 20 }, (_, i) => `bench/f${String(i).padStart(2, '0')}.ts`);
+    const floorNames = names.map((n) => n.replace('/f', '/g'));
     fs.mkdirSync(at('bench'), { recursive: true });
-    for (const n of names) fs.writeFileSync(at(n), Array.from({ length: 200 }, (_, l) => `export const v${l} = ${l};`).join('\n') + '\n');
+    const body = Array.from({ length: 200 }, (_, l) => `export const v${l} = ${l};`).join('\n') + '\n';
+    for (const n of [...names, ...floorNames]) fs.writeFileSync(at(n), body);
     const token = new vscode.CancellationTokenSource().token;
     const ctx = { conversationId: 'bench-conversation', messageId: `bench-${Date.now()}` };
-    const calls = names.map((n, i) => ({
-      path: `${FIX}/${n}`,
-      edits: Array.from({ length: i < 10 ? 3 : 2 }, (_, k) => ({ search: `v${k * 50 + i} = ${k * 50 + i};`, replace: `v${k * 50 + i} = ${k * 50 + i} + 1;` })),
-    }));
+    const pairsOf = (i: number) =>
+      Array.from({ length: i < 10 ? 3 : 2 }, (_, k) => ({ search: `v${k * 50 + i} = ${k * 50 + i};`, replace: `v${k * 50 + i} = ${k * 50 + i} + 1;` }));
+    const calls = names.map((n, i) => ({ path: `${FIX}/${n}`, edits: pairsOf(i) }));
     assert.equal(
       calls.reduce((n, c) => n + c.edits.length, 0),
       50,
     );
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const results = await Promise.all(calls.map((args) => edits().run('edit_file', args, ctx, token)));
-    const stageMs = performance.now() - t0;
-    const stageCpu = process.cpuUsage(cpu0);
-    assert.equal(results.length, 20);
-    const cpu1 = process.cpuUsage();
-    const t1 = performance.now();
-    assert.deepEqual(await edits().keep(ctx.messageId), []);
-    const keepMs = performance.now() - t1;
-    const keepCpu = process.cpuUsage(cpu1);
-    assert.match(fs.readFileSync(at(names[19]!), 'utf8'), /v19 = 19 \+ 1;/);
-    const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
-    fs.mkdirSync(dir, { recursive: true });
-    const figures = {
-      date: new Date().toISOString(),
-      host: `${vscode.env.appName} ${vscode.version}`,
-      files: 20,
-      pairs: 50,
-      stageMs,
-      stageCpuMs: (stageCpu.user + stageCpu.system) / 1000,
-      keepAllMs: keepMs,
-      keepAllCpuMs: (keepCpu.user + keepCpu.system) / 1000,
-    };
-    fs.writeFileSync(path.join(dir, 'edits.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    const store = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-edits-floor-'));
+    try {
+      const stageFloor = await measure(() =>
+        Promise.all(
+          floorNames.map(async (n, i) => {
+            const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(at(n))));
+            await vscode.workspace.fs.writeFile(vscode.Uri.file(path.join(store, `${i}.orig`)), new TextEncoder().encode(original));
+            return pairsOf(i).reduce((text, p) => text.replace(p.search, p.replace), original);
+          }),
+        ),
+      );
+      const stage = await measure(() => Promise.all(calls.map((args) => edits().run('edit_file', args, ctx, token))));
+      assert.equal(stage.result.length, 20);
+      const keepFloor = await measure(() =>
+        Promise.all(
+          floorNames.map(async (n, i) => {
+            const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(at(n)));
+            const edit = new vscode.WorkspaceEdit();
+            edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), stageFloor.result[i]!);
+            assert.ok(await vscode.workspace.applyEdit(edit));
+            assert.ok(await doc.save());
+          }),
+        ),
+      );
+      const keep = await measure(() => edits().keep(ctx.messageId));
+      assert.deepEqual(keep.result, []);
+      assert.match(fs.readFileSync(at(names[19]!), 'utf8'), /v19 = 19 \+ 1;/);
+      assert.equal(fs.readFileSync(at(names[19]!), 'utf8'), fs.readFileSync(at(floorNames[19]!), 'utf8'), 'the floor did the same change');
+      const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
+      fs.mkdirSync(dir, { recursive: true });
+      const figures = {
+        date: new Date().toISOString(),
+        host: `${vscode.env.appName} ${vscode.version}`,
+        files: 20,
+        pairs: 50,
+        stageMs: stage.ms,
+        stageCpuMs: stage.cpuMs,
+        stageFloorMs: stageFloor.ms,
+        stageFloorCpuMs: stageFloor.cpuMs,
+        keepAllMs: keep.ms,
+        keepAllCpuMs: keep.cpuMs,
+        keepFloorMs: keepFloor.ms,
+        keepFloorCpuMs: keepFloor.cpuMs,
+      };
+      fs.writeFileSync(path.join(dir, 'edits.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    } finally {
+      fs.rmSync(store, { recursive: true, force: true });
+    }
   });
 });

@@ -64,6 +64,25 @@ describe('project rules files in the chat (real VS Code, gateway simulator)', fu
     assert.ok(JSON.stringify(systemOf(-1)).includes(RULE), 'another conversation still has it');
   });
 
+  it('a chip switched off stays off after a window reload', async () => {
+    await chat().newChat();
+    await chat().send('rules on');
+    const id = (await chat().conversation()).id;
+    mg.api.chat.view.receive({ type: 'toggleRules', path: 'AGENTS.md' });
+    await until(async () => (await chat().composer()).rules?.[0]?.on === false, 'the chip is off');
+    const reloaded = await mg.api.chat.reload();
+    sub?.dispose();
+    sub = reloaded.onDidPost((m) => void posts.push(m));
+    assert.equal((await reloaded.conversation()).id, id, 'the same conversation after the reload');
+    await until(async () => (await reloaded.composer()).rules?.[0]?.on === false, 'the chip is still off after the reload');
+    await reloaded.send('after the reload');
+    assert.ok(!JSON.stringify(systemOf(-1)).includes(RULE), 'still not sent');
+    mg.api.chat.view.receive({ type: 'toggleRules', path: 'AGENTS.md' });
+    await until(async () => (await reloaded.composer()).rules?.[0]?.on === true, 'the chip is on again');
+    await reloaded.send('rules on again'); // the next test's change is measured against this request
+    assert.ok(JSON.stringify(systemOf(-1)).includes(RULE));
+  });
+
   it('a change is picked up on the next turn, with one notice about the cache', async () => {
     posts = [];
     fs.writeFileSync(agents, `# Rules\n${RULE}\nMG_RULE_CHANGED\n`);

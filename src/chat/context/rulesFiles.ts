@@ -3,7 +3,8 @@
 // leads out of the workspace is not followed) before each turn, and only in a trusted
 // workspace (a repository opened in Restricted Mode does not get to instruct the model).
 // They go into the system message (src/core/prompt/projectRules.ts). Per conversation the user
-// can switch a file off (its chip in the composer); that choice lasts for this window session.
+// can switch a file off (its chip in the composer); that choice is kept in the workspace state
+// (the rules files belong to this workspace), so it lasts across window reloads.
 // A file whose text changed since the conversation's last request costs that request its
 // prompt cache: the panel says so once per change.
 import * as vscode from 'vscode';
@@ -15,13 +16,36 @@ export interface RulesChip {
   on: boolean;
 }
 
+/** workspaceState key: conversation id -> the rules files switched off in it (paths, no contents) */
+export const RULES_OFF_KEY = 'modelgate.chat.rulesOff';
+/** conversations whose choices are kept (the most recently changed) */
+const MAX_KEPT = 500;
+
+/** The stored choices, checked by hand (the workspace state is ours, but a bad value must not break the chat). */
+function readOff(memento: Pick<vscode.Memento, 'get'> | undefined): Map<string, Set<string>> {
+  const raw: unknown = memento?.get(RULES_OFF_KEY);
+  const out = new Map<string, Set<string>>();
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [id, paths] of Object.entries(raw as Record<string, unknown>)) {
+    if (!Array.isArray(paths)) continue;
+    const set = new Set(paths.filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length < 1024));
+    if (set.size) out.set(id, set);
+  }
+  return out;
+}
+
 export class ProjectRules {
   /** the files as last read (for the composer's chips and token estimate) */
   #files: RulesFile[] = [];
-  /** per conversation: paths switched off */
-  readonly #off = new Map<string, Set<string>>();
+  /** per conversation: paths switched off (in the order they were last changed) */
+  readonly #off: Map<string, Set<string>>;
   /** per conversation: path -> text its last request sent */
   readonly #sent = new Map<string, Map<string, string>>();
+
+  /** `memento`: where the switched-off chips are kept per conversation (the workspace state); none: this session only. */
+  constructor(private readonly memento?: Pick<vscode.Memento, 'get' | 'update'>) {
+    this.#off = readOff(memento);
+  }
 
   /** Reads the files now (none in Restricted Mode or without a folder). */
   async refresh(): Promise<RulesFile[]> {
@@ -69,8 +93,21 @@ export class ProjectRules {
     const off = this.#off.get(conversationId) ?? new Set<string>();
     if (off.has(path)) off.delete(path);
     else off.add(path);
-    this.#off.set(conversationId, off);
+    this.#off.delete(conversationId);
+    if (off.size) this.#off.set(conversationId, off);
+    this.#save();
     return true;
+  }
+
+  /** A conversation was deleted: its choices go too. */
+  forget(conversationId: string): void {
+    if (this.#off.delete(conversationId)) this.#save();
+  }
+
+  #save(): void {
+    if (!this.memento) return;
+    const kept = [...this.#off].slice(-MAX_KEPT);
+    void Promise.resolve(this.memento.update(RULES_OFF_KEY, Object.fromEntries(kept.map(([id, paths]) => [id, [...paths]])))).catch(() => undefined);
   }
 
   /**

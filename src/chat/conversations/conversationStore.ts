@@ -199,6 +199,11 @@ export class ConversationStore {
     return this.loaded.get(this.activeId) as Conversation;
   }
 
+  /** Whether conversation `id` was deleted (here or in another window, as far as this window knows). */
+  wasDeleted(id: string): boolean {
+    return this.deleted.includes(id);
+  }
+
   /** Conversations, most recently updated first; the active one is listed even when empty. */
   list(): ConversationSummary[] {
     const list = this.summaries.map(summaryOfEntry);

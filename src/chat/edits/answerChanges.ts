@@ -35,13 +35,15 @@ export function countsOf(f: StagedFile): { added: number; removed: number } {
 
 export class AnswerChanges {
   readonly files = new Map<string, StagedFile>();
-  /** sensitive files the user allowed the model to change in this answer */
-  readonly allowed = new Set<string>();
+  /** the user's answer per sensitive file in this answer (asked once, also for parallel calls) */
+  readonly #consent = new Map<string, Promise<boolean>>();
   /** the answer's files were put back to before it (checkpoint restore) */
   restored = false;
   /** why some files could not be reviewed any more (a window reload drops what was not kept) */
   note: string | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** per file (key): the calls of this answer on it apply one at a time; calls on other files run side by side */
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #nextIndex = 0;
 
   constructor(
     readonly conversationId: string,
@@ -49,11 +51,35 @@ export class AnswerChanges {
     readonly createdAt: number = Date.now(),
   ) {}
 
-  /** Runs `fn` after the calls before it (parallel edit calls of one answer apply one at a time). */
-  serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(fn, fn);
-    this.#queue = next.catch(() => undefined);
+  /** Runs `fn` after this answer's earlier calls on the file `key` (parallel edit calls of one file apply in order). */
+  serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const next = (this.#queues.get(key) ?? Promise.resolve()).then(fn, fn);
+    const settled = next.catch(() => undefined);
+    this.#queues.set(key, settled);
+    void settled.then(() => {
+      if (this.#queues.get(key) === settled) this.#queues.delete(key);
+    });
     return next;
+  }
+
+  /** The user's yes or no for changing the sensitive file `key` in this answer; `ask` runs once per file. */
+  consent(key: string, ask: () => Promise<boolean>): Promise<boolean> {
+    let answer = this.#consent.get(key);
+    if (!answer) {
+      answer = ask().catch(() => false);
+      this.#consent.set(key, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * A position in the answer, taken when a call starts (calls on different files run side by side,
+   * so this keeps the order the model gave): the panel's order, the file's diff URI and checkpoint
+   * blob. Never reused, also when a call fails.
+   */
+  takeIndex(): number {
+    this.#nextIndex = Math.max(this.#nextIndex, ...[...this.files.values()].map((f) => f.index + 1));
+    return this.#nextIndex++;
   }
 
   pending(): StagedFile[] {
@@ -62,7 +88,7 @@ export class AnswerChanges {
 
   /** A file created and deleted again in the same answer changed nothing: it is not listed. */
   listed(): StagedFile[] {
-    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined));
+    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined)).sort((x, y) => x.index - y.index);
   }
 
   byDisplay(display: string): StagedFile | undefined {

@@ -35,9 +35,19 @@ type Manifest = z.infer<typeof manifestSchema>;
 
 const safeId = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120);
 
+/** What the chat history knows of a conversation: checkpoints of a deleted one are removed. */
+export type ConversationFate = 'live' | 'deleted' | 'unknown';
+
+/**
+ * A checkpoint whose conversation is not in the history (another window may have started it a
+ * moment ago and not listed it yet) is removed only once it is this old.
+ */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
 export class CheckpointStore {
   constructor(
-    private readonly root: vscode.Uri,
+    /** the folder of every answer's checkpoint (workspace storage) */
+    readonly root: vscode.Uri,
     private readonly warn: (m: string) => void,
   ) {}
 
@@ -53,8 +63,32 @@ export class CheckpointStore {
     f.checkpointed = true;
   }
 
-  /** Writes the answer's manifest (after every change of state). */
-  async save(a: AnswerChanges): Promise<void> {
+  /** per answer: the manifest write not started yet (it writes the state of when it starts), and the last one */
+  readonly #queued = new Map<string, Promise<void>>();
+  readonly #tail = new Map<string, Promise<void>>();
+
+  /**
+   * Writes the answer's manifest (after every change of state). Writes of one answer run one at a
+   * time, each with the state of when it starts, and calls while one waits share it: twenty edits
+   * staged side by side write it about twice, never an older state after a newer one. Resolves
+   * once the state at the call is on disk (or the write failed, which is logged).
+   */
+  save(a: AnswerChanges): Promise<void> {
+    const queued = this.#queued.get(a.answerId);
+    if (queued) return queued;
+    const p = (this.#tail.get(a.answerId) ?? Promise.resolve()).then(() => {
+      this.#queued.delete(a.answerId);
+      return this.#write(a);
+    });
+    this.#queued.set(a.answerId, p);
+    this.#tail.set(a.answerId, p);
+    void p.then(() => {
+      if (this.#tail.get(a.answerId) === p) this.#tail.delete(a.answerId);
+    });
+    return p;
+  }
+
+  async #write(a: AnswerChanges): Promise<void> {
     const m: Manifest = {
       version: 1,
       conversationId: a.conversationId,
@@ -89,30 +123,84 @@ export class CheckpointStore {
     }
   }
 
-  /**
-   * The answers of conversation `conversationId` that a window before this one recorded. Their
-   * staged texts were in memory: what was still pending is now shown as not kept. The originals
-   * stay on disk and are read when a restore needs them.
-   */
-  async load(conversationId: string): Promise<AnswerChanges[]> {
+  /** Every answer folder with its manifest (undefined when missing or unreadable) and its time. */
+  async #folders(): Promise<{ name: string; manifest: Manifest | undefined; mtime: number }[]> {
     let entries: [string, vscode.FileType][];
     try {
       entries = await vscode.workspace.fs.readDirectory(this.root);
     } catch {
       return [];
     }
-    const out: AnswerChanges[] = [];
+    const out: { name: string; manifest: Manifest | undefined; mtime: number }[] = [];
     for (const [name, type] of entries) {
       if (!(type & vscode.FileType.Directory)) continue;
-      let m: Manifest;
+      const dir = vscode.Uri.joinPath(this.root, name);
+      let manifest: Manifest | undefined;
       try {
-        const raw: unknown = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.root, name, 'manifest.json'))));
-        const parsed = manifestSchema.safeParse(raw);
-        if (!parsed.success) continue;
-        m = parsed.data;
+        const parsed = manifestSchema.safeParse(
+          JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, 'manifest.json')))),
+        );
+        if (parsed.success) manifest = parsed.data;
+      } catch {
+        // no manifest (a checkpoint cut short) or not ours: judged by its age
+      }
+      let mtime = 0;
+      try {
+        mtime = (await vscode.workspace.fs.stat(dir)).mtime;
       } catch {
         continue;
       }
+      out.push({ name, manifest, mtime });
+    }
+    return out;
+  }
+
+  async #remove(name: string, why: string): Promise<void> {
+    try {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.root, name), { recursive: true, useTrash: false });
+      this.warn(`Edits: removed the checkpoint ${name} (${why}).`);
+    } catch (e) {
+      this.warn(`Edits: the checkpoint ${name} could not be removed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Removes the checkpoints of a deleted conversation; the number removed. */
+  async removeConversation(conversationId: string): Promise<number> {
+    const gone = (await this.#folders()).filter((f) => f.manifest?.conversationId === conversationId);
+    for (const f of gone) await this.#remove(f.name, 'its conversation was deleted');
+    return gone.length;
+  }
+
+  /**
+   * Removes the checkpoints no conversation needs (on start): those of deleted conversations, and
+   * those of conversations the history does not know or without a manifest, once older than
+   * ORPHAN_GRACE_MS. The number removed.
+   */
+  async sweep(fate: (conversationId: string) => ConversationFate, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const f of await this.#folders()) {
+      const old = now - Math.max(f.mtime, f.manifest?.createdAt ?? 0) > ORPHAN_GRACE_MS;
+      const why = !f.manifest
+        ? old && 'no manifest'
+        : fate(f.manifest.conversationId) === 'deleted'
+          ? 'its conversation was deleted'
+          : fate(f.manifest.conversationId) === 'unknown' && old && 'its conversation is not in the chat history';
+      if (!why) continue;
+      await this.#remove(f.name, why);
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
+   * The answers of conversation `conversationId` that a window before this one recorded. Their
+   * staged texts were in memory: what was still pending is now shown as not kept. The originals
+   * stay on disk and are read when a restore needs them.
+   */
+  async load(conversationId: string): Promise<AnswerChanges[]> {
+    const out: AnswerChanges[] = [];
+    for (const { manifest: m } of await this.#folders()) {
+      if (!m) continue;
       if (m.conversationId !== conversationId) continue;
       const a = new AnswerChanges(m.conversationId, m.answerId, m.createdAt);
       a.restored = m.restored;

@@ -61,6 +61,12 @@ export class EditReview implements vscode.Disposable {
     return f && f.state === 'pending' ? { text: f.text } : undefined;
   }
 
+  /** Where the files answer `answerId` created (still pending) will be: list_files and search_text show them. */
+  created(answerId: string): vscode.Uri[] {
+    const a = this.answers.get(answerId);
+    return a ? a.pending().flatMap((f) => (f.original === undefined && f.text !== undefined ? [vscode.Uri.parse(f.key)] : [])) : [];
+  }
+
   autoAccept(conversationId: string): boolean {
     return this.#autoAccept.has(conversationId);
   }
@@ -194,6 +200,15 @@ export class EditReview implements vscode.Disposable {
   }
 
   /** Forgets what is in memory, as a window reload does (what was not kept is dropped; checkpoints stay on disk). */
+  /** A conversation was deleted: its answers' changes are dropped (nothing pending was written) and its checkpoints removed. */
+  async conversationDeleted(conversationId: string): Promise<void> {
+    for (const a of [...this.answers.values()]) if (a.conversationId === conversationId) this.answers.delete(a.answerId);
+    this.#autoAccept.delete(conversationId);
+    this.#loaded.delete(conversationId);
+    const n = await this.checkpoints.removeConversation(conversationId);
+    if (n) this.hooks.log(`Edits: removed ${n} checkpoint(s) of deleted conversation ${conversationId}.`);
+  }
+
   reset(): void {
     this.answers.clear();
     this.#loaded.clear();

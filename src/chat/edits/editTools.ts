@@ -15,6 +15,7 @@ import { ToolError } from '../tools/errors';
 import { FileMissing, readUri, statUri } from '../tools/fileAccess';
 import { LIMITS } from '../tools/limits';
 import type { CreateFileArgs, DeleteFileArgs, EditFileArgs } from '../tools/schemas';
+import type { EditToolName } from '../tools';
 import { targetIsSensitive } from '../tools/sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from '../tools/text';
 import { resolvePath } from '../tools/workspaceAccess';
@@ -25,8 +26,8 @@ export interface EditContext {
   changes: AnswerChanges;
   checkpoints: CheckpointStore;
   log(message: string): void;
-  /** the user's yes for changing a file that may hold secrets (per file and answer) */
-  allowSensitive(display: string, token: vscode.CancellationToken): Promise<boolean>;
+  /** the user's yes for changing a file that may hold secrets (per file and answer): a card in the answer */
+  allowSensitive(display: string, tool: EditToolName, token: vscode.CancellationToken): Promise<boolean>;
   /** the answer whose pending changes hold `key`, if it is another one than `changes` */
   pendingElsewhere(key: string, answerId: string): boolean;
   /** the answer's files changed (the panel is told) */
@@ -44,7 +45,7 @@ interface Located {
 const NOTHING = 'Nothing was changed.';
 
 /** Both guards, for a model-supplied path; throws ToolError with the reason. */
-async function locate(path: string, ctx: EditContext, tool: string, token: vscode.CancellationToken): Promise<Located> {
+async function locate(path: string, ctx: EditContext, tool: EditToolName, token: vscode.CancellationToken): Promise<Located> {
   let t;
   try {
     t = await resolvePath(path);
@@ -55,11 +56,8 @@ async function locate(path: string, ctx: EditContext, tool: string, token: vscod
   const w = await guardWrite(t.lexicalUri);
   if (!w.ok) throw refusal(ctx, tool, t.display, `${w.message} ${NOTHING} Do not try this file again; tell the user if the change is needed.`);
   const key = w.diskUri.toString();
-  if (targetIsSensitive(t) && !ctx.changes.allowed.has(key)) {
-    if (!(await ctx.allowSensitive(w.display, token))) {
-      throw refusal(ctx, tool, w.display, `The user did not allow changes to "${w.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
-    }
-    ctx.changes.allowed.add(key);
+  if (targetIsSensitive(t) && !(await ctx.changes.consent(key, () => ctx.allowSensitive(w.display, tool, token)))) {
+    throw refusal(ctx, tool, w.display, `The user did not allow changes to "${w.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
   return { key, uri: w.realUri, display: w.display, ...(w.realDisplay !== w.display ? { via: w.realDisplay } : {}) };
 }
@@ -107,7 +105,7 @@ function binary(loc: Located): ToolError {
  * The file's entry in this answer: the one staged before, or a new one (the text as it is now)
  * that finish() registers once the call succeeded: a failed call stages nothing.
  */
-async function stage(ctx: EditContext, loc: Located, token: vscode.CancellationToken): Promise<StagedFile> {
+async function stage(ctx: EditContext, loc: Located, tool: EditToolName, order: number, token: vscode.CancellationToken): Promise<StagedFile> {
   const a = ctx.changes;
   const known = a.files.get(loc.key);
   if (known && known.state === 'pending') return known;
@@ -117,13 +115,10 @@ async function stage(ctx: EditContext, loc: Located, token: vscode.CancellationT
     );
   }
   const original = await currentText(loc, token);
-  if (original !== undefined && hasSecretContent(original) && !a.allowed.has(loc.key)) {
-    if (!(await ctx.allowSensitive(loc.display, token))) {
-      throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
-    }
-    a.allowed.add(loc.key);
+  if (original !== undefined && hasSecretContent(original) && !(await a.consent(loc.key, () => ctx.allowSensitive(loc.display, tool, token)))) {
+    throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
-  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: a.files.size };
+  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: order };
 }
 
 /** Registers the staged text (a new entry gets its checkpoint first), saves the manifest, tells the panel. */
@@ -134,17 +129,18 @@ async function finish(ctx: EditContext, f: StagedFile, text: string | undefined,
     a.files.set(f.key, f);
   }
   f.text = text;
-  await ctx.checkpoints.save(a);
+  void ctx.checkpoints.save(a); // coalesced, in order (checkpoints.ts); Keep and Undo wait for it
   ctx.log(`Edits: staged ${what} of ${f.display} (answer ${a.answerId}); not saved until the user keeps it.`);
   ctx.changed();
 }
 
 const viaNote = (loc: Located) => (loc.via ? ` (a link: the change goes to "${loc.via}")` : '');
 
-export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'edit_file', token);
-    const f = await stage(ctx, loc, token);
+export async function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
+  const loc = await locate(args.path, ctx, 'edit_file', token);
+  return ctx.changes.serial(loc.key, async () => {
+    const f = await stage(ctx, loc, 'edit_file', order, token);
     if (f.text === undefined) {
       throw new ToolError(
         `"${loc.display}" does not exist${f.original !== undefined ? ' (you deleted it in this answer)' : ''}. Use create_file for a new file. ${NOTHING}`,
@@ -158,20 +154,22 @@ export function editFileTool(args: EditFileArgs, ctx: EditContext, token: vscode
   });
 }
 
-export function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'create_file', token);
-    const f = await stage(ctx, loc, token);
+export async function createFileTool(args: CreateFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
+  const loc = await locate(args.path, ctx, 'create_file', token);
+  return ctx.changes.serial(loc.key, async () => {
+    const f = await stage(ctx, loc, 'create_file', order, token);
     if (f.text !== undefined) throw new ToolError(`"${loc.display}" exists already. Use edit_file to change it. ${NOTHING}`);
     await finish(ctx, f, args.content, 'a new file');
     return `Created "${loc.display}"${viaNote(loc)} (${args.content.split('\n').length} lines), staged for the user's review (not saved yet).`;
   });
 }
 
-export function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
-  return ctx.changes.serial(async () => {
-    const loc = await locate(args.path, ctx, 'delete_file', token);
-    const f = await stage(ctx, loc, token);
+export async function deleteFileTool(args: DeleteFileArgs, ctx: EditContext, token: vscode.CancellationToken): Promise<string> {
+  const order = ctx.changes.takeIndex();
+  const loc = await locate(args.path, ctx, 'delete_file', token);
+  return ctx.changes.serial(loc.key, async () => {
+    const f = await stage(ctx, loc, 'delete_file', order, token);
     if (f.text === undefined) throw new ToolError(`"${loc.display}" does not exist. Use list_files to find the right path. ${NOTHING}`);
     await finish(ctx, f, undefined, 'the deletion');
     return `Deleted "${loc.display}"${viaNote(loc)}: staged for the user's review (the file stays until the user keeps the deletion).`;

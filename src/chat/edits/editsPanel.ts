@@ -71,6 +71,11 @@ export class EditsPanel implements vscode.Disposable {
     if (problems.length) this.scope.out.notice('warning', problems.join(' '));
   }
 
+  /** A conversation was deleted: its pending changes are dropped and its checkpoints removed. */
+  conversationDeleted(conversationId: string): Promise<void> {
+    return this.edits.conversationDeleted(conversationId);
+  }
+
   dispose(): void {
     this.#subscription.dispose();
   }

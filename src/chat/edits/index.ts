@@ -3,9 +3,10 @@
 // changed files can be restored from its checkpoint (restore.ts, checkpoints.ts). registerChat
 // builds one ChatEdits and hands it to the workspace tools (as their EditHost) and the controller.
 import * as vscode from 'vscode';
-import type { EditHost, ToolRunContext } from '../tools';
+import type { EditHost, EditToolName, ToolRunContext } from '../tools';
+import type { PanelApprovals } from '../tools/panelApproval';
 import type { CreateFileArgs, DeleteFileArgs, EditFileArgs } from '../tools/schemas';
-import { CheckpointStore } from './checkpoints';
+import { CheckpointStore, type ConversationFate } from './checkpoints';
 import { EditReview } from './editReview';
 import { createFileTool, deleteFileTool, editFileTool, type EditContext } from './editTools';
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
@@ -14,23 +15,53 @@ import type { AnswerEditsView } from '../protocol';
 
 export type { ConfirmRestore, RestoreOutcome } from './restore';
 
-/** Asked before the model may change a file that may hold secrets (per file and answer). */
-export type AllowSensitiveWrite = (display: string) => Promise<boolean>;
+/** A tool that wants to change a file that may hold secrets: the panel asks in the answer (per file and answer). */
+export interface SensitiveWriteRequest {
+  /** workspace-relative, as the tools name it */
+  display: string;
+  tool: EditToolName;
+  /** the answer the question is shown in */
+  context: ToolRunContext;
+}
 
-export const allowSensitiveWriteModal: AllowSensitiveWrite = async (display) => {
-  const allow = vscode.l10n.t('Allow Change');
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('The model wants to change "{0}", which may contain secrets.', pathForDialog(display)),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'The change is staged for your review either way, but the model sees the file’s text. Allow it only if you asked for this change: text in a file or web page can instruct a model to touch secrets.',
-      ),
-    },
-    allow,
-  );
-  return choice === allow;
-};
+/** Asked before the model may change a file that may hold secrets; true only for the user's explicit yes. */
+export type AllowSensitiveWrite = (request: SensitiveWriteRequest, token: vscode.CancellationToken) => Promise<boolean>;
+
+/**
+ * The default: a card in the answer (panelApproval.ts) that names the file, with Refuse as the
+ * default button and the answer on Stop; Allow Change is the other choice.
+ */
+export function allowSensitiveWriteInPanel(approvals: PanelApprovals): AllowSensitiveWrite {
+  return async ({ display, tool, context }, token) => {
+    const shown = pathForDialog(display);
+    const title =
+      tool === 'create_file'
+        ? vscode.l10n.t('The model wants to create "{0}", which may contain secrets.', shown)
+        : tool === 'delete_file'
+          ? vscode.l10n.t('The model wants to delete "{0}", which may contain secrets.', shown)
+          : vscode.l10n.t('The model wants to change "{0}", which may contain secrets.', shown);
+    const choice = await approvals.ask(
+      {
+        conversationId: context.conversationId,
+        messageId: context.messageId,
+        title,
+        detail: [
+          vscode.l10n.t('File: {0}', shown),
+          vscode.l10n.t(
+            'The change is staged for your review either way, but the model sees the file’s text. Allow it only if you asked for this change: text in a file or web page can instruct a model to touch secrets.',
+          ),
+        ],
+        choices: [
+          { id: 'allow', label: vscode.l10n.t('Allow Change') },
+          { id: 'refuse', label: vscode.l10n.t('Refuse') },
+        ],
+        safeChoiceId: 'refuse',
+      },
+      token,
+    );
+    return choice === 'allow';
+  };
+}
 
 export interface EditsUi {
   allowSensitive: AllowSensitiveWrite;
@@ -51,25 +82,32 @@ export interface ChatEdits extends EditHost, vscode.Disposable {
   restore(answerId: string): Promise<RestoreOutcome>;
   setAutoAccept(conversationId: string, on: boolean): void;
   answerFinished(answerId: string): Promise<string[]>;
+  /** A conversation was deleted: its pending changes are dropped and its checkpoints removed. */
+  conversationDeleted(conversationId: string): Promise<void>;
+  /** Removes the checkpoints of deleted or unknown conversations (on start; see CheckpointStore.sweep). */
+  sweep(fate: (conversationId: string) => ConversationFate): Promise<number>;
   /** Drops what is in memory, as a window reload does (ChatApi.reload). */
   reset(): void;
 }
 
-/** `storage`: the extension's workspace storage (no edit tools without it: a checkpoint needs a place). */
-export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string) => void): ChatEdits {
+/**
+ * `storage`: the extension's workspace storage (no edit tools without it: a checkpoint needs a place);
+ * `approvals`: the panel's cards, where the consent for a file that may hold secrets is asked.
+ */
+export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string) => void, approvals: PanelApprovals): ChatEdits {
   const changed = new vscode.EventEmitter<string>();
   const checkpoints = new CheckpointStore(vscode.Uri.joinPath(storage ?? vscode.Uri.file('/'), 'checkpoints'), log);
   const review = new EditReview(checkpoints, { log, changed: (id) => changed.fire(id) });
-  const ui: EditsUi = { allowSensitive: allowSensitiveWriteModal, confirmRestore: confirmRestoreModal };
+  const ui: EditsUi = { allowSensitive: allowSensitiveWriteInPanel(approvals), confirmRestore: confirmRestoreModal };
 
   const context = (ctx: ToolRunContext): EditContext => ({
     changes: review.changesFor(ctx.conversationId, ctx.messageId),
     checkpoints,
     log,
-    allowSensitive: async (display, token) => {
+    allowSensitive: async (display, tool, token) => {
       if (token.isCancellationRequested) return false;
       try {
-        return (await edits.ui.allowSensitive(display)) === true;
+        return (await edits.ui.allowSensitive({ display, tool, context: ctx }, token)) === true;
       } catch {
         return false;
       }
@@ -95,6 +133,7 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
       }
     },
     staged: (key, answerId) => review.staged(key, answerId),
+    created: (answerId) => review.created(answerId),
     async state(conversationId) {
       await review.load(conversationId);
       return {
@@ -118,6 +157,10 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
       if (!a || a.pending().length === 0 || !review.autoAccept(a.conversationId)) return [];
       return review.keep(answerId);
     },
+    async conversationDeleted(conversationId) {
+      if (storage) await review.conversationDeleted(conversationId);
+    },
+    sweep: (fate) => (storage ? checkpoints.sweep(fate) : Promise.resolve(0)),
     reset: () => review.reset(),
     dispose() {
       review.dispose();

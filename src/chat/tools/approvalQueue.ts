@@ -8,7 +8,7 @@ import type { SensitiveReadRequest } from './sensitivePrompt';
  * Asks the user whether the model may read `relPath` (as the tools name it: workspace-relative,
  * `folderName/...` in a multi-root workspace). Resolves true only for an explicit yes.
  */
-export type ApproveSensitiveRead = (relPath: string, request: SensitiveReadRequest) => Promise<boolean>;
+export type ApproveSensitiveRead = (relPath: string, request: SensitiveReadRequest, token?: vscode.CancellationToken) => Promise<boolean>;
 
 /**
  * Serialises questions: parallel tool calls must not stack dialogs that the user answers without
@@ -25,7 +25,7 @@ export class ApprovalQueue {
       if (token.isCancellationRequested) return false;
       try {
         // Strictly true: an approver that returns a truthy non-boolean does not open the file.
-        return (await this.approve(relPath, request)) === true;
+        return (await this.approve(relPath, request, token)) === true;
       } catch {
         return false; // no answer is a no
       }

@@ -6,6 +6,8 @@ import { path } from '../../platform/path';
 import * as vscode from 'vscode';
 import { mapLimited, raceCancellation } from './cancellation';
 import { ToolError } from './errors';
+import { excludeGlob } from './globs';
+import type { StagedView } from './toolContext';
 import { assertNotExcluded, resolveUri, type Target } from './workspaceAccess';
 
 export interface FileSearchResult {
@@ -45,4 +47,38 @@ export async function findWorkspaceFiles(
     files: allowed.slice(0, limit),
     limitHit: allowed.length > limit || uris.length >= ask,
   };
+}
+
+/**
+ * The files this answer created (staged, not on disk yet, so the file search cannot find them)
+ * that `pattern` matches in `folder`, unless files.exclude, `extraExclude` (search.exclude) or the
+ * always-skipped folders hide them: matched by VS Code's own globs (languages.match, which reads
+ * only a document's uri and language), as the file search would match them once saved. Sorted.
+ */
+export async function createdFilesIn(
+  staged: StagedView | undefined,
+  folder: vscode.WorkspaceFolder,
+  pattern: string,
+  extraExclude?: Record<string, unknown>,
+): Promise<Target[]> {
+  const uris = staged?.created() ?? [];
+  if (uris.length === 0) return [];
+  const filesExclude = vscode.workspace.getConfiguration('files', folder.uri).get<Record<string, unknown>>('exclude') ?? {};
+  const include = new vscode.RelativePattern(folder, pattern);
+  const exclude = new vscode.RelativePattern(folder, excludeGlob({ ...filesExclude, ...extraExclude }));
+  const out: Target[] = [];
+  for (const uri of uris) {
+    const t = await resolveUri(uri);
+    if (!t || t.realFolder.uri.toString() !== folder.uri.toString()) continue;
+    const doc = { uri: t.uri, languageId: '' } as unknown as vscode.TextDocument;
+    if (vscode.languages.match({ pattern: include }, doc) === 0 || vscode.languages.match({ pattern: exclude }, doc) > 0) continue;
+    out.push(t);
+  }
+  return out.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+}
+
+/** The answer deleted this file (staged): listings and searches leave it out. */
+export function deletedIn(staged: StagedView | undefined, t: Target): boolean {
+  const own = staged?.lookup(t.uri.toString());
+  return own !== undefined && own.text === undefined;
 }

@@ -21,8 +21,8 @@ import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
 import { capResult } from './text';
 import { COMMANDS_SUPPORTED } from '../../platform/commandProcess';
 import { runCommandTool, type RunCommandDeps } from './runCommand';
-import type { ToolRunContext } from './toolContext';
-export type { ToolRunContext } from './toolContext';
+import type { StagedView, ToolRunContext } from './toolContext';
+export type { StagedView, ToolRunContext } from './toolContext';
 
 export type { ApproveSensitiveRead } from './approvalQueue';
 export type { SensitiveReadRequest, SensitiveReadTool } from './sensitivePrompt';
@@ -52,6 +52,8 @@ export interface EditHost {
   run(name: EditToolName, args: unknown, context: ToolRunContext, token: vscode.CancellationToken): Promise<string>;
   /** the text answer `answerId` staged for the file at `key` (a resolved URI); undefined text: it deleted the file */
   staged(key: string, answerId: string): { text: string | undefined } | undefined;
+  /** where the files answer `answerId` created (pending) will be */
+  created(answerId: string): vscode.Uri[];
 }
 
 /** Why run_command may be missing; the model reads it in the system prompt (src/chat/context/systemPrompt.ts). */
@@ -153,25 +155,28 @@ class WorkspaceToolsImpl implements WorkspaceTools {
 
   private dispatch(name: ToolName, args: unknown, token: vscode.CancellationToken, context: ToolRunContext | undefined): Promise<string> {
     // args were validated against the schema of `name` by parseToolArgs.
+    // The answer's own staged edits: its reads, listings and searches see them (not the disk).
+    const edits = this.edits;
+    const staged: StagedView | undefined =
+      edits && context ? { lookup: (key) => edits.staged(key, context.messageId), created: () => edits.created(context.messageId) } : undefined;
+    // A secret-looking file is asked about in this answer's card (the panel's approver), else a modal.
+    const gate = this.sensitiveGate.for(context);
     switch (name) {
-      case 'read_file': {
-        const edits = this.edits;
-        const staged = edits && context ? (key: string) => edits.staged(key, context.messageId) : undefined;
-        return readFileTool(args as Parameters<typeof readFileTool>[0], this.sensitiveGate, token, staged);
-      }
+      case 'read_file':
+        return readFileTool(args as Parameters<typeof readFileTool>[0], gate, token, staged && ((key) => staged.lookup(key)));
       case 'edit_file':
       case 'create_file':
       case 'delete_file':
         if (!this.edits || !context) throw new ToolError('The edit tools are not available here. Nothing was changed.');
         return this.edits.run(name, args, context, token);
       case 'list_files':
-        return listFilesTool(args as Parameters<typeof listFilesTool>[0], token);
+        return listFilesTool(args as Parameters<typeof listFilesTool>[0], token, staged);
       case 'search_text':
-        return searchTextTool(args as Parameters<typeof searchTextTool>[0], token);
+        return searchTextTool(args as Parameters<typeof searchTextTool>[0], token, staged);
       case 'get_selection':
-        return getSelectionTool(this.sensitiveGate, token);
+        return getSelectionTool(gate, token);
       case 'get_diagnostics':
-        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], this.sensitiveGate, token);
+        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], gate, token);
       case 'run_command':
         return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!);
     }

@@ -1,17 +1,19 @@
 import * as vscode from 'vscode';
 import { ToolError } from './errors';
-import { findWorkspaceFiles } from './fileSearch';
+import { createdFilesIn, deletedIn, findWorkspaceFiles } from './fileSearch';
 import { checkRelativeGlob, escapeGlob, excludeGlob } from './globs';
 import { LIMITS } from './limits';
 import type { ListFilesArgs } from './schemas';
+import type { StagedView } from './toolContext';
 import { resolvePath, statTarget, workspaceFolders } from './workspaceAccess';
 
 /**
  * Lists paths only, never contents. Files that may hold secrets (`.env`, keys: src/core/workspace/sensitiveFiles.ts)
  * are listed like any other: a name is not a secret, the user sees the same names in the Explorer,
  * and the model needs the path to ask for such a file, which read_file then puts to the user.
+ * The answer's own staged edits count: a file it created is listed, one it deleted is not.
  */
-export async function listFilesTool(args: ListFilesArgs, token: vscode.CancellationToken): Promise<string> {
+export async function listFilesTool(args: ListFilesArgs, token: vscode.CancellationToken, staged?: StagedView): Promise<string> {
   const max = args.maxResults ?? LIMITS.listDefaultResults;
   const glob = args.glob ?? '**/*';
   const globProblem = checkRelativeGlob(glob);
@@ -46,7 +48,12 @@ export async function listFilesTool(args: ListFilesArgs, token: vscode.Cancellat
     const pattern = prefix === '' ? glob : `${escapeGlob(prefix)}/${glob}`;
     const found = await findWorkspaceFiles(folder, pattern, excludeGlob(), remaining, token);
     limitHit ||= found.limitHit;
-    for (const f of found.files) lines.push(args.path !== undefined ? underScope(scopeLabel, prefix, f) : f.display);
+    const files = found.files.filter((f) => !deletedIn(staged, f));
+    const names = new Set(files.map((f) => f.relative));
+    files.push(...(await createdFilesIn(staged, folder, pattern)).filter((f) => !names.has(f.relative)));
+    if (files.length > found.files.length) files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+    if (files.length > remaining) limitHit = true;
+    for (const f of files.slice(0, remaining)) lines.push(args.path !== undefined ? underScope(scopeLabel, prefix, f) : f.display);
   }
 
   const what = `${scopeLabel}${args.glob ? ` matching "${args.glob}"` : ''}`;

@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { mapLimited, throwIfCancelled } from './cancellation';
 import { fileErrorReason, FileMissing, readUri, statUri } from './fileAccess';
 import { ToolError } from './errors';
-import { findWorkspaceFiles } from './fileSearch';
+import { createdFilesIn, deletedIn, findWorkspaceFiles } from './fileSearch';
 import { checkRelativeGlob, excludeGlob } from './globs';
 import { LIMITS } from './limits';
 import type { SearchTextArgs } from './schemas';
+import type { StagedView } from './toolContext';
 import { hasSecretContent } from '../../core/workspace/sensitiveFiles';
 import { targetIsSensitive } from './sensitiveAccess';
 import { decodeText, hasBinaryExtension, looksBinary } from './text';
@@ -18,7 +19,8 @@ interface FileText {
   text: string;
 }
 
-export async function searchTextTool(args: SearchTextArgs, token: vscode.CancellationToken): Promise<string> {
+/** `staged`: the answer's own edits; their text is searched instead of the disk's, a created file too, a deleted one not. */
+export async function searchTextTool(args: SearchTextArgs, token: vscode.CancellationToken, staged?: StagedView): Promise<string> {
   const max = args.maxResults ?? LIMITS.searchDefaultResults;
   let test: LineTester | undefined;
   let re: RegExp | undefined;
@@ -55,7 +57,11 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
     }
     const found = await findWorkspaceFiles(folder, glob, excludeGlob(searchExclude), room, token);
     fileLimitHit ||= found.limitHit;
-    for (const t of found.files) {
+    const onDisk = found.files.filter((t) => !deletedIn(staged, t));
+    const names = new Set(onDisk.map((t) => t.relative));
+    const created = (await createdFilesIn(staged, folder, glob, searchExclude)).filter((t) => !names.has(t.relative));
+    if (onDisk.length + created.length > room) fileLimitHit = true;
+    for (const t of [...onDisk, ...created].slice(0, room)) {
       // Never read, never asked about: a search would otherwise put lines of `.env` in the result
       // without the user knowing. read_file on the file asks the user instead.
       if (targetIsSensitive(t)) skippedSecret++;
@@ -76,6 +82,11 @@ export async function searchTextTool(args: SearchTextArgs, token: vscode.Cancell
       const batch = candidates.slice(i, i + batchSize);
       const texts = await mapLimited(batch, LIMITS.searchReadConcurrency, token, async (t): Promise<FileText | 'binary' | 'large' | 'secret' | undefined> => {
         if (hasBinaryExtension(t.relative) || hasBinaryExtension(t.realRelative)) return 'binary';
+        const own = staged?.lookup(t.uri.toString());
+        if (own?.text !== undefined) {
+          if (own.text.length > LIMITS.searchMaxFileBytes) return 'large';
+          return hasSecretContent(own.text) ? 'secret' : { target: t, text: own.text };
+        }
         try {
           const stat = await statUri(t.uri, token);
           if (stat.kind !== 'file') return undefined;

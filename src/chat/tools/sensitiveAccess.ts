@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 import { hasSecretContent, isSensitivePath } from '../../core/workspace/sensitiveFiles';
 import { ApprovalQueue, type ApproveSensitiveRead } from './approvalQueue';
 import { ToolError } from './errors';
-import { approvalQuestion, declinedMessage, type SensitiveReadRequest } from './sensitivePrompt';
+import type { PanelApprovals } from './panelApproval';
+import { approvalQuestion, declinedMessage, pathForDialog, type SensitiveReadRequest } from './sensitivePrompt';
+import type { ToolRunContext } from './toolContext';
 import { displayPath, type Target } from './workspaceAccess';
 
 /**
@@ -32,12 +34,48 @@ export function targetIsSensitive(t: Target): boolean {
   return [...named(t.folder, t.relative), ...named(t.realFolder, t.realRelative)].some(isSensitivePath);
 }
 
+/**
+ * The chat panel's way to ask: a card in the answer (panelApproval.ts) with the file named and
+ * "Don't Allow" as the default button; a call from elsewhere (no answer to show it in) gets
+ * `fallback`, the modal.
+ */
+export function sensitiveReadInPanel(approvals: PanelApprovals, fallback: ApproveSensitiveRead = promptSensitiveRead): ApproveSensitiveRead {
+  return async (relPath, request, token) => {
+    if (!request.context || !token) return fallback(relPath, request, token);
+    const { message, detail } = approvalQuestion(relPath, request);
+    const choice = await approvals.ask(
+      {
+        conversationId: request.context.conversationId,
+        messageId: request.context.messageId,
+        title: message,
+        detail: [vscode.l10n.t('File: {0}', pathForDialog(relPath)), detail],
+        choices: [
+          { id: 'allow', label: vscode.l10n.t('Allow Once') },
+          { id: 'deny', label: vscode.l10n.t("Don't Allow") },
+        ],
+        safeChoiceId: 'deny',
+      },
+      token,
+    );
+    return choice === 'allow';
+  };
+}
+
 /** Puts the question for secret-looking files; passes everything else straight through. */
 export class SensitiveReadGate {
   private readonly questions: ApprovalQueue;
 
-  constructor(approve: ApproveSensitiveRead) {
-    this.questions = new ApprovalQueue(approve);
+  constructor(
+    approve: ApproveSensitiveRead | ApprovalQueue,
+    /** the answer a call comes from (the panel shows the question there) */
+    private readonly context?: ToolRunContext,
+  ) {
+    this.questions = approve instanceof ApprovalQueue ? approve : new ApprovalQueue(approve);
+  }
+
+  /** The same gate (one question at a time), for the calls of one answer. */
+  for(context: ToolRunContext | undefined): SensitiveReadGate {
+    return context ? new SensitiveReadGate(this.questions, context) : this;
   }
 
   /**
@@ -49,6 +87,7 @@ export class SensitiveReadGate {
     if (!targetIsSensitive(t) && !(text !== undefined && hasSecretContent(text))) return;
     const moved = t.realFolder !== t.folder || t.realRelative !== t.relative;
     const request: SensitiveReadRequest = moved ? { tool, linkTarget: displayPath(t.realFolder, t.realRelative) } : { tool };
+    if (this.context) request.context = this.context;
     if (!(await this.questions.ask(t.display, request, token))) throw new ToolError(declinedMessage(t.display));
   }
 }

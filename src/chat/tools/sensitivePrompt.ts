@@ -1,6 +1,7 @@
 // Texts of the "may contain secrets" question and of the answer the model gets when the user says no.
 // Unit-tested in plain Node.
 import { l10n } from '../../core/l10n';
+import type { ToolRunContext } from './toolContext';
 
 /** Which tool wants the file: the question says what the model will see. */
 export type SensitiveReadTool = 'read_file' | 'get_selection' | 'get_diagnostics';
@@ -9,6 +10,8 @@ export interface SensitiveReadRequest {
   tool: SensitiveReadTool;
   /** where a symlink leads, when the path the model used is a link to a secret-looking file */
   linkTarget?: string;
+  /** the chat answer the call comes from (the panel asks in a card there) */
+  context?: ToolRunContext;
 }
 
 const MAX_SHOWN_CHARS = 160;
