@@ -29,8 +29,8 @@ export interface ChatApi {
   reload(): Promise<ChatController>;
   /** Folder of the stored chat history (JSON files). */
   readonly storageUri: vscode.Uri;
-  /** The view's message entry and what it served (for the CSP and fuzz tests). */
-  readonly view: Pick<ChatViewProvider, 'receive' | 'served'>;
+  /** The view's message entry, what it served and what it posted (for the CSP, fuzz and image tests). */
+  readonly view: Pick<ChatViewProvider, 'receive' | 'served' | 'onDidDeliver'>;
   /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
   /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
@@ -66,7 +66,7 @@ export function registerChat(
     approveSensitiveRead: sensitiveReadInPanel(approvals),
     commands: { approvals, settings: () => services.settings(), log: services.log },
   });
-  const tools = withVscodeTools(withPanelImageTool(workspaceTools, imageTool), {
+  const tools = withVscodeTools(withPanelImageTool(workspaceTools, imageTool, approvals), {
     approvals,
     defaults: () => services.settings().vscodeTools,
     log: (line) => services.log.warn(line),

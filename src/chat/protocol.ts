@@ -1,9 +1,11 @@
 // Messages between the extension host and the chat webview: discriminated unions keyed by a
 // literal `type`. Webview -> host messages are validated with zod on arrival (the webview
-// renders model output, so it is treated as untrusted). Host -> webview messages are typed only.
+// renders model output, so it is treated as untrusted). Host -> webview messages are typed only,
+// except `images` (the one that makes the panel load files), which the view provider checks.
 // The webview imports this file with `import type` so zod stays out of its bundle.
 import * as z from 'zod';
 import type { ErrorAction, ErrorView } from '../core/errorView';
+import { MAX_IMAGES_PER_PART, WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
 
 export type { ErrorAction, ErrorView };
 
@@ -34,7 +36,34 @@ export type AssistantPart =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; call: ToolCallView }
   /** the model's reasoning of one round (the Thinking block); `ms`: how long it thought, once it ended */
-  | { kind: 'thinking'; text: string; ms?: number };
+  | { kind: 'thinking'; text: string; ms?: number }
+  /**
+   * images a tool of Modelgate wrote into the workspace (generate_image), by their workspace
+   * paths as the tool result names them. The panel shows them from the files: the host posts an
+   * `images` message with their webview URIs (never a path or URL from the model's text).
+   */
+  | ImagesPart;
+
+/** The images one tool call saved (see AssistantPart). */
+export interface ImagesPart {
+  kind: 'images';
+  /** unique in its answer (the tool call's id plus a suffix) */
+  id: string;
+  /** workspace-relative (`folder/…` in a multi-root workspace), as the tool wrote them */
+  paths: string[];
+}
+
+/**
+ * One image of an `images` message: loaded from `src` (webview.asWebviewUri of the file, under a
+ * local resource root the host added for it), or missing (deleted or moved since, or no longer
+ * inside the workspace): the panel says so in text. `openId` names the file to the host when the
+ * user clicks it; the webview never sends a path.
+ */
+export type ShownImage =
+  | { state: 'shown'; path: string; src: string; openId: string }
+  | { state: 'missing'; path: string }
+  /** as the chat posts it: the view provider resolves it before anything reaches the webview */
+  | { state: 'pending'; path: string };
 
 export interface UsageView {
   promptTokens: number;
@@ -218,7 +247,13 @@ export type HostMessage =
   /** show a question inline in an answer; the panel answers with `approvalAnswer` */
   | { type: 'approvalRequest'; approval: ApprovalView }
   /** the question was answered (here, by Stop, or elsewhere): remove its card */
-  | { type: 'approvalDone'; id: string };
+  | { type: 'approvalDone'; id: string }
+  /**
+   * the images of an answer's images part, ready to show (posted by the view provider after it
+   * resolved the paths and checked the message with `imagesMessageSchema`); the part is added at
+   * the end of the answer when the panel does not have it yet (an answer being written)
+   */
+  | { type: 'images'; messageId: string; partId: string; images: ShownImage[] };
 
 // ---------- webview -> host (validated) ----------
 
@@ -274,9 +309,33 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('refreshVscodeTools') }),
   /** the user pressed one of an approval card's buttons */
   z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
+  /** the user clicked an image the host showed (`openId` of an `images` message): open it in VS Code */
+  z.strictObject({ type: z.literal('openImage'), openId: id }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+// ---------- host -> webview, checked before posting ----------
+
+const imagePath = z.string().min(1).max(2048);
+/**
+ * The one host message that makes the panel load files: checked by the view provider before it is
+ * posted, so only webview resource URLs of the files a tool wrote can reach an <img>.
+ */
+export const imagesMessageSchema = z.strictObject({
+  type: z.literal('images'),
+  messageId: id,
+  partId: id,
+  images: z
+    .array(
+      z.discriminatedUnion('state', [
+        z.strictObject({ state: z.literal('shown'), path: imagePath, src: z.string().max(8192).regex(WEBVIEW_RESOURCE_URL), openId: id }),
+        z.strictObject({ state: z.literal('missing'), path: imagePath }),
+      ]),
+    )
+    .min(1)
+    .max(MAX_IMAGES_PER_PART),
+});
 
 /** Parses a message from the webview; undefined (and nothing happens) when it is not valid. */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {

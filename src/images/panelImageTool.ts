@@ -4,20 +4,28 @@
 // set, the folder the user names once per conversation. The model's input has prompt, size and
 // count only: it cannot choose a folder, and whatever a hostile prompt writes, the folder is the
 // user's and the write guard checks it again before each write. Before anything is spent the user
-// is asked (Skip is the default), unless they allowed it for the conversation; a used-up budget
-// asks as for the command. The cost goes to the ledger and back to the panel's usage line.
+// is asked on the panel's approval card (Generate, Always allow in this conversation, Skip; Skip
+// is the default), unless they allowed it for the conversation; a used-up budget asks as for the
+// command. The cost goes to the ledger and back to the panel's usage line, and the saved files'
+// workspace paths go to the answer, which shows them inline (src/chat/view/chatImages.ts).
 import * as vscode from 'vscode';
 import type { ToolCall, ToolDefinition } from '../core/client/types';
 import type { Services } from '../services/serviceContainer';
-import { IMAGE_TOOL_JSON_SCHEMA, parseImageToolInput, planImage, planLines, type ImagePlan } from './imagePlan';
+import { IMAGE_TOOL_JSON_SCHEMA, parseImageToolInput, planImage, planLines, workspacePath, type ImagePlan } from './imagePlan';
 import { resultText, runPlan } from './imageTool';
 import { targetForPath } from './imageTarget';
 
 export const PANEL_IMAGE_TOOL = 'generate_image';
 
 export type ImageApproval = 'once' | 'conversation' | undefined;
-/** Asks before an image request is sent; undefined = Skip. */
-export type ApproveImage = (plan: ImagePlan) => Thenable<ImageApproval>;
+/** What the user is asked before an image request is sent: the panel shows it as a card. */
+export interface ImageQuestion {
+  title: string;
+  /** prompt, size, count, model, folder, price: one line each */
+  detail: string[];
+}
+/** Asks before an image request is sent (the chat panel's approval card); undefined = Skip. */
+export type ApproveImage = (question: ImageQuestion) => Thenable<ImageApproval>;
 /** Asks for the workspace-relative folder of this conversation's images; undefined = cancelled. */
 export type AskImageFolder = () => Thenable<string | undefined>;
 
@@ -26,24 +34,23 @@ export interface PanelImageResult {
   isError: boolean;
   /** USD of the images made (for the answer's usage line); already in the ledger */
   cost?: number;
-  /** the files written */
-  uris?: vscode.Uri[];
+  /** the files written, as workspace paths (the content names them the same way): shown inline in the answer */
+  images?: string[];
 }
 
-const GENERATE_ONCE = vscode.l10n.t('Generate Once');
-const ALLOW_CONVERSATION = vscode.l10n.t('Always Allow in This Conversation');
+/** The question's lines: the prompt on one line, cut at 500 characters. */
+export function imageQuestion(plan: ImagePlan): ImageQuestion {
+  return {
+    title:
+      plan.job.choices.n === 1 ? vscode.l10n.t('Generate an image with Modelgate?') : vscode.l10n.t('Generate {0} images with Modelgate?', plan.job.choices.n),
+    detail: planLines(plan).map((l) => vscode.l10n.t('{0}: {1}', l.label, oneLine(l.value))),
+  };
+}
 
-const defaultApprove: ApproveImage = async (plan) => {
-  const detail = planLines(plan)
-    .map((l) => `${l.label}: ${l.value.replace(/\s+/g, ' ').slice(0, 500)}`)
-    .join('\n');
-  const title =
-    plan.job.choices.n === 1
-      ? vscode.l10n.t('The model wants to generate an image.')
-      : vscode.l10n.t('The model wants to generate {0} images.', plan.job.choices.n);
-  const answer = await vscode.window.showWarningMessage(title, { modal: true, detail }, GENERATE_ONCE, ALLOW_CONVERSATION);
-  return answer === GENERATE_ONCE ? 'once' : answer === ALLOW_CONVERSATION ? 'conversation' : undefined;
-};
+function oneLine(value: string): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  return line.length > 500 ? `${line.slice(0, 499)}…` : line;
+}
 
 const defaultAskFolder: AskImageFolder = () =>
   vscode.window.showInputBox({
@@ -56,8 +63,7 @@ const defaultAskFolder: AskImageFolder = () =>
   });
 
 export class PanelImageTool {
-  /** replaced by tests (the modal cannot be clicked from the extension host) */
-  approve: ApproveImage = defaultApprove;
+  /** replaced by tests (the input box cannot be typed into from the extension host) */
   askFolder: AskImageFolder = defaultAskFolder;
   private readonly allowed = new Set<string>();
   private readonly folders = new Map<string, string>();
@@ -76,8 +82,11 @@ export class PanelImageTool {
     };
   }
 
-  /** Never throws: every failure is a tool error the model can read. */
-  async run(call: ToolCall, conversationId: string, token: vscode.CancellationToken): Promise<PanelImageResult> {
+  /**
+   * Never throws: every failure is a tool error the model can read. `approve` asks the user in the
+   * panel (undefined: there is no panel to ask in, and nothing is generated).
+   */
+  async run(call: ToolCall, conversationId: string, token: vscode.CancellationToken, approve: ApproveImage | undefined): Promise<PanelImageResult> {
     try {
       let input: unknown;
       try {
@@ -90,7 +99,9 @@ export class PanelImageTool {
       if (folder === undefined) return { content: 'The user did not choose a folder for the images; nothing was generated.', isError: true };
       const plan = await planImage(this.services, input, folder === null ? undefined : folder);
       if (!this.allowed.has(conversationId)) {
-        const answer = await this.approve(plan);
+        if (!approve)
+          return { content: 'generate_image needs the user to approve each request in the chat panel, which is not available here.', isError: true };
+        const answer = await approve(imageQuestion(plan));
         if (answer === undefined)
           return { content: 'The user skipped this image request; nothing was generated or spent. Do not ask again unless the user asks.', isError: true };
         if (answer === 'conversation') this.allowed.add(conversationId);
@@ -100,7 +111,7 @@ export class PanelImageTool {
       const budget = await this.services.budget.confirm('image', { model: plan.job.model.id, priced: plan.cost !== undefined });
       if (!budget.send) return { content: `No image was generated: ${budget.message}`, isError: true };
       const run = await runPlan(this.services, plan, token, (p) => this.services.budget.hold(p.cost));
-      return { content: resultText(plan, run), isError: false, cost: run.cost, uris: run.uris };
+      return { content: resultText(plan, run), isError: false, cost: run.cost, images: run.uris.map(workspacePath) };
     } catch (err) {
       if (err instanceof vscode.CancellationError || token.isCancellationRequested) return { content: 'Cancelled: nothing was generated.', isError: true };
       const message = err instanceof Error ? err.message : String(err);

@@ -178,6 +178,8 @@ export class ChatApp {
         return this.transcript.showApproval(msg.approval);
       case 'approvalDone':
         return this.transcript.approvalDone(msg.id);
+      case 'images':
+        return this.transcript.images(msg.messageId, msg.partId, msg.images);
     }
   }
 

@@ -2,7 +2,7 @@
 // streamed text to one DOM update per frame, keeps the view pinned to the bottom while the
 // user has not scrolled up, and routes clicks inside messages (code buttons, links, edit,
 // regenerate, error actions) to the host through one delegated listener.
-import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
+import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
 import { ApprovalCard } from './approvalView';
 import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
@@ -74,6 +74,8 @@ export class Transcript {
   private readonly dirty = new Set<AssistantMessageElement>();
   /** approval cards on screen, by id */
   private readonly approvals = new Map<string, ApprovalCard>();
+  /** images the host resolved, by message and part (a message of the windowed restore may be rendered later) */
+  private readonly shownImages = new Map<string, readonly ShownImage[]>();
   private readonly scheduler: FrameScheduler;
   private stick = true;
   private lastAutoScrollTop = 0;
@@ -137,6 +139,7 @@ export class Transcript {
     this.entries.length = 0;
     this.byId.clear();
     this.approvals.clear();
+    this.shownImages.clear();
     this.page = null;
     this.pageCount = 0;
     this.uncoloured = [];
@@ -198,6 +201,16 @@ export class Transcript {
     const entry = this.byId.get(messageId);
     if (!(entry instanceof AssistantMessageElement)) return;
     entry.upsertToolCall(call);
+    this.afterChange();
+  }
+
+  /** The host resolved the images of a part: shown in its answer (added at its end while the answer is written). */
+  images(messageId: string, partId: string, images: readonly ShownImage[]): void {
+    this.shownImages.set(`${messageId}\n${partId}`, images);
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.scheduler.runNow();
+    entry.showImages(partId, images);
     this.afterChange();
   }
 
@@ -272,7 +285,9 @@ export class Transcript {
   // ---------------------------------------------------------------------------------------
 
   private createEntry(message: MessageView): Entry {
-    return message.role === 'user' ? new UserMessageElement(this.doc, message) : new AssistantMessageElement(this.doc, message, this.markdownOptions);
+    return message.role === 'user'
+      ? new UserMessageElement(this.doc, message)
+      : new AssistantMessageElement(this.doc, message, this.markdownOptions, this.imagesOf(message.id));
   }
 
   /**
@@ -309,7 +324,7 @@ export class Transcript {
         chars += messageSize(m);
         // a message still streaming keeps the normal options: its later blocks colour as they close
         const settled = m.role === 'assistant' && m.status !== 'streaming';
-        const entry = settled ? new AssistantMessageElement(this.doc, m, options) : this.createEntry(m);
+        const entry = settled ? new AssistantMessageElement(this.doc, m, options, this.imagesOf(m.id)) : this.createEntry(m);
         created.push(entry);
         this.byId.set(m.id, entry);
         frag.appendChild(entry.element);
@@ -446,9 +461,19 @@ export class Transcript {
     if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
   }
 
+  private imagesOf(messageId: string): (partId: string) => readonly ShownImage[] | undefined {
+    return (partId) => this.shownImages.get(`${messageId}\n${partId}`);
+  }
+
   private onClick(e: MouseEvent): void {
     const target = e.target;
     if (!isElement(target)) return;
+    const image = target.closest('[data-open-image]');
+    if (image) {
+      const openId = image.getAttribute('data-open-image');
+      if (openId) this.callbacks.post({ type: 'openImage', openId });
+      return;
+    }
     const codeButton = target.closest('[data-code-action]');
     if (codeButton) {
       const block = codeButton.closest('.code-block');
@@ -505,7 +530,7 @@ export class Transcript {
 function messageSize(m: MessageView): number {
   if (m.role === 'user') return m.text.length;
   let n = 0;
-  for (const p of m.parts) n += p.kind === 'tool' ? 200 : p.text.length;
+  for (const p of m.parts) n += p.kind === 'tool' || p.kind === 'images' ? 200 : p.text.length;
   return n;
 }
 

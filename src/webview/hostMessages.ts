@@ -1,6 +1,7 @@
 // Light validation of what the host posts: the host is trusted, but a malformed message must
 // not throw half-way through an update, and unknown types (a newer host) are ignored.
 import type { HostMessage, MessageView } from '../chat/protocol';
+import { MAX_IMAGES_PER_PART, WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
 
 type Guard = (m: Record<string, unknown>) => boolean;
 
@@ -9,10 +10,17 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const isArr = Array.isArray;
 
+/** an images part names its files by path only (at most MAX_IMAGES_PER_PART); other parts as before */
+function isPart(p: unknown): boolean {
+  if (!isObj(p)) return false;
+  if (p.kind !== 'images') return true;
+  return isStr(p.id) && isArr(p.paths) && p.paths.length <= MAX_IMAGES_PER_PART && p.paths.every(isStr);
+}
+
 function isMessageView(v: unknown): v is MessageView {
   if (!isObj(v) || !isStr(v.id)) return false;
   if (v.role === 'user') return isStr(v.text) && isArr(v.attachments);
-  if (v.role === 'assistant') return isArr(v.parts) && isStr(v.status);
+  if (v.role === 'assistant') return isArr(v.parts) && v.parts.every(isPart) && isStr(v.status);
   return false;
 }
 
@@ -26,6 +34,13 @@ function isApproval(v: unknown): boolean {
   if (v.code !== undefined && !isStr(v.code)) return false;
   const choices = v.choices;
   return isArr(choices) && choices.every((c) => isObj(c) && isStr(c.id) && isStr(c.label)) && choices.some((c) => (c as { id: string }).id === v.safeChoiceId);
+}
+
+/** an image the host resolved: a webview resource URL (never data:, never another host), or missing */
+function isShownImage(v: unknown): boolean {
+  if (!isObj(v) || !isStr(v.path)) return false;
+  if (v.state === 'missing') return true;
+  return v.state === 'shown' && isStr(v.src) && WEBVIEW_RESOURCE_URL.test(v.src) && isStr(v.openId);
 }
 
 const GUARDS: Record<HostMessage['type'], Guard> = {
@@ -58,6 +73,8 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
     m.answers.every((a) => isObj(a) && isStr(a.messageId) && isArr(a.files)),
   approvalRequest: (m) => isApproval(m.approval),
   approvalDone: (m) => isStr(m.id),
+  images: (m) =>
+    isStr(m.messageId) && isStr(m.partId) && isArr(m.images) && m.images.length > 0 && m.images.length <= MAX_IMAGES_PER_PART && m.images.every(isShownImage),
 };
 
 export function asHostMessage(data: unknown): HostMessage | undefined {

@@ -1,11 +1,12 @@
 // The two kinds of transcript entries. Each is an <article> named "You" or "Assistant" (tests
 // and screen readers find messages by that name). Buttons carry data-* attributes and are
 // handled by the transcript's delegated listener.
-import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ToolCallView, UsageView } from '../chat/protocol';
+import type { AssistantPart, AttachmentView, ErrorAction, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView } from '../chat/protocol';
 import { endsInOpenFence, plainSegmentOffsets, PLAIN_SEGMENT_CHARS } from './codeBlock';
 import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
+import { ImageGallery } from './imageGallery';
 import { l10n } from './l10n';
 import { ReasoningBlock } from './reasoningView';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
@@ -110,6 +111,7 @@ export class AssistantMessageElement {
   /** the Thinking block of the current round while the model reasons */
   private reasoning: ReasoningBlock | null = null;
   private readonly tools = new Map<string, ToolCallElement>();
+  private readonly galleries = new Map<string, ImageGallery>();
   private usage?: UsageView;
   private error?: ErrorView;
   private canRegenerate = false;
@@ -118,6 +120,8 @@ export class AssistantMessageElement {
     private readonly doc: Document,
     private readonly message: AssistantMessage,
     private readonly markdownOptions: StreamingMarkdownOptions = {},
+    /** the images the host already resolved for a part of this answer (a message rendered after they arrived) */
+    private readonly shownImages: (partId: string) => readonly ShownImage[] | undefined = () => undefined,
   ) {
     this.status = message.status;
     this.usage = message.usage;
@@ -202,6 +206,25 @@ export class AssistantMessageElement {
     this.thinking.hidden = true;
   }
 
+  /** Shows the images of part `partId` as the host resolved them; a part not shown yet goes at the end of the answer. */
+  showImages(partId: string, images: readonly ShownImage[]): void {
+    const gallery = this.galleries.get(partId);
+    if (gallery) {
+      gallery.show(images);
+      return;
+    }
+    this.addGallery(new ImageGallery(this.doc, { id: partId, paths: images.map((i) => i.path) }, images));
+  }
+
+  private addGallery(gallery: ImageGallery): void {
+    this.endThinking();
+    this.closeText();
+    this.tail = null;
+    this.galleries.set(gallery.part.id, gallery);
+    this.body.appendChild(gallery.element);
+    this.thinking.hidden = true;
+  }
+
   /** Puts a card (an approval question) at the current end of the answer. */
   addCard(card: HTMLElement): void {
     this.endThinking();
@@ -259,6 +282,10 @@ export class AssistantMessageElement {
   private addPart(part: AssistantPart, streaming: boolean): void {
     if (part.kind === 'tool') {
       this.upsertToolCall(part.call);
+      return;
+    }
+    if (part.kind === 'images') {
+      if (!this.galleries.has(part.id)) this.addGallery(new ImageGallery(this.doc, part, this.shownImages(part.id)));
       return;
     }
     if (part.kind === 'thinking') {

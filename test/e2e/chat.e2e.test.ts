@@ -6,11 +6,12 @@
 // 127.0.0.1. Screenshots of the panel in light and dark themes go to test-results/screenshots/
 // (media/screenshots/, used by the README, with MODELGATE_UPDATE_SCREENSHOTS=1).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
+import { PRICE_CARD } from '../gateway/index';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-chat-7c41d2';
@@ -36,6 +37,13 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: {
       ...gatewaySettings(gw),
+      // the panel's generate_image tool (the last test): a priced image model and its folder
+      'modelgate.models': {
+        ...(gatewaySettings(gw)['modelgate.models'] as Record<string, unknown>),
+        'image-small': { kind: 'image', prices: { standard: PRICE_CARD.image['image-small']!.standard } },
+      },
+      'modelgate.image.model': 'image-small',
+      'modelgate.image.folder': 'images',
       'workbench.colorTheme': 'Default Light Modern',
     },
     viewport: { width: 1280, height: 860 },
@@ -323,5 +331,71 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await card.getByRole('button', { name: 'Skip', exact: true }).click();
     await card.waitFor({ state: 'detached', timeout: 30_000 });
     await waitIdle();
+  });
+
+  it('generate_image: asks on the card, then shows the saved PNG inline from the workspace file (light and dark), and a click opens it', async () => {
+    // The previous test (the MCP tool) left the workbench in Dark Modern: back to Light Modern first.
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Light Modern');
+    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000 });
+    await wb.page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click();
+    const card = log().getByRole('group', { name: 'Generate an image with Modelgate?' });
+    await send('Draw a lighthouse [[call:generate_image {"prompt":"a lighthouse at dusk","size":"256x256"}]]');
+    await card.waitFor({ state: 'visible', timeout: 60_000 });
+    const detail = await card.innerText();
+    for (const part of ['a lighthouse at dusk', '256x256', 'image-small', 'Folder: images', 'Price: $'])
+      assert.ok(detail.includes(part), `the card shows ${part}: ${detail}`);
+    assert.equal(await chat.evaluate(() => document.activeElement?.textContent), 'Skip', 'the safe choice has the focus');
+    await screenshotPanel('image-approval-light.png');
+    await card.getByRole('button', { name: 'Generate', exact: true }).click();
+
+    // The image's folder becomes a resource root of the view, which reloads the page once: find the
+    // frame whose <img> has loaded (decoded pixels: naturalWidth > 0).
+    const loaded = async (): Promise<Frame | undefined> => {
+      for (const f of await wb.webviewFrames()) {
+        const ok = await f
+          .evaluate(() => {
+            const img = document.querySelector<HTMLImageElement>('.image-gallery img');
+            return !!img && img.complete && img.naturalWidth > 0;
+          })
+          .catch(() => false);
+        if (ok) return f;
+      }
+      return undefined;
+    };
+    let frame: Frame | undefined;
+    for (let i = 0; i < 300 && !(frame = await loaded()); i++) await wb.page.waitForTimeout(200);
+    assert.ok(frame, 'the generated image is shown and loaded in the panel');
+    chat = frame;
+    await waitIdle();
+    const saved = readdirSync(join(wb.workspace, 'images')).filter((f) => f.endsWith('.png'));
+    assert.equal(saved.length, 1, `one PNG in the workspace: ${saved.join(', ')}`);
+    const img = log().locator('.image-gallery img');
+    const src = (await img.getAttribute('src'))!;
+    assert.match(src, /^https:\/\/[^/]*\.vscode-resource\.vscode-cdn\.net\//, 'loaded from the webview resource origin');
+    assert.ok(decodeURIComponent(src).endsWith(`/images/${saved[0]}`), src);
+    assert.equal(await img.getAttribute('alt'), `images/${saved[0]}`);
+    assert.match(await assistants().last().innerText(), /\$\d/, 'the usage line has the cost');
+    await screenshotPanel('image-light.png');
+
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern');
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    assert.ok(await img.evaluate((el: HTMLImageElement) => el.naturalWidth > 0), 'still loaded in the dark theme');
+    await screenshotPanel('image-dark.png');
+
+    // a click opens the file in VS Code's image preview
+    await log()
+      .getByRole('button', { name: `Open images/${saved[0]}`, exact: true })
+      .click();
+    await wb.page
+      .locator('.tabs-container .tab', { hasText: saved[0]!.slice(0, 20) })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
   });
 });

@@ -46,6 +46,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   openLink: { type: 'openLink', href: 'https://example.com/' },
   action: { type: 'action', action: 'retry' },
   draft: { type: 'draft', text: 'hi' },
+  openImage: { type: 'openImage', openId: 'image-1' },
 };
 
 const badValues = new Map<string, unknown[]>();
@@ -63,6 +64,7 @@ function makeBadValues(field: string): unknown[] {
     messageId: 201,
     conversationId: 201,
     attachmentId: 201,
+    openId: 201,
     href: 8193,
     name: 201,
     language: 51,
@@ -70,7 +72,7 @@ function makeBadValues(field: string): unknown[] {
   };
   const values: unknown[] = [42, null, true, [CANARY], { toString: CANARY }, { $gt: '' }];
   if (huge[field] !== undefined) values.push((CANARY + 'a'.repeat(huge[field]!)).slice(0, huge[field]!));
-  if (['messageId', 'conversationId', 'attachmentId'].includes(field)) values.push('');
+  if (['messageId', 'conversationId', 'attachmentId', 'openId'].includes(field)) values.push('');
   if (field === 'mime') values.push('image/svg+xml', 'text/html', 'IMAGE/PNG', `image/png;${CANARY}`);
   if (field === 'action') values.push('runCommand', 'setKey ', CANARY, '__proto__');
   if (field === 'base64') values.push(`${CANARY}!!`, 'data:image/png;base64,AAAA', 'AA\nAA');

@@ -180,6 +180,12 @@ export class AnswerRuns {
             out.postFor(c, { type: 'toolCall', messageId: record.id, call: { ...call } });
             store.changed(c);
           },
+          // the paths only: the view provider resolves them to webview URIs (src/chat/view/chatImages.ts)
+          images: (part) => {
+            if (run.detached) return;
+            out.postFor(c, { type: 'images', messageId: record.id, partId: part.id, images: part.paths.map((path) => ({ state: 'pending', path })) });
+            store.changed(c);
+          },
         },
       });
       if (run.detached) {

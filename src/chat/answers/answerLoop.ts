@@ -7,15 +7,18 @@
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
 import { costOf } from '../../core/spend/cost';
 import type { ChatMessage, ChatRequest, GatewayClient, ReasoningField, ToolCall, ToolDefinition, Usage } from '../../core/client/types';
-import type { ErrorView, ToolCallView, UsageView } from '../protocol';
-import { appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
+import type { ErrorView, ImagesPart, ToolCallView, UsageView } from '../protocol';
+import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
+import { addImages, appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
 
 export interface ToolResult {
   content: string;
   isError: boolean;
   /** the user declined the call (shown as not run) */
   denied?: boolean;
-  /** images the tool returned (data URLs), for a model that takes image input: sent after the tool results */
+  /** images a tool from VS Code returned (data URLs), for a model that takes image input: sent after the tool results */
+  modelImages?: string[];
+  /** image files the tool saved (workspace paths as the content names them): shown inline after the call */
   images?: string[];
 }
 
@@ -26,6 +29,8 @@ export interface AnswerEvents {
   reasoning?(text: string): void;
   /** the reasoning of this round ended after `ms` (the answer or a tool call started) */
   thinkingDone?(ms: number): void;
+  /** a tool saved images (the part is already in the record) */
+  images?(part: ImagesPart): void;
 }
 
 export interface AnswerOptions {
@@ -213,10 +218,15 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
         const done: ToolCallView = { ...views[i], status: r.denied ? 'denied' : r.isError ? 'error' : 'done', result: truncateForView(r.content) };
         upsertToolCall(rec, done);
         o.events.toolCall(done);
+        if (!r.isError && r.images?.length) {
+          const part: ImagesPart = { kind: 'images', id: `${c.id}-images`, paths: r.images.slice(0, MAX_IMAGES_PER_PART) };
+          addImages(rec, part);
+          o.events.images?.(part);
+        }
         return { role: 'tool', tool_call_id: c.id, content: r.content };
       });
       // A tool message carries text only: images a tool returned follow as one user message.
-      const images = calls.flatMap((c, i) => (results[i]?.images ?? []).map((url) => ({ call: c, url })));
+      const images = calls.flatMap((c, i) => (results[i]?.modelImages ?? []).map((url) => ({ call: c, url })));
       if (images.length)
         toolMessages.push({
           role: 'user',

@@ -8,8 +8,10 @@ export interface ConversationLike {
     | { role: 'user'; attachments: readonly { kind: string; label: string }[] }
     | {
         role: 'assistant';
-        // thinking: the model's reasoning, never what Apply takes
-        parts: readonly ({ kind: 'text'; text: string } | { kind: 'tool'; call: { name: string; arguments: string } } | { kind: 'thinking'; text: string })[];
+        // thinking: the model's reasoning, never what Apply takes; images: files a tool saved
+        parts: readonly (
+          { kind: 'text'; text: string } | { kind: 'tool'; call: { name: string; arguments: string } } | { kind: 'thinking'; text: string } | { kind: 'images' }
+        )[];
       }
   )[];
   pinned: readonly { path: string }[];

@@ -6,7 +6,8 @@
 // was sent to / received from the gateway), because earlier turns must be replayed byte for
 // byte for the prompt cache to hit.
 import * as z from 'zod';
-import type { AssistantPart, AttachmentView, ConversationSummary, ConversationView, MessageView, ToolCallView } from '../protocol';
+import type { AssistantPart, AttachmentView, ConversationSummary, ConversationView, ImagesPart, MessageView, ToolCallView } from '../protocol';
+import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
 import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
@@ -95,7 +96,9 @@ export function messageView(m: MessageRecord): MessageView {
   const view: MessageView = {
     id: m.id,
     role: 'assistant',
-    parts: m.parts.map((p): AssistantPart => (p.kind === 'tool' ? { kind: 'tool', call: { ...p.call } } : { ...p })),
+    parts: m.parts.map((p): AssistantPart =>
+      p.kind === 'tool' ? { kind: 'tool', call: { ...p.call } } : p.kind === 'images' ? { ...p, paths: [...p.paths] } : { ...p },
+    ),
     status: m.status,
     model: m.model,
     channel: m.channel,
@@ -208,6 +211,11 @@ export function upsertToolCall(m: AssistantRecord, call: ToolCallView): void {
   else m.parts.push({ kind: 'tool', call: { ...call } });
 }
 
+/** Adds the images a tool call saved (shown after the call). */
+export function addImages(m: AssistantRecord, part: ImagesPart): void {
+  if (!m.parts.some((p) => p.kind === 'images' && p.id === part.id)) m.parts.push({ kind: 'images', id: part.id, paths: [...part.paths] });
+}
+
 export function lastAssistant(c: Conversation): AssistantRecord | undefined {
   const m = c.messages[c.messages.length - 1];
   return m?.role === 'assistant' ? m : undefined;
@@ -270,6 +278,8 @@ const assistantRecord = z.object({
       z.object({ kind: z.literal('text'), text: z.string() }),
       z.object({ kind: z.literal('tool'), call: toolCallView }),
       z.object({ kind: z.literal('thinking'), text: z.string(), ms: z.number().optional() }),
+      // workspace paths only: the view provider resolves them inside the workspace again before showing any
+      z.object({ kind: z.literal('images'), id: z.string().min(1).max(200), paths: z.array(z.string().min(1).max(2048)).max(MAX_IMAGES_PER_PART) }),
     ]),
   ),
   status: z.enum(['streaming', 'done', 'stopped', 'error', 'interrupted']),

@@ -46,6 +46,6 @@ export function toolResultOf(result: InvokeResult, options: { imageInput: boolea
   }
   const text = texts.length ? capResult(texts.join('\n'), VSCODE_TOOL_RESULT_CHARS) : notes.length ? '' : '(The tool returned nothing.)';
   const out: ToolResult = { content: [text, ...notes].filter(Boolean).join('\n'), isError: false };
-  if (images.length) out.images = images;
+  if (images.length) out.modelImages = images;
   return out;
 }

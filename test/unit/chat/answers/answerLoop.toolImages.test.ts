@@ -53,7 +53,7 @@ describe('chat: answer loop with tool results from VS Code’s tools', function 
   }
 
   it('sends the images after the tool results, as a user message with image_url parts', async () => {
-    const { record, messages } = await run({ content: 'A badge:\n[Image 1 (image/png) follows in the next message.]', isError: false, images: [PNG] });
+    const { record, messages } = await run({ content: 'A badge:\n[Image 1 (image/png) follows in the next message.]', isError: false, modelImages: [PNG] });
     assert.equal(record.status, 'done', record.error?.message);
     const i = messages.findIndex((m) => m.role === 'tool');
     const next = messages[i + 1]!;

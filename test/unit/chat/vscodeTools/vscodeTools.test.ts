@@ -183,8 +183,8 @@ describe('chat/vscodeTools: tools from VS Code in the panel', () => {
     const [noImages] = await t.runAll([call('mcp_s_img', {})], tokenSource().token, ctx);
     assert.ok(noImages!.content.length < 110_000, 'capped');
     assert.match(noImages!.content, /left out: the model does not take image input/);
-    assert.equal(noImages!.images, undefined);
+    assert.equal(noImages!.modelImages, undefined);
     const [withImages] = await t.runAll([call('mcp_s_img', {})], tokenSource().token, { ...ctx, imageInput: true });
-    assert.deepEqual(withImages!.images, ['data:image/png;base64,iVBORw==']);
+    assert.deepEqual(withImages!.modelImages, ['data:image/png;base64,iVBORw==']);
   });
 });
