@@ -1,11 +1,14 @@
 // "Modelgate: Use in VS Code Chat": the user settings that let VS Code's own Chat view answer with
 // a Modelgate model when no GitHub account is signed in (docs/vscode-chat.md). It says what it
 // will change first (a modal whose default button changes nothing), writes the user's (global)
-// settings only, never a workspace's, writes nothing that is already set, and offers Undo.
+// settings only (the user's settings.json, opened in an editor: chat.allowAnonymousAccess cannot be
+// written through the configuration API), never a workspace's, writes nothing that is already
+// set, and offers Undo.
 import * as vscode from 'vscode';
 import { LM_VENDOR } from '../services/featureIds';
 import type { Services } from '../services/serviceContainer';
-import { planDetail, planVsCodeChat, type SettingChange, type SettingState, type VsCodeChatPlan } from './vsCodeChatPlan';
+import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from './userSettingsJson';
+import { planDetail, planVsCodeChat, type SettingState, type VsCodeChatPlan } from './vsCodeChatPlan';
 
 export const USE_IN_VS_CODE_CHAT = 'modelgate.useInVsCodeChat';
 
@@ -29,22 +32,17 @@ export const defaultPrompts: VsCodeChatPrompts = {
 };
 
 /** The outcome, for tests and the log. */
-export type VsCodeChatOutcome = 'changed' | 'cancelled' | 'unchanged' | 'unsupported';
+export type VsCodeChatOutcome = 'changed' | 'cancelled' | 'unchanged';
 
-function readState(key: string): SettingState {
+/** The plan's view of one setting: the user's value from settings.json itself, the rest from the configuration API. */
+function stateReader(user: Record<string, unknown>): (key: string) => SettingState {
   const config = vscode.workspace.getConfiguration();
-  const inspected = config.inspect(key);
-  return {
-    globalValue: inspected?.globalValue,
-    effective: config.get(key),
+  return (key) => ({
+    globalValue: user[key],
+    effective: config.get(key) ?? user[key],
     // a key VS Code registers has a default (inspect of an unknown key has none)
-    known: inspected?.defaultValue !== undefined,
-  };
-}
-
-async function write(changes: readonly SettingChange[], which: 'value' | 'previous'): Promise<void> {
-  const config = vscode.workspace.getConfiguration();
-  for (const c of changes) await config.update(c.key, c[which], vscode.ConfigurationTarget.Global);
+    known: config.inspect(key)?.defaultValue !== undefined,
+  });
 }
 
 /** Opens VS Code's Chat view with the Modelgate model of `modelgate.chat.model` picked (1.139: `modelSelector`). */
@@ -59,25 +57,25 @@ export async function openVsCodeChat(services: Services): Promise<void> {
 }
 
 export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPrompts = defaultPrompts): Promise<VsCodeChatOutcome> {
-  const plan: VsCodeChatPlan = planVsCodeChat(readState);
+  // The user's settings.json opens (and stays open): the values are read from it, and the user sees what changes.
+  const file = await openUserSettingsJson();
+  const plan: VsCodeChatPlan = planVsCodeChat(stateReader(await userSettingsValues(file)));
   const open = vscode.l10n.t('Open VS Code Chat');
-  if (plan.unknown.includes('chat.allowAnonymousAccess')) {
-    services.log.info(`Use in VS Code Chat: this VS Code has none of ${plan.unknown.join(', ')}.`);
-    void prompts.notify(
-      vscode.l10n.t(
-        "Modelgate: this version of VS Code has no anonymous access to its Chat view, so it needs a GitHub sign-in first. After that, Modelgate's models are in its model picker.",
-      ),
-    );
-    return 'unsupported';
-  }
   if (plan.changes.length === 0) {
     if ((await prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat is already set up to answer with Modelgate's models."), open)) === open)
       await openVsCodeChat(services);
     return 'unchanged';
   }
+  if (file.dirty) {
+    void prompts.notify(vscode.l10n.t('Modelgate: your user settings (JSON) have unsaved changes. Save or revert them, then run "Use in VS Code Chat" again.'));
+    return 'cancelled';
+  }
   const yes = await prompts.confirm(vscode.l10n.t("Use Modelgate's models in VS Code's own Chat view? These user settings change:"), planDetail(plan));
   if (!yes) return 'cancelled';
-  await write(plan.changes, 'value');
+  await writeUserSettingsJson(
+    file,
+    plan.changes.map((c) => [c.key, c.value]),
+  );
   services.log.info(`Use in VS Code Chat: set ${plan.changes.map((c) => `${c.key}=${JSON.stringify(c.value)}`).join(', ')} in the user settings.`);
   const undo = vscode.l10n.t('Undo');
   void Promise.resolve(
@@ -85,7 +83,10 @@ export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPro
   ).then(async (action) => {
     if (action === open) await openVsCodeChat(services);
     if (action === undo) {
-      await write(plan.changes, 'previous');
+      await writeUserSettingsJson(
+        await openUserSettingsJson(),
+        plan.changes.map((c) => [c.key, c.previous]),
+      );
       services.log.info(`Use in VS Code Chat: undone (${plan.changes.map((c) => c.key).join(', ')} put back).`);
     }
   });

@@ -3,15 +3,23 @@
 // in docs/vscode-chat.md, with the VS Code source of each setting.
 import { l10n } from '../core/l10n';
 
-/** One setting as VS Code's `inspect()` reports it: the user's own value and whether VS Code knows the key. */
+/** One setting: the user's own value and whether VS Code knows the key. */
 export interface SettingState {
-  /** `inspect(key).globalValue`: what the user's settings.json says (undefined: not set there) */
+  /** what the user's settings.json says (undefined: not set there) */
   globalValue: unknown;
   /** `get(key)`: the value in force (workspace and defaults included) */
   effective: unknown;
   /** false when this VS Code does not register the setting (an older or newer version) */
   known: boolean;
 }
+
+/**
+ * Settings VS Code 1.139 registers with `included: false` (chat.contribution.ts): they are left out
+ * of the configuration the extension host sees, so `inspect()` has no default for them and
+ * `update()` refuses them as unknown ("not a registered configuration"). The command reads and
+ * writes them in the user's settings.json itself, and takes them as known.
+ */
+export const HIDDEN_FROM_EXTENSIONS: ReadonlySet<string> = new Set(['chat.allowAnonymousAccess']);
 
 export interface SettingChange {
   key: string;
@@ -74,7 +82,7 @@ export function planVsCodeChat(read: (key: string) => SettingState): VsCodeChatP
   const unknown: string[] = [];
   for (const w of WANTED) {
     const s = read(w.key);
-    if (!s.known) {
+    if (!s.known && !HIDDEN_FROM_EXTENSIONS.has(w.key)) {
       unknown.push(w.key);
       continue;
     }

@@ -50,10 +50,14 @@ describe('onboarding: Use in VS Code Chat plan', () => {
     );
   });
 
-  it('names the settings this VS Code does not have and writes none of them', () => {
+  it('names the settings this VS Code does not register and writes none of them, except the one hidden from extensions', () => {
+    // chat.allowAnonymousAccess is registered with `included: false`: the extension host never sees a default for it
     const plan = planVsCodeChat((key) => ({ globalValue: undefined, effective: undefined, known: key === 'chat.disableAIFeatures' }));
-    assert.deepEqual(plan.unknown, ['chat.allowAnonymousAccess', 'chat.byokUtilityModelDefault']);
-    assert.deepEqual(plan.changes, []);
+    assert.deepEqual(plan.unknown, ['chat.byokUtilityModelDefault']);
+    assert.deepEqual(
+      plan.changes.map((c) => c.key),
+      ['chat.allowAnonymousAccess'],
+    );
   });
 
   it('the modal lists every setting as it reads in settings.json, says user settings only and how to undo', () => {
