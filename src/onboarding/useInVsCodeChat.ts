@@ -46,7 +46,12 @@ function stateReader(user: Record<string, unknown>): (key: string) => SettingSta
 }
 
 /** Opens VS Code's Chat view with the Modelgate model of `modelgate.chat.model` picked (1.139: `modelSelector`). */
-export async function openVsCodeChat(services: Services): Promise<void> {
+export async function openVsCodeChat(services: Services, settingsFile?: vscode.Uri): Promise<void> {
+  // 1.139 shows the user's settings.json in a modal editor over the workbench: the saved file is
+  // closed first, so the Chat view is not behind it.
+  const active = vscode.window.activeTextEditor?.document;
+  if (settingsFile && active && !active.isDirty && active.uri.toString() === settingsFile.toString())
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   const modelSelector = { vendor: LM_VENDOR, id: services.settings().chatModel };
   try {
     await vscode.commands.executeCommand('workbench.action.chat.open', { modelSelector });
@@ -63,7 +68,7 @@ export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPro
   const open = vscode.l10n.t('Open VS Code Chat');
   if (plan.changes.length === 0) {
     if ((await prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat is already set up to answer with Modelgate's models."), open)) === open)
-      await openVsCodeChat(services);
+      await openVsCodeChat(services, file.uri);
     return 'unchanged';
   }
   if (file.dirty) {
@@ -81,7 +86,7 @@ export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPro
   void Promise.resolve(
     prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat view can now answer with Modelgate's models. Pick one in its model picker."), open, undo),
   ).then(async (action) => {
-    if (action === open) await openVsCodeChat(services);
+    if (action === open) await openVsCodeChat(services, file.uri);
     if (action === undo) {
       await writeUserSettingsJson(
         await openUserSettingsJson(),

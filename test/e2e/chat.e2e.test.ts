@@ -277,4 +277,72 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await screenshotPanel('approval-light.png');
     await skip();
   });
+
+  // Issue 19: VS Code's own Chat view on Modelgate alone (no GitHub account), after
+  // "Modelgate: Use in VS Code Chat" (docs/vscode-chat.md). Last here: it opens VS Code's Chat in
+  // the secondary side bar and the user settings.json in the editor area.
+  it("VS Code's own Chat view answers with a Modelgate model after Modelgate: Use in VS Code Chat (light and dark)", async () => {
+    const shots = join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    const requestsBefore = fixture.gateway().requests.length;
+    await wb.runCommand('Modelgate: Use in VS Code Chat');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /"chat\.allowAnonymousAccess": true/);
+    assert.match(text, /"chat\.byokUtilityModelDefault": "mainAgent"/);
+    assert.match(text, /user settings only/);
+    // the safe choice is the default (focused) button
+    assert.equal(await wb.page.evaluate(() => document.activeElement?.textContent?.trim()), "Don't Change");
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-setup-light.png') });
+    await dialog.getByRole('button', { name: 'Change Settings', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    // the settings are in the user's settings.json (saved), not in the workspace
+    const userSettings = () => {
+      try {
+        return JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+      } catch {
+        return {}; // read while VS Code writes it
+      }
+    };
+    for (let i = 0; i < 100 && userSettings()['chat.allowAnonymousAccess'] !== true; i++) await wb.page.waitForTimeout(200);
+    assert.equal(userSettings()['chat.allowAnonymousAccess'], true);
+    assert.equal(userSettings()['chat.byokUtilityModelDefault'], 'mainAgent');
+
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'can now answer' });
+    await toast.getByRole('button', { name: 'Open VS Code Chat', exact: true }).click();
+    const vsChat = wb.page.locator('.part.auxiliarybar');
+    const input = vsChat.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ state: 'visible', timeout: 60_000 });
+    // the model picker shows the Modelgate model of modelgate.chat.model
+    await vsChat.locator('.interactive-input-part', { hasText: 'Flagship (text)' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await input.click({ force: true });
+    await wb.page.keyboard.type('Say hello [[words:6]]');
+    await wb.page.keyboard.press('Enter');
+    // VS Code's chat sent it to the gateway with the Modelgate model, and shows the answer
+    const asked = () =>
+      fixture
+        .gateway()
+        .requests.slice(requestsBefore)
+        .find((r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes('Say hello [[words:6]]'));
+    for (let i = 0; i < 300 && !asked(); i++) await wb.page.waitForTimeout(200);
+    assert.ok(asked(), "VS Code's Chat view sent the message to the gateway");
+    assert.equal((asked()!.body as { model: string }).model, 'flagship-text');
+    // the simulator answers [[words:6]] with six words, streamed into the view's response
+    const sixWords = async () =>
+      (await vsChat.locator('.interactive-response .rendered-markdown').allInnerTexts()).some((t) => t.trim().split(/\s+/).length === 6);
+    for (let i = 0; i < 300 && !(await sixWords()); i++) await wb.page.waitForTimeout(200);
+    assert.ok(await sixWords(), `the answer in VS Code's Chat view: ${await vsChat.innerText()}`);
+    assert.doesNotMatch(await vsChat.innerText(), /Sign in to use GitHub Copilot/);
+    assert.equal(await wb.page.locator('.monaco-dialog-box').count(), 0, 'no sign-in dialog');
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-light.png') });
+
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Dark Modern');
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    // the theme is chosen once it is in settings.json (the picker previews themes before that)
+    for (let i = 0; i < 100 && !/Dark Modern$/.test(String(userSettings()['workbench.colorTheme'])); i++) await wb.page.waitForTimeout(200);
+    await wb.page.locator('.monaco-workbench.vs-dark .part.auxiliarybar').waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-dark.png') });
+  });
 });
