@@ -108,8 +108,15 @@ const featureRequire = {
     build.onResolve({ filter: /^\.\/(chat|images|lm)\.js$/ }, (a) =>
       a.importer.endsWith(join('src', 'featureLoading', 'featureBundles.ts')) ? { path: a.path, external: true } : undefined,
     );
+    // src/lm/tokenizers.ts requires the tokenizer bundles (below) on a model's first token count
+    build.onResolve({ filter: /^\.\/tokenizer-(o200k|cl100k)\.js$/ }, (a) =>
+      a.importer.endsWith(join('src', 'lm', 'tokenizers.ts')) ? { path: a.path, external: true } : undefined,
+    );
   },
 };
+// The OpenAI tokenizers (npm gpt-tokenizer, one vocabulary each): bundles of their own next to
+// dist/lm.js, required by src/lm/tokenizers.ts only when a model of that family counts tokens.
+const TOKENIZERS = { 'tokenizer-o200k': 'gpt-tokenizer/encoding/o200k_base', 'tokenizer-cl100k': 'gpt-tokenizer/encoding/cl100k_base' };
 // `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in every module that
 // imports it: a fresh copy of the ~200 getters of VS Code's API object per module (16 in
 // dist/extension.js, a few ms of loading the bundle in the real host, issue 9). Nothing uses a
@@ -175,7 +182,7 @@ async function buildNodeHost(outdir) {
   // 2. the zod functions the feature-only modules call (zod is imported as a namespace: eslint.config.mjs)
   const featureProbe = await esbuild.build({
     ...host,
-    plugins: [sharedModules(shared, undefined)],
+    plugins: [featureRequire, sharedModules(shared, undefined)],
     entryPoints: FEATURES,
     outdir,
     write: false,
@@ -230,7 +237,7 @@ async function buildNodeHost(outdir) {
   // 4. the feature bundles
   const features = await esbuild.build({
     ...host,
-    plugins: [sharedModules(shared, zodNames.size ? zodNames : undefined), plainVscode],
+    plugins: [featureRequire, sharedModules(shared, zodNames.size ? zodNames : undefined), plainVscode],
     entryPoints: FEATURES,
     outdir,
     metafile: true,
@@ -277,6 +284,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     footer: { js: LOAD_END },
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
   });
+  builds.push({ ...node, entryPoints: TOKENIZERS, outdir: dist, metafile: true });
   builds.push({
     ...common,
     platform: 'browser',

@@ -163,9 +163,10 @@ export default defineConfig(
   { files: NODE_SEAMS, ignores: ['src/**/*.web.ts'], rules: { ...restrictModules(VSCODE), 'no-restricted-globals': 'off' } },
   { files: ['src/chat/tools/regexScan.ts'], rules: restrictModules() },
   { files: ['src/**/*.web.ts', 'src/core/**/*.ts', 'src/webview/**/*.ts'], rules: restrictModules(VSCODE, NODE) },
-  // the Node side of the feature seam requires the feature bundles by literal path (esbuild.mjs keeps them external)
+  // the Node side of the feature seam requires the feature bundles by literal path (esbuild.mjs keeps them
+  // external), and so does the lm tokenizer seam (src/lm/tokenizers.ts: the tokenizer bundles)
   {
-    files: ['src/featureLoading/featureBundles.ts'],
+    files: ['src/featureLoading/featureBundles.ts', 'src/lm/tokenizers.ts'],
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
       'no-restricted-globals': ['error', ...NODE_GLOBALS.filter((g) => g.name !== 'require')],

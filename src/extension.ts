@@ -13,6 +13,7 @@ import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
+import { defaultPrompts, USE_IN_VS_CODE_CHAT, useInVsCodeChat, type VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
 import type { Services } from './services/serviceContainer';
 import { BudgetGuard, registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
@@ -86,6 +87,8 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
+  let vsCodeChatPrompts: VsCodeChatPrompts = defaultPrompts; // tests answer the modal (useInVsCodeChatPrompts)
+  command(USE_IN_VS_CODE_CHAT, () => useInVsCodeChat(services, vsCodeChatPrompts));
   clock.phase('commands');
 
   // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
@@ -128,6 +131,9 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     loadedFeatures: () => features.loaded(),
     activationTiming,
     spend: spend.api,
+    useInVsCodeChatPrompts: (prompts) => {
+      vsCodeChatPrompts = prompts ?? defaultPrompts;
+    },
   };
   return testApi;
 }

@@ -11,6 +11,7 @@ import type { Settings } from './services/settings';
 import type { UsageEntry, UsageLedger } from './services/usageLedger';
 import type { SpendApi } from './spendingView';
 import type { PickerItemView } from './statusBar/modelChannelPicker';
+import type { VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
 
 /**
  * What activate() returns to every other extension (issue 21): figures to read, nothing that
@@ -67,6 +68,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   readonly activationTiming: ActivationTiming;
   /** spending and budgets (src/spendingView), with the test hooks */
   spend: SpendApi;
+  /** replaces the modal and the notification of "Use in VS Code Chat" (undefined: VS Code's own again) */
+  useInVsCodeChatPrompts(prompts: VsCodeChatPrompts | undefined): void;
 }
 
 /** A copy of plain data (settings, usage records), so a caller cannot change Modelgate's own. */

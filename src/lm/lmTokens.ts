@@ -1,17 +1,21 @@
-// Token estimates for vscode.lm's countTokens, with the same rule as the chat panel
-// (src/core/prompt/tokens.ts): no tokenizer is bundled. Pure.
+// Token counts for vscode.lm's countTokens: with the model's public tokenizer where it has one
+// (tokenizerChoice.ts, given as `count`), else with the same estimate as the chat panel
+// (src/core/prompt/tokens.ts). Pure.
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../core/prompt/tokens';
 import { dataKind, toolResultText, type LmMessage } from './lmMessages';
 
 const utf8 = new TextDecoder('utf-8');
 
-/** Counted without building the wire message: images are a flat IMAGE_TOKENS, never encoded. */
-export function estimateLmMessageTokens(message: LmMessage): number {
-  let n = MESSAGE_OVERHEAD_TOKENS;
+/**
+ * Counted without building the wire message: images are a flat IMAGE_TOKENS, never encoded.
+ * `count` counts a text (default: the estimate), `overhead` is the message's framing.
+ */
+export function estimateLmMessageTokens(message: LmMessage, count: (text: string) => number = estimateTokens, overhead = MESSAGE_OVERHEAD_TOKENS): number {
+  let n = overhead;
   for (const p of message.parts) {
     switch (p.kind) {
       case 'text':
-        n += estimateTokens(p.text);
+        n += count(p.text);
         break;
       case 'toolCall': {
         let args = '';
@@ -20,16 +24,16 @@ export function estimateLmMessageTokens(message: LmMessage): number {
         } catch {
           // Input that cannot be serialised is refused when the request is made; count nothing.
         }
-        n += estimateTokens(p.name) + estimateTokens(args) + 4;
+        n += count(p.name) + count(args) + 4;
         break;
       }
       case 'toolResult':
-        n += MESSAGE_OVERHEAD_TOKENS + estimateTokens(toolResultText(p.content));
+        n += overhead + count(toolResultText(p.content));
         break;
       case 'data': {
         const kind = dataKind(p.mimeType);
         if (kind === 'image') n += IMAGE_TOKENS;
-        else if (kind === 'text') n += estimateTokens(utf8.decode(p.data));
+        else if (kind === 'text') n += count(utf8.decode(p.data));
         break;
       }
       case 'thinking': // sent back only within a tool loop; rarely large enough to matter

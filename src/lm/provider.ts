@@ -15,6 +15,8 @@ import type { Services } from '../services/serviceContainer';
 import { toWireMessages } from './lmMessages';
 import { KeyPresence } from './keyPresence';
 import { estimateLmMessageTokens } from './lmTokens';
+import { encodingFor, TOKENIZED_MESSAGE_OVERHEAD, type Encoding, type TokenCounter } from './tokenizerChoice';
+import { tokenCounter } from './tokenizers';
 import { toWireTools } from './lmTools';
 import { modelInformation, type LmModelInformation } from './modelInformation';
 import { streamLmResponse } from './responseStream';
@@ -32,6 +34,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   private readonly reasoning = new ReasoningMemory();
   /** false once reporting a thinking part failed (a VS Code that refuses it): text and tools still go out */
   private reportsThinking = true;
+  /** tokenizers that failed to load (the estimate is used for their models) */
+  private readonly tokenizerFailed = new Set<Encoding>();
 
   constructor(private readonly services: Services) {
     this.signature = JSON.stringify(this.information());
@@ -213,8 +217,26 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     );
   }
 
-  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return typeof text === 'string' ? estimateTokens(text) : estimateLmMessageTokens(toLmMessage(text));
+  async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    const count = this.counterFor(model.id);
+    if (!count) return typeof text === 'string' ? estimateTokens(text) : estimateLmMessageTokens(toLmMessage(text));
+    return typeof text === 'string' ? count(text) : estimateLmMessageTokens(toLmMessage(text), count, TOKENIZED_MESSAGE_OVERHEAD);
+  }
+
+  /** The model's public tokenizer (loaded on its first count), or undefined: the estimate. */
+  private counterFor(modelId: string): TokenCounter | undefined {
+    const encoding = encodingFor(modelId);
+    if (!encoding || this.tokenizerFailed.has(encoding)) return undefined;
+    try {
+      return tokenCounter(encoding);
+    } catch (err) {
+      // A missing or broken bundle costs accuracy, never the count: the estimate from now on.
+      this.tokenizerFailed.add(encoding);
+      this.services.log.warn(
+        `Language model provider: the ${encoding} tokenizer did not load, tokens are estimated: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return undefined;
+    }
   }
 
   dispose(): void {

@@ -398,4 +398,91 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
   });
+
+  // Issue 19: VS Code's own Chat view on Modelgate alone (no GitHub account), after
+  // "Modelgate: Use in VS Code Chat" (docs/vscode-chat.md). Last here: it opens VS Code's Chat in
+  // the secondary side bar and the user settings.json in the editor area.
+  it("VS Code's own Chat view answers with a Modelgate model after Modelgate: Use in VS Code Chat (light and dark)", async () => {
+    const shots = join(repoRoot(), 'test-results', 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    // The previous test (the image) left the workbench in Dark Modern: back to Light Modern first.
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Light Modern');
+    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
+    // Before the command (this was web.e2e's own workbench, folded in here): VS Code's Chat view and
+    // its Models button exist, but the picker offers only "Sign in to use Copilot"; Modelgate's
+    // models are not listed.
+    await wb.runCommand('Chat: Open Chat');
+    await wb.page.locator('.part.auxiliarybar').getByText('Models', { exact: true }).first().click();
+    const rows = wb.page.locator('.action-widget .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
+    const offered = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    await wb.page.screenshot({ path: join(shots, 'vscode-own-chat-models.png') });
+    assert.ok(
+      offered.some((t) => /Sign in to use Copilot/.test(t)),
+      offered.join(' | '),
+    );
+    assert.ok(!offered.some((t) => /flagship-text|long-context-tools|Modelgate/i.test(t)), offered.join(' | '));
+    await wb.page.keyboard.press('Escape');
+
+    const requestsBefore = fixture.gateway().requests.length;
+    await wb.runCommand('Modelgate: Use in VS Code Chat');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /"chat\.allowAnonymousAccess": true/);
+    assert.match(text, /"chat\.byokUtilityModelDefault": "mainAgent"/);
+    assert.match(text, /user settings only/);
+    // the safe choice is the default (focused) button
+    assert.equal(await wb.page.evaluate(() => document.activeElement?.textContent?.trim()), "Don't Change");
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-setup-light.png') });
+    await dialog.getByRole('button', { name: 'Change Settings', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    // the settings are in the user's settings.json (saved), not in the workspace
+    const userSettings = () => {
+      try {
+        return JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+      } catch {
+        return {}; // read while VS Code writes it
+      }
+    };
+    for (let i = 0; i < 100 && userSettings()['chat.allowAnonymousAccess'] !== true; i++) await wb.page.waitForTimeout(200);
+    assert.equal(userSettings()['chat.allowAnonymousAccess'], true);
+    assert.equal(userSettings()['chat.byokUtilityModelDefault'], 'mainAgent');
+
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'can now answer' });
+    await toast.getByRole('button', { name: 'Open VS Code Chat', exact: true }).click();
+    const vsChat = wb.page.locator('.part.auxiliarybar');
+    const input = vsChat.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ state: 'visible', timeout: 60_000 });
+    // the model picker shows the Modelgate model of modelgate.chat.model
+    await vsChat.locator('.interactive-input-part', { hasText: 'Flagship (text)' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await input.click({ force: true });
+    await wb.page.keyboard.type('Say hello [[words:6]]');
+    await wb.page.keyboard.press('Enter');
+    // VS Code's chat sent it to the gateway with the Modelgate model, and shows the answer
+    const asked = () =>
+      fixture
+        .gateway()
+        .requests.slice(requestsBefore)
+        .find((r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes('Say hello [[words:6]]'));
+    for (let i = 0; i < 300 && !asked(); i++) await wb.page.waitForTimeout(200);
+    assert.ok(asked(), "VS Code's Chat view sent the message to the gateway");
+    assert.equal((asked()!.body as { model: string }).model, 'flagship-text');
+    // the simulator answers [[words:6]] with six words, streamed into the view's response
+    const sixWords = async () =>
+      (await vsChat.locator('.interactive-response .rendered-markdown').allInnerTexts()).some((t) => t.trim().split(/\s+/).length === 6);
+    for (let i = 0; i < 300 && !(await sixWords()); i++) await wb.page.waitForTimeout(200);
+    assert.ok(await sixWords(), `the answer in VS Code's Chat view: ${await vsChat.innerText()}`);
+    assert.doesNotMatch(await vsChat.innerText(), /Sign in to use GitHub Copilot/);
+    assert.equal(await wb.page.locator('.monaco-dialog-box').count(), 0, 'no sign-in dialog');
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-light.png') });
+
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+    for (let i = 0; i < 100 && !/Dark/.test(String(userSettings()['workbench.colorTheme'])); i++) await wb.page.waitForTimeout(200);
+    assert.match(String(userSettings()['workbench.colorTheme']), /Dark/);
+    await wb.page.screenshot({ path: join(shots, 'vscode-chat-dark.png') });
+  });
 });

@@ -328,6 +328,34 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     assert.equal(await flagship.countTokens(vscode.LanguageModelChatMessage.User('abcd')), 5); // 4 framing + 1
   });
 
+  it("counts an OpenAI family's tokens with its public tokenizer, loaded on the first count (o200k_base, cl100k_base)", async () => {
+    // Counts published by OpenAI for tiktoken (OpenAI Cookbook, "How to count tokens with tiktoken"):
+    // "tiktoken is great!" is 6 tokens in both encodings, "お誕生日おめでとう" 9 in cl100k_base, 8 in o200k_base.
+    await config().update(
+      'models',
+      { 'openai/gpt-4o-2024-08-06': { contextWindow: 128_000, maxOutput: 16_384 }, 'openai/gpt-4-0613': { contextWindow: 8_192, maxOutput: 8_192 } },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const gpt4o = await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'openai/gpt-4o-2024-08-06' }))[0], 'gpt-4o listed');
+      const gpt4 = await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'openai/gpt-4-0613' }))[0], 'gpt-4 listed');
+      assert.equal(gpt4o.family, 'gpt-4o');
+      // the window minus the output reserve (8,192 at most, a quarter of the window at most)
+      assert.equal(gpt4o.maxInputTokens, 128_000 - 8_192);
+      assert.equal(gpt4.maxInputTokens, 8_192 - 2_048);
+      assert.equal(await gpt4o.countTokens('tiktoken is great!'), 6);
+      assert.equal(await gpt4o.countTokens('お誕生日おめでとう'), 8);
+      assert.equal(await gpt4.countTokens('お誕生日おめでとう'), 9);
+      assert.equal(await gpt4o.countTokens('<|endoftext|>'), 7); // spelled out, as the model reads it
+      // a message: OpenAI's 3 framing tokens + the text
+      assert.equal(await gpt4o.countTokens(vscode.LanguageModelChatMessage.User('tiktoken is great!')), 9);
+      // the simulator's own models keep the estimate (the flagship's estimate of the same text is 5)
+      assert.equal(await (await model('flagship-text')).countTokens('tiktoken is great!'), 5);
+    } finally {
+      await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('on a 402 names the balance, points at the console (or the setting) and not at a channel switch', async () => {
     const flagship = await model('flagship-text');
     const failure = async (): Promise<string> => {

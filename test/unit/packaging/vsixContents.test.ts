@@ -45,7 +45,7 @@ export function unwanted(files: string[]): string[] {
 }
 
 const MUST_SHIP = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png'];
-const MUST_SHIP_BUILT = ['dist/extension.js', 'dist/web/extension.js', 'dist/webview.js'];
+const MUST_SHIP_BUILT = ['dist/extension.js', 'dist/web/extension.js', 'dist/webview.js', 'dist/tokenizer-o200k.js', 'dist/tokenizer-cl100k.js'];
 
 interface Manifest {
   name: string;
