@@ -165,10 +165,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   };
   const log = (line: string) => say(`[integration] ${line}`);
   log(`session '${sessionId(session)}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
-  // files.autoSave: the web workbench defaults to afterDelay (1 s; desktop VS Code to off). The suites
-  // assert what is on disk ("inserted, not saved: the user decides"), and under load a second passed
-  // between an edit and that check: the file had been auto-saved (a fresh-clone CI run).
-  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate, settings: { 'files.autoSave': 'off' } });
+  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate });
   // the user's MCP servers: the test server, whose tools the panel's suite offers (test/integration/vscodeTools.test.ts)
   writeTestMcpConfig(profile.userDataDir);
   const resultsFile = join(profile.baseDir, 'results.json');
