@@ -134,8 +134,9 @@ export class Composer {
         this.modelButton,
         h(doc, 'div', { className: 'send-buttons' }, [this.stopButton, this.sendButton]),
       ]),
-      h(doc, 'div', { className: 'composer-status' }, [this.meter, this.hint]),
-      this.toolPicker.element,
+      // the tool picker shares the context meter's row while closed (a row less under the message box,
+      // which three notices and the composer share with the conversation at 290 px); open, it wraps to its own
+      h(doc, 'div', { className: 'composer-status' }, [this.meter, this.toolPicker.element, this.hint]),
     ]);
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;

@@ -40,6 +40,7 @@ export class ToolPicker {
       on.length === 0
         ? l10n.t('Tools from VS Code: none on ({0} available)', rows.length)
         : l10n.t('Tools from VS Code: {0} of {1} on (~{2} tokens per request)', on.length, rows.length, tokens);
+    this.summary.title = this.summary.textContent; // the row may cut it short
     clear(this.list);
     for (const t of rows) {
       const box = h(this.doc, 'input', { attrs: { type: 'checkbox', 'data-vscode-tool': t.name } });
