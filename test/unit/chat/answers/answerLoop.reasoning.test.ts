@@ -5,11 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { runAnswer, toolRoundMessage, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
 import type { AssistantRecord } from '../../../../src/chat/conversations/conversationTranscript';
-import { createGatewayClient, type GatewayClient } from '../../../../src/core';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
-import { startGateway, type RunningGateway } from '../../../gateway/index';
 import { reasoningText } from '../../../gateway/reasoning';
+import { useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
@@ -17,13 +16,7 @@ const TOOLS: ToolDefinition[] = [
 
 describe('chat: answer loop with a thinking model', function () {
   this.timeout(20_000);
-  let gw: RunningGateway;
-  let client: GatewayClient;
-  before(async () => {
-    gw = await startGateway();
-    client = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test', retryBaseDelayMs: 1, retryMaxDelayMs: 2 });
-  });
-  after(() => gw.close());
+  const sim = useSimulatorClient();
 
   function options(question: string, history: ChatMessage[] = []) {
     const record: AssistantRecord = {
@@ -39,7 +32,7 @@ describe('chat: answer loop with a thinking model', function () {
     const seen: string[] = [];
     let clock = 0;
     const o: AnswerOptions = {
-      client,
+      client: sim.client,
       model: 'flagship-text',
       channel: 'default',
       messages: layoutPrompt({ systemPrompt: 'sys', pinned: [], history: [...history, userMessage(question)] }),
@@ -88,10 +81,10 @@ describe('chat: answer loop with a thinking model', function () {
 
     // Next turn: the finished turn's reasoning is not sent back.
     const next = options('And now? [[reasoning:passback]]', [userMessage(q), ...record.wire]);
-    const before = gw.requests.length;
+    const before = sim.gw.requests.length;
     await runAnswer(next.o);
     assert.equal(next.record.status, 'done', next.record.error?.message);
-    const sent = (gw.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'))!.body as { messages: ChatMessage[] }).messages;
+    const sent = (sim.gw.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'))!.body as { messages: ChatMessage[] }).messages;
     assert.ok(
       sent.some((m) => m.tool_calls),
       'the earlier tool round is in the history',

@@ -4,12 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { runAnswer, chatRequest, type AnswerOptions, type ToolResult } from '../../../../src/chat/answers/answerLoop';
 import { newConversation, wireHistory, type AssistantRecord, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
-import { createGatewayClient, GatewayError, type GatewayClient } from '../../../../src/core';
+import { createGatewayClient, GatewayError } from '../../../../src/core';
 import { costOf } from '../../../../src/core/spend/cost';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../../../../src/core/client/types';
 import type { ErrorView, ToolCallView } from '../../../../src/chat/protocol';
-import { startGateway, type RunningGateway } from '../../../gateway/index';
+import { useSimulatorClient } from '../../simulatorClient';
 
 const SYSTEM = 'You are a test assistant.';
 const TOOLS: ToolDefinition[] = [
@@ -28,20 +28,13 @@ const describeError = (err: unknown): ErrorView => ({
 
 describe('chat: answer runner against the gateway simulator', function () {
   this.timeout(20_000);
-  let gw: RunningGateway;
-  let client: GatewayClient;
-
-  before(async () => {
-    gw = await startGateway();
-    client = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test', retryBaseDelayMs: 1, retryMaxDelayMs: 2 });
-  });
-  after(() => gw.close());
+  const sim = useSimulatorClient();
 
   function options(messages: ChatMessage[], extra: Partial<AnswerOptions> = {}): AnswerOptions & { texts: string[]; calls: ToolCallView[] } {
     const texts: string[] = [];
     const calls: ToolCallView[] = [];
     return {
-      client,
+      client: sim.client,
       model: 'flagship-text',
       channel: 'default',
       messages,
@@ -88,7 +81,7 @@ describe('chat: answer runner against the gateway simulator', function () {
     };
     const question = 'Look [[call:read_file {"path":"src/a.ts"}]] [[call:list_files {"path":"../.."}]]';
     const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [userMessage(question)] }), { tools: TOOLS, runTools });
-    const before = gw.requests.length;
+    const before = sim.gw.requests.length;
     await runAnswer(o);
     assert.equal(o.record.status, 'done');
     assert.equal(batches.length, 1, 'one round');
@@ -116,7 +109,7 @@ describe('chat: answer runner against the gateway simulator', function () {
     assert.equal(o.record.wire[0]!.tool_calls?.length, 2);
     assert.equal(o.record.wire[1]!.tool_call_id, o.record.wire[0]!.tool_calls![0]!.id);
     // the second request carried the results, after the first request's messages unchanged
-    const chats = gw.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
+    const chats = sim.gw.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
     assert.equal(chats.length, 2);
     const second = (chats[1]!.body as { messages: ChatMessage[] }).messages;
     const first = (chats[0]!.body as { messages: ChatMessage[] }).messages;
@@ -174,7 +167,7 @@ describe('chat: answer runner against the gateway simulator', function () {
   });
 
   it('turns a failure into an error on the answer (401: set key)', async () => {
-    const bad = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-wrong' });
+    const bad = createGatewayClient({ baseUrl: sim.gw.baseUrl, apiKey: 'sk-wrong' });
     const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: [], history: [userMessage('hello')] }), { client: bad });
     await runAnswer(o);
     assert.equal(o.record.status, 'error');

@@ -4,24 +4,17 @@
 import * as assert from 'node:assert/strict';
 import { runAnswer, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
 import type { AssistantRecord } from '../../../../src/chat/conversations/conversationTranscript';
-import { createGatewayClient, type GatewayClient } from '../../../../src/core';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
 import type { ToolResult } from '../../../../src/chat/answers/answerLoop';
-import { startGateway, type RunningGateway } from '../../../gateway/index';
+import { useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [{ type: 'function', function: { name: 'mcp_s_badge', parameters: { type: 'object', properties: {} } } }];
 const PNG = 'data:image/png;base64,iVBORw==';
 
 describe('chat: answer loop with tool results from VS Code’s tools', function () {
   this.timeout(20_000);
-  let gw: RunningGateway;
-  let client: GatewayClient;
-  before(async () => {
-    gw = await startGateway();
-    client = createGatewayClient({ baseUrl: gw.baseUrl, apiKey: 'sk-test', retryBaseDelayMs: 1, retryMaxDelayMs: 2 });
-  });
-  after(() => gw.close());
+  const sim = useSimulatorClient();
 
   async function run(result: ToolResult) {
     const record: AssistantRecord = {
@@ -35,7 +28,7 @@ describe('chat: answer loop with tool results from VS Code’s tools', function 
       wire: [],
     };
     const o: AnswerOptions = {
-      client,
+      client: sim.client,
       model: 'long-context-tools', // takes image input
       channel: 'default',
       messages: layoutPrompt({ systemPrompt: 'sys', pinned: [], history: [userMessage('Badge [[call:mcp_s_badge {}]]')] }),
@@ -48,7 +41,7 @@ describe('chat: answer loop with tool results from VS Code’s tools', function 
       events: { text: () => undefined, toolCall: () => undefined },
     };
     await runAnswer(o);
-    const last = gw.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)!.body as { messages: ChatMessage[] };
+    const last = sim.gw.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)!.body as { messages: ChatMessage[] };
     return { record, messages: last.messages };
   }
 
