@@ -2,16 +2,7 @@
 // its answer, text only, the safe choice focused and default, one answer per card.
 import * as assert from 'node:assert/strict';
 import type { ApprovalView, HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
-import { startChatApp } from '../../../src/webview/app';
-import type { FrameHost } from '../../../src/webview/frameScheduler';
-import { byRole, newWindow } from './jsdomEnv';
-
-const frames: FrameHost = {
-  requestAnimationFrame: (cb: () => void) => setTimeout(cb, 0) as unknown as number,
-  cancelAnimationFrame: (id: number) => clearTimeout(id as never),
-  setTimeout: (cb: () => void, ms?: number) => setTimeout(cb, ms) as unknown as number,
-  clearTimeout: (id: never) => clearTimeout(id),
-} as unknown as FrameHost;
+import { byRole, startTestChatApp } from './jsdomEnv';
 
 const answer: MessageView = {
   id: 'a1',
@@ -46,14 +37,7 @@ const card = (over: Partial<ApprovalView> = {}): ApprovalView => ({
 });
 
 function setup() {
-  const win = newWindow();
-  const posted: WebviewMessage[] = [];
-  startChatApp(
-    win,
-    { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined },
-    { frameHost: frames },
-  );
-  const host = (data: unknown) => win.dispatchEvent(new win.MessageEvent('message', { data }));
+  const { win, posted, host } = startTestChatApp();
   host(snapshot);
   const answers = () => posted.filter((m): m is Extract<WebviewMessage, { type: 'approvalAnswer' }> => m.type === 'approvalAnswer');
   return { win, doc: win.document, host, answers };

@@ -1,11 +1,10 @@
 // A stopped (or failed, or interrupted) answer keeps Copy and Insert on the code block it was cut
 // off in, but not Apply: that block is not the model's whole proposal (issue 20).
 import * as assert from 'node:assert/strict';
-import type { HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
-import { startChatApp } from '../../../src/webview/app';
+import type { MessageView } from '../../../src/chat/protocol';
 import { endsInOpenFence } from '../../../src/webview/codeBlock';
 import type { FrameHost } from '../../../src/webview/frameScheduler';
-import { newWindow } from './jsdomEnv';
+import { startTestChatApp } from './jsdomEnv';
 
 class Timers implements FrameHost {
   private next = 1;
@@ -23,15 +22,8 @@ const CUT = 'Here is the fix:\n\n```ts\nexport function mean(xs: number[]) {\n  
 const WHOLE = 'Here is the fix:\n\n```ts\nexport const one = 1;\n```\n';
 
 function panel(messages: MessageView[] = []) {
-  const win = newWindow();
   const timers = new Timers();
-  const posted: WebviewMessage[] = [];
-  startChatApp(
-    win,
-    { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined },
-    { frameHost: timers },
-  );
-  const host = (data: HostMessage) => win.dispatchEvent(new win.MessageEvent('message', { data }));
+  const { win, posted, host } = startTestChatApp(timers);
   host({
     type: 'snapshot',
     conversation: { id: 'c1', title: 'c1', messages, draft: '' },

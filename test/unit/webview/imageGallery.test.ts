@@ -3,17 +3,8 @@
 // resource URLs, text for a missing or unloadable one, a click that posts the host's openId (never a
 // path), and nothing loaded from a URL that is not the webview's own resource origin.
 import * as assert from 'node:assert/strict';
-import type { HostMessage, MessageView, ShownImage, WebviewMessage } from '../../../src/chat/protocol';
-import { startChatApp } from '../../../src/webview/app';
-import type { FrameHost } from '../../../src/webview/frameScheduler';
-import { byRole, newWindow } from './jsdomEnv';
-
-const frames: FrameHost = {
-  requestAnimationFrame: (cb: () => void) => setTimeout(cb, 0) as unknown as number,
-  cancelAnimationFrame: (id: number) => clearTimeout(id as never),
-  setTimeout: (cb: () => void, ms?: number) => setTimeout(cb, ms) as unknown as number,
-  clearTimeout: (id: never) => clearTimeout(id),
-} as unknown as FrameHost;
+import type { HostMessage, MessageView, ShownImage } from '../../../src/chat/protocol';
+import { byRole, startTestChatApp } from './jsdomEnv';
 
 const PATH = 'images/a-blue-bird-1.png';
 const SRC = 'https://vscode-remote%2B127-002e0-002e0-002e1-003a4000.vscode-resource.vscode-cdn.net/ws/images/a-blue-bird-1.png';
@@ -39,14 +30,7 @@ const snapshot = (messages: MessageView[]): HostMessage => ({
 const images = (list: ShownImage[], partId = 'call_1-images'): HostMessage => ({ type: 'images', messageId: 'a1', partId, images: list });
 
 function setup(messages: MessageView[]) {
-  const win = newWindow();
-  const posted: WebviewMessage[] = [];
-  startChatApp(
-    win,
-    { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined },
-    { frameHost: frames },
-  );
-  const host = (data: unknown) => win.dispatchEvent(new win.MessageEvent('message', { data }));
+  const { win, posted, host } = startTestChatApp();
   host(snapshot(messages));
   const gallery = () => win.document.querySelector('article[data-message-id="a1"] .image-gallery');
   return { win, doc: win.document, host, posted, gallery };

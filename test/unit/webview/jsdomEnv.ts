@@ -5,11 +5,42 @@ import { md } from '../../../src/webview/markdown';
 import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
 import { decorate } from '../../../src/webview/streamingMarkdown';
 import { idleQueueOf } from '../../../src/webview/codeBlock';
+import type { WebviewMessage } from '../../../src/chat/protocol';
+import { startChatApp } from '../../../src/webview/app';
+import type { FrameHost } from '../../../src/webview/frameScheduler';
 
 export type TestWindow = Window & typeof globalThis;
 
 export function newWindow(html = '<!DOCTYPE html><html><body></body></html>'): TestWindow {
   return new JSDOM(html, { pretendToBeVisual: false }).window as unknown as TestWindow;
+}
+
+/** Frames and timers on Node's own timers (a frame is a 0 ms timeout). */
+export const realTimerFrames = {
+  requestAnimationFrame: (cb: () => void) => setTimeout(cb, 0) as unknown as number,
+  cancelAnimationFrame: (id: number) => clearTimeout(id as never),
+  setTimeout: (cb: () => void, ms?: number) => setTimeout(cb, ms) as unknown as number,
+  clearTimeout: (id: never) => clearTimeout(id),
+} as unknown as FrameHost;
+
+/**
+ * The real chat app in a fresh jsdom window, without state: what it posts is collected in
+ * `posted`, and `host(message)` delivers a message from the extension host.
+ */
+export function startTestChatApp(frameHost: FrameHost = realTimerFrames): {
+  win: TestWindow;
+  posted: WebviewMessage[];
+  host: (data: unknown) => void;
+} {
+  const win = newWindow();
+  const posted: WebviewMessage[] = [];
+  startChatApp(
+    win,
+    { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined },
+    { frameHost },
+  );
+  const host = (data: unknown) => void win.dispatchEvent(new win.MessageEvent('message', { data }));
+  return { win, posted, host };
 }
 
 /** aria-label wins, else the text (what Playwright's getByRole name matching sees here). */

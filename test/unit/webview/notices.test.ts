@@ -3,11 +3,10 @@
 // behind "N more"; informational ones collapse to one line, transient ones fade; a notice whose
 // condition is fixed goes away by itself. Timers are driven by the test, never waited for.
 import * as assert from 'node:assert/strict';
-import type { ComposerState, HostMessage, WebviewMessage } from '../../../src/chat/protocol';
-import { startChatApp } from '../../../src/webview/app';
+import type { ComposerState, HostMessage } from '../../../src/chat/protocol';
 import type { FrameHost } from '../../../src/webview/frameScheduler';
 import { COLLAPSE_MS, Notices, TRANSIENT_MS, type NoticeTimers } from '../../../src/webview/notices';
-import { byRole, newWindow } from './jsdomEnv';
+import { byRole, newWindow, startTestChatApp } from './jsdomEnv';
 
 /** Timers that fire only when the test says so; `ms` is kept to tell collapse from fade. */
 class ManualTimers implements NoticeTimers, FrameHost {
@@ -201,15 +200,8 @@ describe('webview notices: the panel routes the host’s notices', () => {
   });
 
   function panel() {
-    const win = newWindow();
     const timers = new ManualTimers();
-    const posted: WebviewMessage[] = [];
-    startChatApp(
-      win,
-      { postMessage: (m: unknown) => void posted.push(m as WebviewMessage), getState: () => undefined, setState: () => undefined },
-      { frameHost: timers },
-    );
-    const host = (data: HostMessage) => win.dispatchEvent(new win.MessageEvent('message', { data }));
+    const { win, host } = startTestChatApp(timers);
     const shown = () => Array.from(win.document.querySelectorAll('.notices .notice:not(.key-banner):not([hidden]) .notice-text')).map((n) => n.textContent);
     return { win, host, shown, timers };
   }
