@@ -80,8 +80,37 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     return chat;
   }
 
-  /** Starts a long dripped answer and resolves with the text shown once it is well under way. */
-  async function streamLong(label: string): Promise<string> {
+  /**
+   * Words of the last answer of the stored conversation that asked `label` (0 while none is on
+   * disk). Read from the files, as a crash leaves them.
+   */
+  function storedAnswerWords(label: string): number {
+    const dir = join(wb.profile.userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
+    if (!existsSync(dir)) return 0;
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'index.json')) {
+      let c: { messages?: { role?: string; text?: string; parts?: { kind?: string; text?: string }[] }[] };
+      try {
+        c = JSON.parse(readFileSync(join(dir, name), 'utf8')) as typeof c;
+      } catch {
+        continue; // being replaced: read again on the next poll
+      }
+      const messages = c.messages ?? [];
+      if (!messages.some((m) => m.role === 'user' && m.text?.startsWith(label))) continue;
+      const last = messages[messages.length - 1];
+      if (last?.role !== 'assistant') return 0;
+      const text = (last.parts ?? []).map((p) => (p.kind === 'text' ? (p.text ?? '') : '')).join(' ');
+      return text.trim().split(/\s+/).filter(Boolean).length;
+    }
+    return 0;
+  }
+
+  /**
+   * Starts a long dripped answer and resolves with the text shown once it is well under way and
+   * the store has written at least 20 of its words: the crash then comes after a save, whatever
+   * the machine's load (the store writes at most 100 ms after a change; how far the disk lags the
+   * panel at the crash is timing, printed, not asserted).
+   */
+  async function streamLong(label: string): Promise<{ shown: string; stored: number }> {
     await wb.page
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
@@ -104,11 +133,19 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       undefined,
       { timeout: 60_000 },
     );
-    return (await assistants().last().innerText()).trim();
+    const stored = await waitFor(
+      '20 words of the answer saved',
+      () => {
+        const words = storedAnswerWords(label);
+        return words >= 20 ? words : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    return { shown: (await assistants().last().innerText()).trim(), stored };
   }
 
   /** After the restart: the last answer is marked interrupted and keeps (most of) what was shown. */
-  async function checkRestored(label: string, shown: string): Promise<void> {
+  async function checkRestored(label: string, { shown, stored }: { shown: string; stored: number }): Promise<void> {
     await chatFrame();
     const last = assistants().last();
     await last.getByText(INTERRUPTED).waitFor({ state: 'visible', timeout: 60_000 });
@@ -118,6 +155,8 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const b = restored.split(/\s+/);
     const common = Math.min(a.length, b.length);
     // Same words as far as both go (the last few may be cut mid-word or sit next to the status line).
+    // The words on disk before the crash are all back (the last one may have been cut mid-word).
+    assert.ok(b.length >= stored - 1, `what was saved before the crash is kept (${stored} words saved, ${b.length} kept, ${a.length} shown)`);
     assert.ok(common > 10, `enough text to compare (${a.length} shown, ${b.length} kept)`);
     assert.deepEqual(b.slice(0, common - 5), a.slice(0, common - 5), 'the kept text is the text that was shown');
     console.log(`[crash] ${label}: ${a.length} words shown before, ${b.length} kept after the restart (${Math.max(0, a.length - b.length)} lost)`);
