@@ -126,7 +126,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
         return !!a && (a.textContent ?? '').trim().length > 10;
       },
       undefined,
-      { timeout: 30_000 },
+      { timeout: 30_000, polling: 100 },
     );
     const partial = (await answer.innerText()).length;
     assert.equal(await button('Stop').isVisible(), true, 'still streaming when the first text showed');
@@ -161,7 +161,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
         return !!a && (a.textContent ?? '').trim().length > 20;
       },
       undefined,
-      { timeout: 30_000 },
+      { timeout: 30_000, polling: 100 },
     );
     await button('Stop').click();
     await waitIdle();
@@ -259,7 +259,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     for (let i = 0; i < 100 && !/^(Default )?Dark Modern$/.test(String(theme())); i++) await wb.page.waitForTimeout(200);
     assert.match(String(theme()), /^(Default )?Dark Modern$/);
     // The webview picks up the theme's CSS variables once the workbench has switched.
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000, polling: 100 });
     await screenshotPanel('chat-dark.png');
   });
 
@@ -285,7 +285,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput('Light Modern');
     await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000, polling: 100 });
     await ask();
     await screenshotPanel('approval-light.png');
     await skip();
@@ -309,6 +309,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await echo.check();
     await chat.waitForFunction(() => /1 of \d+ on/.test(document.querySelector('details.tool-picker summary')?.textContent ?? ''), undefined, {
       timeout: 30_000,
+      polling: 100,
     });
     const card = log().getByRole('group', { name: 'Run the tool mcp_modelgate-tes_echo_note?' });
     const ask = async (text: string) => {
@@ -327,7 +328,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput('Dark Modern');
     await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000, polling: 100 });
     await ask('from the dark panel');
     await screenshotPanel('mcp-tool-dark.png');
     await card.getByRole('button', { name: 'Skip', exact: true }).click();
@@ -340,7 +341,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput('Light Modern');
     await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000, polling: 100 });
     await wb.page
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
@@ -389,7 +390,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput('Dark Modern');
     await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000, polling: 100 });
     assert.ok(await img.evaluate((el: HTMLImageElement) => el.naturalWidth > 0), 'still loaded in the dark theme');
     await screenshotPanel('image-dark.png');
 

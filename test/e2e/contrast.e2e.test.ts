@@ -367,11 +367,11 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     it(`every text meets WCAG AA in ${theme.id}`, async () => {
       if (theme !== THEMES[0]) await setTheme(theme);
       await wb.page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
-      await chat.waitForFunction((cls) => document.body.classList.contains(cls), theme.bodyClass, { timeout: 30_000 });
+      await chat.waitForFunction((cls) => document.body.classList.contains(cls), theme.bodyClass, { timeout: 30_000, polling: 100 });
       // The colour transitions of the new variables have ended (endless animations, a spinner, do not count).
       const settled = () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity);
-      await chat.waitForFunction(settled, undefined, { timeout: 30_000 });
-      await wb.page.waitForFunction(settled, undefined, { timeout: 30_000 });
+      await chat.waitForFunction(settled, undefined, { timeout: 30_000, polling: 100 });
+      await wb.page.waitForFunction(settled, undefined, { timeout: 30_000, polling: 100 });
       const base = await wb.page.evaluate(() => {
         const m = /rgba?\(([^)]+)\)/.exec(getComputedStyle(document.querySelector('.part.sidebar')!).backgroundColor)!;
         const p = m[1]!.split(/[\s,/]+/).map(Number);
@@ -433,8 +433,8 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           // three notices: two informational (nothing selected, no problems) and a warning (no image input)
           // (Attach image is aria-disabled on a text-only model, yet says why when clicked)
           for (const name of ['Attach selection', 'Attach problems', 'Attach image']) await button(name).click({ force: name === 'Attach image' });
-          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice').length >= 3, undefined, { timeout: 30_000 });
-          await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000 });
+          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice').length >= 3, undefined, { timeout: 30_000, polling: 100 });
+          await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000, polling: 100 });
           const more = chat.locator('.notices-more');
           await more.waitFor({ state: 'visible', timeout: 10_000 });
           assert.match((await more.textContent()) ?? '', /^\d+ more notices?$/);
@@ -492,7 +492,10 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           };
           await check('three notices, folded');
           await more.click();
-          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, { timeout: 10_000 });
+          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, {
+            timeout: 10_000,
+            polling: 100,
+          });
           await check('three notices, unfolded');
           // unfolded, the strip scrolls within its cap with the newest (the warning) in view
           const newest = await chat.evaluate(() => {
@@ -522,14 +525,15 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await chat.waitForFunction(
       () => document.querySelector('.model-button')?.getAttribute('aria-label') === 'Model long-context-tools, channel economical',
       undefined,
-      {
-        timeout: 30_000,
-      },
+      { timeout: 30_000, polling: 100 },
     );
     try {
       await sidebarWidth(290);
-      await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000 });
-      await chat.waitForFunction(() => document.querySelector('.model-button .model-name')?.textContent?.includes('…'), undefined, { timeout: 10_000 });
+      await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000, polling: 100 });
+      await chat.waitForFunction(() => document.querySelector('.model-button .model-name')?.textContent?.includes('…'), undefined, {
+        timeout: 10_000,
+        polling: 100,
+      });
       const chip = await chat.evaluate(modelChip);
       const at = JSON.stringify(chip);
       assert.match(chip.name, /^long-?\S*…\S*tools$/, at);

@@ -166,7 +166,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await wb.page.waitForFunction(
       () => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'Sort a list in Python',
       undefined,
-      { timeout: 10_000 },
+      { timeout: 10_000, polling: 100 },
     );
     await input.fill('Python sorting notes');
     await input.press('Enter');

@@ -120,7 +120,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     const text = `${label} [[words:20000]] [[fault:drip:2]]`;
     await message().fill(text);
     await chat
-      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 })
+      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000, polling: 100 })
       .catch(() => undefined);
     await message().fill(text);
     await button('Send').click();
@@ -131,7 +131,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
         return !!a && (a.textContent ?? '').trim().length > 300;
       },
       undefined,
-      { timeout: 60_000 },
+      { timeout: 60_000, polling: 100 },
     );
     const stored = await waitFor(
       '20 words of the answer saved',

@@ -269,7 +269,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
           .locator('.part.sidebar .title-actions')
           .getByRole('button', { name: /^New Chat/ })
           .click(); // the view title's New chat (the panel has no second one)
-        await chat.waitForFunction(() => document.querySelectorAll('article[aria-label="Assistant"]').length === 0, undefined, { timeout: 30_000 });
+        await chat.waitForFunction(() => document.querySelectorAll('article[aria-label="Assistant"]').length === 0, undefined, {
+          timeout: 30_000,
+          polling: 100,
+        });
       }
       const begin = `zq${i}a`;
       const end = `zq${i}b`;
@@ -301,7 +304,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         return longest;
       });
       await button('Send').click();
-      await chat.waitForFunction((n) => document.querySelectorAll('article[aria-label="Assistant"]').length > n, answersBefore, { timeout: 60_000 });
+      await chat.waitForFunction((n) => document.querySelectorAll('article[aria-label="Assistant"]').length > n, answersBefore, {
+        timeout: 60_000,
+        polling: 100,
+      });
       await waitIdle();
       const wall = Date.now() - sent;
       const long = await chat.evaluate(() => [...(window as unknown as { __mgLong: number[] }).__mgLong]);

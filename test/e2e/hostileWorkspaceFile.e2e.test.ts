@@ -74,7 +74,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
       await wb.page.goto(`${wb.origin}/?workspace=${encodeURIComponent(file)}`, { waitUntil: 'domcontentloaded' });
       await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
       await wb.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 120_000 });
-      await wb.page.waitForFunction(() => document.title.includes('(Workspace)'), undefined, { timeout: 60_000 });
+      await wb.page.waitForFunction(() => document.title.includes('(Workspace)'), undefined, { timeout: 60_000, polling: 100 });
       await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
       console.log(`[hostile .code-workspace] window title: ${await wb.page.title()}`);
     });

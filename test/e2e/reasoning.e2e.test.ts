@@ -56,7 +56,7 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
         return d instanceof HTMLDetailsElement && d.open && /^Thinking… \d+ s$/.test(d.querySelector('summary')?.textContent ?? '');
       },
       undefined,
-      { timeout: 30_000 },
+      { timeout: 30_000, polling: 100 },
     );
     await screenshotPanel('reasoning-live-light.png');
     await button('Stop').waitFor({ state: 'hidden', timeout: 120_000 });
@@ -80,7 +80,10 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     const summary = answer.locator('details.reasoning-block > summary').first();
     await summary.focus();
     await wb.page.keyboard.press('Enter');
-    await chat.waitForFunction(() => document.querySelector('details.reasoning-block')?.hasAttribute('open') === true, undefined, { timeout: 10_000 });
+    await chat.waitForFunction(() => document.querySelector('details.reasoning-block')?.hasAttribute('open') === true, undefined, {
+      timeout: 10_000,
+      polling: 100,
+    });
     // the opened block is laid out (and its text shown) a frame after the toggle: wait for it
     const body = answer.locator('details.reasoning-block .reasoning-body').first();
     await body
@@ -115,7 +118,7 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput('Dark Modern');
     await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000, polling: 100 });
     await assistants().last().locator('details.reasoning-block > summary').first().click();
     const path = await screenshotPanel('reasoning-open-dark.png');
     writeFileSync(join(repoRoot(), 'test-results', 'screenshots', 'reasoning.txt'), `${path}\n`);

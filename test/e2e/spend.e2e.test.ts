@@ -103,6 +103,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     await chat.waitForFunction(() => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === 'a second question', undefined, {
       timeout: 10_000,
+      polling: 100,
     });
     assert.equal(
       chatRequests(),
@@ -175,7 +176,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
                 s.closest('.gettingStartedSlide')?.checkVisibility(),
             ),
           title,
-          { timeout: 20_000 },
+          { timeout: 20_000, polling: 100 },
         )
         .then(
           () => true,
@@ -198,6 +199,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
         await step.locator('.step-title').click();
         await wb.page.waitForFunction((t) => [...document.querySelectorAll('.getting-started-step.expanded')].some((s) => s.textContent?.includes(t)), title, {
           timeout: 10_000,
+          polling: 100,
         });
         // the expansion animates its height: measure once it stopped changing
         let last = '';
@@ -262,7 +264,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
       await wb.page.waitForFunction(
         (semi) => document.querySelector('.gettingStartedContainer')?.classList.contains('width-semi-constrained') === semi,
         width < 1400,
-        { timeout: 10_000 },
+        { timeout: 10_000, polling: 100 },
       );
     };
     let light: string[];

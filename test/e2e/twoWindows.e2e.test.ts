@@ -99,7 +99,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     const box = chat.getByRole('textbox', { name: 'Message' });
     await box.fill(text);
     await chat
-      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000 })
+      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000, polling: 100 })
       .catch(() => undefined);
     await box.fill(text);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();

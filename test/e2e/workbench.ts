@@ -304,7 +304,7 @@ class WorkbenchSession implements Workbench {
         return !el || el.offsetParent === null || el.value !== typed;
       },
       [`${QUICK_INPUT} .quick-input-box input`, `>${title}`] as const,
-      { timeout: 10_000 },
+      { timeout: 10_000, polling: 100 },
     );
   }
 
