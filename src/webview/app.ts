@@ -187,6 +187,9 @@ export class ChatApp {
     const { conversation } = msg;
     const saved = this.host.readState();
     const first = !this.ready;
+    // Typed while another conversation was on its way (New Chat clicked, then typing at once on a
+    // busy host): neither conversation has that text yet, so it goes with the one now shown.
+    const typed = !first && this.conversationId !== conversation.id ? this.composer.takeUnpostedDraft() : undefined;
     this.conversationId = conversation.id;
     this.notices.setConversation(conversation.id);
     this.notices.keepConversations(msg.conversations.map((c) => c.id));
@@ -211,7 +214,8 @@ export class ChatApp {
     // post may not have reached the host); for any other conversation its own draft applies.
     const local = saved.conversationId === conversation.id && saved.draft !== conversation.draft;
     this.composer.noteHostDraft(conversation.draft ?? '');
-    this.composer.setDraft(local ? saved.draft : (conversation.draft ?? ''), { notifyHost: local });
+    if (typed?.trim()) this.composer.setDraft(conversation.draft ? `${conversation.draft}\n\n${typed}` : typed, { notifyHost: true });
+    else this.composer.setDraft(local ? saved.draft : (conversation.draft ?? ''), { notifyHost: local });
     this.refreshEmpty();
     if (first) this.focusComposerWhenOpened();
   }

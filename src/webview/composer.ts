@@ -229,6 +229,17 @@ export class Composer {
   /** the transcript highlights the message being edited */
   onEditChanged?: (messageId: string | undefined) => void;
 
+  /**
+   * The text typed since the last draft post, which the host has not been given yet (undefined
+   * when there is none, or while an earlier message is being edited); the post is cancelled.
+   */
+  takeUnpostedDraft(): string | undefined {
+    if (this.draftTimer === undefined || this.editing) return undefined;
+    this.win.clearTimeout(this.draftTimer);
+    this.draftTimer = undefined;
+    return this.input.value === this.lastPostedDraft ? undefined : this.input.value;
+  }
+
   /** Sends any pending draft to the host now (before switching conversation). */
   flushDraft(): void {
     if (this.draftTimer !== undefined) {

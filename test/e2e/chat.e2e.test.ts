@@ -234,7 +234,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
       .click(); // the view title's New chat (the panel has no second one)
-    // The new chat's snapshot resets the input: wait for it before typing.
+    // A Send before the new chat's snapshot arrives goes to the previous chat: wait for the snapshot.
     await users().first().waitFor({ state: 'detached', timeout: 30_000 });
     await send('How do I debounce a function in TypeScript?');
     await waitIdle();
@@ -346,7 +346,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
       .click();
-    // The new chat's snapshot resets the input (and a Send before it goes to the old chat): wait for it.
+    // A Send before the new chat's snapshot arrives goes to the previous chat: wait for the snapshot.
     await users().first().waitFor({ state: 'detached', timeout: 30_000 });
     const card = log().getByRole('group', { name: 'Generate an image with Modelgate?' });
     await send('Draw a lighthouse [[call:generate_image {"prompt":"a lighthouse at dusk","size":"256x256"}]]');

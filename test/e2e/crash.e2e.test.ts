@@ -115,7 +115,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
       .click(); // the view title's New chat (the panel has no second one)
-    // The new chat's snapshot resets the input: wait for it before typing.
+    // A Send before the new chat's snapshot arrives goes to the previous chat: wait for the snapshot.
     await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
     const text = `${label} [[words:20000]] [[fault:drip:2]]`;
     await message().fill(text);

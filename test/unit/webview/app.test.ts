@@ -435,6 +435,25 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.deepEqual(r.sent('draft').at(-1), { type: 'draft', text: 'half a thought' });
   });
 
+  it('text typed while a new chat is on its way goes with the new chat, not lost', async () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'a'), assistant('a1', 'b')]));
+    t.win.dispatchEvent(new t.win.Event('blur')); // the view title's New Chat takes the focus first
+    t.type('typed at once'); // ... and the user types before the host's snapshot arrives
+    t.host(snapshot([], { conversation: { id: 'c2', title: 'New chat', messages: [], draft: '' } }));
+    assert.equal(t.input().value, 'typed at once', 'still in the box');
+    await wait(30);
+    assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'typed at once' }, 'and handed to the host for the new chat');
+    // switching to a conversation with a draft of its own keeps both
+    t.type('more');
+    t.host(snapshot([], { conversation: { id: 'c3', title: 'Other', messages: [], draft: 'its own' } }));
+    assert.equal(t.input().value, 'its own\n\nmore');
+    // a draft already handed to the host stays with its conversation (the switch shows the next one's)
+    await wait(30);
+    t.host(snapshot([], { conversation: { id: 'c4', title: 'Fourth', messages: [], draft: 'fourth draft' } }));
+    assert.equal(t.input().value, 'fourth draft');
+  });
+
   it('restores a message the host could not send (setDraft)', () => {
     const t = setup();
     t.host(snapshot([]));
