@@ -204,6 +204,9 @@ describe('canary key (real VS Code, gateway simulator)', function () {
       await mg.api.chat.controller.switchConversation(s.id);
       check(`conversation ${s.id}`, JSON.stringify(await mg.api.chat.controller.conversation()));
     }
+    // The switches above save the index: a replace in flight is "delete, then rename" (no
+    // index.json in between, seen in a loaded CI run). The files are read once it is on disk.
+    await (await mg.api.chat.controller.history()).flush();
     const files: string[] = [];
     const walk = (d: string, keep: (f: string) => boolean) => {
       if (!fs.existsSync(d)) return;
