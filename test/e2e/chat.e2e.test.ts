@@ -6,13 +6,13 @@
 // 127.0.0.1. Screenshots of the panel in light and dark themes go to test-results/screenshots/
 // (media/screenshots/, used by the README, with MODELGATE_UPDATE_SCREENSHOTS=1).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
 import { PRICE_CARD } from '../gateway/index';
-import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-chat-7c41d2';
 const HOSTILE = [
@@ -248,13 +248,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     // The choice lands in settings.json (VS Code 1.139 names it "Dark Modern"; older versions
     // "Default Dark Modern"); the write can trail the switch a little.
     // settings.json can be read while VS Code rewrites it (empty or half written): not a theme yet.
-    const theme = () => {
-      try {
-        return (JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
-      } catch {
-        return undefined;
-      }
-    };
+    const theme = () => userSettingsOf(wb)?.['workbench.colorTheme'];
     await wb.page.waitForFunction(() => true); // yield once to the page
     for (let i = 0; i < 100 && !/^(Default )?Dark Modern$/.test(String(theme())); i++) await wb.page.waitForTimeout(200);
     assert.match(String(theme()), /^(Default )?Dark Modern$/);
@@ -444,13 +438,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await dialog.getByRole('button', { name: 'Change Settings', exact: true }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
     // the settings are in the user's settings.json (saved), not in the workspace
-    const userSettings = () => {
-      try {
-        return JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
-      } catch {
-        return {}; // read while VS Code writes it
-      }
-    };
+    const userSettings = () => userSettingsOf(wb) ?? {}; // {} while VS Code rewrites it
     for (let i = 0; i < 100 && userSettings()['chat.allowAnonymousAccess'] !== true; i++) await wb.page.waitForTimeout(200);
     assert.equal(userSettings()['chat.allowAnonymousAccess'], true);
     assert.equal(userSettings()['chat.byokUtilityModelDefault'], 'mainAgent');

@@ -13,11 +13,11 @@
 // Screenshots of the panel in Light, Dark and High Contrast go to test-results/screenshots/
 // (media/screenshots/, used by the README, with MODELGATE_UPDATE_SCREENSHOTS=1).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
-import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-contrast-5e19a0';
 
@@ -255,8 +255,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
   async function setTheme(theme: Theme): Promise<void> {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput(theme.label);
-    const file = join(wb.profile.userDataDir, 'User', 'settings.json');
-    const current = () => (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+    const current = () => userSettingsOf(wb)?.['workbench.colorTheme'];
     for (let i = 0; i < 100 && current() !== theme.id; i++) await wb.page.waitForTimeout(200);
     assert.equal(current(), theme.id, 'the Color Theme picker wrote the user setting');
   }

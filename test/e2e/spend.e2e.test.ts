@@ -7,12 +7,12 @@
 // DOM, Light and Dark), and the spending page in Dark and High Contrast (Export CSV… keeps a
 // visible border). Screenshots go to test-results/screenshots/.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { demoModelSettings } from '../gateway/demo-key';
 import { repoRoot } from '../harness/paths';
-import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-spend-3f9a01';
 
@@ -41,14 +41,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
   async function setTheme(label: string, id: string, workbenchClass: string): Promise<void> {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput(label);
-    const file = join(wb.profile.userDataDir, 'User', 'settings.json');
-    const current = () => {
-      try {
-        return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
-      } catch {
-        return undefined; // read while VS Code rewrites it
-      }
-    };
+    const current = () => userSettingsOf(wb)?.['workbench.colorTheme'];
     for (let i = 0; i < 100 && current() !== id; i++) await wb.page.waitForTimeout(200);
     assert.equal(current(), id, 'the Color Theme picker wrote the user setting');
     await wb.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });

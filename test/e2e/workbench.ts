@@ -54,7 +54,7 @@
 // screenshot of a failed test to test-results/e2e/<test title>.png, `after` closes it.
 // ---------------------------------------------------------------------------------------------
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
@@ -484,6 +484,18 @@ export function useWorkbench(options: WorkbenchOptions | (() => WorkbenchOptions
 }
 
 /** The user settings most suites start from: the simulator's address and the flagship model's price. */
+/**
+ * The user's settings.json as the workbench last wrote it; undefined while VS Code rewrites it
+ * (read empty or half written: seen in loaded runs).
+ */
+export function userSettingsOf(wb: Workbench): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(join(wb.profile.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 export function gatewaySettings(gw: RunningGateway): Record<string, unknown> {
   return {
     'modelgate.baseUrl': gw.baseUrl,
