@@ -1,6 +1,7 @@
 // The gateway simulator on loopback and a client of it with fast retries, for the unit suites that
 // run answers over real HTTP (answer loop, vscode.lm stream). Mocha hooks: the fields are set in
-// `before` and the simulator closes in `after`.
+// `before` and the simulator closes in `after`. And the empty streaming answer those suites run into.
+import type { AssistantRecord } from '../../src/chat/conversations/conversationTranscript';
 import { createGatewayClient, type GatewayClient } from '../../src/core';
 import { startGateway, type RunningGateway } from '../gateway/index';
 
@@ -12,4 +13,9 @@ export function useSimulatorClient(): { gw: RunningGateway; client: GatewayClien
   });
   after(() => sim.gw?.close());
   return sim;
+}
+
+/** An empty answer as the panel starts one (what runAnswer fills in). */
+export function streamingRecord(model = 'flagship-text', channel = 'default'): AssistantRecord {
+  return { id: 'a', role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: 0, wire: [] };
 }

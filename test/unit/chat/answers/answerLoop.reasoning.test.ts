@@ -4,11 +4,10 @@
 // next turn's request carries none of it (DeepSeek: finished turns' reasoning is not sent).
 import * as assert from 'node:assert/strict';
 import { runAnswer, toolRoundMessage, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
-import type { AssistantRecord } from '../../../../src/chat/conversations/conversationTranscript';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
 import { reasoningText } from '../../../gateway/reasoning';
-import { useSimulatorClient } from '../../simulatorClient';
+import { streamingRecord, useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
@@ -19,16 +18,7 @@ describe('chat: answer loop with a thinking model', function () {
   const sim = useSimulatorClient();
 
   function options(question: string, history: ChatMessage[] = []) {
-    const record: AssistantRecord = {
-      id: 'a',
-      role: 'assistant',
-      parts: [],
-      status: 'streaming',
-      model: 'flagship-text',
-      channel: 'default',
-      createdAt: 0,
-      wire: [],
-    };
+    const record = streamingRecord();
     const seen: string[] = [];
     let clock = 0;
     const o: AnswerOptions = {

@@ -3,23 +3,19 @@
 // over several turns.
 import * as assert from 'node:assert/strict';
 import { runAnswer, chatRequest, type AnswerOptions, type ToolResult } from '../../../../src/chat/answers/answerLoop';
-import { newConversation, wireHistory, type AssistantRecord, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { newConversation, wireHistory, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import { createGatewayClient, GatewayError } from '../../../../src/core';
 import { costOf } from '../../../../src/core/spend/cost';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../../../../src/core/client/types';
 import type { ErrorView, ToolCallView } from '../../../../src/chat/protocol';
-import { useSimulatorClient } from '../../simulatorClient';
+import { streamingRecord, useSimulatorClient } from '../../simulatorClient';
 
 const SYSTEM = 'You are a test assistant.';
 const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
   { type: 'function', function: { name: 'list_files', description: 'List files', parameters: { type: 'object', properties: {} } } },
 ];
-
-function record(model = 'flagship-text', channel = 'default'): AssistantRecord {
-  return { id: 'a', role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: 0, wire: [] };
-}
 
 const describeError = (err: unknown): ErrorView => ({
   message: err instanceof Error ? err.message : String(err),
@@ -42,7 +38,7 @@ describe('chat: answer runner against the gateway simulator', function () {
       signal: new AbortController().signal,
       runTools: async () => [],
       describeError,
-      record: record(),
+      record: streamingRecord(),
       events: { text: (t) => texts.push(t), toolCall: (c) => calls.push({ ...c }) },
       texts,
       calls,
@@ -200,7 +196,7 @@ describe('chat: answer runner against the gateway simulator', function () {
         context: [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }],
         wire: userMessage(q, [{ title: 'Selection from src/big.ts, line 3', text: `volatile ${q}` }]),
       });
-      const rec = record('long-context-tools');
+      const rec = streamingRecord('long-context-tools');
       const o = options(layoutPrompt({ systemPrompt: SYSTEM, pinned: c.pinned, history: wireHistory(c) }), {
         model: 'long-context-tools',
         record: rec,

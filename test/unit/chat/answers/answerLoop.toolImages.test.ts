@@ -3,11 +3,10 @@
 // carries text only), and a call the user declined shows as not run.
 import * as assert from 'node:assert/strict';
 import { runAnswer, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
-import type { AssistantRecord } from '../../../../src/chat/conversations/conversationTranscript';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
 import type { ToolResult } from '../../../../src/chat/answers/answerLoop';
-import { useSimulatorClient } from '../../simulatorClient';
+import { streamingRecord, useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [{ type: 'function', function: { name: 'mcp_s_badge', parameters: { type: 'object', properties: {} } } }];
 const PNG = 'data:image/png;base64,iVBORw==';
@@ -17,16 +16,7 @@ describe('chat: answer loop with tool results from VS Code’s tools', function 
   const sim = useSimulatorClient();
 
   async function run(result: ToolResult) {
-    const record: AssistantRecord = {
-      id: 'a',
-      role: 'assistant',
-      parts: [],
-      status: 'streaming',
-      model: 'flagship-text',
-      channel: 'default',
-      createdAt: 0,
-      wire: [],
-    };
+    const record = streamingRecord();
     const o: AnswerOptions = {
       client: sim.client,
       model: 'long-context-tools', // takes image input
