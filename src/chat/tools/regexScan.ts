@@ -8,15 +8,17 @@
 // At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts); the others
 // wait their turn, and their time limit starts when they run.
 //
-// What still held the host after the move to workers (issue 21, measured in the host-responsiveness
-// suite from the host thread's scheduler statistics): not its own work (about 1 ms of the host
-// thread's CPU to start a worker and pass it the texts) but the workers' CPU. Four workers that
-// backtrack for their full time limit are four runnable threads of the host's process; on a 2-core
-// machine under load the host's thread waited for a CPU for 0.1 to 0.3 s at a time. So a worker
-// lowers its own thread's priority to the lowest (nice 19, Linux, where nice is per thread) before
-// it takes a job: the host's thread runs first whenever it has work. And workers are kept for the
-// next scan (at most MAX_RUNNING_SCANS idle ones, for IDLE_WORKER_MS): starting one costs its thread
-// about 30 ms of CPU, before it can lower its priority; a worker stopped at the time limit is gone.
+// Workers are kept for the next scan (at most MAX_RUNNING_SCANS idle ones, for IDLE_WORKER_MS):
+// starting one costs about 30 ms of CPU; a worker stopped at the time limit is gone.
+//
+// Why the workers run at the host's own priority (issue 21 (b)): they ran at nice 19 for a while,
+// so that the host's thread would get a CPU first. Under load that made the host wait for them
+// instead: a worker that is starting or being torn down holds state the host's thread then needs
+// (terminate() ends in a join on the host's thread), and a nice-19 thread on a busy machine gets
+// a CPU only now and then. Measured beside six busy processes on 2 cores, twenty time-limited
+// scans four at a time: the host's longest timer gap was 109-2085 ms with niced workers and
+// 16-29 ms without (docs/reliability.md). Linux's scheduler already runs a thread that wakes
+// (the host's) before threads that used their share (busy workers).
 import { Worker } from 'node:worker_threads';
 import { previewLine, splitLines } from './text';
 import { MAX_RUNNING_SCANS, RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
@@ -40,19 +42,9 @@ export type RawHit = [line: number, index: number, length: number];
 /** Idle workers are ended after this long without a scan. */
 export const IDLE_WORKER_MS = 30_000;
 
-/**
- * The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build.
- * First the thread's nice value goes to 19 (Linux: per thread, the thread id from /proc/thread-self;
- * never the process's id, which is the host's main thread). Elsewhere nothing changes priority.
- */
+/** The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build. */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-if (process.platform === 'linux') {
-  try {
-    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) require('node:os').setPriority(tid, 19);
-  } catch {}
-}
 parentPort.on('message', ({ texts, source, flags, max }) => {
   const re = new RegExp(source, flags);
   const out = [];

@@ -283,7 +283,7 @@ describe('tool text scan', () => {
     endIdleScanWorkers();
   });
 
-  it('runs the scan workers at the lowest priority (Linux: nice 19 for their threads), never the host thread', async function () {
+  it("runs the scan workers at the host's own priority: no thread of theirs is niced (under load a niced worker made the host wait for it)", async function () {
     if (process.platform !== 'linux') this.skip();
     endIdleScanWorkers();
     // a thread can end between the listing and the read (other tests' workers, libuv's pool): skipped
@@ -299,11 +299,16 @@ describe('tool text scan', () => {
         .readdirSync('/proc/self/task')
         .map((tid) => ({ tid: Number(tid), nice: niceOf(tid) }))
         .filter((t) => t.nice !== undefined);
+    const host = nices().find((t) => t.tid === process.pid)?.nice;
     const before = new Set(nices().map((t) => t.tid));
     await createRegexScanner().scan(['aaa\n'], compileRegex('a+'), 10, 5000);
     const started = nices().filter((t) => !before.has(t.tid));
-    assert.equal(started.filter((t) => t.nice === 19).length, 1, `the kept worker's thread runs at nice 19 (threads started: ${JSON.stringify(started)})`);
-    assert.equal(nices().find((t) => t.tid === process.pid)?.nice, 0, 'the main thread keeps its priority');
+    assert.ok(started.length >= 1, `the kept worker's thread is listed (threads started: ${JSON.stringify(started)})`);
+    assert.deepEqual(
+      started.filter((t) => t.nice !== host),
+      [],
+      `every thread the scan started runs at the host's nice value ${host}`,
+    );
     endIdleScanWorkers();
   });
 });

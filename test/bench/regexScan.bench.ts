@@ -1,0 +1,72 @@
+// The extension host's responsiveness while the tools' regex scans run on a busy machine (issue 21
+// (b)): twenty scans of a pattern that backtracks until the time limit ends it, four at a time,
+// beside busy processes (three per core, children of this process, so that the scheduler groups
+// them with it as a full test run does). The figure is the longest gap of a 10 ms timer on this
+// thread; the floor is the same timer under the same load just before, with no scans (after, it
+// would count the tail of stopped workers).
+// When the workers ran at nice 19 this was 109-2085 ms against a floor of about 5 ms.
+import { fork, type ChildProcess } from 'node:child_process';
+import { cpus } from 'node:os';
+import { createRegexScanner, endIdleScanWorkers } from '../../src/chat/tools/regexScan';
+import { compileRegex, ScanTimeout } from '../../src/chat/tools/textScan';
+import { figure } from './report';
+
+const SCANS = 20;
+const AT_ONCE = 4;
+const LIMIT_MS = 150;
+/** How long the floor is measured (the scans take about this long). */
+const FLOOR_MS = 1500;
+
+/** The longest lateness of a 10 ms interval timer while `work` runs. */
+async function longestGap(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let max = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    max = Math.max(max, now - last - 10);
+    last = now;
+  }, 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return max;
+}
+
+export async function benchRegexScan(): Promise<void> {
+  const busy: ChildProcess[] = Array.from({ length: 3 * cpus().length }, () => fork('-e', ['for (;;) {}'], { execArgv: [], stdio: 'ignore', env: {} }));
+  try {
+    await new Promise((r) => setTimeout(r, 500)); // the busy processes are running
+    const re = compileRegex('(a+)+$');
+    const line = `${'a'.repeat(40)}!\n`;
+    const floor = await longestGap(() => new Promise((r) => setTimeout(r, FLOOR_MS)));
+    const started = performance.now();
+    const scans = await longestGap(async () => {
+      let next = 0;
+      const lane = async () => {
+        while (next++ < SCANS) {
+          await createRegexScanner()
+            .scan([line], re, 10, LIMIT_MS)
+            .catch((e: unknown) => {
+              if (!(e instanceof ScanTimeout)) throw e;
+            });
+        }
+      };
+      await Promise.all(Array.from({ length: AT_ONCE }, lane));
+    });
+    const took = performance.now() - started;
+    figure({
+      name: 'regexScan.hostGapUnderLoad',
+      value: scans,
+      unit: 'ms',
+      peerName: 'same load, no scans',
+      peer: Math.max(floor, 1),
+      target: 'gap < 200 ms',
+      note: `${SCANS} scans stopped at ${LIMIT_MS} ms, ${AT_ONCE} at a time, beside ${busy.length} busy processes; ${Math.round(took)} ms`,
+    });
+  } finally {
+    for (const p of busy) p.kill('SIGKILL');
+    endIdleScanWorkers();
+  }
+}
