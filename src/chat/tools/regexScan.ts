@@ -1,25 +1,26 @@
 // Platform seam: regular-expression scans under a time limit, off the extension host's thread.
-// Node build: a worker_threads Worker that is terminated at the limit. The browser build swaps in
-// regexScan.web.ts (a Web Worker, the same way). Both throw ScanTimeout.
+// Node build: worker_threads Workers, terminated at the limit, inside a small helper process of
+// their own (the scan host, started on the first regex search and ended after IDLE_SCAN_HOST_MS
+// without one). The browser build swaps in regexScan.web.ts (a Web Worker, the same way). Both
+// throw ScanTimeout.
 //
 // Why not node:vm's timeout on the host thread (what this was before issue 21): the host is frozen
 // for as long as the limit, every extension with it, and twenty calls of one tool round froze it
-// for 30 s. terminate() stops the worker thread mid-match, and meanwhile the host keeps running.
-// At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts); the others
-// wait their turn, and their time limit starts when they run.
+// for 30 s. terminate() stops a worker thread mid-match, and meanwhile the host keeps running.
+// At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts);
+// the others wait their turn, and their time limit starts when they run. A worker whose scan
+// answered is kept for the next one (starting one costs about 30 ms of CPU).
 //
-// Workers are kept for the next scan (at most MAX_RUNNING_SCANS idle ones, for IDLE_WORKER_MS):
-// starting one costs about 30 ms of CPU; a worker stopped at the time limit is gone.
-//
-// Why the workers run at the host's own priority (issue 21 (b)): they ran at nice 19 for a while,
-// so that the host's thread would get a CPU first. Under load that made the host wait for them
-// instead: a worker that is starting or being torn down holds state the host's thread then needs
-// (terminate() ends in a join on the host's thread), and a nice-19 thread on a busy machine gets
-// a CPU only now and then. Measured beside six busy processes on 2 cores, twenty time-limited
-// scans four at a time: the host's longest timer gap was 109-2085 ms with niced workers and
-// 16-29 ms without (docs/reliability.md). Linux's scheduler already runs a thread that wakes
-// (the host's) before threads that used their share (busy workers).
-import { Worker } from 'node:worker_threads';
+// Why a process of its own, in a session of its own on Linux (issue 21 (b)): Linux shares the CPU
+// between sessions first (autogroup), then between the threads of a session. Workers inside the
+// extension host's process spend its session's share: under load, each time the host's thread
+// woke it waited for its own workers' turn. Twenty stopped scans, four at a time, beside eight
+// busy sessions on 2 cores: the longest gap of a 10 ms timer was 118-199 ms with the workers in
+// the host's process (99th percentile 111-135 ms) and 9-105 ms from a helper process in its own
+// session (99th percentile 4-8 ms; with no scans at all: 10-27 ms). The workers ran at nice 19
+// for a while, which made it worse: a starved nice-19 thread that the host's thread has to join
+// or wait for holds the host (109-2085 ms beside six busy processes).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { previewLine, splitLines } from './text';
 import { MAX_RUNNING_SCANS, RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
 
@@ -39,8 +40,10 @@ export interface ScanJob {
 /** A match as a scan worker sends it back: line, index in the line, length. */
 export type RawHit = [line: number, index: number, length: number];
 
-/** Idle workers are ended after this long without a scan. */
-export const IDLE_WORKER_MS = 30_000;
+/** The scan host ends after this long without a scan (its idle workers with it). */
+export const IDLE_SCAN_HOST_MS = 30_000;
+/** Past its time limit, a scan the scan host has not answered ends the scan host (a hung or starved helper). */
+const HOST_GRACE_MS = 5_000;
 
 /** The worker's program (CommonJS, evaluated): the same line split as splitLines and the web build. */
 const WORKER_SOURCE = `
@@ -69,66 +72,161 @@ parentPort.on('message', ({ texts, source, flags, max }) => {
 });
 `;
 
-/** Workers that finished their scan, for the next one (window-wide; at most MAX_RUNNING_SCANS). */
-const idle: Worker[] = [];
+/**
+ * The scan host's program (CommonJS, run with `node -e`): runs each job in a worker (an idle one
+ * or a new one), terminates the worker at the job's time limit, keeps up to MAX_RUNNING_SCANS idle
+ * workers, and ends when the extension host goes (its IPC channel closes).
+ */
+const SCAN_HOST_SOURCE = `
+const { Worker } = require('node:worker_threads');
+const WORKER_SOURCE = ${JSON.stringify(WORKER_SOURCE)};
+const MAX_IDLE = ${MAX_RUNNING_SCANS};
+const idle = [];
+const drop = (w) => { const i = idle.indexOf(w); if (i >= 0) idle.splice(i, 1); };
+const endIdle = () => { for (const w of idle.splice(0)) void w.terminate(); };
+process.on('disconnect', () => process.exit(0));
+function take(done) {
+  const kept = idle.pop();
+  if (kept) return done(undefined, kept);
+  let w;
+  try { w = new Worker(WORKER_SOURCE, { eval: true }); } catch (e) { return done(e); }
+  w.on('error', () => drop(w));
+  w.on('exit', () => drop(w));
+  const onError = (e) => { w.off('online', onOnline); void w.terminate(); done(e); };
+  const onOnline = () => { w.off('error', onError); done(undefined, w); };
+  w.once('online', onOnline);
+  w.once('error', onError);
+}
+process.on('message', (m) => {
+  if (m.type === 'idleWorkers') return process.send({ id: m.id, idle: idle.length });
+  if (m.type === 'endIdle') { endIdle(); return process.send({ id: m.id, idle: 0 }); }
+  take((startError, w) => {
+    if (startError) return process.send({ id: m.id, unavailable: 'the regex worker did not start (' + startError.message + ')' });
+    const finish = () => { clearTimeout(timer); w.off('message', onMessage); w.off('error', onError); };
+    const timer = setTimeout(() => { finish(); void w.terminate(); process.send({ id: m.id, timeout: true }); }, m.timeoutMs);
+    const onMessage = (hits) => {
+      finish();
+      if (idle.length >= MAX_IDLE) void w.terminate(); else idle.push(w);
+      process.send({ id: m.id, hits });
+    };
+    const onError = (e) => { finish(); void w.terminate(); process.send({ id: m.id, unavailable: 'the regex worker failed (' + (e.message || 'unknown error') + ')' }); };
+    w.on('message', onMessage);
+    w.on('error', onError);
+    w.postMessage({ texts: m.texts, source: m.source, flags: m.flags, max: m.max });
+  });
+});
+`;
+
+interface HostReply {
+  id: number;
+  hits?: RawHit[][];
+  timeout?: true;
+  unavailable?: string;
+  idle?: number;
+}
+
+interface Pending {
+  resolve(reply: HostReply): void;
+  reject(error: Error): void;
+}
+
+/** The scan host of this extension host (window-wide), while it runs. */
+let host: { child: ChildProcess; pending: Map<number, Pending> } | undefined;
+let nextId = 0;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** Idle scan workers (for tests). */
-export function idleScanWorkers(): number {
-  return idle.length;
+function startHost(): NonNullable<typeof host> {
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, ['-e', SCAN_HOST_SOURCE], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      // Linux: a session of its own (setsid), so that its CPU is not the extension host's share.
+      detached: process.platform === 'linux',
+      // The extension host's environment stays with it; VS Code's binary runs as plain Node.
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      windowsHide: true,
+    });
+  } catch (e) {
+    throw new RegexUnavailable(`no process available for a time-limited regex scan (${(e as Error).message})`);
+  }
+  const started = { child, pending: new Map<number, Pending>() };
+  const fail = (why: string) => {
+    if (host === started) host = undefined;
+    for (const p of started.pending.values()) p.reject(new RegexUnavailable(why));
+    started.pending.clear();
+  };
+  child.on('message', (reply: HostReply) => {
+    const p = started.pending.get(reply.id);
+    if (!p) return;
+    started.pending.delete(reply.id);
+    if (started.pending.size === 0) child.channel?.unref();
+    p.resolve(reply);
+  });
+  child.on('error', (e) => fail(`the regex scan process failed (${e.message})`));
+  child.on('exit', (code, signal) => fail(`the regex scan process ended (${signal ?? `exit code ${code}`})`));
+  child.unref(); // never keeps the extension host alive
+  host = started;
+  return started;
 }
 
-/** Ends the idle workers (after IDLE_WORKER_MS, and for tests). */
-export function endIdleScanWorkers(): void {
+/** Sends a message to the scan host (started if needed) and resolves to its reply. */
+function ask(message: Record<string, unknown>): Promise<HostReply> {
+  const h = host ?? startHost();
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = undefined;
-  for (const w of idle.splice(0)) void w.terminate();
-}
-
-function dropIdle(w: Worker): void {
-  const i = idle.indexOf(w);
-  if (i >= 0) idle.splice(i, 1);
-}
-
-/** A worker whose thread runs: an idle one, or a new one once it is online (starting is not the regex's time). */
-async function takeWorker(): Promise<Worker> {
-  const kept = idle.pop();
-  if (kept) return kept;
-  let w: Worker;
-  try {
-    w = new Worker(WORKER_SOURCE, { eval: true });
-  } catch (e) {
-    throw new RegexUnavailable(`no worker available for a time-limited regex scan (${(e as Error).message})`);
-  }
-  w.unref(); // an idle worker never keeps the process alive
-  w.on('error', () => dropIdle(w)); // reported to the scan that runs (below); never an unhandled 'error' event
-  w.on('exit', () => dropIdle(w));
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error) => {
-      w.off('online', onOnline);
-      void w.terminate();
-      reject(new RegexUnavailable(`the regex worker did not start (${e.message})`));
-    };
-    const onOnline = () => {
-      w.off('error', onError);
-      resolve();
-    };
-    w.once('online', onOnline);
-    w.once('error', onError);
+  const id = ++nextId;
+  return new Promise<HostReply>((resolve, reject) => {
+    h.pending.set(id, {
+      resolve: (r) => {
+        scheduleIdleEnd();
+        resolve(r);
+      },
+      reject: (e) => {
+        scheduleIdleEnd();
+        reject(e);
+      },
+    });
+    h.child.channel?.ref();
+    h.child.send({ ...message, id }, (err) => {
+      if (!err || !h.pending.has(id)) return;
+      h.pending.delete(id);
+      reject(new RegexUnavailable(`the regex scan process did not take the scan (${err.message})`));
+    });
   });
-  return w;
 }
 
-/** A worker whose scan answered goes back to the idle ones (or ends, beyond MAX_RUNNING_SCANS). */
-function giveBack(w: Worker): void {
-  if (idle.length >= MAX_RUNNING_SCANS) {
-    void w.terminate();
-    return;
-  }
-  idle.push(w);
+function scheduleIdleEnd(): void {
+  if (!host || host.pending.size > 0) return;
   if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(endIdleScanWorkers, IDLE_WORKER_MS);
+  idleTimer = setTimeout(endScanHost, IDLE_SCAN_HOST_MS);
   idleTimer.unref?.();
+}
+
+/** Ends the scan host and its workers (after IDLE_SCAN_HOST_MS without a scan, and for tests). */
+export function endScanHost(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  const h = host;
+  host = undefined;
+  if (!h) return;
+  for (const p of h.pending.values()) p.reject(new RegexUnavailable('the regex scan process was ended'));
+  h.pending.clear();
+  h.child.kill('SIGKILL');
+}
+
+/** The scan host's process id, while it runs (for tests). */
+export function scanHostPid(): number | undefined {
+  return host?.child.pid;
+}
+
+/** Idle workers kept by the scan host (for tests; 0 when it does not run). */
+export async function idleScanWorkers(): Promise<number> {
+  return host ? ((await ask({ type: 'idleWorkers' })).idle ?? 0) : 0;
+}
+
+/** Ends the scan host's idle workers (for tests). */
+export async function endIdleScanWorkers(): Promise<void> {
+  if (host) await ask({ type: 'endIdle' });
 }
 
 export function createRegexScanner(): RegexScanner {
@@ -136,32 +234,22 @@ export function createRegexScanner(): RegexScanner {
     async scan(texts, re, max, timeoutMs) {
       const release = await scanSlot();
       try {
-        const w = await takeWorker();
-        const raw = await new Promise<RawHit[][]>((resolve, reject) => {
-          const done = () => {
-            clearTimeout(timer);
-            w.off('message', onMessage);
-            w.off('error', onError);
-          };
-          const timer = setTimeout(() => {
-            done();
-            void w.terminate(); // kills the thread mid-match
-            reject(new ScanTimeout(`timed out after ${timeoutMs} ms`));
-          }, timeoutMs);
-          const onMessage = (hits: RawHit[][]) => {
-            done();
-            giveBack(w);
-            resolve(hits);
-          };
-          const onError = (e: Error) => {
-            done();
-            void w.terminate();
-            reject(new RegexUnavailable(`the regex worker failed (${e.message || 'unknown error'})`));
-          };
-          w.on('message', onMessage);
-          w.on('error', onError);
-          w.postMessage({ texts, source: re.source, flags: re.flags, max } satisfies ScanJob);
-        });
+        const job = ask({ type: 'scan', texts, source: re.source, flags: re.flags, max, timeoutMs } satisfies ScanJob & Record<string, unknown>);
+        // A scan host that does not answer long after the limit (hung, or starved of a CPU) is ended.
+        let backstop: ReturnType<typeof setTimeout> | undefined;
+        const reply = await Promise.race([
+          job,
+          new Promise<never>((_, reject) => {
+            backstop = setTimeout(() => {
+              endScanHost();
+              reject(new ScanTimeout(`timed out after ${timeoutMs} ms (the scan process did not answer)`));
+            }, timeoutMs + HOST_GRACE_MS);
+            backstop.unref?.();
+          }),
+        ]).finally(() => clearTimeout(backstop));
+        if (reply.timeout) throw new ScanTimeout(`timed out after ${timeoutMs} ms`);
+        if (reply.unavailable !== undefined) throw new RegexUnavailable(reply.unavailable);
+        const raw = reply.hits ?? [];
         return raw.map((hits, i) => {
           if (hits.length === 0) return [];
           const lines = splitLines(texts[i]!);
@@ -171,7 +259,7 @@ export function createRegexScanner(): RegexScanner {
         release();
       }
     },
-    // Workers are shared by every scanner of the window (idle ones end after IDLE_WORKER_MS).
+    // The scan host is shared by every scanner of the window (it ends after IDLE_SCAN_HOST_MS).
     dispose: () => undefined,
   };
 }

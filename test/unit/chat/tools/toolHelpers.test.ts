@@ -17,7 +17,7 @@ import {
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../../src/chat/tools/globs';
 import { compileRegex, literalTester, MAX_RUNNING_SCANS, regexTester, scanText, ScanTimeout } from '../../../../src/chat/tools/textScan';
 import * as fs from 'node:fs';
-import { createRegexScanner, endIdleScanWorkers, idleScanWorkers } from '../../../../src/chat/tools/regexScan';
+import { createRegexScanner, endIdleScanWorkers, endScanHost, idleScanWorkers, scanHostPid } from '../../../../src/chat/tools/regexScan';
 
 describe('tool schemas', () => {
   it('defines the five read-only tools, the three edit tools and run_command with closed JSON schemas and descriptions', () => {
@@ -272,43 +272,33 @@ describe('tool text scan', () => {
   });
 
   it('keeps a worker whose scan answered for the next scan, never one stopped at the limit', async () => {
-    endIdleScanWorkers();
+    await endIdleScanWorkers();
     const re = compileRegex('a+');
     await createRegexScanner().scan(['aaa\n'], re, 10, 5000);
-    assert.equal(idleScanWorkers(), 1, 'the worker is kept');
+    assert.equal(await idleScanWorkers(), 1, 'the worker is kept');
     assert.equal((await createRegexScanner().scan(['b\naaa'], re, 10, 5000))[0]![0]!.line, 2);
-    assert.equal(idleScanWorkers(), 1, 'the next scan took it and gave it back (a new worker would make two)');
+    assert.equal(await idleScanWorkers(), 1, 'the next scan took it and gave it back (a new worker would make two)');
     await assert.rejects(createRegexScanner().scan([`${'a'.repeat(40)}!\n`], compileRegex('(a+)+$'), 10, 300), ScanTimeout);
-    assert.equal(idleScanWorkers(), 0, 'the stopped worker is not kept');
-    endIdleScanWorkers();
+    assert.equal(await idleScanWorkers(), 0, 'the stopped worker is not kept');
+    await endIdleScanWorkers();
   });
 
-  it("runs the scan workers at the host's own priority: no thread of theirs is niced (under load a niced worker made the host wait for it)", async function () {
-    if (process.platform !== 'linux') this.skip();
-    endIdleScanWorkers();
-    // a thread can end between the listing and the read (other tests' workers, libuv's pool): skipped
-    const niceOf = (tid: string): number | undefined => {
-      try {
-        return Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-      } catch {
-        return undefined;
-      }
-    };
-    const nices = () =>
-      fs
-        .readdirSync('/proc/self/task')
-        .map((tid) => ({ tid: Number(tid), nice: niceOf(tid) }))
-        .filter((t) => t.nice !== undefined);
-    const host = nices().find((t) => t.tid === process.pid)?.nice;
-    const before = new Set(nices().map((t) => t.tid));
+  it('scans in a helper process of its own, in a session of its own on Linux, never on or beside the host thread', async function () {
     await createRegexScanner().scan(['aaa\n'], compileRegex('a+'), 10, 5000);
-    const started = nices().filter((t) => !before.has(t.tid));
-    assert.ok(started.length >= 1, `the kept worker's thread is listed (threads started: ${JSON.stringify(started)})`);
-    assert.deepEqual(
-      started.filter((t) => t.nice !== host),
-      [],
-      `every thread the scan started runs at the host's nice value ${host}`,
-    );
-    endIdleScanWorkers();
+    const pid = scanHostPid();
+    assert.ok(pid !== undefined && pid !== process.pid, `a separate process (${pid})`);
+    if (process.platform === 'linux') {
+      // /proc/<pid>/stat field 6 is the session id: the helper leads a session of its own (setsid)
+      const sessionOf = (p: number) => Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[3]);
+      assert.equal(sessionOf(pid), pid, 'the scan process leads its own session');
+      assert.notEqual(sessionOf(process.pid), pid);
+    }
+    // a scan process that is gone (killed from outside) is started again by the next scan
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 200 && scanHostPid() !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(scanHostPid(), undefined, 'its end was seen');
+    assert.equal((await createRegexScanner().scan(['x\naaa'], compileRegex('a+'), 10, 5000))[0]![0]!.line, 2);
+    assert.ok(scanHostPid() !== undefined && scanHostPid() !== pid, 'a new scan process');
+    endScanHost();
   });
 });
