@@ -142,8 +142,9 @@ function startHost(): NonNullable<typeof host> {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       // Linux: a session of its own (setsid), so that its CPU is not the extension host's share.
       detached: process.platform === 'linux',
-      // The extension host's environment stays with it; VS Code's binary runs as plain Node.
-      env: { ELECTRON_RUN_AS_NODE: '1' },
+      // The extension host's environment stays with it; VS Code's binary runs as plain Node
+      // (Windows: Node wants SystemRoot to start).
+      env: { ELECTRON_RUN_AS_NODE: '1', ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}) },
       windowsHide: true,
     });
   } catch (e) {
