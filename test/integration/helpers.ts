@@ -6,6 +6,8 @@
 // registers the suite's `before` (simulator, user settings, activation, key, chat) and `after`
 // (chat idle, key cleared, the settings put back as they were, simulator closed).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
@@ -54,6 +56,27 @@ export async function staysFalse(happened: () => boolean | Promise<boolean>, opt
     if (Date.now() >= end) return;
     await new Promise((r) => setTimeout(r, Math.min(options.intervalMs ?? 20, Math.max(1, end - Date.now()))));
   }
+}
+
+/**
+ * The newest Modelgate.log of this VS Code (the file behind the extension's LogOutputChannel),
+ * found from the extension's storage; undefined when there is none.
+ */
+export function modelgateLogFile(api: ModelgateApi): string | undefined {
+  // <user-data>/User/globalStorage/modelgate.modelgate/chat -> <user-data>/logs/<session>/exthost*/modelgate.modelgate/Modelgate.log
+  const userData = path.resolve(api.chat.storageUri.fsPath, '..', '..', '..', '..');
+  const logs = path.join(userData, 'logs');
+  if (!fs.existsSync(logs)) return undefined;
+  const found: { file: string; mtime: number }[] = [];
+  for (const session of fs.readdirSync(logs)) {
+    const dir = path.join(logs, session);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    for (const host of fs.readdirSync(dir).filter((n) => n.startsWith('exthost'))) {
+      const f = path.join(dir, host, 'modelgate.modelgate', 'Modelgate.log');
+      if (fs.existsSync(f)) found.push({ file: f, mtime: fs.statSync(f).mtimeMs });
+    }
+  }
+  return found.sort((a, b) => b.mtime - a.mtime)[0]?.file;
 }
 
 export interface ModelgateSetup {

@@ -1,9 +1,15 @@
 // The workspace tools in Restricted Mode (this suite runs in an extension host started WITHOUT
 // --disable-workspace-trust): no tool is offered and no call reads anything.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { createChatEdits } from '../../src/chat/edits';
 import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '../../src/chat/tools';
 import { PanelApprovals } from '../../src/chat/tools/panelApproval';
+import { sensitiveReadInPanel } from '../../src/chat/tools/sensitiveAccess';
+import { callMarkers } from '../gateway/markers';
 
 describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mode)', () => {
   let tools: WorkspaceTools;
@@ -67,6 +73,64 @@ describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mo
     } finally {
       withCommands.dispose();
       approvals.dispose();
+    }
+  });
+
+  it('with the edit host present (as the chat builds its tools): offers no edit tool and no run_command, and the model’s scripted edit calls are refused and write nothing', async () => {
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const target = path.join(ws, 'mg-untrusted-edit-target.txt');
+    const ORIGINAL = 'MG_UNTRUSTED_ORIGINAL\n';
+    fs.writeFileSync(target, ORIGINAL);
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-untrusted-edits-'));
+    const logged: string[] = [];
+    const approvals = new PanelApprovals();
+    let asked = 0;
+    approvals.onDidChange(() => asked++);
+    const log = { debug() {}, info() {}, warn() {}, error() {}, show() {} };
+    // what src/chat/index.ts builds when the workspace has storage for checkpoints (the edit tools' host)
+    const edits = createChatEdits(vscode.Uri.file(storage), (m) => logged.push(m), approvals);
+    const withEdits = createWorkspaceTools({
+      edits,
+      approveSensitiveRead: sensitiveReadInPanel(approvals),
+      commands: { approvals, settings: () => ({ allowedCommands: ['node'], commandTimeoutMs: 5000 }), log },
+    });
+    try {
+      assert.equal(edits.available(), true, 'the edit host is there: only Restricted Mode can hold the edit tools back');
+      assert.deepEqual(
+        withEdits.definitions().map((d) => d.function.name),
+        [],
+      );
+      // The calls a model sends when it ignores what was offered, scripted with the simulator's markers.
+      const scripted = callMarkers(
+        '[[call:edit_file {"path":"mg-untrusted-edit-target.txt","edits":[{"search":"MG_UNTRUSTED_ORIGINAL","replace":"MG_UNTRUSTED_CHANGED"}]}]] ' +
+          '[[call:create_file {"path":"mg-untrusted-created.txt","content":"x"}]] ' +
+          '[[call:delete_file {"path":"mg-untrusted-edit-target.txt"}]] ' +
+          '[[call:run_command {"command":"node -v"}]]',
+      );
+      assert.deepEqual(
+        scripted.map((c) => c.name),
+        ['edit_file', 'create_file', 'delete_file', 'run_command'],
+      );
+      const context = { conversationId: 'mg-untrusted-conversation', messageId: 'mg-untrusted-answer' };
+      const results = await withEdits.runAll(
+        scripted.map((c, i) => ({ id: `call_${i + 1}`, ...c })),
+        cts.token,
+        context,
+      );
+      for (const r of results) assert.deepEqual(r, { content: UNTRUSTED_MESSAGE, isError: true });
+      assert.deepEqual((await edits.state(context.conversationId)).answers, [], 'nothing staged');
+      assert.equal(edits.review.answers.size, 0, 'no answer’s changes were even started');
+      assert.deepEqual(fs.readdirSync(storage), [], 'no checkpoint written');
+      assert.equal(fs.readFileSync(target, 'utf8'), ORIGINAL);
+      assert.equal(fs.existsSync(path.join(ws, 'mg-untrusted-created.txt')), false);
+      assert.deepEqual(logged, [], 'no edit was logged (nothing was staged or refused by the edit tools)');
+      assert.equal(asked, 0, 'no card was shown');
+    } finally {
+      withEdits.dispose();
+      edits.dispose();
+      approvals.dispose();
+      fs.rmSync(target, { force: true });
+      fs.rmSync(storage, { recursive: true, force: true });
     }
   });
 });

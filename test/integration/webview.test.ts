@@ -10,12 +10,10 @@
 //    gateway, no change to the conversation, the list, the composer or Object.prototype.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelgateApi } from '../../src/extension';
 import { parseWebviewMessage, type HostMessage } from '../../src/chat/protocol';
 import { seededRng, type Rng } from '../gateway/rng';
-import { EXTENSION_ID, until, useModelgate } from './helpers';
+import { EXTENSION_ID, modelgateLogFile, until, useModelgate } from './helpers';
 
 const KEY = 'sk-webview-fuzz-61f0a9c2d4';
 /** appears in every fuzzed string, so a log that echoes content is caught */
@@ -181,24 +179,6 @@ function show(v: unknown): string {
   return typeof v === 'object' ? 'object' : String(v);
 }
 
-/** The newest Modelgate.log of this VS Code (the LogOutputChannel's file), found from the extension's storage. */
-function logFileOf(api: ModelgateApi): string | undefined {
-  // <user-data>/User/globalStorage/modelgate.modelgate/chat -> <user-data>/logs/<session>/exthost*/modelgate.modelgate/Modelgate.log
-  const userData = path.resolve(api.chat.storageUri.fsPath, '..', '..', '..', '..');
-  const logs = path.join(userData, 'logs');
-  if (!fs.existsSync(logs)) return undefined;
-  const found: { file: string; mtime: number }[] = [];
-  for (const session of fs.readdirSync(logs)) {
-    const dir = path.join(logs, session);
-    if (!fs.statSync(dir).isDirectory()) continue;
-    for (const host of fs.readdirSync(dir).filter((n) => n.startsWith('exthost'))) {
-      const f = path.join(dir, host, 'modelgate.modelgate', 'Modelgate.log');
-      if (fs.existsSync(f)) found.push({ file: f, mtime: fs.statSync(f).mtimeMs });
-    }
-  }
-  return found.sort((a, b) => b.mtime - a.mtime)[0]?.file;
-}
-
 const REJECTED = /Chat view sent a message that is not valid \(type [^)]*\); ignored\./g;
 
 describe('webview boundary: CSP and fuzzed messages (real VS Code)', function () {
@@ -299,7 +279,7 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     const state = async () => JSON.stringify({ conversation: await chat.conversation(), composer: await chat.composer(), busy: chat.busy });
     const before = await state();
     const requestsBefore = mg.gw.requests.length;
-    const logFile = logFileOf(mg.api);
+    const logFile = modelgateLogFile(mg.api);
     assert.ok(logFile, 'found the Modelgate log file');
     const loggedBefore = (fs.readFileSync(logFile, 'utf8').match(REJECTED) ?? []).length;
     const editorsBefore = vscode.window.visibleTextEditors.length;
