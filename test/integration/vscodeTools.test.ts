@@ -5,15 +5,20 @@
 // contributes `read_file` (named like Modelgate's own) and `mgtest_throws`. The panel lists them in
 // its picker, offers only those switched on, asks in its approval card before each call, and hands
 // the result, the user's Skip or the tool's error to the model (the simulator records the request).
+// An MCP image result goes to a model that takes images (else a note); an MCP `isError` result, and
+// a handler that throws, reach Modelgate as plain text (VS Code 1.139 passes no error flag).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../src/core/client/types';
 import type { ApprovalView, ComposerState, HostMessage, VscodeToolView } from '../../src/chat/protocol';
-import { until, useModelgate } from './helpers';
+import { config, until, useModelgate } from './helpers';
 
 const KEY = 'sk-vscode-tools-3c9e';
 const ECHO = 'mcp_modelgate-tes_echo_note';
 const THROWS = 'mgtest_throws';
+const BADGE = 'mcp_modelgate-tes_badge_png';
+const FAIL = 'mcp_modelgate-tes_fail_note';
+const CRASH = 'mcp_modelgate-tes_crash_note';
 
 describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
   this.timeout(60_000);
@@ -67,6 +72,26 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
         .at(-1)?.content ?? '',
     );
   const call = (name: string, args: object) => `[[call:${name} ${JSON.stringify(args)}]]`;
+  // Allow once on the card, then the whole answer (a hang fails on the suite's timeout)
+  const callAllowed = async (prompt: string) => {
+    const sending = chat().send(prompt);
+    answer(await until(() => cards()[0], 'the approval card'), 'once');
+    await sending;
+    await chat().whenIdle();
+  };
+  const lastCall = (name: string) =>
+    posts
+      .filter((p): p is Extract<HostMessage, { type: 'toolCall' }> => p.type === 'toolCall')
+      .map((p) => p.call)
+      .filter((c) => c.name === name)
+      .at(-1);
+  const finished = () => posts.filter((p): p is Extract<HostMessage, { type: 'messageFinished' }> => p.type === 'messageFinished').at(-1)?.status;
+  const imageUrls = (messages: ChatMessage[]) =>
+    messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : []));
+  const useModel = async (model: string) => {
+    await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
+  };
 
   it('lists the MCP tool in the picker, with its source and token estimate, off until picked; Modelgate’s own tools are not in it', async () => {
     const echo = await until(() => row(ECHO), 'the MCP tool in the picker');
@@ -135,5 +160,59 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
     assert.match(lastToolResult(), /The tool mgtest_throws failed: .*mgtest_throws broke on purpose \(boom\)/);
     const done = posts.filter((p): p is Extract<HostMessage, { type: 'messageFinished' }> => p.type === 'messageFinished').at(-1);
     assert.equal(done?.status, 'done', 'the answer is not broken');
+  });
+
+  it('an MCP image result goes to a model that takes images as an image, else as a note', async () => {
+    await toggle(BADGE, true);
+    await useModel('long-context-tools'); // takes image input
+    try {
+      await callAllowed(`badge ${call(BADGE, {})}`);
+    } finally {
+      await useModel('flagship-text');
+    }
+    let body = chatBodies().at(-1)!;
+    assert.match(lastToolResult(), /^A badge:\n\[Image 1 \(image\/png\) follows in the next message\.\]$/);
+    const images = imageUrls(body.messages);
+    assert.equal(images.length, 1, 'the image follows the tool result');
+    const png = Buffer.from(images[0]!.replace(/^data:image\/png;base64,/, ''), 'base64');
+    assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
+    assert.equal(body.messages.at(-1)?.role, 'user', 'in a user message after the tool result');
+    assert.equal(lastCall(BADGE)?.status, 'done');
+
+    // flagship-text is text only: a note instead of the image
+    posts = [];
+    await chat().newChat();
+    await toggle(BADGE, true);
+    await callAllowed(`badge ${call(BADGE, {})}`);
+    body = chatBodies().at(-1)!;
+    assert.match(lastToolResult(), /^A badge:\n\[An image \(image\/png, \d+ bytes\) was left out: the model does not take image input\.\]$/);
+    assert.deepEqual(imageUrls(body.messages), [], 'no image is sent');
+    assert.equal(finished(), 'done');
+  });
+
+  it('an MCP result with isError reaches the model as its text (VS Code passes no error flag); the answer goes on', async () => {
+    // what VS Code 1.139 hands to invokeTool: the result's text, nothing that says it was an error
+    const direct = await vscode.lm.invokeTool(FAIL, { input: { text: 'direct' }, toolInvocationToken: undefined });
+    assert.deepEqual(
+      direct.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : p)),
+      ['fail_note refused: direct'],
+    );
+    assert.equal((direct as { hasError?: boolean }).hasError, undefined, 'no error flag on the result');
+
+    await toggle(FAIL, true);
+    await callAllowed(`fail ${call(FAIL, { text: 'no thanks' })}`);
+    assert.equal(lastToolResult(), 'fail_note refused: no thanks');
+    assert.equal(lastCall(FAIL)?.status, 'done', 'shown as run: Modelgate cannot tell it failed');
+    assert.equal(finished(), 'done');
+  });
+
+  it('an MCP tool that throws: the model reads the error text the server sent; the answer goes on', async () => {
+    // the MCP SDK answers a throwing handler with an isError result carrying the message, which
+    // VS Code hands over as text like any isError result (above)
+    await toggle(CRASH, true);
+    await callAllowed(`crash ${call(CRASH, { text: 'purpose' })}`);
+    assert.equal(lastToolResult(), 'crash_note crashed on purpose');
+    assert.equal(lastCall(CRASH)?.status, 'done');
+    assert.equal(finished(), 'done');
   });
 });
