@@ -60,7 +60,13 @@ const THEMES: Theme[] = [
     screenshot: 'chat-hc.png',
     narrowShot: 'chat-290-hc.png',
   },
-  { id: 'Default High Contrast Light', label: 'Light High Contrast', workbenchClass: 'hc-light', bodyClass: 'vscode-high-contrast-light' },
+  {
+    id: 'Default High Contrast Light',
+    label: 'Light High Contrast',
+    workbenchClass: 'hc-light',
+    bodyClass: 'vscode-high-contrast-light',
+    narrowShot: 'chat-290-hc-light.png',
+  },
 ];
 
 /** What the walk in the webview reports for one text. */
@@ -303,6 +309,9 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await send('Read both [[call:read_file {"path":"src/a.ts"}]] [[call:read_file {"path":"no/such/file.ts"}]]');
     await log().locator('.tool-call.tool-done').first().waitFor({ state: 'visible', timeout: 30_000 });
     await log().locator('.tool-call.tool-error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // An answer that edits a file: the changes under review (a file with +/- and Keep/Undo), left pending.
+    await send('Swap them [[call:edit_file {"path":"src/b.ts","edits":[{"search":"add(1, 2)","replace":"add(2, 1)"}]}]]');
+    await chat.locator('.edits .edit-file').first().waitFor({ state: 'visible', timeout: 30_000 });
     // A plain answer: markdown, a code block with its buttons, the usage line, Regenerate.
     await send('How do I debounce a function in TypeScript?');
     await log().locator('.code-block .code-action').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -338,6 +347,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       '.chip',
       '.context-meter',
       '.message-usage',
+      '.edits .edit-file',
     ]) {
       assert.ok((await chat.locator(selector).count()) > 0, `the panel shows no ${selector}`);
     }
@@ -416,7 +426,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
 
     const shot = theme.narrowShot;
     if (shot) {
-      it(`at the default width (290 px) in ${theme.id}: three notices leave the conversation and Send in view; total, context share and the model chip read whole`, async () => {
+      it(`at the default width (290 px) in ${theme.id}: three notices and an answer's edits under review leave the conversation and Send in view; total, context share and the model chip read whole`, async () => {
         const size = wb.page.viewportSize()!;
         // a laptop-sized window, where a strip of notices without a cap left the transcript 24 px high
         await wb.page.setViewportSize({ width: size.width, height: 620 });
@@ -464,6 +474,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
                 viewport: { width: innerWidth, height: innerHeight },
                 transcript: rect('.transcript')!,
                 notices: rect('.notices')!,
+                edits: rect('.edits')!,
                 send: rect('.send-button')!,
                 composerBar: rect('.composer-bar')!,
                 total: { text: text('.total-cost'), whole: whole('.total-cost') },
@@ -475,7 +486,8 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
             const at = `${theme.id}, ${what}: ${JSON.stringify(l)}`;
             assert.ok(l.viewport.width <= 300, at);
             assert.ok(l.notices.height <= l.viewport.height * 0.34 + 2, `the notices take more than a third of the panel (${at})`);
-            assert.ok(l.transcript.height >= Math.max(100, l.viewport.height * 0.25), `the transcript is ${l.transcript.height} px high (${at})`);
+            assert.ok(l.edits.height >= 30, `the edits under review are not shown (${at})`);
+            assert.ok(l.transcript.height >= Math.max(100, l.viewport.height * 0.25 - 1), `the transcript is ${l.transcript.height} px high (${at})`);
             assert.ok(l.send.top >= 0 && l.send.bottom <= l.viewport.height && l.send.right <= l.viewport.width + 1, `Send is not wholly in view (${at})`);
             assert.ok(l.composerBar.bottom <= l.viewport.height, `the Send row is cut (${at})`);
             assert.match(l.total.text, /^\$\d/, `the total reads "${l.total.text}" (${at})`);

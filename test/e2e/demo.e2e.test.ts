@@ -227,6 +227,14 @@ describe('e2e npm start: the one-command demo', function () {
     const explanation = await explained.innerText();
     assert.match(explanation, /adds the numbers up/, explanation);
     assert.match(explanation, /NaN/, explanation);
+    // It thought first: the Thinking block is there, collapsed to "Thought for …", and opens on its text.
+    const thinking = explained.locator('details.reasoning-block').first();
+    await thinking.locator('summary').click();
+    await waitFor('the Thinking block to open', async () => ((await thinking.evaluate((d) => (d as HTMLDetailsElement).open)) ? true : undefined), {
+      timeoutMs: 10_000,
+    });
+    assert.match((await thinking.locator('summary').innerText()).trim(), /^Thought for \d+ s$/);
+    assert.match(await thinking.locator('.reasoning-body').innerText(), /I should not guess its code: it lives in src\/math\.ts, so I read that file first\./);
     const toolRequests = (
       (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { messages?: { role: string; content?: unknown }[] } }[]
     ).filter((r) => r.path.endsWith('/chat/completions') && r.body.messages?.some((m) => m.role === 'tool'));

@@ -210,7 +210,7 @@ export function switchNote(
     const uncached = Math.max(0, usage.promptTokens - usage.cachedTokens);
     note += ` Each channel has its own prompt cache, so ${uncached.toLocaleString('en-US')} prompt tokens were billed uncached on ${CHANNEL_LABEL[served]}`;
     if (price && price.cacheRead !== undefined && uncached > 0) {
-      note += `: ${formatUsd((uncached * (price.input - price.cacheRead)) / 1_000_000)} more than at the cache price.`;
+      note += `: ${formatUsd((uncached * (price.input - price.cacheRead)) / 1_000_000)} more than if ${CHANNEL_LABEL[served]} had held them in its cache.`;
     } else note += '.';
   }
   note += ' Later answers start on your channel again.';

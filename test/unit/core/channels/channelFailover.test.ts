@@ -222,7 +222,7 @@ describe('channel failover (core, against the simulator)', function () {
       },
     );
     assert.match(note, /came from stable: direct \(server 503\) failed before answering/);
-    assert.match(note, /4,000 prompt tokens were billed uncached on stable: \$0\.003 more than at the cache price\./);
+    assert.match(note, /4,000 prompt tokens were billed uncached on stable: \$0\.003 more than if stable had held them in its cache\./);
   });
 
   it('says nothing about a cache on the first answer of a conversation (none was built)', () => {
