@@ -3,9 +3,11 @@
 // OpenAI publishes its encodings (tiktoken; the same ranks in the npm package gpt-tokenizer):
 // o200k_base for gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series and gpt-oss (o200k_harmony: the
 // same ranks plus chat tokens), cl100k_base for gpt-4 and gpt-3.5-turbo (tiktoken's model.py
-// MODEL_PREFIX_TO_ENCODING). Other makers publish no tokenizer that runs in a JavaScript
-// extension host, so their models (and every id of no known family) keep the estimate of
-// src/core/prompt/tokens.ts.
+// MODEL_PREFIX_TO_ENCODING). Other makers publish theirs as Hugging Face tokenizer.json files
+// (Llama, Mistral, Qwen, DeepSeek): each is megabytes of vocabulary per model generation, and no
+// gateway id says which generation or fine-tune it serves, so a count could be exact for the
+// wrong vocabulary. Their models (and every id of no known family) keep the estimate of
+// src/core/prompt/tokens.ts, which VS Code's chat uses only to budget its prompt.
 import { baseModelId } from './modelFamily';
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
