@@ -10,7 +10,7 @@ import { l10n } from './l10n';
 
 type EditsMessage = Extract<HostMessage, { type: 'edits' }>;
 
-/** Answers shown at most (the newest); older ones with nothing pending stay in the log. */
+/** Answers shown at most, unless more have files pending (those always show); older settled ones stay in the log. */
 const MAX_ANSWERS = 4;
 
 const STATE_TEXT: Record<EditFileView['state'], () => string> = {
@@ -70,7 +70,14 @@ export class EditsView {
     this.banner.hidden = !msg.autoAccept;
     this.toggle.checked = msg.autoAccept;
     clear(this.list);
-    const shown = msg.answers.filter((a) => Array.isArray(a.files) && a.files.length > 0).slice(-MAX_ANSWERS);
+    // Every answer with a file still pending (it must stay reviewable), then the newest of the
+    // settled ones up to MAX_ANSWERS in all, in the conversation's order.
+    const withFiles = msg.answers.filter((a) => Array.isArray(a.files) && a.files.length > 0);
+    const hasPending = (a: AnswerEditsView) => a.files.some((f) => f.state === 'pending');
+    const room = Math.max(0, MAX_ANSWERS - withFiles.filter(hasPending).length);
+    const settled = withFiles.filter((a) => !hasPending(a));
+    const settledShown = new Set(room > 0 ? settled.slice(-room) : []);
+    const shown = withFiles.filter((a) => hasPending(a) || settledShown.has(a));
     // The toggle shows once the conversation has edits to review (or while it is on): an empty
     // conversation keeps the panel's height for the transcript (the default side bar is 290 px).
     this.toggleRow.hidden = !msg.available || (!msg.autoAccept && shown.length === 0);

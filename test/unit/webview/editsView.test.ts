@@ -209,6 +209,23 @@ describe('edits under review (webview)', function () {
     assert.deepEqual(t.visibleChildren(), [], 'a new snapshot clears the section');
   });
 
+  it('keeps every answer with a pending file reviewable, however many; settled ones fill up to four, the newest', () => {
+    const t = setup();
+    const ids = () => Array.from(t.section.querySelectorAll<HTMLElement>('.edit-answer')).map((a) => a.dataset.messageId);
+    // six answers, the oldest still pending: it stays, with the newest settled ones after it
+    const settledAnswers = ['a2', 'a3', 'a4', 'a5', 'a6'].map((id) => answer(id, [file(`src/${id}.ts`, { state: 'kept' })]));
+    t.host(edits({ answers: [answer('a1', [file('src/a1.ts')]), ...settledAnswers] }));
+    assert.deepEqual(ids(), ['a1', 'a4', 'a5', 'a6'], 'the pending answer, then the three newest settled ones');
+    t.button('Keep src/a1.ts').click();
+    assert.deepEqual(t.sent(), [{ type: 'editReview', messageId: 'a1', action: 'keep', path: 'src/a1.ts' }]);
+    // five pending answers: all five show (none can be reviewed anywhere else)
+    t.host(edits({ answers: ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => answer(id, [file(`src/${id}.ts`)])) }));
+    assert.deepEqual(ids(), ['p1', 'p2', 'p3', 'p4', 'p5']);
+    // all settled: the four newest
+    t.host(edits({ answers: settledAnswers }));
+    assert.deepEqual(ids(), ['a3', 'a4', 'a5', 'a6']);
+  });
+
   it('Restore is offered only when restorable and posts restoreAnswer for that answer', () => {
     const t = setup();
     const RESTORE = 'Restore files to before this answer';
