@@ -45,7 +45,11 @@ export function toolResultOf(result: InvokeResult, options: { imageInput: boolea
     } else if (part instanceof vscode.LanguageModelPromptTsxPart) texts.push(JSON.stringify(part.value));
   }
   const text = texts.length ? capResult(texts.join('\n'), VSCODE_TOOL_RESULT_CHARS) : notes.length ? '' : '(The tool returned nothing.)';
-  const out: ToolResult = { content: [text, ...notes].filter(Boolean).join('\n'), isError: false };
+  // An extension's tool may mark its result as an error (`hasError`, VS Code 1.105+; not in
+  // @types/vscode 1.104): the model and the panel then see a failed call. MCP tools' errors come as
+  // plain text (VS Code drops the flag; docs/mcp-tools.md).
+  const isError = (result as { hasError?: unknown }).hasError === true;
+  const out: ToolResult = { content: [text, ...notes].filter(Boolean).join('\n'), isError };
   if (images.length) out.modelImages = images;
   return out;
 }

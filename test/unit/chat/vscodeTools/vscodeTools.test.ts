@@ -187,4 +187,16 @@ describe('chat/vscodeTools: tools from VS Code in the panel', () => {
     const [withImages] = await t.runAll([call('mcp_s_img', {})], tokenSource().token, { ...ctx, imageInput: true });
     assert.deepEqual(withImages!.modelImages, ['data:image/png;base64,iVBORw==']);
   });
+
+  it("a result an extension's tool marks as an error (hasError) is a failed call; one without the mark is not", async () => {
+    let hasError: boolean | undefined = true;
+    const { t } = setup([tool('mcp_s_flag', ['mcp'])], () => Promise.resolve({ content: [new vscodeStub.LanguageModelTextPart('no such branch')], hasError }));
+    t.vscodeTools.toggle('c1', 'mcp_s_flag');
+    const [failed] = await t.runAll([call('mcp_s_flag', {})], tokenSource().token, ctx);
+    assert.equal(failed!.isError, true, failed!.content);
+    assert.match(failed!.content, /no such branch/);
+    hasError = undefined;
+    const [plain] = await t.runAll([call('mcp_s_flag', {})], tokenSource().token, ctx);
+    assert.equal(plain!.isError, false);
+  });
 });
