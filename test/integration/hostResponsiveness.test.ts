@@ -20,11 +20,25 @@ interface Gaps {
   longest: number;
   elapsed: number;
   gc: number;
+  /** the host thread's time on a CPU and waiting for one meanwhile (ms; Linux), from its scheduler statistics */
+  ran?: number;
+  waited?: number;
+}
+
+/** The host thread's (this thread's) scheduler statistics: ns on a CPU, ns runnable but waiting (Linux). */
+function hostThreadSched(): { ran: number; waited: number } | undefined {
+  try {
+    const [ran, waited] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isFinite(ran) && Number.isFinite(waited) ? { ran: ran!, waited: waited! } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a 10 ms timer; the returned function stops it and gives the longest gap seen. */
 function watchGaps(): () => Gaps {
   const start = performance.now();
+  const sched = hostThreadSched();
   let last = start;
   let longest = 0;
   let gc = 0;
@@ -43,7 +57,9 @@ function watchGaps(): () => Gaps {
     clearInterval(timer);
     observer.disconnect();
     const now = performance.now();
-    return { longest: Math.max(longest, now - last), elapsed: now - start, gc };
+    const end = hostThreadSched();
+    const used = sched && end ? { ran: (end.ran - sched.ran) / 1e6, waited: (end.waited - sched.waited) / 1e6 } : {};
+    return { longest: Math.max(longest, now - last), elapsed: now - start, gc, ...used };
   };
 }
 
@@ -62,7 +78,11 @@ async function idleControl(elapsedMs: number): Promise<number> {
 async function report(test: Mocha.Context, what: string, gaps: Gaps): Promise<void> {
   const control = await idleControl(gaps.elapsed);
   if (test.test)
-    test.test.title += ` [longest gap ${Math.round(gaps.longest)} ms (longest GC ${Math.round(gaps.gc)} ms); idle host, as long after: ${Math.round(control)} ms]`;
+    test.test.title += ` [longest gap ${Math.round(gaps.longest)} ms (longest GC ${Math.round(gaps.gc)} ms${
+      gaps.ran !== undefined
+        ? `; host thread over ${Math.round(gaps.elapsed)} ms: on a CPU ${Math.round(gaps.ran)} ms, waiting for one ${Math.round(gaps.waited!)} ms`
+        : ''
+    }); idle host, as long after: ${Math.round(control)} ms]`;
   assert.ok(gaps.longest < BOUND_MS, `${what}: the extension host was blocked for ${Math.round(gaps.longest)} ms (bound ${BOUND_MS} ms)`);
 }
 
