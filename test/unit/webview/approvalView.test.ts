@@ -1,8 +1,8 @@
 // The approval card in the panel (src/webview/approvalView.ts) through the real app: shown in
 // its answer, text only, the safe choice focused and default, one answer per card.
 import * as assert from 'node:assert/strict';
-import type { ApprovalView, HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
-import { byRole, startTestChatApp } from './jsdomEnv';
+import type { ApprovalView, MessageView, WebviewMessage } from '../../../src/chat/protocol';
+import { byRole, chatSnapshot, startTestChatApp } from './jsdomEnv';
 
 const answer: MessageView = {
   id: 'a1',
@@ -14,13 +14,7 @@ const answer: MessageView = {
   createdAt: 1,
 };
 
-const snapshot: HostMessage = {
-  type: 'snapshot',
-  conversation: { id: 'c1', title: 'Chat', messages: [answer], draft: '' },
-  conversations: [{ id: 'c1', title: 'Chat', updatedAt: 1 }],
-  composer: { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000, hasKey: true },
-  busy: true,
-};
+const snapshot = chatSnapshot([answer], { busy: true });
 
 const card = (over: Partial<ApprovalView> = {}): ApprovalView => ({
   id: 'approval-1',

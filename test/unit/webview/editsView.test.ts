@@ -4,17 +4,11 @@
 // the panel posts is parsed with the host's zod schema, so a message the host would reject fails.
 import * as assert from 'node:assert/strict';
 import { webviewMessageSchema, type AnswerEditsView, type EditFileView, type HostMessage, type WebviewMessage } from '../../../src/chat/protocol';
-import { byRole, isShown, startTestChatApp } from './jsdomEnv';
+import { byRole, chatSnapshot, isShown, startTestChatApp } from './jsdomEnv';
 
 type EditsMessage = Extract<HostMessage, { type: 'edits' }>;
 
-const snapshot: HostMessage = {
-  type: 'snapshot',
-  conversation: { id: 'c1', title: 'Chat', messages: [], draft: '' },
-  conversations: [{ id: 'c1', title: 'Chat', updatedAt: 1 }],
-  composer: { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000, hasKey: true },
-  busy: false,
-};
+const snapshot = chatSnapshot();
 
 const edits = (over: Partial<EditsMessage> = {}): EditsMessage => ({
   type: 'edits',

@@ -4,7 +4,7 @@
 // path), and nothing loaded from a URL that is not the webview's own resource origin.
 import * as assert from 'node:assert/strict';
 import type { HostMessage, MessageView, ShownImage } from '../../../src/chat/protocol';
-import { byRole, startTestChatApp } from './jsdomEnv';
+import { byRole, chatSnapshot, startTestChatApp } from './jsdomEnv';
 
 const PATH = 'images/a-blue-bird-1.png';
 const SRC = 'https://vscode-remote%2B127-002e0-002e0-002e1-003a4000.vscode-resource.vscode-cdn.net/ws/images/a-blue-bird-1.png';
@@ -19,13 +19,7 @@ const answer = (parts: Extract<MessageView, { role: 'assistant' }>['parts']): Me
   createdAt: 1,
 });
 
-const snapshot = (messages: MessageView[]): HostMessage => ({
-  type: 'snapshot',
-  conversation: { id: 'c1', title: 'Chat', messages, draft: '' },
-  conversations: [{ id: 'c1', title: 'Chat', updatedAt: 1 }],
-  composer: { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000, hasKey: true },
-  busy: false,
-});
+const snapshot = (messages: MessageView[]): HostMessage => chatSnapshot(messages);
 
 const images = (list: ShownImage[], partId = 'call_1-images'): HostMessage => ({ type: 'images', messageId: 'a1', partId, images: list });
 

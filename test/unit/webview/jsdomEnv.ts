@@ -5,7 +5,7 @@ import { md } from '../../../src/webview/markdown';
 import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
 import { decorate } from '../../../src/webview/streamingMarkdown';
 import { idleQueueOf } from '../../../src/webview/codeBlock';
-import type { WebviewMessage } from '../../../src/chat/protocol';
+import type { HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
 import { startChatApp } from '../../../src/webview/app';
 import type { FrameHost } from '../../../src/webview/frameScheduler';
 
@@ -41,6 +41,17 @@ export function startTestChatApp(frameHost: FrameHost = realTimerFrames): {
   );
   const host = (data: unknown) => void win.dispatchEvent(new win.MessageEvent('message', { data }));
   return { win, posted, host };
+}
+
+/** A snapshot of one conversation 'c1' ("Chat") holding `messages`, as the host posts it when the panel opens. */
+export function chatSnapshot(messages: MessageView[] = [], options: { busy?: boolean } = {}): Extract<HostMessage, { type: 'snapshot' }> {
+  return {
+    type: 'snapshot',
+    conversation: { id: 'c1', title: 'Chat', messages, draft: '' },
+    conversations: [{ id: 'c1', title: 'Chat', updatedAt: 1 }],
+    composer: { model: 'm', channel: 'stable', imageInput: false, attachments: [], contextTokens: 0, contextWindow: 1000, hasKey: true },
+    busy: options.busy ?? false,
+  };
 }
 
 /** aria-label wins, else the text (what Playwright's getByRole name matching sees here). */
