@@ -73,11 +73,10 @@ export class EditsView {
     // Every answer with a file still pending (it must stay reviewable), then the newest of the
     // settled ones up to MAX_ANSWERS in all, in the conversation's order.
     const withFiles = msg.answers.filter((a) => Array.isArray(a.files) && a.files.length > 0);
-    const hasPending = (a: AnswerEditsView) => a.files.some((f) => f.state === 'pending');
-    const room = Math.max(0, MAX_ANSWERS - withFiles.filter(hasPending).length);
-    const settled = withFiles.filter((a) => !hasPending(a));
-    const settledShown = new Set(room > 0 ? settled.slice(-room) : []);
-    const shown = withFiles.filter((a) => hasPending(a) || settledShown.has(a));
+    const settled = withFiles.filter((a) => !a.files.some((f) => f.state === 'pending'));
+    const room = Math.max(0, MAX_ANSWERS - (withFiles.length - settled.length));
+    const hiddenSettled = new Set(settled.slice(0, Math.max(0, settled.length - room)));
+    const shown = withFiles.filter((a) => !hiddenSettled.has(a));
     // The toggle shows once the conversation has edits to review (or while it is on): an empty
     // conversation keeps the panel's height for the transcript (the default side bar is 290 px).
     this.toggleRow.hidden = !msg.available || (!msg.autoAccept && shown.length === 0);

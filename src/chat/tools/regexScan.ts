@@ -189,9 +189,10 @@ function ask(message: Record<string, unknown>): Promise<HostReply> {
     });
     h.child.channel?.ref();
     h.child.send({ ...message, id }, (err) => {
-      if (!err || !h.pending.has(id)) return;
+      const p = err ? h.pending.get(id) : undefined;
+      if (!p) return;
       h.pending.delete(id);
-      reject(new RegexUnavailable(`the regex scan process did not take the scan (${err.message})`));
+      p.reject(new RegexUnavailable(`the regex scan process did not take the scan (${err!.message})`));
     });
   });
 }
