@@ -187,9 +187,10 @@ export class ChatApp {
     const { conversation } = msg;
     const saved = this.host.readState();
     const first = !this.ready;
-    // Typed while another conversation was on its way (New Chat clicked, then typing at once on a
-    // busy host): neither conversation has that text yet, so it goes with the one now shown.
-    const typed = !first && this.conversationId !== conversation.id ? this.composer.takeUnpostedDraft() : undefined;
+    // Typed before the first snapshot, or while another conversation was on its way (New Chat
+    // clicked, then typing at once on a busy host): the host may not have that text yet, so it
+    // goes with the conversation now shown.
+    const typed = first ? this.composer.takeTypedBeforeReady() : this.conversationId !== conversation.id ? this.composer.takeUnpostedDraft() : undefined;
     this.conversationId = conversation.id;
     this.notices.setConversation(conversation.id);
     this.notices.keepConversations(msg.conversations.map((c) => c.id));
@@ -214,7 +215,7 @@ export class ChatApp {
     // post may not have reached the host); for any other conversation its own draft applies.
     const local = saved.conversationId === conversation.id && saved.draft !== conversation.draft;
     this.composer.noteHostDraft(conversation.draft ?? '');
-    if (typed?.trim()) this.composer.setDraft(conversation.draft ? `${conversation.draft}\n\n${typed}` : typed, { notifyHost: true });
+    if (typed?.trim()) this.composer.setDraft(withDraft(conversation.draft, typed), { notifyHost: true });
     else this.composer.setDraft(local ? saved.draft : (conversation.draft ?? ''), { notifyHost: local });
     this.refreshEmpty();
     if (first) this.focusComposerWhenOpened();
@@ -280,6 +281,11 @@ const SEND_TOPICS: readonly NoticeTopic[] = ['model', 'budget', 'busy'];
 
 function validActions(actions: unknown): ErrorAction[] {
   return Array.isArray(actions) ? actions.filter((a): a is ErrorAction => typeof a === 'string' && a in ACTION_LABELS) : [];
+}
+
+/** `typed` kept together with the conversation's `draft`, once (typed may already hold it). */
+function withDraft(draft: string | undefined, typed: string): string {
+  return !draft || typed.includes(draft) ? typed : `${draft}\n\n${typed}`;
 }
 
 /** Reads the optional initial state the host put into `data-initial-state` (never a script). */

@@ -47,6 +47,8 @@ export class Composer {
   private state: ComposerState | undefined;
   private busy = false;
   private ready = false;
+  /** the user typed before the first snapshot (see takeTypedBeforeReady) */
+  private typedBeforeReady = false;
   private draftTimer: number | undefined;
   private lastPostedDraft: string | undefined;
   /** set while the user edits an earlier message; the normal draft is kept aside meanwhile */
@@ -240,6 +242,18 @@ export class Composer {
     return this.input.value === this.lastPostedDraft ? undefined : this.input.value;
   }
 
+  /**
+   * The box's text when the user typed before the first snapshot (the box shows at once; a busy
+   * host answers later), else undefined; the pending draft post is cancelled.
+   */
+  takeTypedBeforeReady(): string | undefined {
+    if (!this.typedBeforeReady) return undefined;
+    this.typedBeforeReady = false;
+    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
+    this.draftTimer = undefined;
+    return this.input.value;
+  }
+
   /** Sends any pending draft to the host now (before switching conversation). */
   flushDraft(): void {
     if (this.draftTimer !== undefined) {
@@ -338,6 +352,7 @@ export class Composer {
 
   private onInput(): void {
     if (this.editing) return;
+    if (!this.ready) this.typedBeforeReady = true;
     this.callbacks.saveDraft(this.input.value);
     this.scheduleDraftPost();
   }

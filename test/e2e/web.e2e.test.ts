@@ -65,9 +65,29 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     const before = await assistants().count();
     await message().fill(text);
     await button('Send').click();
-    await until('an answer', async () => ((await assistants().count()) > before ? true : undefined));
+    const sentAt = Date.now();
+    await until('an answer', async () => ((await assistants().count()) > before ? true : undefined)).catch(async (err: unknown) => {
+      throw new Error(`${(err as Error).message}\n${await whatHappened(sentAt)}`);
+    });
     await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
     return (await assistants().nth(before).innerText()).trim();
+  }
+
+  /** For a failure message: what the simulator saw since `since`, the panel's text and the end of Modelgate's log. */
+  async function whatHappened(since: number): Promise<string> {
+    const seen = gw()
+      .requests.map((r) => `${r.method} ${r.path} at ${((r.at - since) / 1000).toFixed(1)} s`)
+      .join('; ');
+    const panel = await chat
+      .locator('body')
+      .innerText()
+      .catch((e: unknown) => `(unreadable: ${String(e)})`);
+    await wb.runCommand('Modelgate: Show Log').catch(() => undefined);
+    const log = await wb.page
+      .locator('.part.panel .view-lines')
+      .innerText({ timeout: 10_000 })
+      .catch((e: unknown) => `(unreadable: ${String(e)})`);
+    return `requests the simulator saw (times from the Send click): ${seen || 'none'}\npanel text: ${panel}\nModelgate log (end): ${log}`;
   }
 
   const chatRequests = (g: RunningGateway) => g.requests.filter((r) => r.path.endsWith('/chat/completions') && r.method === 'POST');

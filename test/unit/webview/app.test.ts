@@ -454,6 +454,30 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.input().value, 'fourth draft');
   });
 
+  it('text typed before the first snapshot stays in the box and reaches the host (a slow host, seen in a CI run)', async () => {
+    for (const posted of [false, true]) {
+      const t = setup();
+      t.type('typed before the host answered');
+      // the debounced draft post went out, or not, before the host made its snapshot
+      if (posted) await wait(30);
+      t.host(snapshot([], { conversation: { id: 'c1', title: 'New chat', messages: [], draft: '' } }));
+      assert.equal(t.input().value, 'typed before the host answered', `still in the box (draft posted first: ${posted})`);
+      await wait(30);
+      assert.deepEqual(t.sent('draft').at(-1), { type: 'draft', text: 'typed before the host answered' }, 'the host has it as the draft');
+      t.key(t.input(), 'Enter');
+      assert.deepEqual(t.sent('send').at(-1), { type: 'send', text: 'typed before the host answered' }, 'and Enter sends it');
+    }
+    // the host's draft (its copy of an older page's typing) and what was typed meanwhile are both kept
+    const t = setup({ draft: 'older draft', conversationId: 'c1' });
+    t.type('older draft and more');
+    t.host(snapshot([], { conversation: { id: 'c1', title: 'New chat', messages: [], draft: 'older draft' } }));
+    assert.equal(t.input().value, 'older draft and more', 'the text typed on top of the restored draft, once');
+    const u = setup();
+    u.type('new words');
+    u.host(snapshot([], { conversation: { id: 'c1', title: 'New chat', messages: [], draft: 'the host had this' } }));
+    assert.equal(u.input().value, 'the host had this\n\nnew words', 'both, nothing lost');
+  });
+
   it('restores a message the host could not send (setDraft)', () => {
     const t = setup();
     t.host(snapshot([]));
