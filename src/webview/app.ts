@@ -283,9 +283,9 @@ function validActions(actions: unknown): ErrorAction[] {
   return Array.isArray(actions) ? actions.filter((a): a is ErrorAction => typeof a === 'string' && a in ACTION_LABELS) : [];
 }
 
-/** `typed` kept together with the conversation's `draft`, once (typed may already hold it). */
+/** `typed` kept together with the conversation's `draft`, once (typed may start with it: typing went on after a restored draft). */
 function withDraft(draft: string | undefined, typed: string): string {
-  return !draft || typed.includes(draft) ? typed : `${draft}\n\n${typed}`;
+  return !draft || typed.startsWith(draft) ? typed : `${draft}\n\n${typed}`;
 }
 
 /** Reads the optional initial state the host put into `data-initial-state` (never a script). */

@@ -136,7 +136,11 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
           why: `outside the log's view (article ${box.top.toFixed(0)}..${box.bottom.toFixed(0)}, view ${view.top.toFixed(0)}..${view.bottom.toFixed(0)})`,
         };
       const hit = el.ownerDocument.elementFromPoint(box.left + box.width / 2, (top + bottom) / 2);
-      if (!hit || !el.contains(hit)) return { shown: false, text, why: `covered by ${hit ? hit.tagName + '.' + hit.className : 'nothing'}` };
+      if (!hit || !el.contains(hit)) {
+        const owner = hit?.closest('article')?.getAttribute('data-message-id') ?? 'no message';
+        const where = `article ${box.top.toFixed(0)}..${box.bottom.toFixed(0)}, view ${view.top.toFixed(0)}..${view.bottom.toFixed(0)}, probed at y ${((top + bottom) / 2).toFixed(0)}`;
+        return { shown: false, text, why: `covered by ${hit ? `${hit.tagName}.${hit.className} of ${owner}` : 'nothing'} (${where})` };
+      }
       return { shown: true, text, why: '' };
     });
   }
@@ -147,8 +151,11 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
     // again until it is shown, within 10 s.
     const deadline = Date.now() + 10_000;
     let r: { shown: boolean; text: string; why: string };
+    let tries = 0;
     do {
-      await article(i).scrollIntoViewIfNeeded({ timeout: 10_000 });
+      // first as a user's scroll leaves it; then to the middle of the log, away from its edges
+      if (tries++ === 0) await article(i).scrollIntoViewIfNeeded({ timeout: 10_000 });
+      else await article(i).evaluate((el) => el.scrollIntoView({ block: 'center' }));
       r = await shownAsText(i);
       if (!r.shown) await article(i).evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     } while (!r.shown && Date.now() < deadline);

@@ -476,6 +476,10 @@ describe('chat panel (main.ts in jsdom)', function () {
     u.type('new words');
     u.host(snapshot([], { conversation: { id: 'c1', title: 'New chat', messages: [], draft: 'the host had this' } }));
     assert.equal(u.input().value, 'the host had this\n\nnew words', 'both, nothing lost');
+    const v = setup();
+    v.type('see the last line');
+    v.host(snapshot([], { conversation: { id: 'c1', title: 'New chat', messages: [], draft: 'last' } }));
+    assert.equal(v.input().value, 'last\n\nsee the last line', 'a host draft that only occurs inside the typed text is kept too');
   });
 
   it('restores a message the host could not send (setDraft)', () => {
