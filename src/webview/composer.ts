@@ -236,9 +236,7 @@ export class Composer {
    * when there is none, or while an earlier message is being edited); the post is cancelled.
    */
   takeUnpostedDraft(): string | undefined {
-    if (this.draftTimer === undefined || this.editing) return undefined;
-    this.win.clearTimeout(this.draftTimer);
-    this.draftTimer = undefined;
+    if (this.editing || !this.cancelDraftPost()) return undefined;
     return this.input.value === this.lastPostedDraft ? undefined : this.input.value;
   }
 
@@ -249,18 +247,13 @@ export class Composer {
   takeTypedBeforeReady(): string | undefined {
     if (!this.typedBeforeReady) return undefined;
     this.typedBeforeReady = false;
-    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
-    this.draftTimer = undefined;
+    this.cancelDraftPost();
     return this.input.value;
   }
 
   /** Sends any pending draft to the host now (before switching conversation). */
   flushDraft(): void {
-    if (this.draftTimer !== undefined) {
-      this.win.clearTimeout(this.draftTimer);
-      this.draftTimer = undefined;
-      this.postDraft();
-    }
+    if (this.cancelDraftPost()) this.postDraft();
   }
 
   send(): void {
@@ -274,8 +267,7 @@ export class Composer {
     }
     this.post({ type: 'send', text });
     this.input.value = '';
-    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
-    this.draftTimer = undefined;
+    this.cancelDraftPost();
     this.callbacks.saveDraft('');
     this.lastPostedDraft = '';
     this.post({ type: 'draft', text: '' });
@@ -357,8 +349,16 @@ export class Composer {
     this.scheduleDraftPost();
   }
 
+  /** Cancels the debounced draft post; whether one was pending. */
+  private cancelDraftPost(): boolean {
+    if (this.draftTimer === undefined) return false;
+    this.win.clearTimeout(this.draftTimer);
+    this.draftTimer = undefined;
+    return true;
+  }
+
   private scheduleDraftPost(): void {
-    if (this.draftTimer !== undefined) this.win.clearTimeout(this.draftTimer);
+    this.cancelDraftPost();
     this.draftTimer = this.win.setTimeout(() => {
       this.draftTimer = undefined;
       this.postDraft();
