@@ -317,8 +317,20 @@ class WorkbenchSession implements Workbench {
   }
 
   async setKey(key: string): Promise<void> {
-    await this.runCommand('Modelgate: Set API Key');
-    await this.answerInput(key);
+    // Right after a cold Open Chat, the command focuses the panel once more when its page is
+    // ready; on a loaded machine that can land after the key's input box opened, and the box
+    // closes with the focus (ci30: the box never showed). Then ask again, as a person would.
+    for (let attempt = 0; ; attempt++) {
+      await this.runCommand('Modelgate: Set API Key');
+      const typed = await this.answerInput(key).then(
+        () => true,
+        (err: unknown) => {
+          if (attempt >= 2) throw err;
+          return false;
+        },
+      );
+      if (typed) break;
+    }
     await this.keyStored();
   }
 
