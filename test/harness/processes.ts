@@ -153,7 +153,7 @@ export async function waitFor<T>(
   }
 }
 
-/** pids of the extension hosts under the server (descendants whose command line says so). */
+/** pids of the extension hosts under the server (descendants whose command line says so, not their children). */
 export function extensionHostPids(rootPid: number): number[] {
   const parentOf = new Map<number, number>();
   const cmdOf = new Map<number, string>();
@@ -172,5 +172,9 @@ export function extensionHostPids(rootPid: number): number[] {
     for (let p = parentOf.get(pid), n = 0; p !== undefined && n < 20; p = parentOf.get(p), n++) if (p === rootPid) return true;
     return false;
   };
-  return [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
+  const hosts = [...cmdOf].filter(([pid, cmd]) => descends(pid) && /extensionHost/.test(cmd)).map(([pid]) => pid);
+  // A process an extension host is starting (git, a language server) shows its parent's command
+  // line between fork and exec: not a host of its own (ci31 counted three hosts for two windows).
+  const isHost = new Set(hosts);
+  return hosts.filter((pid) => !isHost.has(parentOf.get(pid) ?? -1));
 }
