@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the integration and end-to-end suites need on a machine with no internet:
-# Debian's Chromium (its headless shell when it can) and the headers code-server's native modules build against, Node 24
-# (VS Code 1.139's server needs it) and code-server 4.139.1 (VS Code 1.139.1 server + web
-# workbench), all from the npm registry and Debian. Idempotent; everything lands outside the
-# extension's own node_modules: the git-ignored .vscode-test/ folder of the checkout links to one
-# copy per version in the machine's cache (${XDG_CACHE_HOME:-~/.cache}/modelgate-test-tools), so a
-# second clone on the same machine (a CI run, a worktree, the demo) does not download 600 MB and
-# rebuild code-server's native modules again (about 2 min of CPU), as npm's own cache and apt do.
+# Debian's Chromium (its headless shell when it can) and the headers code-server's native
+# modules build against, Node 24 (VS Code 1.139's server needs it) and code-server 4.139.1
+# (VS Code 1.139.1 server + web workbench), all from the npm registry and Debian. Idempotent;
+# everything lands outside the extension's own node_modules: the git-ignored .vscode-test/ folder
+# of the checkout links to one copy per version in the machine's cache
+# (${XDG_CACHE_HOME:-~/.cache}/modelgate-test-tools), so a second clone on the same machine (a CI
+# run, a worktree, the demo) does not download 600 MB and rebuild code-server's native modules
+# again (about 2 min of CPU), as npm's own cache and apt do.
 # MODELGATE_VSCODE_TEST_DIR=<folder> installs into that folder itself instead (no cache);
 # MODELGATE_TOOLS_CACHE=<folder> moves the cache.
 set -euo pipefail
