@@ -225,9 +225,7 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     await message().waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
   });
 
   it(`holds ${CASES.length} hostile cases streamed in seeded random chunkings (seed ${SEED})`, async () => {

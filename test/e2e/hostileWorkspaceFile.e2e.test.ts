@@ -82,9 +82,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
     it("the key goes to the user's gateway only, and a chat costs what the user allowed", async () => {
       await wb.runCommand('Modelgate: Open Chat');
       chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 90_000 });
-      await wb.runCommand('Modelgate: Set API Key');
-      await wb.answerInput(KEY);
-      await wb.keyStored();
+      await wb.setKey(KEY);
       const start = gw.requests.length;
       const text = trusted ? 'List it [[call:list_files {"path":"."}]] [[rounds:5]]' : 'Tell me [[words:6]]';
       await chat.getByRole('textbox', { name: 'Message' }).fill(text);

@@ -184,9 +184,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     poller = setInterval(() => void collectToasts(), 400);
     await chatFrame();
     await message().waitFor({ state: 'visible' });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY);
 
     assert.ok((await ask('hello [[words:5]]')).split(/\s+/).length >= 5);
     await ask('list the files [[call:list_files {"path":"."}]]');

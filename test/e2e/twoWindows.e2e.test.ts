@@ -114,9 +114,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     const first = fixture.get();
     windows.push({ wb: first, name: 'A' });
     await chatFrame(windows[0]!);
-    await first.runCommand('Modelgate: Set API Key');
-    await first.answerInput(KEY);
-    await first.keyStored();
+    await first.setKey(KEY);
     second = await first.openWindow();
     windows.push({ wb: second, name: 'B' });
     await chatFrame(windows[1]!);
