@@ -13,6 +13,12 @@ import type { ChatStreamEvent } from './types';
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** A JSON answer (b64 images included) larger than this is refused. */
 export const MAX_JSON_BODY_BYTES = 128 * 1024 * 1024;
+/**
+ * Objects and arrays a JSON answer may hold before it is parsed (issue 21, item 7): parsing cost
+ * grows with them, not with long strings (base64 images), and 16 MB of `[{},{},…]` is seconds
+ * of the extension host's thread. An image answer needs a few per image.
+ */
+export const MAX_JSON_CONTAINERS = 10_000;
 
 /**
  * The chat events of one response, in batches of one network chunk each: one async hop per
@@ -126,18 +132,48 @@ export async function* chatEventBatches(
   if (batch.length) yield batch;
 }
 
-/** A model list larger than this is refused (the largest public lists are a few MB). */
-export const MAX_MODEL_LIST_BYTES = 16 * 1024 * 1024;
+/** A model list larger than this is refused: a few hundred bytes to a few KB per model. */
+export const MAX_MODEL_LIST_BYTES = 8 * 1024 * 1024;
+/** Objects and arrays in a model list: a few dozen per model, for lists of thousands. */
+export const MAX_MODEL_LIST_CONTAINERS = 200_000;
+
+/**
+ * The most an image answer for `n` images may take: each image base64-encoded at the size limit,
+ * plus 1 MB for the rest (revised prompts, URLs).
+ */
+export function imageAnswerBytes(n: number | null | undefined, maxImageBytes: number): number {
+  const images = Math.max(1, Math.floor(n ?? 1));
+  return Math.min(MAX_JSON_BODY_BYTES, images * Math.ceil((maxImageBytes * 4) / 3) + 1024 * 1024);
+}
+
+/** How many `{` and `[` the text holds, stopping past `limit` (strings included: an upper bound). */
+export function countContainers(text: string, limit: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length && count <= limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) count++;
+  }
+  return count;
+}
 
 /**
  * A JSON body (images, model list), read up to `maxBytes` (an HTML page only up to
  * MAX_ERROR_BODY_BYTES, which its summary needs); an HTML page or an `{error}` body is an error.
  */
-export async function readJsonAnswer(response: Response, attempt: Attempt, context: ErrorContext, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+export async function readJsonAnswer(
+  response: Response,
+  attempt: Attempt,
+  context: ErrorContext,
+  maxBytes = MAX_JSON_BODY_BYTES,
+  maxContainers = MAX_JSON_CONTAINERS,
+): Promise<unknown> {
   const { text, truncated } = await readBodyText(response, attempt, maxBytes, false, MAX_ERROR_BODY_BYTES);
   const trimmed = text.trimStart();
   if (trimmed.startsWith('<')) throw htmlInsteadOfAnswerError(summarizeHtml(trimmed));
   if (truncated) throw protocolError(`the answer is larger than ${formatBytes(maxBytes)}`);
+  if (countContainers(text, maxContainers) > maxContainers) {
+    throw protocolError(`the answer holds more than ${maxContainers.toLocaleString('en-US')} JSON objects and arrays, more than it can need`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,7 +1,7 @@
 // The gateway client: one small object per configuration, shared by chat, images and the
 // model pickers. Plain Node; everything it talks to goes through the
 // injected fetch, and every failure comes out as a GatewayError with the key redacted.
-import { chatEventBatches, MAX_ERROR_BODY_BYTES, MAX_MODEL_LIST_BYTES, readJsonAnswer } from './chatResponse';
+import { chatEventBatches, imageAnswerBytes, MAX_ERROR_BODY_BYTES, MAX_MODEL_LIST_BYTES, MAX_MODEL_LIST_CONTAINERS, readJsonAnswer } from './chatResponse';
 import { completionFromEvents } from './chatStream';
 import {
   abortedError,
@@ -319,7 +319,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const context: ErrorContext = { model: request.model, operation: 'image generation' };
     return withRetries(signal, cred.secrets, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/images/generations', { method: 'POST', body: imageBody(request), accept: 'application/json' }, cred, context);
-      const json = await readJsonAnswer(response, attempt, context);
+      const json = await readJsonAnswer(response, attempt, context, imageAnswerBytes(request.n, maxImageBytes));
       const parsed = wire().imageResponseSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the image answer has the wrong shape, ${describeZodError(parsed.error)}`);
       return {
@@ -339,7 +339,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     const cred = await resolveKey();
     return withRetries(signal, cred.secrets, gatewayPeer, async (attempt) => {
       const response = await open(attempt, '/models', { method: 'GET', accept: 'application/json' }, cred, {});
-      const json = await readJsonAnswer(response, attempt, {}, MAX_MODEL_LIST_BYTES);
+      const json = await readJsonAnswer(response, attempt, {}, MAX_MODEL_LIST_BYTES, MAX_MODEL_LIST_CONTAINERS);
       const parsed = wire().modelListSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
       const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;

@@ -1,7 +1,7 @@
 // completeChat: sends stream: false, reads a JSON answer or (the spec says streaming is on by
 // default) an SSE one, and returns one ChatCompletion.
 import * as assert from 'node:assert/strict';
-import { MAX_MODEL_LIST_BYTES } from '../../../../src/core/client/chatResponse';
+import { countContainers, imageAnswerBytes, MAX_MODEL_LIST_BYTES, MAX_MODEL_LIST_CONTAINERS } from '../../../../src/core/client/chatResponse';
 import { client, expectGatewayError, finishChunk, sseHead, sseStream, startServer, textChunk, toolChunk, usageChunk } from './clientHarness';
 
 const chat = { model: 'flagship', messages: [{ role: 'user' as const, content: 'hi' }], provider: { channel: 'direct' as const } };
@@ -149,7 +149,61 @@ describe('core/client: bodies are capped before they are parsed (issue 21)', () 
   it('a model list larger than MAX_MODEL_LIST_BYTES is refused without reading the rest', async () => {
     const page = endlessPage('[', 64 * 1024 * 1024, 'application/json');
     const error = await expectGatewayError(client('http://127.0.0.1:9/v1', { fetch: page.fetch }).listModels(), 'protocol');
-    assert.match(error.message, /larger than 16 MB/);
+    assert.match(error.message, /larger than 8 MB/);
     assert.ok(page.pulled() <= MAX_MODEL_LIST_BYTES + 256 * 1024, `${page.pulled()} bytes read`);
+  });
+
+  /** Runs `body` while counting JSON.parse calls on texts of `minLength` or more. */
+  async function countingBigParses<T>(minLength: number, body: () => Promise<T>): Promise<{ result: T; parses: number }> {
+    const parse = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      if (typeof text === 'string' && text.length >= minLength) parses++;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      return { result: await body(), parses };
+    } finally {
+      JSON.parse = parse;
+    }
+  }
+
+  it('a model list of 4 MB of `{}` objects is refused before JSON.parse sees it (seconds of the host thread otherwise)', async () => {
+    const list = `[${'{},'.repeat(1_400_000)}{}]`;
+    const wrapped: typeof globalThis.fetch = async () => new Response(list, { status: 200, headers: { 'content-type': 'application/json' } });
+    const { result: error, parses } = await countingBigParses(1024 * 1024, () =>
+      expectGatewayError(client('http://127.0.0.1:9/v1', { fetch: wrapped }).listModels(), 'protocol'),
+    );
+    assert.match(error.message, /more than 200,000 JSON objects and arrays/);
+    assert.equal(parses, 0, 'the body never reached JSON.parse');
+  });
+
+  it('an image answer of 2 MB of `[]` is refused before JSON.parse; one with a large base64 image is read', async () => {
+    const nested = JSON.stringify({ created: 1, data: [{ b64_json: 'AAAA' }], junk: Array.from({ length: 700_000 }, () => []) });
+    const junk: typeof globalThis.fetch = async () => new Response(nested, { status: 200, headers: { 'content-type': 'application/json' } });
+    const { result: error, parses } = await countingBigParses(1024 * 1024, () =>
+      expectGatewayError(client('http://127.0.0.1:9/v1', { fetch: junk }).generateImages({ model: 'image-small', prompt: 'x' }), 'protocol'),
+    );
+    assert.match(error.message, /more than 10,000 JSON objects and arrays/);
+    assert.equal(parses, 0);
+    const png = 'A'.repeat(6 * 1024 * 1024);
+    const big: typeof globalThis.fetch = async () =>
+      new Response(JSON.stringify({ created: 1, data: [{ b64_json: png }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const images = await client('http://127.0.0.1:9/v1', { fetch: big }).generateImages({ model: 'image-small', prompt: 'x' });
+    assert.equal(images.data[0]!.b64_json!.length, png.length);
+  });
+
+  it('an image answer may take what n images at the size limit need, and no more than the overall cap', () => {
+    const mb = 1024 * 1024;
+    assert.equal(imageAnswerBytes(undefined, 3 * mb), 4 * mb + mb);
+    assert.equal(imageAnswerBytes(4, 3 * mb), 16 * mb + mb);
+    assert.equal(imageAnswerBytes(0, 3 * mb), 5 * mb, 'at least one image');
+    assert.equal(imageAnswerBytes(1000, 25 * mb), 128 * mb);
+  });
+
+  it('countContainers counts `{` and `[` and stops once past its limit', () => {
+    assert.equal(countContainers('{"a":[1,{"b":"[x"}]}', 100), 4);
+    assert.equal(countContainers('['.repeat(1000), 10), 11);
+    assert.ok(MAX_MODEL_LIST_CONTAINERS >= 100_000);
   });
 });
