@@ -18,7 +18,7 @@ import type { Services } from './services/serviceContainer';
 import { BudgetGuard, registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
 import { isLoopbackHost } from './core/client/baseUrl';
-import { inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from './modelgateApi';
+import { exportsFor, inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from './modelgateApi';
 
 export type { ModelgateApi, ModelgatePublicApi } from './modelgateApi';
 
@@ -113,8 +113,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
       if (isLoopbackBaseUrl(settings().baseUrl)) services.simulatorDemo.on = true;
     },
   });
-  if (!inTestMode(context, vscode.ExtensionMode.Test)) return publicApi;
-  const testApi: ModelgateApi = {
+  return exportsFor(inTestMode(context, vscode.ExtensionMode.Test), publicApi, (): ModelgateApi => ({
     ...publicApi,
     publicApi,
     statusBarText: () => statusBar.text,
@@ -134,8 +133,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     useInVsCodeChatPrompts: (prompts) => {
       vsCodeChatPrompts = prompts ?? defaultPrompts;
     },
-  };
-  return testApi;
+  }));
 }
 
 function isLoopbackBaseUrl(url: string | undefined): boolean {

@@ -12,6 +12,7 @@ import type { UsageEntry, UsageLedger } from './services/usageLedger';
 import type { SpendApi } from './spendingView';
 import type { PickerItemView } from './statusBar/modelChannelPicker';
 import type { VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
+import { startupEnvironmentValue } from './platform/startupEnvironment';
 
 /**
  * What activate() returns to every other extension (issue 21): figures to read, nothing that
@@ -92,9 +93,24 @@ export function publicApiOf(parts: {
   });
 }
 
-/** Test mode: VS Code's extension tests, or the test runner extension's suite in this extension host. */
-export function inTestMode(context: vscode.ExtensionContext, testMode: vscode.ExtensionMode): boolean {
-  if (context.extensionMode === testMode) return true;
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return !!env?.MODELGATE_TEST_ENTRY;
+/**
+ * What activate() returns: outside test mode the public API only (the test API is not even built),
+ * in test mode the test API.
+ */
+export function exportsFor(testMode: boolean, publicApi: ModelgatePublicApi, testApi: () => ModelgateApi): ModelgatePublicApi | ModelgateApi {
+  return testMode ? testApi() : publicApi;
+}
+
+/**
+ * Test mode: VS Code's extension tests, or the test runner extension's suite in this extension
+ * host, which the harness names in the host's environment at launch. Read from the environment
+ * the host started with: another extension in the same host that sets the variable later does
+ * not get the test-only members (issue 21, item 4).
+ */
+export function inTestMode(
+  context: Pick<vscode.ExtensionContext, 'extensionMode'>,
+  testMode: vscode.ExtensionMode,
+  startupValue: (name: string) => string | undefined = startupEnvironmentValue,
+): boolean {
+  return context.extensionMode === testMode || !!startupValue('MODELGATE_TEST_ENTRY');
 }
