@@ -117,6 +117,13 @@ export class AnswerRuns {
     this.#runs.set(c.id, run);
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
+    // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
+    // budgets count it while it runs. (The send checks asked first while a budget was used up.)
+    // Reserved before the first await, so that requests sent meanwhile see it.
+    const price = services.catalogue().price(model, channel);
+    const estimate = (wire: ReturnType<typeof layoutPrompt>) =>
+      price ? estimateCost(estimateRequestTokens(wire, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined;
+    let hold = services.budget.hold(estimate(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned, history })));
     // The rules files as they are now; one that changed since the last request costs this one its cache.
     const rules = await this.scope.rules.forTurn(c.id, firstRequest).catch(() => ({ files: [], changed: [] as string[] }));
     for (const path of rules.changed)
@@ -129,12 +136,11 @@ export class AnswerRuns {
       );
     const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, rules.files), pinned, history });
     const answerClient = this.#channels.client(client);
-    // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
-    // budgets count it while it runs. (The send checks asked first while a budget was used up.)
-    const price = services.catalogue().price(model, channel);
-    const estimate = (wire: typeof messages) =>
-      price ? estimateCost(estimateRequestTokens(wire, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined;
-    let hold = services.budget.hold(estimate(messages));
+    if (rules.files.length) {
+      const withRules = services.budget.hold(estimate(messages));
+      hold.settle();
+      hold = withRules;
+    }
     try {
       const outcome = await runAnswer({
         client: answerClient,
