@@ -30,7 +30,7 @@ import { EditsPanel } from './edits/editsPanel';
 import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { budgetStillRefuses } from './answers/sendChecks';
-import { SYSTEM_PROMPT } from './context/systemPrompt';
+import { systemPrompt } from './context/systemPrompt';
 import { ProjectRules } from './context/rulesFiles';
 import { systemPromptWithRules } from '../core/prompt/projectRules';
 import { chatModelInfo, composerState, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
@@ -171,7 +171,8 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    return layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, this.#rules.inUse(c.id)), pinned: pinnedFor(c), history: wireHistory(c) });
+    const tools = this.#toolsFor(this.#modelInfo(this.#services.settings().chatModel), c.id).tools;
+    return layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), this.#rules.inUse(c.id)), pinned: pinnedFor(c), history: wireHistory(c) });
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */
@@ -344,7 +345,7 @@ export class ChatController implements vscode.Disposable {
     const s = this.#services.settings();
     const info = this.#modelInfo(s.chatModel);
     const offer = this.#toolsFor(info, c.id);
-    const state = composerState(c, info, s.channel, offer, this.#hasKey);
+    const state = composerState(c, info, s.channel, offer, this.#hasKey, this.#rules.inUse(c.id));
     const rules = this.#rules.chips(c.id);
     if (rules.length) state.rules = rules;
     // the picker of tools from VS Code, where the model gets tools at all

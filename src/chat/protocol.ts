@@ -84,6 +84,8 @@ export interface EditFileView {
   removed: number;
   /** pending: staged, nothing saved yet; kept: saved; undone: dropped (nothing was saved) */
   state: 'pending' | 'kept' | 'undone';
+  /** the file configures tools, tasks, CI or packages: the warning shown on its row (never auto-accepted) */
+  warning?: string;
 }
 
 export interface AnswerEditsView {

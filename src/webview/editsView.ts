@@ -126,6 +126,8 @@ export class EditsView {
                 btn(l10n.t('Undo'), l10n.t('Undo {0}', f.path), 'action-button', { type: 'editReview', messageId: a.messageId, action: 'undo', path: f.path }),
               ])
             : h(doc, 'span', { className: 'edit-state', text: STATE_TEXT[f.state]() }),
+          // a file that configures tools, tasks, CI or packages (the host's words): never auto-accepted
+          typeof f.warning === 'string' && f.warning && h(doc, 'span', { className: 'edit-warning', text: f.warning }),
         ]),
       ),
     );

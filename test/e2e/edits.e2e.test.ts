@@ -1,10 +1,11 @@
 // The model's edits reviewed in the real web workbench (issue 18): an answer (scripted through the
-// gateway simulator) edits two files and creates one; the panel lists the three with their +/-
-// counts; the user opens a diff, keeps one file, undoes another, keeps the new one, then restores
-// the files to before the answer (the modal lists what it reverts). An edit of `.env` asks in a
-// card of the answer, Refuse focused as the default. Screenshots of the panel in light and dark
-// go to test-results/screenshots/ (edits-light.png, edits-dark.png, edits-secret-light.png,
-// edits-secret-dark.png).
+// gateway simulator) edits two files, creates one and edits a package.json; the panel lists them
+// with their +/- counts, the package.json with its warning; the user opens a diff, keeps one file,
+// undoes another, keeps the new one (the package.json stays to review), then restores the files to
+// before the answer (the modal lists what it reverts). An edit of `.env` asks in a card of the
+// answer, Refuse focused as the default. Screenshots of the panel in light and dark go to
+// test-results/screenshots/ (edits-light.png, edits-reviewed-light.png, edits-dark.png,
+// edits-secret-light.png, edits-secret-dark.png).
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ const KEY = 'sk-e2e-edits-51c8a2';
 const A = 'export const alpha = 1;\nexport const beta = 2;\n';
 const B = 'export function greet(name: string) {\n  return `Hello ${name}`;\n}\n';
 const ENV = 'API_TOKEN=abc\n';
+const PKG = '{\n  "name": "tools",\n  "version": "1.0.0"\n}\n';
 const call = (name: string, args: unknown) => `[[call:${name} ${JSON.stringify(args)}]]`;
 const SCRIPT =
   'Rename things ' +
@@ -29,13 +31,15 @@ const SCRIPT =
   ' ' +
   call('edit_file', { path: 'src/b.ts', edits: [{ search: '  return `Hello ${name}`;\n', replace: '  const text = `Hi ${name}`;\n  return text;\n' }] }) +
   ' ' +
-  call('create_file', { path: 'src/c.ts', content: 'export const c = 3;\n' });
+  call('create_file', { path: 'src/c.ts', content: 'export const c = 3;\n' }) +
+  ' ' +
+  call('edit_file', { path: 'tools/package.json', edits: [{ search: '"1.0.0"', replace: '"1.0.1"' }] });
 
 describe('e2e edits: review the model’s edits in the panel, then restore', function () {
   this.timeout(240_000);
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: { ...gatewaySettings(gw), 'workbench.colorTheme': 'Default Light Modern' },
-    workspaceFiles: { 'src/a.ts': A, 'src/b.ts': B, '.env': ENV },
+    workspaceFiles: { 'src/a.ts': A, 'src/b.ts': B, '.env': ENV, 'tools/package.json': PKG },
     viewport: { width: 1280, height: 860 },
   }));
 
@@ -81,7 +85,13 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     const rows = card.locator('.edit-file');
     assert.deepEqual(
       (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
-      ['src/a.ts +2 -2 Keep Undo', 'src/b.ts +2 -1 Keep Undo', 'src/c.ts new +1 -0 Keep Undo'],
+      [
+        'src/a.ts +2 -2 Keep Undo',
+        'src/b.ts +2 -1 Keep Undo',
+        'src/c.ts new +1 -0 Keep Undo',
+        'tools/package.json +1 -1 Keep Undo ⚠ package configuration: scripts and registries run at install',
+      ],
+      'a file that configures packages carries its warning',
     );
     assert.equal(onDisk('src/a.ts'), A, 'nothing saved before Keep');
     assert.equal(onDisk('src/c.ts'), undefined);
@@ -105,6 +115,8 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     assert.equal(onDisk('src/b.ts'), B, 'Undo wrote nothing');
     await button('Keep src/c.ts').click();
     await until(() => onDisk('src/c.ts') === 'export const c = 3;\n', 'Keep created c.ts');
+    assert.equal(onDisk('tools/package.json'), PKG, 'package.json is still to review');
+    await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, 'edits-reviewed-light.png') });
 
     // dark theme, the reviewed state
     await wb.runCommand('Preferences: Color Theme');

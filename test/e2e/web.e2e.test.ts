@@ -105,6 +105,12 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
       assert.equal(r.headers.origin, new URL(wb.origin).origin, 'a fetch from the browser carries the workbench origin');
       assert.match(String(r.headers['user-agent']), /Chrome/, 'Chromium made the request, not the server');
       assert.equal(r.headers.authorization, `Bearer ${KEY}`);
+      // the web extension host runs no commands: run_command is not offered, and the prompt says so
+      const body = r.body as { tools?: { function: { name: string } }[]; messages: { role: string; content: unknown }[] };
+      const names = (body.tools ?? []).map((t) => t.function.name);
+      assert.ok(names.includes('read_file'), `the workspace tools are offered: ${names.join(', ')}`);
+      assert.ok(!names.includes('run_command'), `no run_command in the web host: ${names.join(', ')}`);
+      assert.match(String(body.messages[0]!.content), /run_command is not offered here/);
     }
     await wb.screenshot(join(SHOTS, 'web-chat-tool-call.png'));
   });

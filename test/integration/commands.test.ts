@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ApprovalView, HostMessage } from '../../src/chat/protocol';
 import type { ChatMessage } from '../../src/core/client/types';
-import { config, until, useModelgate } from './helpers';
+import { config, modelgateLogFile, until, useModelgate } from './helpers';
 
 const KEY = 'sk-commands-suite-7c21d0e4';
 
@@ -68,6 +68,59 @@ describe('run_command in the chat (real VS Code, gateway simulator)', function (
       posts.some((p) => p.type === 'approvalDone' && p.id === card.id),
       'the card was removed',
     );
+    // the log has the command and its exit code, never its output
+    const file = modelgateLogFile(mg.api);
+    assert.ok(file, 'found the Modelgate log file');
+    const log = await until(() => {
+      const text = fs.readFileSync(file, 'utf8');
+      return text.includes(`run_command approved by the user: ${JSON.stringify(command)}`) && text;
+    }, 'the run in the log');
+    assert.match(log, /run_command approved by the user: .*MG_OUT_.*, exit code 3, /, 'the command and its exit code');
+    assert.ok(!log.includes('MG_OUT_42'), 'the command’s output is not in the log');
+  });
+
+  it('changes staged by the answer and not kept: the card and the result say the command ran on the disk without them, get_diagnostics too', async () => {
+    const rel = 'mg-cmd-staged.txt';
+    const undoAll = async () => {
+      for (const m of (await chat().conversation()).messages) if (m.role === 'assistant') await mg.api.chat.edits.undo(m.id);
+    };
+    fs.writeFileSync(path.join(ws, rel), 'MG_DISK_TEXT\n');
+    try {
+      const edit = `[[call:edit_file ${JSON.stringify({ path: rel, edits: [{ search: 'MG_DISK_TEXT', replace: 'MG_STAGED_TEXT' }] })}]]`;
+      const show = `node -e 'process.stdout.write("MG_SEEN_" + require("fs").readFileSync("${rel}", "utf8"))'`;
+      const sending = chat().send(`Edit, then run ${edit} [[then]] ${call(show)} [[call:get_diagnostics {}]]`);
+      const card = await nthCard(0, 'the approval card');
+      answer(card, 'run'); // first: a failed assertion must not leave the answer waiting
+      await sending;
+      const detail = [
+        'Folder: .',
+        `Not on disk yet: 1 file(s) with changes the model staged that you have not kept (${rel}). The command runs on the files on disk, without those changes.`,
+      ];
+      assert.deepEqual(card.detail, detail);
+      assert.deepEqual(cards().find((c) => c.choices.some((x) => x.id === 'stop'))?.detail, detail, 'the running card says so too');
+      const [ran, problems] = toolResults().slice(-2);
+      assert.match(ran!, /MG_SEEN_MG_DISK_TEXT/, 'the command read the file on disk');
+      assert.ok(
+        ran!.startsWith(
+          `Note: 1 file with changes staged in this conversation is not on disk yet (${rel}); the command ran against the files on disk, without those changes.`,
+        ),
+        ran,
+      );
+      assert.ok(
+        problems!.startsWith(`Note: 1 file with changes staged in this conversation is not on disk yet (${rel}); these problems are of the files`),
+        problems,
+      );
+      await undoAll();
+      // nothing staged any more: no note
+      const again = chat().send(`Run it ${call(show)}`);
+      answer(await until(() => runQuestions()[1], 'the second approval card'), 'run');
+      await again;
+      assert.deepEqual(runQuestions()[1]!.detail, ['Folder: .']);
+      assert.doesNotMatch(toolResults().at(-1)!, /^Note:/);
+    } finally {
+      await undoAll();
+      fs.rmSync(path.join(ws, rel), { force: true });
+    }
   });
 
   it('Skip: nothing runs and the model is told it was skipped', async () => {

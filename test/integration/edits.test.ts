@@ -360,6 +360,102 @@ describe('edits under review (real VS Code)', function () {
     }
   });
 
+  it('auto-accept never keeps a file that configures packages (package.json): it stays pending, its row and diff title warn, the panel says why', async () => {
+    const PKG = '{\n  "name": "mg-fixture",\n  "version": "1.0.0"\n}\n';
+    fs.writeFileSync(at('package.json'), PKG);
+    fs.writeFileSync(at('plain.ts'), 'export const plain = 1;\n');
+    const c = await mg.api.chat.controller.conversation();
+    edits().setAutoAccept(c.id, true);
+    try {
+      const r = await answer(
+        `${call('edit_file', { path: `${FIX}/package.json`, edits: [{ search: '"1.0.0"', replace: '"1.0.1"' }] })} ` +
+          `${call('edit_file', { path: `${FIX}/plain.ts`, edits: [{ search: 'plain = 1', replace: 'plain = 2' }] })}`,
+      );
+      assert.equal(read('plain.ts'), 'export const plain = 2;\n', 'auto-accept kept the plain file');
+      assert.equal(read('package.json'), PKG, 'package.json was not written');
+      const [pkg, plain] = r.view?.files ?? [];
+      assert.equal(pkg?.path, `${FIX}/package.json`);
+      assert.equal(pkg?.state, 'pending', 'it waits for the user');
+      assert.match(pkg?.warning ?? '', /package configuration: scripts and registries run at install/);
+      assert.equal(plain?.state, 'kept');
+      assert.equal(plain?.warning, undefined);
+      const notice = posts.find((p) => p.type === 'notice' && /Auto-accept did not keep/.test(JSON.stringify(p)));
+      assert.ok(notice, 'the panel says why it was not kept');
+      assert.match(JSON.stringify(notice), /mg-edits-fixture\/package\.json: it configures tools, tasks, CI or packages/);
+      assert.ok(await edits().showDiff(r.id, `${FIX}/package.json`));
+      const title = await until(() => {
+        const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return t?.input instanceof vscode.TabInputTextDiff && t.label;
+      }, 'the diff tab');
+      assert.match(title, /package\.json ↔ .*⚠ package configuration/, 'the diff title warns');
+      await edits().undo(r.id);
+      assert.equal(read('package.json'), PKG);
+    } finally {
+      edits().setAutoAccept(c.id, false);
+    }
+  });
+
+  /** Runs an edit tool as answer `ctx.messageId` does (the bench does the same), without a round trip. */
+  const tool = (ctx: { conversationId: string; messageId: string }, name: 'edit_file' | 'create_file', args: unknown) =>
+    edits().run(name, args, ctx, new vscode.CancellationTokenSource().token);
+  const confirmAll = () => {
+    let shown = '';
+    edits().ui.confirmRestore = (message, detail) => {
+      shown = `${message}\n${detail}`;
+      return Promise.resolve(true);
+    };
+    return () => shown;
+  };
+
+  it('a file kept mid-answer and changed again: the restore goes back to before the answer (the text; a created file is deleted)', async () => {
+    const E = 'export const e = 1;\n';
+    fs.writeFileSync(at('e.ts'), E);
+    const ctx = { conversationId: (await mg.api.chat.controller.conversation()).id, messageId: `mid-keep-${Date.now()}` };
+    const editE = (from: string, to: string) => tool(ctx, 'edit_file', { path: `${FIX}/e.ts`, edits: [{ search: from, replace: to }] });
+    await editE('e = 1', 'e = 2');
+    await tool(ctx, 'create_file', { path: `${FIX}/late.ts`, content: 'one\n' });
+    assert.deepEqual(await edits().keep(ctx.messageId), [], 'the first Keep, mid-answer');
+    assert.equal(read('e.ts'), 'export const e = 2;\n');
+    assert.equal(read('late.ts'), 'one\n');
+    await editE('e = 2', 'e = 3');
+    await tool(ctx, 'edit_file', { path: `${FIX}/late.ts`, edits: [{ search: 'one', replace: 'two' }] });
+    assert.deepEqual(
+      (await edits().state(ctx.conversationId)).answers.find((a) => a.messageId === ctx.messageId)?.files.map((f) => `${f.path} ${f.kind} ${f.state}`),
+      [`${FIX}/e.ts edit pending`, `${FIX}/late.ts create pending`],
+      'changed again: pending again, still the answer’s new file',
+    );
+    assert.deepEqual(await edits().keep(ctx.messageId), [], 'the second Keep applies over the kept text');
+    assert.equal(read('e.ts'), 'export const e = 3;\n');
+    assert.equal(read('late.ts'), 'two\n');
+
+    const shown = confirmAll();
+    assert.deepEqual(await edits().restore(ctx.messageId), { kind: 'restored', problems: [] });
+    assert.match(shown(), /Restore 2 file\(s\)/);
+    assert.match(shown(), /late\.ts: delete it \(this answer created it\)/);
+    assert.equal(read('e.ts'), E, 'the text from before the answer, not the one of the first Keep');
+    assert.equal(fs.existsSync(at('late.ts')), false, 'the file the answer created is gone');
+  });
+
+  it('a file kept mid-answer, changed again and that change undone: the first change stays kept and restorable', async () => {
+    const U = 'export const u = 1;\n';
+    fs.writeFileSync(at('u.ts'), U);
+    const ctx = { conversationId: (await mg.api.chat.controller.conversation()).id, messageId: `mid-undo-${Date.now()}` };
+    await tool(ctx, 'edit_file', { path: `${FIX}/u.ts`, edits: [{ search: 'u = 1', replace: 'u = 2' }] });
+    assert.deepEqual(await edits().keep(ctx.messageId), []);
+    await tool(ctx, 'edit_file', { path: `${FIX}/u.ts`, edits: [{ search: 'u = 2', replace: 'u = 3' }] });
+    await edits().undo(ctx.messageId);
+    assert.equal(read('u.ts'), 'export const u = 2;\n', 'Undo wrote nothing');
+    const view = (await edits().state(ctx.conversationId)).answers.find((a) => a.messageId === ctx.messageId);
+    assert.deepEqual(
+      view?.files.map((f) => `${f.path} ${f.state} +${f.added} -${f.removed}`),
+      [`${FIX}/u.ts kept +1 -1`],
+    );
+    assert.equal(view?.restorable, true);
+    confirmAll();
+    assert.deepEqual(await edits().restore(ctx.messageId), { kind: 'restored', problems: [] });
+    assert.equal(read('u.ts'), U);
+  });
+
   let live = '';
   let gone = '';
   it('removes the checkpoints of a deleted conversation', async () => {

@@ -11,7 +11,7 @@ import { describeError } from '../../services/userErrors';
 import { AnswerChannels } from './answerChannelChoice';
 import { runAnswer, type ToolResult } from './answerLoop';
 import type { ChatScope } from '../chatScope';
-import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { systemPrompt } from '../context/systemPrompt';
 import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
@@ -134,7 +134,7 @@ export class AnswerRuns {
           path,
         ),
       );
-    const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(SYSTEM_PROMPT, rules.files), pinned, history });
+    const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), rules.files), pinned, history });
     const answerClient = this.#channels.client(client);
     if (rules.files.length) {
       const withRules = services.budget.hold(estimate(messages));

@@ -8,7 +8,8 @@ import { formatUsd } from '../../core/spend/cost';
 import { layoutPrompt } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens } from '../../core/prompt/tokens';
 import type { ChatScope } from '../chatScope';
-import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { systemPrompt } from '../context/systemPrompt';
+import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { wireHistory, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 
@@ -101,8 +102,10 @@ export class CacheLossNotices {
     const key = `${c.id}\n${from.model}\n${from.channel}\n${to.model}\n${to.channel}`;
     if (this.#warned.has(key)) return;
     const info = this.scope.modelInfo(to.model);
-    const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history: wireHistory(c) });
-    const tokens = estimateRequestTokens(messages, this.scope.toolsFor(info).tools);
+    const tools = this.scope.toolsFor(info, c.id).tools;
+    const system = systemPromptWithRules(systemPrompt(tools), this.scope.rules.inUse(c.id));
+    const messages = layoutPrompt({ systemPrompt: system, pinned: pinnedFor(c), history: wireHistory(c) });
+    const tokens = estimateRequestTokens(messages, tools);
     const catalogue = this.scope.services.catalogue();
     const message = cacheLossMessage(c, to, tokens, (r) => catalogue.price(r.model, r.channel as ChannelChoice));
     if (!message) return;

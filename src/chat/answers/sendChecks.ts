@@ -9,7 +9,8 @@ import { describeError } from '../../services/userErrors';
 import type { ChatScope } from '../chatScope';
 import type { Services } from '../../services/serviceContainer';
 import type { NoticeLevel } from '../view/chatOutput';
-import { SYSTEM_PROMPT } from '../context/systemPrompt';
+import { systemPrompt } from '../context/systemPrompt';
+import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import type { Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 import { noImagesMessage } from '../context/chatAttachments';
@@ -29,7 +30,9 @@ export class Refusal {
 export async function checkSendable(scope: ChatScope, c: Conversation, history: ChatMessage[]): Promise<Refusal | undefined> {
   const s = scope.services.settings();
   const info = scope.modelInfo(s.chatModel);
-  const messages = layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history });
+  const tools = scope.toolsFor(info, c.id).tools;
+  // the system message as the answer sends it: the prompt for these tools and the rules files in use
+  const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), scope.rules.inUse(c.id)), pinned: pinnedFor(c), history });
   if (!info.imageInput && hasImages(messages)) {
     return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel'], 'warning', 'model');
   }
@@ -42,7 +45,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   const key = await scope.services.gateway.ensureKey();
   await scope.refreshKey();
   if (!key) return new Refusal(l10n.t('Nothing was sent: Modelgate needs an API key for the gateway.'), ['setKey'], 'error');
-  const tokens = estimateRequestTokens(messages, scope.toolsFor(info).tools);
+  const tokens = estimateRequestTokens(messages, tools);
   const reserve = outputReserve(info.contextWindow, info.maxOutput);
   if (tokens > info.contextWindow - reserve) {
     return new Refusal(

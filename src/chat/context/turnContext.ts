@@ -7,7 +7,8 @@ import { layoutPrompt, userMessage, type ImageInput, type PinnedFile, type Volat
 import { estimateRequestTokens } from '../../core/prompt/tokens';
 import type { ToolDefinition } from '../../core/client/types';
 import type { AttachmentView, ComposerState } from '../protocol';
-import { SYSTEM_PROMPT } from './systemPrompt';
+import { systemPrompt } from './systemPrompt';
+import { systemPromptWithRules, type RulesFile } from '../../core/prompt/projectRules';
 import { composerAttachments, wireHistory, type Conversation, type PendingAttachment, type PinnedRecord } from '../conversations/conversationTranscript';
 
 export function chatModelInfo(catalogue: ModelCatalogue, id: string): ChatModelInfo {
@@ -50,11 +51,20 @@ export function nextMessageContext(c: Conversation): NextMessageContext {
   return out;
 }
 
-export function composerState(c: Conversation, info: ChatModelInfo, channel: ChannelChoice, offer: ToolOffer, hasKey: boolean): ComposerState {
+/** `rules`: the rules files in use (their text is part of the system message the meter counts). */
+export function composerState(
+  c: Conversation,
+  info: ChatModelInfo,
+  channel: ChannelChoice,
+  offer: ToolOffer,
+  hasKey: boolean,
+  rules: readonly RulesFile[] = [],
+): ComposerState {
   const { contexts, images } = nextMessageContext(c);
   const history = wireHistory(c);
   if (contexts.length || images.length) history.push(userMessage('', contexts, images));
-  const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned: pinnedFor(c), history }), offer.tools);
+  const system = systemPromptWithRules(systemPrompt(offer.tools), rules);
+  const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: system, pinned: pinnedFor(c), history }), offer.tools);
   const state: ComposerState = {
     model: info.id,
     channel,

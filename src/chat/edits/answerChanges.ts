@@ -5,7 +5,9 @@
 // yet is refused to a later answer (editTools.ts).
 import type * as vscode from 'vscode';
 import { lineDelta } from '../../core/workspace/searchReplace';
+import type { ToolConfigKind } from '../../core/workspace/writeGuard';
 import type { AnswerEditsView, EditFileView } from '../protocol';
+import { configWarning } from '../apply/pendingChanges';
 
 export type FileState = 'pending' | 'kept' | 'undone';
 
@@ -27,6 +29,37 @@ export interface StagedFile {
   index: number;
   /** +/- lines, when the texts are gone (an answer of a window before this one) */
   counts?: { added: number; removed: number };
+  /**
+   * Set when the file was kept earlier in this answer and then changed again: the text it had when
+   * the new change was staged (undefined: no file). Keep applies the change over this text;
+   * `original`, `index` and the checkpoint stay those of before the answer, for the restore.
+   */
+  over?: { text: string | undefined };
+  /** the file configures tools, tasks, CI or packages: flagged in the review, never auto-accepted */
+  configures?: ToolConfigKind;
+}
+
+/** The text the pending change applies over: what Keep expects on disk. */
+export function baseOf(f: StagedFile): string | undefined {
+  return f.over ? f.over.text : f.original;
+}
+
+/** What Keep does to the disk: create, delete or edit (relative to baseOf, not to before the answer). */
+export function keepKind(f: StagedFile): EditFileView['kind'] {
+  return kindOf({ original: baseOf(f), text: f.text });
+}
+
+/**
+ * Undo of a pending change: nothing of it was written. A file kept earlier in the answer stays
+ * kept (with the text it has on disk), so the restore still puts it back.
+ */
+export function dropPending(f: StagedFile): void {
+  if (f.over) {
+    f.text = f.over.text;
+    f.state = 'kept';
+  } else {
+    f.state = 'undone';
+  }
 }
 
 export function countsOf(f: StagedFile): { added: number; removed: number } {
@@ -86,9 +119,9 @@ export class AnswerChanges {
     return [...this.files.values()].filter((f) => f.state === 'pending');
   }
 
-  /** A file created and deleted again in the same answer changed nothing: it is not listed. */
+  /** A file created and deleted again in the same answer (and never kept between) changed nothing: it is not listed. */
   listed(): StagedFile[] {
-    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined)).sort((x, y) => x.index - y.index);
+    return [...this.files.values()].filter((f) => !(f.original === undefined && f.text === undefined && !f.over)).sort((x, y) => x.index - y.index);
   }
 
   byDisplay(display: string): StagedFile | undefined {
@@ -103,7 +136,7 @@ export class AnswerChanges {
   view(): AnswerEditsView {
     const files = this.listed().map((f): EditFileView => {
       const { added, removed } = countsOf(f);
-      return { path: f.display, kind: kindOf(f), added, removed, state: f.state };
+      return { path: f.display, kind: kindOf(f), added, removed, state: f.state, ...(f.configures ? { warning: configWarning(f.configures) } : {}) };
     });
     return { messageId: this.answerId, files, restorable: this.restorable, restored: this.restored, ...(this.note ? { note: this.note } : {}) };
   }

@@ -20,6 +20,8 @@ const fileSchema = z.object({
   index: z.number().int(),
   added: z.number().int(),
   removed: z.number().int(),
+  /** pending again after a Keep in the same answer: what that Keep wrote stays restorable */
+  keptBefore: z.boolean().optional(),
 });
 
 const manifestSchema = z.object({
@@ -105,6 +107,7 @@ export class CheckpointStore {
         checkpointed: f.checkpointed,
         index: f.index,
         ...countsOf(f),
+        ...(f.over ? { keptBefore: true } : {}),
       })),
     };
     try {
@@ -214,7 +217,7 @@ export class CheckpointStore {
           display: f.display,
           original: f.existed ? '' : undefined,
           text: f.deleted ? undefined : '',
-          state: wasPending ? 'undone' : f.state,
+          state: wasPending ? (f.keptBefore ? 'kept' : 'undone') : f.state,
           checkpointed: f.checkpointed,
           index: f.index,
           counts: { added: f.added, removed: f.removed },

@@ -12,8 +12,9 @@ import { changedRange } from '../../core/workspace/searchReplace';
 import { createNoFollow, guardWrite } from '../../services/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import type { AnswerEditsView } from '../protocol';
-import { AnswerChanges, kindOf, type StagedFile } from './answerChanges';
+import { AnswerChanges, baseOf, dropPending, keepKind, kindOf, type StagedFile } from './answerChanges';
 import type { CheckpointStore } from './checkpoints';
+import { configWarning } from '../apply/pendingChanges';
 
 export const EDIT_SCHEME = 'modelgate-edit';
 
@@ -117,8 +118,8 @@ export class EditReview implements vscode.Disposable {
   }
 
   async #keepFile(a: AnswerChanges, f: StagedFile): Promise<string | undefined> {
-    const kind = kindOf(f);
-    if (f.original === undefined && f.text === undefined) {
+    const kind = keepKind(f);
+    if (baseOf(f) === undefined && f.text === undefined) {
       f.state = 'undone';
       return undefined;
     }
@@ -132,9 +133,9 @@ export class EditReview implements vscode.Disposable {
       if (created.result === 'taken') return vscode.l10n.t('{0} exists now (created after the model staged it), so nothing was written.', f.display);
     } else {
       const doc = await vscode.workspace.openTextDocument(f.uri);
-      if (doc.getText() !== f.original) return changedMeanwhile;
+      if (doc.getText() !== baseOf(f)) return changedMeanwhile;
       if (kind === 'edit') {
-        const r = changedRange(f.original!, f.text!);
+        const r = changedRange(baseOf(f)!, f.text!);
         const edit = new vscode.WorkspaceEdit();
         edit.replace(f.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
         if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('VS Code refused the edit of {0}; nothing was written.', f.display);
@@ -157,7 +158,7 @@ export class EditReview implements vscode.Disposable {
     if (!a) return;
     const files = display === undefined ? a.pending() : a.pending().filter((f) => f.display === display);
     for (const f of files) {
-      f.state = 'undone';
+      dropPending(f);
       this.hooks.log(`Edits: undid the staged change of ${f.display} (answer ${a.answerId}); nothing was written.`);
       await this.#closeDiff(a, f);
     }
@@ -173,7 +174,8 @@ export class EditReview implements vscode.Disposable {
     const [left, right] = this.#diffUris(a, f);
     const kind = kindOf(f);
     const what = kind === 'create' ? vscode.l10n.t('new file') : kind === 'delete' ? vscode.l10n.t('deleted') : vscode.l10n.t('model’s change');
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${f.display} ↔ ${what}`, { preview: false });
+    const warning = f.configures ? ` ${configWarning(f.configures)}` : ''; // it configures tools, tasks, CI or packages
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${f.display} ↔ ${what}${warning}`, { preview: false });
     return true;
   }
 

@@ -9,6 +9,7 @@
 // Every refusal is a ToolError: the model reads it, the panel shows it as the call's result.
 import * as vscode from 'vscode';
 import { hasSecretContent } from '../../core/workspace/sensitiveFiles';
+import type { ToolConfigKind } from '../../core/workspace/writeGuard';
 import { applySearchReplace } from '../../core/workspace/searchReplace';
 import { guardWrite } from '../../services/writeGuard';
 import { ToolError } from '../tools/errors';
@@ -40,6 +41,8 @@ interface Located {
   display: string;
   /** a symbolic link led elsewhere inside the workspace */
   via?: string;
+  /** the file configures tools, tasks, CI or packages (the write guard's classification) */
+  configures?: ToolConfigKind;
 }
 
 const NOTHING = 'Nothing was changed.';
@@ -59,7 +62,13 @@ async function locate(path: string, ctx: EditContext, tool: EditToolName, token:
   if (targetIsSensitive(t) && !(await ctx.changes.consent(key, () => ctx.allowSensitive(w.display, tool, token)))) {
     throw refusal(ctx, tool, w.display, `The user did not allow changes to "${w.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
-  return { key, uri: w.realUri, display: w.display, ...(w.realDisplay !== w.display ? { via: w.realDisplay } : {}) };
+  return {
+    key,
+    uri: w.realUri,
+    display: w.display,
+    ...(w.realDisplay !== w.display ? { via: w.realDisplay } : {}),
+    ...(w.configures ? { configures: w.configures } : {}),
+  };
 }
 
 function refusal(ctx: EditContext, tool: string, shown: string, message: string): ToolError {
@@ -103,7 +112,9 @@ function binary(loc: Located): ToolError {
 
 /**
  * The file's entry in this answer: the one staged before, or a new one (the text as it is now)
- * that finish() registers once the call succeeded: a failed call stages nothing.
+ * that finish() registers once the call succeeded: a failed call stages nothing. A file the user
+ * kept earlier in this answer gets a new pending change over its text now, and keeps the
+ * answer's first original (its checkpoint, and whether the answer created it) for the restore.
  */
 async function stage(ctx: EditContext, loc: Located, tool: EditToolName, order: number, token: vscode.CancellationToken): Promise<StagedFile> {
   const a = ctx.changes;
@@ -114,18 +125,31 @@ async function stage(ctx: EditContext, loc: Located, tool: EditToolName, order: 
       `"${loc.display}" has changes from an earlier answer that the user has not kept or undone yet; changes of two answers are never mixed. ${NOTHING} Ask the user to keep or undo them first.`,
     );
   }
-  const original = await currentText(loc, token);
-  if (original !== undefined && hasSecretContent(original) && !(await a.consent(loc.key, () => ctx.allowSensitive(loc.display, tool, token)))) {
+  const current = await currentText(loc, token);
+  if (current !== undefined && hasSecretContent(current) && !(await a.consent(loc.key, () => ctx.allowSensitive(loc.display, tool, token)))) {
     throw new ToolError(`The user did not allow changes to "${loc.display}": it may contain secrets. ${NOTHING} Do not try it again.`);
   }
-  return { key: loc.key, uri: loc.uri, display: loc.display, original, text: original, state: 'pending', checkpointed: false, index: order };
+  const configures = loc.configures ? { configures: loc.configures } : {};
+  if (known && known.state === 'kept') return { ...known, ...configures, text: current, over: { text: current }, state: 'pending' };
+  return {
+    key: loc.key,
+    uri: loc.uri,
+    display: loc.display,
+    original: current,
+    text: current,
+    state: 'pending',
+    checkpointed: false,
+    index: order,
+    ...configures,
+  };
 }
 
 /** Registers the staged text (a new entry gets its checkpoint first), saves the manifest, tells the panel. */
 async function finish(ctx: EditContext, f: StagedFile, text: string | undefined, what: string): Promise<void> {
   const a = ctx.changes;
   if (a.files.get(f.key) !== f) {
-    await ctx.checkpoints.keepOriginal(a, f);
+    // once per file and answer: a file kept and changed again keeps the checkpoint of before the answer
+    if (!f.checkpointed) await ctx.checkpoints.keepOriginal(a, f);
     a.files.set(f.key, f);
   }
   f.text = text;

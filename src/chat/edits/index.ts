@@ -12,6 +12,7 @@ import { createFileTool, deleteFileTool, editFileTool, type EditContext } from '
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
 import { pathForDialog } from '../tools/sensitivePrompt';
 import type { AnswerEditsView } from '../protocol';
+import { configWarning } from '../apply/pendingChanges';
 
 export type { ConfirmRestore, RestoreOutcome } from './restore';
 
@@ -134,6 +135,15 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
     },
     staged: (key, answerId) => review.staged(key, answerId),
     created: (answerId) => review.created(answerId),
+    unsaved: (conversationId) => [
+      ...new Set(
+        [...review.answers.values()]
+          .filter((a) => a.conversationId === conversationId)
+          .flatMap((a) => a.listed())
+          .filter((f) => f.state === 'pending')
+          .map((f) => f.display),
+      ),
+    ],
     async state(conversationId) {
       await review.load(conversationId);
       return {
@@ -155,7 +165,19 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
     async answerFinished(answerId) {
       const a = review.answers.get(answerId);
       if (!a || a.pending().length === 0 || !review.autoAccept(a.conversationId)) return [];
-      return review.keep(answerId);
+      // A file that configures tools, tasks, CI or packages is never kept without review.
+      const held = a.pending().filter((f) => f.configures);
+      if (held.length === 0) return review.keep(answerId);
+      for (const f of held) log(`Edits: auto-accept left ${f.display} pending (answer ${answerId}): it configures ${f.configures}.`);
+      const kept = await Promise.all(a.pending().flatMap((f) => (f.configures ? [] : [review.keep(answerId, f.display)])));
+      return [
+        ...kept.flat(),
+        vscode.l10n.t(
+          'Auto-accept did not keep {0}: it configures tools, tasks, CI or packages ({1}). Review the change and keep or undo it.',
+          held.map((f) => f.display).join(', '),
+          held.map((f) => configWarning(f.configures!)).join('; '),
+        ),
+      ];
     },
     async conversationDeleted(conversationId) {
       if (storage) await review.conversationDeleted(conversationId);

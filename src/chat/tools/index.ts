@@ -19,6 +19,7 @@ import { searchTextTool } from './searchText';
 import type { ApproveSensitiveRead } from './approvalQueue';
 import { promptSensitiveRead, SensitiveReadGate } from './sensitiveAccess';
 import { capResult } from './text';
+import { stagedNote } from './stagedNote';
 import { COMMANDS_SUPPORTED } from '../../platform/commandProcess';
 import { runCommandTool, type RunCommandDeps } from './runCommand';
 import type { StagedView, ToolRunContext } from './toolContext';
@@ -54,6 +55,8 @@ export interface EditHost {
   staged(key: string, answerId: string): { text: string | undefined } | undefined;
   /** where the files answer `answerId` created (pending) will be */
   created(answerId: string): vscode.Uri[];
+  /** the files with changes staged in conversation `conversationId` that the user has not kept (not on disk yet) */
+  unsaved(conversationId: string): string[];
 }
 
 /** Why run_command may be missing; the model reads it in the system prompt (src/chat/context/systemPrompt.ts). */
@@ -127,11 +130,12 @@ class WorkspaceToolsImpl implements WorkspaceTools {
     if (!this.trusted) return error(UNTRUSTED_MESSAGE);
     if (this.disposed) return error('Workspace tools are no longer available.');
     if (!this.hasFolder) return error('No folder is open in VS Code, so there are no workspace files to read.');
+    // before the unknown-tool answer: the model is told why there is no run_command (web host)
+    if (call.name === 'run_command' && !this.commands) return error(NO_COMMANDS_MESSAGE);
     if (!isToolName(call.name) || !this.offered(call.name)) {
       return error(`Unknown tool "${call.name}". Available tools: ${TOOL_NAMES.filter((n) => this.offered(n)).join(', ')}.`);
     }
     if (token.isCancellationRequested) return error(CANCELLED_MESSAGE);
-    if (call.name === 'run_command' && !this.commands) return error(NO_COMMANDS_MESSAGE);
     const parsed = parseToolArgs(call.name, typeof call.arguments === 'string' ? call.arguments : '');
     if (!parsed.ok) return error(parsed.message);
     try {
@@ -161,6 +165,8 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       edits && context ? { lookup: (key) => edits.staged(key, context.messageId), created: () => edits.created(context.messageId) } : undefined;
     // A secret-looking file is asked about in this answer's card (the panel's approver), else a modal.
     const gate = this.sensitiveGate.for(context);
+    // changes staged for review and not kept: a command and VS Code's problems do not see them
+    const unsaved = () => (edits && context ? edits.unsaved(context.conversationId) : []);
     switch (name) {
       case 'read_file':
         return readFileTool(args as Parameters<typeof readFileTool>[0], gate, token, staged && ((key) => staged.lookup(key)));
@@ -176,9 +182,9 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       case 'get_selection':
         return getSelectionTool(gate, token);
       case 'get_diagnostics':
-        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], gate, token);
+        return getDiagnosticsTool(args as Parameters<typeof getDiagnosticsTool>[0], gate, token).then((r) => `${stagedNote(unsaved(), 'get_diagnostics')}${r}`);
       case 'run_command':
-        return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!);
+        return runCommandTool(args as Parameters<typeof runCommandTool>[0], context, token, this.commands!, unsaved);
     }
   }
 

@@ -15,6 +15,7 @@ import { throwIfCancelled } from './cancellation';
 import { OutputCollector } from './commandOutput';
 import { startProcess } from '../../platform/commandProcess';
 import { ToolError } from './errors';
+import { listPaths, stagedNote } from './stagedNote';
 import type { PanelApprovals } from './panelApproval';
 import type { RunCommandArgs } from './schemas';
 import { resolvePath, statTarget, workspaceFolders } from './workspaceAccess';
@@ -47,17 +48,34 @@ interface Execution {
   stop(): void;
 }
 
+/**
+ * `unsaved`: the files with changes the edit tools staged and the user has not kept (not on disk):
+ * the cards and the result say that the command does not see them.
+ */
 export async function runCommandTool(
   args: RunCommandArgs,
   context: ToolRunContext | undefined,
   token: vscode.CancellationToken,
   deps: RunCommandDeps,
+  unsaved: () => readonly string[] = () => [],
 ): Promise<string> {
   const command = args.command.trim();
   if (!command) throw new ToolError('The command is empty.');
   const dir = await commandFolder(args.cwd, token);
   const settings = deps.settings();
   const allowed = allowedBy(command, settings.allowedCommands);
+  const cardDetail = (files: readonly string[]) => {
+    const folder = vscode.l10n.t('Folder: {0}', dir.display);
+    if (files.length === 0) return [folder];
+    return [
+      folder,
+      vscode.l10n.t(
+        'Not on disk yet: {0} file(s) with changes the model staged that you have not kept ({1}). The command runs on the files on disk, without those changes.',
+        files.length,
+        listPaths(files),
+      ),
+    ];
+  };
   if (!allowed) {
     if (!context) throw new ToolError('run_command needs the user to approve the command in the chat panel, which is not available here.');
     const choice = await deps.approvals.ask(
@@ -65,7 +83,7 @@ export async function runCommandTool(
         conversationId: context.conversationId,
         messageId: context.messageId,
         title: vscode.l10n.t('Run this command?'),
-        detail: [vscode.l10n.t('Folder: {0}', dir.display)],
+        detail: cardDetail(unsaved()),
         code: command,
         choices: [
           { id: 'run', label: vscode.l10n.t('Run') },
@@ -82,6 +100,7 @@ export async function runCommandTool(
     }
   }
 
+  const staged = unsaved(); // what the command does not see, as it starts
   const collector = new OutputCollector();
   const started = Date.now();
   let note = '';
@@ -108,7 +127,7 @@ export async function runCommandTool(
           conversationId: context.conversationId,
           messageId: context.messageId,
           title: vscode.l10n.t('Running…'),
-          detail: [vscode.l10n.t('Folder: {0}', dir.display)],
+          detail: cardDetail(staged),
           code: command,
           choices: [{ id: 'stop', label: vscode.l10n.t('Stop') }],
           safeChoiceId: 'stop',
@@ -144,6 +163,8 @@ export async function runCommandTool(
         ? `The command was stopped at the time limit of ${Math.round(settings.commandTimeoutMs / 1000)} s (the user's setting modelgate.chat.commandTimeoutSeconds).`
         : `Exit code: ${exitCode ?? 'unknown'}`;
   const output = collector.text();
+  // first, so that capping a long output never cuts it
+  note = `${stagedNote(staged, 'run_command')}${note}`;
   return `${note}Command: ${command}\nFolder: ${dir.display}\n${head}\nOutput:\n${output.trim() ? output : '(no output)'}`;
 }
 

@@ -185,6 +185,18 @@ describe('edits under review (webview)', function () {
     );
   });
 
+  it('a file that configures tools, tasks, CI or packages carries the host’s warning on its row, as text; other rows none', () => {
+    const t = setup();
+    const warning = '⚠ package configuration: scripts and registries run at install <b>x</b>';
+    t.host(edits({ autoAccept: true, answers: [answer('a1', [file('package.json', { warning }), file('src/a.ts', { state: 'kept' })])] }));
+    const [pkg, plain] = Array.from(t.section.querySelectorAll<HTMLElement>('li.edit-file')) as [HTMLElement, HTMLElement];
+    assert.equal(pkg.querySelector('.edit-warning')?.textContent, warning, 'the warning on the row');
+    assert.equal(t.doc.querySelector('b'), null, 'the warning is text, never markup');
+    assert.ok(isShown(pkg.querySelector('.edit-warning')!));
+    assert.equal(byRole(pkg, 'button', 'Keep package.json').length, 1, 'still pending with auto-accept on: Keep and Undo offered');
+    assert.equal(plain.querySelector('.edit-warning'), null, 'no warning on a plain file');
+  });
+
   it('an empty state takes no height: no visible child without edits or auto-accept', () => {
     const t = setup();
     assert.deepEqual(t.visibleChildren(), [], 'nothing before the host says anything');

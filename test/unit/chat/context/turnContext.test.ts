@@ -84,6 +84,12 @@ describe('chat: turn context', () => {
     assert.deepEqual(pinned.attachments, [{ id: 'p', kind: 'file', label: 'big.ts' }]);
     const withTools = composerState(c, flagship, 'stable', { tools: defs }, false);
     assert.ok(withTools.contextTokens > pinned.contextTokens, 'tool definitions count too');
+    const rules = [{ path: 'AGENTS.md', content: 'r'.repeat(8_000), truncated: false }];
+    const withRules = composerState(c, flagship, 'stable', { tools: defs }, false, rules);
+    assert.ok(
+      withRules.contextTokens >= withTools.contextTokens + 1_500,
+      `the rules files count too: ${withTools.contextTokens} -> ${withRules.contextTokens}`,
+    );
   });
 
   describe('pins in a conversation that has turns', () => {
