@@ -123,7 +123,7 @@ export class AnswerRuns {
     const price = services.catalogue().price(model, channel);
     const estimate = (wire: ReturnType<typeof layoutPrompt>) =>
       price ? estimateCost(estimateRequestTokens(wire, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined;
-    let hold = services.budget.hold(estimate(layoutPrompt({ systemPrompt: SYSTEM_PROMPT, pinned, history })));
+    let hold = services.budget.hold(estimate(layoutPrompt({ systemPrompt: systemPrompt(tools), pinned, history })));
     // The rules files as they are now; one that changed since the last request costs this one its cache.
     const rules = await this.scope.rules.forTurn(c.id, firstRequest).catch(() => ({ files: [], changed: [] as string[] }));
     for (const path of rules.changed)
