@@ -2,7 +2,8 @@
 // before the first write (the caller downloads everything first); each file goes to its final
 // name in one write; an existing file is never overwritten: a name is reserved by creating the
 // file exclusively (exclusiveCreate.ts: two runs at once get two files, and a symbolic link
-// planted at the name is never written through, it counts as taken); and if a write fails or
+// planted at the name is never written through, it counts as taken), each file after the write
+// guard ran again for it (a link swapped in above it during the run refuses); and if a write fails or
 // the user cancels half-way, every file this run wrote (and every folder it created) is removed again.
 import * as vscode from 'vscode';
 import { guardWrite } from '../services/writeGuard';
@@ -75,12 +76,12 @@ export async function saveAllOrNothing(folder: vscode.Uri, images: readonly Prep
     const reserved = new Set<string>();
     for (const image of images) {
       checkCancelled();
-      written.push(await writeUnderFreeName(fs, folder, image, reserved));
+      written.push(await writeUnderFreeName(fs, folder, image, reserved, options.folders));
     }
     checkCancelled();
     return written;
   } catch (err) {
-    await rollBack(fs, written, created);
+    await rollBack(fs, written, created, options.folders);
     throw err;
   }
 }
@@ -88,26 +89,46 @@ export async function saveAllOrNothing(folder: vscode.Uri, images: readonly Prep
 /**
  * Writes the image under the first candidate name nothing is at (checked and taken in one
  * exclusive create), skipping names this run already used (lower-cased: case-insensitive disks).
+ * Each file runs the write guard on the folder again right before its create (a link swapped in
+ * for the folder or above it during the run refuses the image, and the run rolls back), and is
+ * created in the resolved folder, never through a link (a link at the name counts as taken).
  */
-async function writeUnderFreeName(fs: SaverFileSystem, folder: vscode.Uri, image: PreparedImage, reserved: Set<string>): Promise<vscode.Uri> {
+async function writeUnderFreeName(
+  fs: SaverFileSystem,
+  folder: vscode.Uri,
+  image: PreparedImage,
+  reserved: Set<string>,
+  folders: readonly vscode.WorkspaceFolder[] | undefined,
+): Promise<vscode.Uri> {
   for (const name of candidateNames(image.baseName, image.ext)) {
     if (reserved.has(name.toLowerCase())) continue;
-    const uri = vscode.Uri.joinPath(folder, name);
+    // the folder guarded again for this file; whatever is at the name (a link too) counts as taken
+    const w = await guardWrite(folder, { folders, fs });
+    if (!w.ok) throw new Error(vscode.l10n.t('No image was saved: {0}', w.message));
     // a wrapped file system (tests) keeps its stat/writeFile seam
-    const result = await createExclusive(uri, image.bytes, fs === vscode.workspace.fs ? undefined : fs);
+    const result = await createExclusive(vscode.Uri.joinPath(w.diskUri, name), image.bytes, fs === vscode.workspace.fs ? undefined : fs);
     if (result === 'taken') continue;
     reserved.add(name.toLowerCase());
-    return uri;
+    return vscode.Uri.joinPath(w.realUri, name);
   }
   throw new Error(vscode.l10n.t('No free file name for {0}: too many files with that name.', `${image.baseName}.${image.ext}`));
 }
 
-/** Best effort: files first, then the folders this run created, innermost first, only if empty. */
-async function rollBack(fs: SaverFileSystem, written: readonly vscode.Uri[], created: readonly vscode.Uri[]): Promise<void> {
+/**
+ * Best effort: files first, then the folders this run created, innermost first, only if empty;
+ * each after the write guard (a link swapped in meanwhile is not deleted through).
+ */
+async function rollBack(
+  fs: SaverFileSystem,
+  written: readonly vscode.Uri[],
+  created: readonly vscode.Uri[],
+  folders: readonly vscode.WorkspaceFolder[] | undefined,
+): Promise<void> {
+  const guarded = async (uri: vscode.Uri) => (await guardWrite(uri, { folders, fs }).catch(() => undefined))?.ok === true;
   for (const uri of written) {
-    await Promise.resolve(fs.delete(uri, { useTrash: false })).catch(() => undefined);
+    if (await guarded(uri)) await Promise.resolve(fs.delete(uri, { useTrash: false })).catch(() => undefined);
   }
   for (const dir of [...created].reverse()) {
-    await Promise.resolve(fs.delete(dir, { recursive: false, useTrash: false })).catch(() => undefined);
+    if (await guarded(dir)) await Promise.resolve(fs.delete(dir, { recursive: false, useTrash: false })).catch(() => undefined);
   }
 }

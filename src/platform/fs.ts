@@ -3,9 +3,9 @@
 // resolves symlinks with realpath (src/core/workspace/pathGuard.ts). The browser build swaps in fs.web.ts,
 // where there is no such access: everything goes through vscode.workspace.fs.
 import { createHash, randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
-import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { constants as fsc, promises as fsp } from 'node:fs';
+import { hostname, platform } from 'node:os';
+import { basename, dirname, join, parse, sep } from 'node:path';
 
 export interface NodeFs {
   stat(p: string): Promise<{ isFile(): boolean; isDirectory(): boolean; size: number }>;
@@ -24,6 +24,23 @@ export interface NodeFs {
    * that folder removes such leftovers (isStaleTemp).
    */
   createExclusive(p: string, bytes: Uint8Array): Promise<'created' | 'taken'>;
+  /**
+   * Replaces the content of the existing regular file `p` (an absolute path with every link
+   * already resolved) without following a link anywhere: each folder above it is checked with
+   * lstat (a link there refuses), the file is opened with O_NOFOLLOW (a link at the name
+   * refuses), and the opened handle must be the regular file lstat saw (same device and inode)
+   * and still sit at `p` after the open; only then are the bytes written through that handle
+   * and the rest cut off. Nothing is written when the answer is not 'written'.
+   */
+  writeExisting(p: string, bytes: Uint8Array, hooks?: WriteExistingHooks): Promise<WriteExistingResult>;
+}
+
+/** why writeExisting wrote nothing; `at` is the path where it found the problem */
+export type WriteExistingResult = { ok: true } | { ok: false; cause: 'link' | 'notDirectory' | 'notFile' | 'missing' | 'changed'; at: string };
+
+/** test seam: runs between the checks and the open (a swap there is what the inode check catches) */
+export interface WriteExistingHooks {
+  beforeOpen?(): Promise<void> | void;
 }
 
 export const nodeFs: NodeFs | undefined = {
@@ -41,6 +58,7 @@ export const nodeFs: NodeFs | undefined = {
     }
   },
   mkdir: (p) => fsp.mkdir(p).then(() => undefined),
+  writeExisting,
   async createExclusive(p, bytes) {
     // Cheap early answer for a taken name (no temporary write); link() below is the real check.
     if (
@@ -69,6 +87,81 @@ export const nodeFs: NodeFs | undefined = {
     }
   },
 };
+
+const codeOf = (err: unknown) => (err as { code?: string }).code;
+
+/** Every folder above `p`, outermost first (the file system root excluded). */
+function parentsOf(p: string): string[] {
+  const root = parse(p).root;
+  const parts = p.slice(root.length).split(sep).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 1; i < parts.length; i++) out.push(root + parts.slice(0, i).join(sep));
+  return out;
+}
+
+/** lstat of each folder above `p`: the first that is a link or no folder, or undefined */
+async function linkAbove(p: string): Promise<WriteExistingResult | undefined> {
+  for (const dir of parentsOf(p)) {
+    const st = await fsp.lstat(dir).catch((err: unknown) => (codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR' ? undefined : Promise.reject(err)));
+    if (!st) return { ok: false, cause: 'missing', at: dir };
+    if (st.isSymbolicLink()) return { ok: false, cause: 'link', at: dir };
+    if (!st.isDirectory()) return { ok: false, cause: 'notDirectory', at: dir };
+  }
+  return undefined;
+}
+
+// O_NOFOLLOW: open fails (ELOOP) when the last component is a link; O_NONBLOCK: a FIFO swapped in
+// fails (ENXIO) instead of blocking the host; no O_TRUNC, nothing is cut before every check passed.
+// Windows has neither flag: the inode comparison below does the work there.
+const OPEN_FLAGS = fsc.O_WRONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0);
+
+async function writeExisting(p: string, bytes: Uint8Array, hooks?: WriteExistingHooks): Promise<WriteExistingResult> {
+  const above = await linkAbove(p);
+  if (above) return above;
+  const seen = await fsp.lstat(p).catch((err: unknown) => (codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR' ? undefined : Promise.reject(err)));
+  if (!seen) return { ok: false, cause: 'missing', at: p };
+  if (seen.isSymbolicLink()) return { ok: false, cause: 'link', at: p };
+  if (!seen.isFile()) return { ok: false, cause: 'notFile', at: p };
+  await hooks?.beforeOpen?.();
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(p, OPEN_FLAGS);
+  } catch (err) {
+    const code = codeOf(err);
+    if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, cause: 'link', at: p }; // EMLINK: FreeBSD's O_NOFOLLOW
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, cause: 'missing', at: p };
+    if (code === 'ENXIO' || code === 'EISDIR') return { ok: false, cause: 'notFile', at: p };
+    throw err;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { ok: false, cause: 'notFile', at: p };
+    if (st.dev !== seen.dev || st.ino !== seen.ino) return { ok: false, cause: 'changed', at: p };
+    // The open followed no link at the name, but one swapped in above it would have been
+    // followed: the handle must still be the file at `p`, reached through real folders.
+    if (!(await stillAt(handle, p, st))) return { ok: false, cause: 'changed', at: p };
+    await handle.truncate(0);
+    for (let done = 0; done < bytes.length;) {
+      const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, done);
+      done += bytesWritten;
+    }
+    return { ok: true };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether the opened `handle` is the file at `p` now (no link above it, same inode). */
+async function stillAt(handle: fsp.FileHandle, p: string, st: { dev: number; ino: number }): Promise<boolean> {
+  // Linux names the file an open handle refers to: the truth, whatever was swapped meanwhile
+  if (platform() === 'linux') {
+    const named = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (named !== undefined) return named === p;
+  }
+  if (await linkAbove(p)) return false;
+  const now = await fsp.lstat(p).catch(() => undefined);
+  return !!now && !now.isSymbolicLink() && now.dev === st.dev && now.ino === st.ino;
+}
 
 /** open 'wx' (O_CREAT|O_EXCL, never follows a link), the bytes through that handle, no half file on failure */
 async function writeNew(p: string, bytes: Uint8Array): Promise<void> {

@@ -247,3 +247,40 @@ export async function createNoFollow(uri: vscode.Uri, bytes: Uint8Array, options
   await fs.writeFile(w.diskUri, bytes);
   return { ok: true, uri: w.realUri, result: 'created' };
 }
+
+export type WriteOutcome = { ok: true; uri: vscode.Uri } | WriteRefusal;
+
+/**
+ * Replaces the content of the existing file that `w` (guardWrite's answer, just now) found, at
+ * its resolved location, without following a link: on `file` folders the folders above are
+ * checked with lstat, the file is opened with O_NOFOLLOW and must be the regular file the checks
+ * saw (src/platform/fs.ts, writeExisting); on other schemes (no such access) the file must be a
+ * regular file and no link, then vscode.workspace.fs writes it.
+ */
+export async function writeExistingNoFollow(w: WriteTarget, bytes: Uint8Array, options: WriteGuardOptions = {}): Promise<WriteOutcome> {
+  if (realpathable(w.diskUri)) {
+    const r = await nodeFs!.writeExisting(w.diskUri.fsPath, bytes);
+    if (r.ok) return { ok: true, uri: w.realUri };
+    switch (r.cause) {
+      case 'link':
+      case 'changed':
+        return refuse(
+          'link',
+          vscode.l10n.t('{0} was changed into a symbolic link (or swapped for another file) just before the write, so nothing was written.', w.display),
+        );
+      case 'notDirectory':
+        return refuse('link', linkMessage(w.display, 'notDirectory', r.at));
+      case 'notFile':
+        return refuse('inaccessible', vscode.l10n.t('{0} is not a regular file, so nothing was written.', w.display));
+      case 'missing':
+        return refuse('inaccessible', vscode.l10n.t('{0} was removed just before the write, so nothing was written.', w.display));
+    }
+  }
+  const fs = options.fs ?? vscode.workspace.fs;
+  const kind = await uriKind(fs, w.diskUri);
+  if (kind === 'link') return refuse('link', linkMessage(w.display, 'link', w.diskUri.path));
+  if (kind === 'missing') return refuse('inaccessible', vscode.l10n.t('{0} was removed just before the write, so nothing was written.', w.display));
+  if (kind !== 'file') return refuse('inaccessible', vscode.l10n.t('{0} is not a regular file, so nothing was written.', w.display));
+  await fs.writeFile(w.diskUri, bytes);
+  return { ok: true, uri: w.realUri };
+}

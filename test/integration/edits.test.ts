@@ -112,6 +112,8 @@ describe('edits under review (real VS Code)', function () {
     assert.equal(read('a.ts'), A.replace('alpha = 1', 'alpha = 100'), 'Keep saved a.ts');
     // Keep is one undo step in the editor
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(at('a.ts')));
+    assert.equal(doc.getText(), read('a.ts'), 'the editor holds what Keep wrote');
+    assert.equal(doc.isDirty, false, 'Keep wrote the file itself: nothing is left for a later save (which would follow links)');
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     assert.equal(doc.getText(), A, 'one undo step takes the whole change back');

@@ -179,6 +179,58 @@ describe('write guard: Apply and image saving never write through a link (real V
     });
   });
 
+  describe('Apply: Accept writes the disk itself, never through a link swapped in later', () => {
+    const saveAllAndWait = async () => {
+      await vscode.commands.executeCommand('workbench.action.files.saveAll');
+      await new Promise((r) => setTimeout(r, 1500)); // beyond files.autoSave's delay (afterDelay in the test profile)
+    };
+
+    it('Accept writes the file at Accept and leaves its editor saved; one undo takes the change back', async () => {
+      fs.writeFileSync(path.join(fix, 'now.ts'), 'export const now = 1;\n');
+      const change = await proposed(await apply().propose({ code: 'export const now = 2;', info: `ts ${DIR}/now.ts` }));
+      assert.equal(await apply().accept(change.id), 'accepted');
+      assert.equal(fs.readFileSync(path.join(fix, 'now.ts'), 'utf8'), change.after, 'the disk holds the change at Accept');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === change.target.fsPath)!;
+      assert.equal(doc.getText(), change.after);
+      assert.equal(doc.isDirty, false, 'nothing is left for a later save');
+      await vscode.commands.executeCommand('undo');
+      assert.equal(doc.getText(), 'export const now = 1;\n', 'one undo takes the change back');
+      await vscode.commands.executeCommand('redo');
+      assert.equal(doc.getText(), change.after);
+    });
+
+    it('Accept keeps a BOM and CRLF line ends', async () => {
+      const file = path.join(fix, 'crlf.ts');
+      fs.writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('export const c = 1;\r\nexport const d = 1;\r\n')]));
+      const change = await proposed(await apply().propose({ code: 'export const c = 2;\nexport const d = 2;', info: `ts ${DIR}/crlf.ts` }));
+      assert.equal(await apply().accept(change.id), 'accepted');
+      const bytes = fs.readFileSync(file);
+      assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM is kept');
+      assert.equal(bytes.subarray(3).toString('utf8'), 'export const c = 2;\r\nexport const d = 2;\r\n');
+      assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === change.target.fsPath)?.isDirty, false);
+    });
+
+    it('a folder swapped for a link outside after Accept: no later save writes the change through it', async () => {
+      fs.mkdirSync(path.join(fix, 'after'));
+      const inside = path.join(fix, 'after', 'x.ts');
+      fs.writeFileSync(inside, 'export const x = 1;\n');
+      const change = await proposed(await apply().propose({ code: 'export const x = 2;', info: `ts ${DIR}/after/x.ts` }));
+      // a copy outside with the same size and time: a save through the link would not even see a conflict
+      fs.mkdirSync(path.join(outside, 'after'));
+      const copy = path.join(outside, 'after', 'x.ts');
+      fs.writeFileSync(copy, 'export const x = 1;\n');
+      const st = fs.statSync(inside);
+      fs.utimesSync(copy, st.atime, st.mtime);
+      assert.equal(await apply().accept(change.id), 'accepted');
+      fs.renameSync(path.join(fix, 'after'), path.join(fix, 'after-real'));
+      fs.symlinkSync(path.join(outside, 'after'), path.join(fix, 'after'));
+      const before = outsideSnapshot();
+      await saveAllAndWait();
+      assert.equal(outsideSnapshot(), before, 'nothing was written outside the workspace');
+      assert.equal(fs.readFileSync(path.join(fix, 'after-real', 'x.ts'), 'utf8'), change.after, 'the change is in the file it was accepted for');
+    });
+  });
+
   describe('Apply: what is allowed, and what the diff says', () => {
     it('a link that stays inside the workspace: the change goes to the file it leads to, and the label names both', async () => {
       fs.mkdirSync(path.join(fix, 'real'), { recursive: true });
@@ -234,6 +286,33 @@ describe('write guard: Apply and image saving never write through a link (real V
       assert.equal(w.ok, false);
       assert.match((w as { message: string }).message, /workspace file/);
       assert.equal(fs.existsSync(path.join(fix, 'team.code-workspace')), false);
+    });
+  });
+
+  describe('image saving checks each file right before its write', () => {
+    it('the folder swapped for a link outside between two images of one run: refused, rolled back, nothing outside', async () => {
+      const folder = path.join(fix, 'imgs');
+      fs.mkdirSync(folder);
+      const before = outsideSnapshot();
+      let checks = 0;
+      const run = saveAllOrNothing(
+        vscode.Uri.file(folder),
+        ['one', 'two', 'three'].map((b) => ({ baseName: `swap-${b}`, ext: 'png', bytes: PNG })),
+        {
+          isCancelled: () => {
+            // the 3rd check is before the second image: the folder becomes a link to a folder outside
+            if (++checks === 3) {
+              fs.renameSync(folder, `${folder}-real`);
+              fs.symlinkSync(outside, folder);
+            }
+            return false;
+          },
+        },
+      );
+      await assert.rejects(run, /No image was saved: .*(symbolic link|outside the workspace)/);
+      assert.equal(outsideSnapshot(), before, 'no image was written outside the workspace');
+      // the first image stays in the folder that was moved away: the roll-back deletes nothing through the link
+      assert.deepEqual(fs.readdirSync(`${folder}-real`), ['swap-one.png']);
     });
   });
 

@@ -1,16 +1,20 @@
 // Changes that Apply proposed and the user has not decided on yet. Each one has its own id,
 // its own proposed document (a virtual `modelgate-proposal:` document, read-only) and its own
 // diff tab. Accept and Discard sit in the diff's editor title; a status-bar entry stays while
-// any change is pending. Nothing is written before Accept, and Accept is one WorkspaceEdit
-// (one undo step). Accept/Discard act on the change whose diff is active, so several pending
-// changes never mix.
+// any change is pending. Nothing is written before Accept; Accept writes the file (saved, not
+// left dirty for a later save) and is one undo step in its editor. Accept/Discard act on the
+// change whose diff is active, so several pending changes never mix.
 // Accept runs the write guard again (src/services/writeGuard.ts): a link swapped in after the
 // proposal (the file, or a folder above it, now leads out of the workspace, into .vscode or .git,
-// or just elsewhere) refuses the change and nothing is written. A new file is created without
-// following links (createNoFollow), so its creation is not part of the editor's undo.
+// or just elsewhere) refuses the change and nothing is written. The file is then written without
+// following links (src/services/documentWrite.ts), never by VS Code's save, which would follow
+// a link swapped in later. A new file is created without following links (createNoFollow), so
+// its creation is not part of the editor's undo.
 import * as vscode from 'vscode';
 import type { ToolConfigKind } from '../../core/workspace/writeGuard';
-import { createNoFollow, guardWrite } from '../../services/writeGuard';
+import { plainLabel } from '../conversations/conversationSearch';
+import { writeDocumentNoFollow } from '../../services/documentWrite';
+import { createNoFollow, guardWrite, type WriteTarget } from '../../services/writeGuard';
 
 export const PROPOSAL_SCHEME = 'modelgate-proposal';
 /** true while the active tab is the diff of a pending change (editor/title buttons use it) */
@@ -159,27 +163,21 @@ export class PendingChanges implements vscode.Disposable {
     return this.#changes.size === 1 ? this.list()[0] : undefined;
   }
 
-  /** Writes the change as one WorkspaceEdit (one undo step); refuses when the file changed meanwhile. */
+  /**
+   * Writes the change: into the file on disk without following links (the write guard runs again
+   * first) and into its editor as one undo step, which is left saved (documentWrite.ts); an
+   * untitled document only gets the edit. Refuses when the file changed meanwhile.
+   */
   async accept(change: PendingChange): Promise<Decision> {
     if (!this.#changes.has(change.id)) return 'failed';
-    const problem = await this.#guard(change);
-    if (problem) {
-      await this.#end(change);
-      this.lastRefusal = problem;
-      this.log(`Apply: refused the change to ${change.label} at Accept: ${problem}`);
-      return 'refused';
-    }
-    const edit = new vscode.WorkspaceEdit();
+    const guarded = await this.#guard(change);
+    if (typeof guarded === 'string') return this.#refused(change, guarded, `the change to ${change.label} at Accept`);
     let doc: vscode.TextDocument | undefined;
     if (change.kind === 'create') {
       const created = await createNoFollow(change.target, new TextEncoder().encode(change.text));
       if (!created.ok || created.result === 'taken') {
+        if (!created.ok) return this.#refused(change, created.message, `the new file ${change.label} at Accept`);
         await this.#end(change);
-        if (!created.ok) {
-          this.lastRefusal = created.message;
-          this.log(`Apply: refused the new file ${change.label} at Accept: ${created.message}`);
-          return 'refused';
-        }
         this.log(`Apply: ${change.label} exists now (created after the change was proposed); nothing was written.`);
         return 'changed';
       }
@@ -190,12 +188,17 @@ export class PendingChanges implements vscode.Disposable {
         this.log(`Apply: ${change.label} changed after the change was proposed; nothing was written.`);
         return 'changed';
       }
-      edit.replace(change.target, change.range, change.text);
-    }
-    const ok = change.kind === 'create' || (await vscode.workspace.applyEdit(edit));
-    if (!ok) {
-      this.log(`Apply: VS Code refused the edit of ${change.label}; nothing was written.`);
-      return 'failed';
+      if (guarded) {
+        const written = await writeDocumentNoFollow(guarded, doc, change.range, change.text, { reveal: true, log: this.log });
+        if (!written.ok) return this.#refused(change, written.message, `the change to ${change.label} at Accept`);
+      } else {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(change.target, change.range, change.text);
+        if (!(await vscode.workspace.applyEdit(edit))) {
+          this.log(`Apply: VS Code refused the edit of ${change.label}; nothing was written.`);
+          return 'failed';
+        }
+      }
     }
     await this.#end(change);
     doc ??= await vscode.workspace.openTextDocument(change.target);
@@ -203,19 +206,29 @@ export class PendingChanges implements vscode.Disposable {
     const start = change.kind === 'create' ? new vscode.Position(0, 0) : change.range.start;
     const end = new vscode.Position(start.line + lines.length - 1, (lines.length === 1 ? start.character : 0) + lines[lines.length - 1]!.length);
     await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(start, end) });
-    this.log(`Apply: accepted the change to ${change.label}.`);
+    this.log(`Apply: accepted the change to ${change.label}${guarded ? ' (written to disk)' : ''}.`);
     return 'accepted';
   }
 
-  /** The write guard at Accept: why the change may not be written now (undefined: it may). */
-  async #guard(change: PendingChange): Promise<string | undefined> {
+  async #refused(change: PendingChange, message: string, what: string): Promise<Decision> {
+    await this.#end(change);
+    this.lastRefusal = message;
+    this.log(`Apply: refused ${what}: ${message}`);
+    return 'refused';
+  }
+
+  /**
+   * The write guard at Accept: why the change may not be written now (a string), else where it
+   * is written (undefined for an untitled document: nothing on disk).
+   */
+  async #guard(change: PendingChange): Promise<WriteTarget | string | undefined> {
     if (change.target.scheme === 'untitled') return undefined;
     const w = await guardWrite(change.target);
     if (!w.ok) return w.message;
     if (w.realUri.toString() !== (change.realUri ?? change.target).toString()) {
       return vscode.l10n.t('{0} now leads to {1}: a symbolic link changed after the change was proposed.', change.label, w.realDisplay);
     }
-    return undefined;
+    return w;
   }
 
   async discard(change: PendingChange): Promise<Decision> {
@@ -263,14 +276,17 @@ export class PendingChanges implements vscode.Disposable {
     if (n === 0) this.#status.hide();
     else {
       const only = n === 1 ? this.list()[0]! : undefined;
-      this.#status.text = `$(git-compare) ${only ? `Review change: ${only.label}` : `${n} changes to review`}`;
-      this.#status.tooltip = new vscode.MarkdownString(
-        `Modelgate proposed ${n === 1 ? 'a change' : `${n} changes`} that ${n === 1 ? 'is' : 'are'} not written yet:\n\n` +
-          this.list()
-            .map((c) => `- ${c.label}: ${c.description}`)
-            .join('\n') +
-          '\n\nClick to review; Accept or Discard in the diff’s title bar.',
+      // the label is a path the answer chose: shown as text, never as `$(icon)` syntax or markdown
+      this.#status.text = `$(git-compare) ${only ? `Review change: ${plainLabel(only.label)}` : `${n} changes to review`}`;
+      const tooltip = new vscode.MarkdownString(
+        `Modelgate proposed ${n === 1 ? 'a change' : `${n} changes`} that ${n === 1 ? 'is' : 'are'} not written yet:\n\n`,
       );
+      for (const c of this.list())
+        tooltip
+          .appendMarkdown('- ')
+          .appendText(`${plainLabel(c.label)}: ${plainLabel(c.description)}`)
+          .appendMarkdown('\n');
+      this.#status.tooltip = tooltip.appendMarkdown('\nClick to review; Accept or Discard in the diff’s title bar.');
       this.#status.show();
     }
     void vscode.commands.executeCommand('setContext', PENDING_KEY, n > 0);

@@ -2,13 +2,14 @@
 // each file, Keep and Undo per file or for all, auto-accept per conversation, and the answer's
 // checkpoint restore (restore.ts). Nothing reaches the disk before Keep.
 //
-// Keep runs the write guard again, then writes the file as one WorkspaceEdit (one undo step in the
-// editor) and saves it; a new file is created without following links (createNoFollow); a
-// deletion goes through vscode.workspace.fs. A file that changed since the model staged its
-// change is not written (the user is told; Undo drops the change). Every write is logged with
-// its path, never its contents.
+// Keep runs the write guard again, then writes the file without following links and puts the
+// change in its editor as one undo step, left saved (src/services/documentWrite.ts); a new file is
+// created without following links (createNoFollow); a deletion goes through vscode.workspace.fs.
+// A file that changed since the model staged its change is not written (the user is told; Undo
+// drops the change). Every write is logged with its path, never its contents.
 import * as vscode from 'vscode';
 import { changedRange } from '../../core/workspace/searchReplace';
+import { writeDocumentNoFollow } from '../../services/documentWrite';
 import { createNoFollow, guardWrite } from '../../services/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import type { AnswerEditsView } from '../protocol';
@@ -135,11 +136,10 @@ export class EditReview implements vscode.Disposable {
       const doc = await vscode.workspace.openTextDocument(f.uri);
       if (doc.getText() !== baseOf(f)) return changedMeanwhile;
       if (kind === 'edit') {
+        // written without following links, right after the guard (never by a save of VS Code's); one undo step in the editor
         const r = changedRange(baseOf(f)!, f.text!);
-        const edit = new vscode.WorkspaceEdit();
-        edit.replace(f.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
-        if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('VS Code refused the edit of {0}; nothing was written.', f.display);
-        if (!(await doc.save())) return vscode.l10n.t('{0} was changed in the editor but could not be saved.', f.display);
+        const written = await writeDocumentNoFollow(w, doc, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text, { log: this.hooks.log });
+        if (!written.ok) return written.message;
       } else {
         await vscode.workspace.fs.delete(f.uri, { useTrash: false });
       }

@@ -1,10 +1,11 @@
 // "Restore files to before this answer": puts back what an answer's kept changes did, from its
 // checkpoint (checkpoints.ts), after showing the user what will be reverted. Changed files get
-// their text back (one WorkspaceEdit each, saved), files the answer created are deleted, files it
-// deleted come back. Pending changes of the answer are undone first (nothing of them was written).
-// Every write runs the write guard again. Works after a window reload: the originals are in the
-// workspace storage, not in memory.
+// their text back (written without following links, one undo step in the editor each), files the
+// answer created are deleted, files it deleted come back. Pending changes of the answer are undone
+// first (nothing of them was written). Every write runs the write guard again. Works after a
+// window reload: the originals are in the workspace storage, not in memory.
 import * as vscode from 'vscode';
+import { writeDocumentNoFollow } from '../../services/documentWrite';
 import { createNoFollow, guardWrite } from '../../services/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import { kindOf, type StagedFile } from './answerChanges';
@@ -44,7 +45,7 @@ export async function restoreAnswer(review: EditReview, answerId: string, confir
   const problems: string[] = [];
   for (const f of files) {
     try {
-      const problem = await restoreFile(review, answerId, f);
+      const problem = await restoreFile(review, answerId, f, log);
       if (problem) problems.push(problem);
       else log(`Edits: restored ${f.display} to before answer ${answerId} (${kindOf(f)}).`);
     } catch (e) {
@@ -57,7 +58,7 @@ export async function restoreAnswer(review: EditReview, answerId: string, confir
   return { kind: 'restored', problems };
 }
 
-async function restoreFile(review: EditReview, answerId: string, f: StagedFile): Promise<string | undefined> {
+async function restoreFile(review: EditReview, answerId: string, f: StagedFile, log: (m: string) => void): Promise<string | undefined> {
   const w = await guardWrite(f.uri);
   if (!w.ok) return w.message;
   if (kindOf(f) === 'create') {
@@ -72,9 +73,7 @@ async function restoreFile(review: EditReview, answerId: string, f: StagedFile):
   }
   const doc = await vscode.workspace.openTextDocument(w.realUri);
   if (doc.getText() === original) return undefined;
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(w.realUri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
-  if (!(await vscode.workspace.applyEdit(edit))) return vscode.l10n.t('VS Code refused the edit of {0}; it was not restored.', f.display);
-  await doc.save();
-  return undefined;
+  // written without following links (never by a save of VS Code's); one undo step in the editor
+  const written = await writeDocumentNoFollow(w, doc, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original, { log });
+  return written.ok ? undefined : written.message;
 }
