@@ -121,7 +121,9 @@ export class ChatMessageRouter {
           if (scope.rules.toggle(scope.store().active.id, msg.path)) scope.postComposer();
           return;
         case 'refreshVscodeTools':
-          return scope.postComposer();
+          // sent on every focus of the panel: nothing is posted (nothing redrawn) unless the list changed
+          if (this.o.vscodeTools?.changedSinceListed()) scope.postComposer();
+          return;
         case 'toggleVscodeTool':
           if (this.o.vscodeTools?.toggle(scope.store().active.id, msg.name)) scope.postComposer();
           return;

@@ -69,6 +69,10 @@ export function registerChat(
   const tools = withVscodeTools(withPanelImageTool(workspaceTools, imageTool, approvals), {
     approvals,
     defaults: () => services.settings().vscodeTools,
+    inputPrice: () => {
+      const s = services.settings();
+      return services.catalogue().price(s.chatModel, s.channel)?.input;
+    },
     log: (line) => services.log.warn(line),
   });
   const { apply, disposables: applyDisposables } = registerApply(services.log);

@@ -152,6 +152,8 @@ export interface VscodeToolView {
   source: string;
   /** rough tokens it adds to every request */
   tokens: number;
+  /** rough USD those tokens cost per request at the model's input price; absent when no price is known */
+  cost?: number;
   on: boolean;
 }
 
@@ -307,7 +309,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('toggleRules'), path: z.string().min(1).max(1024) }),
   /** the user switched a tool from VS Code on or off for this conversation (the tools picker) */
   z.strictObject({ type: z.literal('toggleVscodeTool'), name: z.string().min(1).max(256) }),
-  /** the tools picker was opened: the host posts VS Code's current list (an MCP server may have started) */
+  /** the panel, its message box or the tools picker got the focus: the host posts VS Code's current list if it changed (an MCP server may have started) */
   z.strictObject({ type: z.literal('refreshVscodeTools') }),
   /** the user pressed one of an approval card's buttons */
   z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),

@@ -2,11 +2,14 @@
 // it (from Microsoft's update servers, so not on this project's offline machines), loads the
 // extension from the repository with --extensionDevelopmentPath and the mocha entry with
 // --extensionTestsPath. Selected with MODELGATE_VSCODE=electron; same suites, same results file.
+// Each session gets a fresh user profile (--user-data-dir) with the user settings of the
+// code-server route's profiles and the test MCP server in its `User/mcp.json` (test/harness/mcp.ts).
 import { runTests } from '@vscode/test-electron';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_WORKSPACE_FILES, writeWorkspace } from './code-server';
+import { BASE_USER_SETTINGS, DEFAULT_WORKSPACE_FILES, writeWorkspace } from './code-server';
+import { writeTestMcpConfig } from './mcp';
 import { ENV, type IntegrationResults, type SuiteFilter } from './results';
 
 export interface ElectronSession {
@@ -25,6 +28,11 @@ export async function runWithElectron(
     const dir = mkdtempSync(join(tmpdir(), `modelgate-electron-${session.name}-`));
     const workspace = join(dir, 'workspace');
     writeWorkspace(workspace, DEFAULT_WORKSPACE_FILES);
+    const userDataDir = join(dir, 'user-data');
+    mkdirSync(join(userDataDir, 'User'), { recursive: true });
+    writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(BASE_USER_SETTINGS, null, 2));
+    // the user's MCP servers: the test server, whose tools the panel's suite offers (test/integration/vscodeTools.test.ts)
+    writeTestMcpConfig(userDataDir);
     const resultsFile = join(dir, 'results.json');
     let error: string | undefined;
     try {
@@ -33,7 +41,7 @@ export async function runWithElectron(
         version: process.env.MODELGATE_VSCODE_VERSION ?? '1.139.1',
         extensionDevelopmentPath: root,
         extensionTestsPath: entry,
-        launchArgs: [workspace, '--disable-extensions', ...(session.trust ? ['--disable-workspace-trust'] : [])],
+        launchArgs: [workspace, `--user-data-dir=${userDataDir}`, '--disable-extensions', ...(session.trust ? ['--disable-workspace-trust'] : [])],
         extensionTestsEnv: { [ENV.results]: resultsFile, [ENV.filter]: session.filter, [ENV.grep]: process.env.MODELGATE_TEST_GREP ?? '' },
       });
     } catch (err) {

@@ -3,8 +3,8 @@
 // (`"modelgate": {x}`) and language-scoped (`"[markdown]": {...}`) forms, with the base URL
 // pointing at the attacker's capture server (a second loopback HTTP server). Run trusted
 // (hostileWorkspace.test.ts) and in Restricted Mode (hostileWorkspace.untrusted.test.ts): the key
-// never reaches the capture server, and the model, channel, tool rounds, timeout and catalogue
-// stay the user's own. Not a suite itself (index.ts loads *.test.js only).
+// never reaches the capture server, and the model, channel, tool rounds, timeout, catalogue and
+// the tools from VS Code switched on stay the user's own. Not a suite itself (index.ts loads *.test.js only).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -78,6 +78,7 @@ export function hostileWorkspaceSuite(trusted: boolean): void {
       assert.equal(s.maxToolRounds, 1);
       assert.equal(s.requestTimeoutMs, 60_000);
       assert.deepEqual(s.modelOverrides, {});
+      assert.deepEqual(s.vscodeTools, [], 'no tool from VS Code is switched on by the workspace');
     });
 
     it('a chat with a tool-calling answer costs what the user allowed, and the key never reaches the capture server', async () => {
@@ -91,9 +92,11 @@ export function hostileWorkspaceSuite(trusted: boolean): void {
       // one tool round at most (the user's 1), not the attacker's 50
       assert.ok(requests.length <= 2, `requests: ${requests.length}`);
       for (const r of requests) {
-        const body = r.body as { model: string; provider?: { channel: string } };
+        const body = r.body as { model: string; provider?: { channel: string }; tools?: { function: { name: string } }[] };
         assert.equal(body.model, 'flagship-text');
         assert.deepEqual(body.provider, { channel: 'economical' });
+        const tools = (body.tools ?? []).map((t) => t.function.name);
+        assert.ok(!tools.includes('mgtest_throws') && !tools.includes('vscode_read_file'), `no tool the workspace switched on is offered: ${tools.join(', ')}`);
       }
       assert.deepEqual(captured, [], 'nothing reached the attacker');
     });

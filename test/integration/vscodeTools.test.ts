@@ -3,8 +3,10 @@
 // is started the way a user would start it (VS Code's `workbench.mcp.startServer`, what MCP: List
 // Servers > Start Server runs), and its tools appear in `vscode.lm.tools`; the test-runner extension
 // contributes `read_file` (named like Modelgate's own) and `mgtest_throws`. The panel lists them in
-// its picker, offers only those switched on, asks in its approval card before each call, and hands
-// the result, the user's Skip or the tool's error to the model (the simulator records the request).
+// its picker (a server started later shows at the panel's next refresh, which it asks for on focus),
+// offers only those switched on, asks in its approval card before each call ("Always allow" holds
+// for the conversation only), and hands the result, the user's Skip or the tool's error to the
+// model (the simulator records the request).
 // An MCP image result goes to a model that takes images (else a note); an MCP `isError` result, and
 // a handler that throws, reach Modelgate as plain text (VS Code 1.139 passes no error flag).
 import * as assert from 'node:assert/strict';
@@ -33,11 +35,31 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
   let posts: HostMessage[] = [];
   let sub: vscode.Disposable | undefined;
 
+  /** what the panel showed around the server's start (the picker's refresh, checked by the first test) */
+  const startup = { listedBefore: true, inPickerBeforeRefresh: true, inPickerAfterRefresh: false, postsOnUnchangedRefresh: -1 };
+
   before(async () => {
-    // what "MCP: List Servers > Start Server" runs (autoTrustChanges: as when the user starts it, no
-    // trust question); VS Code lists the tools once the server answered tools/list
-    void vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true });
-    await until(() => vscode.lm.tools.some((t) => t.name === ECHO), `${ECHO} in vscode.lm.tools`, 45_000);
+    const seen: HostMessage[] = [];
+    const watch = chat().onDidPost((m) => void seen.push(m));
+    try {
+      await chat().newChat(); // the panel's picker before the server runs
+      startup.listedBefore = vscode.lm.tools.some((t) => t.name === ECHO);
+      // what "MCP: List Servers > Start Server" runs (autoTrustChanges: as when the user starts it, no
+      // trust question); VS Code lists the tools once the server answered tools/list
+      void vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true });
+      await until(() => vscode.lm.tools.some((t) => t.name === ECHO), `${ECHO} in vscode.lm.tools`, 45_000);
+      const pickerHasEcho = () => composerOf(seen)?.vscodeTools?.some((t) => t.name === ECHO) === true;
+      startup.inPickerBeforeRefresh = pickerHasEcho();
+      // VS Code 1.139 says nothing when its tools change: the panel asks when it gets the focus
+      mg.api.chat.view.receive({ type: 'refreshVscodeTools' });
+      startup.inPickerAfterRefresh = await until(pickerHasEcho, 'the MCP tool in the picker after a refresh', 10_000).catch(() => false);
+      const before = seen.length;
+      mg.api.chat.view.receive({ type: 'refreshVscodeTools' }); // the same list: nothing to redraw
+      await new Promise((r) => setTimeout(r, 300));
+      startup.postsOnUnchangedRefresh = seen.length - before;
+    } finally {
+      watch.dispose();
+    }
   });
   beforeEach(async () => {
     posts = [];
@@ -46,11 +68,12 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
   });
   afterEach(() => sub?.dispose());
 
-  const composer = (): ComposerState | undefined =>
-    posts
+  const composerOf = (messages: HostMessage[]): ComposerState | undefined =>
+    messages
       .map((p) => (p.type === 'composer' ? p.composer : p.type === 'snapshot' ? p.composer : undefined))
       .filter((c) => c !== undefined)
       .at(-1);
+  const composer = () => composerOf(posts);
   const row = (name: string): VscodeToolView | undefined => composer()?.vscodeTools?.find((t) => t.name === name);
   const toggle = async (name: string, on: boolean) => {
     if ((await until(() => row(name), `${name} in the picker`)).on === on) return;
@@ -92,6 +115,13 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
     await config().update('chat.model', model, vscode.ConfigurationTarget.Global);
     await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
   };
+
+  it('a started MCP server’s tools reach the picker when the panel asks for a refresh (its focus); an unchanged list posts nothing', () => {
+    assert.equal(startup.listedBefore, false, 'the test server is not running before the suite starts it');
+    assert.equal(startup.inPickerBeforeRefresh, false, 'VS Code 1.139 tells the extension nothing when its tools change');
+    assert.equal(startup.inPickerAfterRefresh, true, 'the refresh posts the new list');
+    assert.equal(startup.postsOnUnchangedRefresh, 0, 'a refresh that finds the same list posts nothing (the composer is not redrawn on every focus)');
+  });
 
   it('lists the MCP tool in the picker, with its source and token estimate, off until picked; Modelgate’s own tools are not in it', async () => {
     const echo = await until(() => row(ECHO), 'the MCP tool in the picker');
@@ -149,6 +179,41 @@ describe('VS Code tools in the panel (real VS Code, MCP server)', function () {
     await sending;
     await chat().whenIdle();
     assert.match(lastToolResult(), /The user skipped this tool call: it was not run/);
+  });
+
+  it('Always allow: the next call in the conversation runs without a card; a new conversation asks again', async () => {
+    await toggle(ECHO, true);
+    const first = chat().send(`echo ${call(ECHO, { text: 'first' })}`);
+    answer(await until(() => cards()[0], 'the approval card'), 'always');
+    await first;
+    await chat().whenIdle();
+    assert.equal(lastToolResult(), 'MCP echo: first');
+
+    // the same conversation: the call runs without asking
+    let idle = false;
+    void chat()
+      .send(`echo ${call(ECHO, { text: 'second' })}`)
+      .then(() => chat().whenIdle())
+      .then(() => (idle = true));
+    await until(() => idle || cards().length > 1, 'the second call answered (or asked about)');
+    if (cards().length > 1) {
+      answer(cards()[1]!, 'skip');
+      await until(() => idle, 'the skipped answer finished');
+      assert.fail('“Always allow this tool in this conversation” asked again in the same conversation');
+    }
+    assert.equal(lastToolResult(), 'MCP echo: second', 'the call ran and its result reached the model');
+    assert.equal(lastCall(ECHO)?.status, 'done');
+
+    // a new conversation asks again
+    await chat().newChat();
+    await toggle(ECHO, true);
+    const third = chat().send(`echo ${call(ECHO, { text: 'third' })}`);
+    const card = await until(() => cards()[1], 'the approval card in the new conversation');
+    assert.match(card.title, new RegExp(ECHO));
+    answer(card, 'once');
+    await third;
+    await chat().whenIdle();
+    assert.equal(lastToolResult(), 'MCP echo: third');
   });
 
   it('a tool that throws comes back as a tool error the model reads; the answer finishes', async () => {

@@ -7,6 +7,8 @@ import type { VscodeToolView } from '../protocol';
 export interface VscodeToolsPanel {
   /** the picker's rows for a conversation (every foreign tool VS Code lists now) */
   picker(conversationId: string): VscodeToolView[];
+  /** whether VS Code's tools (or the price) differ from what picker() last listed; records them */
+  changedSinceListed(): boolean;
   /** switches a tool on or off for a conversation; false when VS Code lists no such tool */
   toggle(conversationId: string, name: string): boolean;
   /** the conversation was deleted */

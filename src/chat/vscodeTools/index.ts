@@ -25,6 +25,8 @@ export interface VscodeToolsDeps {
   approvals: PanelApprovals;
   /** `modelgate.chat.vscodeTools` (user settings): tools on in every conversation */
   defaults: () => readonly string[];
+  /** USD per 1M input tokens of the panel's model and channel now (the catalogue's price); undefined when none is known */
+  inputPrice?: () => number | undefined;
   log: (line: string) => void;
   host?: ToolHost;
   invoke?: (name: string, input: object, token: vscode.CancellationToken) => Promise<InvokeResult>;
@@ -37,6 +39,16 @@ const CARD_INPUT_CHARS = 4_000;
 export const SKIPPED_MESSAGE = 'The user skipped this tool call: it was not run. Continue without it, or ask the user.';
 export const NOT_ON_MESSAGE = 'This tool is not switched on in this conversation: it was not run. Use the tools you were offered.';
 
+/** A price that can be multiplied (a finite, non-negative number), else undefined: unknown. */
+function usablePrice(perMillion: number | undefined): number | undefined {
+  return typeof perMillion === 'number' && Number.isFinite(perMillion) && perMillion >= 0 ? perMillion : undefined;
+}
+
+/** Rough USD a tool's definition adds to every request: its tokens at the input price (USD per 1M tokens). */
+export function requestCost(tokens: number, inputPricePerMillion: number): number {
+  return (tokens * inputPricePerMillion) / 1_000_000;
+}
+
 export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTools & { vscodeTools: VscodeToolsPanel } {
   const host = deps.host ?? vscodeToolHost;
   const choice = new VscodeToolChoice(deps.defaults);
@@ -47,15 +59,31 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
   const sourceLine = (e: VscodeToolEntry) =>
     e.source.kind === 'mcp' ? vscode.l10n.t('From MCP server “{0}”', e.source.server) : vscode.l10n.t('From extension “{0}”', e.source.extension);
 
+  /** what picker() last listed (tools and price), so a refresh that finds the same posts nothing */
+  let listed: string | undefined;
+  const signature = (entries: readonly VscodeToolEntry[], price: number | undefined) =>
+    JSON.stringify([price, entries.map((e) => [e.name, e.modelName, e.tokens, e.source])]);
+
   const panel: VscodeToolsPanel = {
-    picker: (conversationId) =>
-      catalog().map((e) => ({
+    picker: (conversationId) => {
+      const entries = catalog();
+      const price = usablePrice(deps.inputPrice?.());
+      listed = signature(entries, price);
+      return entries.map((e) => ({
         name: e.name,
         label: e.modelName,
         source: sourceLine(e),
         tokens: e.tokens,
+        ...(price !== undefined ? { cost: requestCost(e.tokens, price) } : {}),
         on: choice.isOn(conversationId, e.name),
-      })),
+      }));
+    },
+    changedSinceListed: () => {
+      const now = signature(catalog(), usablePrice(deps.inputPrice?.()));
+      const changed = now !== listed;
+      listed = now;
+      return changed;
+    },
     toggle: (conversationId, name) => {
       if (!catalog().some((e) => e.name === name)) return false;
       choice.toggle(conversationId, name);
@@ -63,7 +91,9 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
     },
     forget: (conversationId) => choice.forget(conversationId),
     // no such event in VS Code 1.139's API (nor @types/vscode 1.104); used where a VS Code has it.
-    // Otherwise the picker asks for a fresh list when it is opened (refreshVscodeTools).
+    // Otherwise the panel asks for a fresh list (refreshVscodeTools) when it gets the focus, when
+    // the message box does and when the picker opens; a view made visible again reloads and gets a
+    // snapshot, which lists them anew.
     onDidChange: (listener) => (vscode.lm as { onDidChangeTools?: vscode.Event<void> }).onDidChangeTools?.(listener) ?? { dispose: () => undefined },
   };
 

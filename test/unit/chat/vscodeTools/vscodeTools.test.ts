@@ -79,6 +79,7 @@ describe('chat/vscodeTools: tools from VS Code in the panel', () => {
     list: vscode.LanguageModelToolInformation[],
     invoke: (name: string, input: object) => Promise<{ content: unknown[] }>,
     defaults: string[] = [],
+    inputPrice?: () => number | undefined,
   ) {
     const approvals = new PanelApprovals();
     const shown: ApprovalChange[] = [];
@@ -93,6 +94,7 @@ describe('chat/vscodeTools: tools from VS Code in the panel', () => {
       log: () => undefined,
       host: host(list, {}),
       invoke: (name, input) => invoke(name, input),
+      ...(inputPrice ? { inputPrice } : {}),
     });
     return { t, shown, setReply: (r: string) => (reply = r) };
   }
@@ -198,5 +200,57 @@ describe('chat/vscodeTools: tools from VS Code in the panel', () => {
     hasError = undefined;
     const [plain] = await t.runAll([call('mcp_s_flag', {})], tokenSource().token, ctx);
     assert.equal(plain!.isError, false);
+  });
+
+  it('the picker gives each tool’s rough cost per request: its tokens at the model’s input price; none when no price is known', () => {
+    let price: number | undefined = 3; // USD per 1M input tokens
+    const { t } = setup(
+      [tool('mcp_s_echo', ['mcp']), tool('mcp_s_other', ['mcp'])],
+      () => Promise.resolve({ content: [] }),
+      [],
+      () => price,
+    );
+    const [echo, other] = t.vscodeTools.picker('c1');
+    assert.ok(echo!.tokens > 10);
+    assert.equal(echo!.cost, (echo!.tokens * 3) / 1_000_000);
+    assert.equal(other!.cost, (other!.tokens * 3) / 1_000_000);
+    assert.equal(tools.requestCost(1_000, 2.5), 0.0025);
+    price = undefined;
+    assert.deepEqual(
+      t.vscodeTools.picker('c1').map((r) => 'cost' in r),
+      [false, false],
+      'an unknown price gives no cost (never $0)',
+    );
+    price = Number.NaN;
+    assert.equal(t.vscodeTools.picker('c1')[0]!.cost, undefined, 'nor does a price that is not a number');
+    price = 0;
+    assert.equal(t.vscodeTools.picker('c1')[0]!.cost, 0, 'a free model: 0, which the panel leaves out');
+    const { t: unpriced } = setup([tool('mcp_s_echo', ['mcp'])], () => Promise.resolve({ content: [] }));
+    assert.equal(unpriced.vscodeTools.picker('c1')[0]!.cost, undefined, 'no price source: no cost');
+  });
+
+  it('a refresh reports a change only when VS Code’s list (or the price) differs from what the picker last listed', () => {
+    const list = [tool('mcp_s_echo', ['mcp'])];
+    let price: number | undefined = 1;
+    const { t } = setup(
+      list,
+      () => Promise.resolve({ content: [] }),
+      [],
+      () => price,
+    );
+    assert.equal(t.vscodeTools.changedSinceListed(), true, 'nothing listed yet');
+    assert.equal(t.vscodeTools.changedSinceListed(), false);
+    t.vscodeTools.picker('c1');
+    assert.equal(t.vscodeTools.changedSinceListed(), false, 'the same list');
+    list.push(tool('mcp_s_new', ['mcp'])); // an MCP server started
+    assert.equal(t.vscodeTools.changedSinceListed(), true);
+    t.vscodeTools.picker('c1');
+    assert.equal(t.vscodeTools.changedSinceListed(), false);
+    price = 2; // another model
+    assert.equal(t.vscodeTools.changedSinceListed(), true);
+    t.vscodeTools.toggle('c1', 'mcp_s_new');
+    assert.equal(t.vscodeTools.changedSinceListed(), false, 'a switch is posted by the toggle itself');
+    list.splice(0, 2); // the server stopped
+    assert.equal(t.vscodeTools.changedSinceListed(), true);
   });
 });
