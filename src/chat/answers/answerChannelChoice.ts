@@ -8,6 +8,7 @@ import { costOf } from '../../core/spend/cost';
 import type { GatewayClient, Usage } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
 import type { AssistantRecord, Conversation } from '../conversations/conversationTranscript';
+import { cachedRoute } from './cacheLossWarning';
 
 export class AnswerChannels {
   /** conversations whose switch was already noted (in this window's session) */
@@ -34,6 +35,7 @@ export class AnswerChannels {
   ): number | undefined {
     const served: ChannelChoice | undefined = f.served ?? f.switches.at(-1)?.to;
     if (!served || served === record.channel) return cost;
+    const asked = record.channel;
     record.channel = served;
     const price = this.services.catalogue().price(record.model, served);
     cost = usage && price ? costOf(usage, price) : undefined;
@@ -43,8 +45,11 @@ export class AnswerChannels {
     }
     if (f.served && !this.#noted.has(c.id)) {
       this.#noted.add(c.id);
-      // the first answer of a conversation built no cache anywhere: no cache to speak of
-      const cacheBuilt = c.messages.some((m) => m.role === 'assistant' && m !== record && m.id !== record.id);
+      // a cache to speak of only when an earlier answer built one on the route this answer left
+      // (finished with usage on this model and the channel asked for); none on a first answer, or
+      // after answers that failed or stopped before the gateway reported usage
+      const cached = cachedRoute(c, record.id);
+      const cacheBuilt = cached?.model === record.model && cached.channel === asked;
       note(switchNote(f.switches, served, usage, price, cacheBuilt));
     }
     return cost;

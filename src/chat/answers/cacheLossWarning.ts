@@ -10,7 +10,7 @@ import { estimateRequestTokens } from '../../core/prompt/tokens';
 import type { ChatScope } from '../chatScope';
 import { systemPrompt } from '../context/systemPrompt';
 import { systemPromptWithRules } from '../../core/prompt/projectRules';
-import { wireHistory, type Conversation } from '../conversations/conversationTranscript';
+import { wireHistory, type AssistantRecord, type Conversation, type MessageRecord } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 
 export interface Route {
@@ -19,11 +19,20 @@ export interface Route {
   channel: string;
 }
 
-/** The model and channel the conversation's cache is on: those of its last answer. */
-export function cachedRoute(c: Conversation): Route | undefined {
+/**
+ * An answer that put its prompt in its route's cache: the gateway reported its usage (prompt
+ * tokens). One that failed (401, 5xx) or was stopped before the usage came built none.
+ */
+export const builtCache = (m: MessageRecord): m is AssistantRecord => m.role === 'assistant' && (m.usage?.promptTokens ?? 0) > 0;
+
+/**
+ * The model and channel the conversation's cache is on: those of its last answer that built one
+ * (`except`: an answer id not to count, the one in progress). Undefined: no cache anywhere.
+ */
+export function cachedRoute(c: Conversation, except?: string): Route | undefined {
   for (let i = c.messages.length - 1; i >= 0; i--) {
     const m = c.messages[i]!;
-    if (m.role === 'assistant') return { model: m.model, channel: m.channel };
+    if (m.id !== except && builtCache(m)) return { model: m.model, channel: m.channel };
   }
   return undefined;
 }

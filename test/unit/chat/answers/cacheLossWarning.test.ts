@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Price } from '../../../../src/core/catalogue/modelCatalogue';
 import { cacheLossMessage, cachedRoute, type Route } from '../../../../src/chat/answers/cacheLossWarning';
-import { newConversation, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { newConversation, type AssistantRecord, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 
 const PRICES: Record<string, Price> = {
   'a|default': { input: 2, output: 8, cacheRead: 0.5 },
@@ -12,10 +12,14 @@ const PRICES: Record<string, Price> = {
 };
 const price = (r: Route) => PRICES[`${r.model}|${r.channel}`];
 
-function withAnswer(model: string, channel: string): Conversation {
-  const c = newConversation(0);
-  c.messages.push({ id: 'u', role: 'user', text: 'q', attachments: [], createdAt: 0, context: [], wire: { role: 'user', content: 'q' } });
-  c.messages.push({ id: 'a', role: 'assistant', parts: [], status: 'done', model, channel, createdAt: 0, wire: [{ role: 'assistant', content: 'x' }] });
+type Ending = Pick<AssistantRecord, 'status' | 'usage' | 'error'>;
+const FINISHED: Ending = { status: 'done', usage: { promptTokens: 1200, cachedTokens: 0, completionTokens: 40 } };
+
+/** A conversation with one question and answer per route, the answers ending as `ending` says (finished with usage by default). */
+function withAnswer(model: string, channel: string, ending: Ending = FINISHED, c = newConversation(0)): Conversation {
+  const n = c.messages.length;
+  c.messages.push({ id: `u${n}`, role: 'user', text: 'q', attachments: [], createdAt: 0, context: [], wire: { role: 'user', content: 'q' } });
+  c.messages.push({ id: `a${n}`, role: 'assistant', parts: [], model, channel, createdAt: 0, wire: [{ role: 'assistant', content: 'x' }], ...ending });
   return c;
 }
 
@@ -35,6 +39,33 @@ describe('chat: cache loss notice', () => {
     const cheaper = cacheLossMessage(withAnswer('a', 'default'), { model: 'c', channel: 'default' }, 50_000, price)!;
     assert.match(cheaper, /about \$0\.01, no more than about \$0\.025 with the cache before the switch\.$/);
     assert.doesNotMatch(cheaper, /Switch back/);
+  });
+
+  it('says nothing about a cache no answer built: the only answer failed (401, 5xx) or stopped before the gateway reported usage', () => {
+    const to = { model: 'b', channel: 'default' };
+    const endings: [string, Ending][] = [
+      ['401', { status: 'error', error: { message: 'Invalid API key', actions: ['setKey'] } }],
+      ['503', { status: 'error', error: { message: 'Service unavailable', actions: ['retry'] } }],
+      ['stopped before usage', { status: 'stopped' }],
+      ['usage without prompt tokens', { status: 'done', usage: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 } }],
+    ];
+    for (const [what, ending] of endings) {
+      const c = withAnswer('a', 'default', ending);
+      assert.equal(cachedRoute(c), undefined, what);
+      assert.equal(cacheLossMessage(c, to, 50_000, price), undefined, what);
+    }
+    // a stopped answer whose usage did come in did build the cache
+    assert.deepEqual(cachedRoute(withAnswer('a', 'stable', { status: 'stopped', usage: FINISHED.usage })), { model: 'a', channel: 'stable' });
+  });
+
+  it('the cache is on the route of the last answer that built one: a later failed answer on another route moves nothing', () => {
+    const c = withAnswer('b', 'default', { status: 'error', error: { message: '502', actions: ['retry'] } }, withAnswer('a', 'default'));
+    assert.deepEqual(cachedRoute(c), { model: 'a', channel: 'default' });
+    // back on a: the cache built there is still there
+    assert.equal(cacheLossMessage(c, { model: 'a', channel: 'default' }, 50_000, price), undefined);
+    assert.match(cacheLossMessage(c, { model: 'b', channel: 'stable' }, 50_000, price)!, /^Switched from a on the default channel to b on the stable channel:/);
+    // the answer in progress does not count
+    assert.equal(cachedRoute(withAnswer('a', 'stable'), 'a0'), undefined);
   });
 
   it('says nothing when the old route has no cache price: no cache saving is lost', () => {

@@ -7,6 +7,9 @@ import type { HealthSample } from '../../../../src/core/channels/channelHealth';
 import { createGatewayClient, GatewayError } from '../../../../src/core';
 import type { ChatRequest, ChatStreamEvent, GatewayClient } from '../../../../src/core/client/types';
 import { startGateway, type RunningGateway } from '../../../gateway/index';
+import { AnswerChannels } from '../../../../src/chat/answers/answerChannelChoice';
+import { newConversation, type AssistantRecord, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import type { Services } from '../../../../src/services/serviceContainer';
 
 const KEY = 'sk-failover-test-91c2';
 
@@ -235,5 +238,60 @@ describe('channel failover (core, against the simulator)', function () {
     );
     assert.match(note, /came from stable: direct \(server 503\) failed before answering/);
     assert.doesNotMatch(note, /cache/);
+  });
+
+  describe('the note after an answer that failed over (chat/answers/answerChannelChoice.ts)', () => {
+    const PRICE = { input: 1, output: 8, cacheRead: 0.25 };
+    const services = { catalogue: () => ({ price: () => PRICE }) } as unknown as Services;
+    const usage = { promptTokens: 5000, cachedTokens: 0, completionTokens: 10 };
+    const answer = (id: string, channel: string, ending: Partial<AssistantRecord>): AssistantRecord => ({
+      id,
+      role: 'assistant',
+      parts: [],
+      status: 'done',
+      model: 'flagship-text',
+      channel,
+      createdAt: 0,
+      wire: [],
+      ...ending,
+    });
+    const conversation = (...earlier: AssistantRecord[]): Conversation => {
+      const c = newConversation(0);
+      for (const a of earlier) {
+        c.messages.push({ id: `u-${a.id}`, role: 'user', text: 'q', attachments: [], createdAt: 0, context: [], wire: { role: 'user', content: 'q' } });
+        c.messages.push(a);
+      }
+      return c;
+    };
+    /** The note for a new answer on `direct` that `stable` served after direct's 503. */
+    function noteAfter(c: Conversation): string {
+      const record = answer('now', 'direct', { status: 'streaming' });
+      c.messages.push(record);
+      const f = { served: 'stable', switches: [{ from: 'direct', to: 'stable', error: new GatewayError('server', 'x', { status: 503 }) }] };
+      const notes: string[] = [];
+      new AnswerChannels(services).finish(c, record, f as unknown as FailoverClient, usage, undefined, (t) => notes.push(t));
+      assert.equal(notes.length, 1);
+      assert.equal(record.channel, 'stable');
+      return notes[0]!;
+    }
+
+    it('speaks of the cache lost when an earlier answer finished with usage on the channel that failed', () => {
+      assert.match(noteAfter(conversation(answer('a', 'direct', { usage }))), /5,000 prompt tokens were billed uncached on stable/);
+    });
+
+    it('says nothing about a cache when no earlier answer built one there: failed (401, 5xx), stopped before usage, or on another channel', () => {
+      const cases: [string, Conversation][] = [
+        ['first answer', conversation()],
+        ['401', conversation(answer('a', 'direct', { status: 'error', error: { message: 'Invalid API key', actions: ['setKey'] } }))],
+        ['503', conversation(answer('a', 'direct', { status: 'error', error: { message: 'Service unavailable', actions: ['retry'] } }))],
+        ['stopped before usage', conversation(answer('a', 'direct', { status: 'stopped' }))],
+        ['cache on stable, which served', conversation(answer('a', 'stable', { usage }))],
+      ];
+      for (const [what, c] of cases) {
+        const note = noteAfter(c);
+        assert.match(note, /came from stable: direct \(server 503\) failed before answering/, what);
+        assert.doesNotMatch(note, /cache/, `${what}: ${note}`);
+      }
+    });
   });
 });
