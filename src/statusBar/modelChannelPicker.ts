@@ -52,9 +52,17 @@ export function describeChatModel(m: ChatModelInfo): string {
     .join(' · ');
 }
 
-type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> };
+/**
+ * A row and what choosing it does. `picks`: it picks a model, a channel or an effort, so the
+ * command reports a pick (the walkthrough's "Pick a model and a channel" ticks on it); the
+ * Gateway rows (the key, VS Code's Chat) run something else and pick nothing.
+ */
+type Item = vscode.QuickPickItem & { run?: () => Promise<unknown>; picks?: true };
 
-/** The label of the row the last picker opened on (ModelgateApi.pickerActiveRow, for tests). */
+/**
+ * The label of the active row of the open picker (ModelgateApi.pickerActiveRow, for tests): the
+ * one it opened on (Enter picks it), then wherever VS Code moves it; undefined once it closed.
+ */
 let lastPickerActive: string | undefined;
 export const pickerActiveRow = (): string | undefined => lastPickerActive;
 
@@ -74,6 +82,7 @@ function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice
     // the price first, so a narrow picker cuts the capabilities, never the price
     detail: `${priceWithSource(cat, m.id, channel)} · ${describeChatModel(m)}`,
     run: () => updateChoice('chat.model', m.id),
+    picks: true,
   }));
 }
 
@@ -86,6 +95,7 @@ export function reasoningItems(cat: ModelCatalogue, model: string): Item[] {
     label: `${effort === current ? '$(check) ' : '$(blank) '}${label}`,
     description: effort === undefined ? vscode.l10n.t('no reasoning_effort sent; the model decides') : `reasoning_effort: ${effort}`,
     run: () => updateReasoningEffort(model, effort),
+    picks: true,
   });
   return [row(undefined, vscode.l10n.t('Model default')), ...REASONING_EFFORTS.map((e) => row(e, e))];
 }
@@ -101,6 +111,7 @@ function channelItems(services: Services, model: string, current: ChannelChoice)
     description: CHANNEL_BLURB[c],
     detail: `${cat.chatModel(model) ? `${priceWithSource(cat, model, c)} · ` : ''}${formatHealth(services.health.summary(model, c), { short: true })}`,
     run: () => updateChoice('channel', c),
+    picks: true,
   }));
 }
 
@@ -120,15 +131,17 @@ async function show(items: Item[], title: string, placeHolder: string): Promise<
   const current = initialRow(items);
   if (current) qp.activeItems = [current];
   lastPickerActive = current?.label;
+  qp.onDidChangeActive((active) => (lastPickerActive = active[0]?.label));
   const pick = await new Promise<Item | undefined>((resolve) => {
     qp.onDidAccept(() => resolve(qp.selectedItems[0] ?? qp.activeItems[0]));
     qp.onDidHide(() => resolve(undefined));
     qp.show();
   });
   qp.dispose();
+  lastPickerActive = undefined;
   if (!pick?.run) return false;
   await pick.run();
-  return true;
+  return pick.picks === true;
 }
 
 export async function pickModel(services: Services, arg?: unknown): Promise<boolean> {

@@ -219,16 +219,93 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     }
   });
 
-  it('the model/channel picker opens on the current model (Enter changes nothing), never on "Change API Key…"; it offers VS Code\'s Chat (issue 20 items 6, 7)', async () => {
-    const run = vscode.commands.executeCommand('modelgate.pickModelOrChannel');
-    try {
-      await until(() => mg.api.pickerActiveRow(), 'the picker open');
-      assert.equal(mg.api.pickerActiveRow(), `$(check) ${MODEL}`);
-    } finally {
+  describe('the model/channel picker (issue 20 items 6, 7)', () => {
+    // VS Code has no API to read a context key: the walkthrough's `modelgate.pickedModel` is set
+    // by extension.ts exactly when the picker command resolves true, so each case checks that result.
+    const OTHER = 'long-context-tools'; // not the first row, so "opens on the current model" is not "opens on the first row"
+    const picker = () => Promise.resolve(vscode.commands.executeCommand<boolean>('modelgate.pickModelOrChannel'));
+    const active = (label: string | RegExp, what: string) =>
+      until(() => {
+        const row = mg.api.pickerActiveRow();
+        return row !== undefined && (typeof label === 'string' ? row === label : label.test(row)) ? row : undefined;
+      }, `${what} (active row: ${mg.api.pickerActiveRow()})`);
+    const closeUntil = async (run: Promise<boolean | undefined>) => {
+      // Escape whatever the row opened (an input box) or the picker itself until the command ends
+      let done = false;
+      void run.finally(() => (done = true));
+      await until(async () => {
+        if (done) return true;
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        await new Promise((r) => setTimeout(r, 200));
+        return done;
+      }, 'the picker command to end');
+      return run;
+    };
+
+    beforeEach(async () => {
+      await config().update('chat.model', OTHER, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().chatModel === OTHER, `chat.model = ${OTHER}`);
+      await setChannel('economical');
+    });
+    afterEach(async () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    }
-    assert.equal(await run, false, 'closed without a pick');
-    assert.equal(mg.api.settings().chatModel, MODEL);
+      await config().update('chat.model', MODEL, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().chatModel === MODEL, `chat.model = ${MODEL}`);
+    });
+
+    it('opens on the current model, so Enter changes nothing (never "Change API Key…")', async () => {
+      const run = picker();
+      await active(`$(check) ${OTHER}`, 'the picker open on the current model');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await run, true, 'Enter picked the current model');
+      assert.equal(mg.api.settings().chatModel, OTHER);
+      assert.equal(mg.api.settings().channel, 'economical');
+    });
+
+    it('ends with the Gateway section: "Change API Key…", then "Use in VS Code\'s Chat…"; neither counts as a pick, nor does Escape', async () => {
+      // Escape
+      let run = picker();
+      await active(`$(check) ${OTHER}`, 'the picker open');
+      assert.equal(await closeUntil(run), false, 'Escape picked nothing');
+      // the last rows
+      run = picker();
+      await active(`$(check) ${OTHER}`, 'the picker open');
+      await vscode.commands.executeCommand('quickInput.last');
+      await active(/Use in VS Code's Chat…$/, "the last row: Use in VS Code's Chat…");
+      await vscode.commands.executeCommand('quickInput.previous');
+      await active(/\$\(key\) Change API Key…$/, 'the row before it: Change API Key…');
+      await vscode.commands.executeCommand('quickInput.previous');
+      // before the Gateway section: the channels (or the reasoning effort), never a model
+      const before = await active(/^\$\((check|blank)\) /, 'the row before the Gateway section');
+      assert.doesNotMatch(before, /flagship-text|long-context-tools/, before);
+      // "Change API Key…" runs Set API Key (its input box is then escaped): no pick
+      await vscode.commands.executeCommand('quickInput.next');
+      await active(/Change API Key…$/, 'Change API Key… active');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await closeUntil(run), false, '"Change API Key…" is not a model pick');
+      assert.ok(await mg.api.hasKey(), 'the key is kept');
+      // "Use in VS Code's Chat…" opens Chat: Manage Language Models: no pick
+      run = picker();
+      await active(`$(check) ${OTHER}`, 'the picker open');
+      await vscode.commands.executeCommand('quickInput.last');
+      await active(/Use in VS Code's Chat…$/, "Use in VS Code's Chat… active");
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await closeUntil(run), false, '"Use in VS Code\'s Chat…" is not a model pick');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.equal(mg.api.settings().chatModel, OTHER);
+      assert.equal(mg.api.settings().channel, 'economical');
+    });
+
+    it('choosing another model is a pick', async () => {
+      const run = picker();
+      await active(`$(check) ${OTHER}`, 'the picker open');
+      await vscode.commands.executeCommand('quickInput.first');
+      await active(`$(blank) ${MODEL}`, `${MODEL} active`);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await run, true, 'a model was picked');
+      await until(() => mg.api.settings().chatModel === MODEL, `chat.model = ${MODEL}`);
+      assert.equal(mg.api.settings().channel, 'economical');
+    });
   });
 
   it('says clearly what is wrong with a bad fallbackChannels value', async () => {
