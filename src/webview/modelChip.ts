@@ -1,11 +1,14 @@
 // The composer's model chip: "flagship-text [icon] stable", a button that opens the model and
 // channel picker. At the default side-bar width (about 290 px) the whole text does not fit beside
-// the attach buttons and Send, so it gives way in steps, measured in the real layout (issue 20):
-//   1. the channel's word goes, its icon stays (each channel has its own icon);
+// the attach buttons and Send, so it gives way in steps, measured in the real layout (issue 20);
+// the channel stays readable text at every step:
+//   1. the channel goes to a second line under the name, icon and word ("stacked");
 //   2. the model name is elided in the middle ("long-c…tools"): the end of a model id (size,
-//      variant, date) usually tells models of one family apart.
+//      variant, date) usually tells models of one family apart;
+//   3. only when the channel's line alone is wider than the room, its word is abbreviated
+//      ("econ."; the short names stay whole), and the name elided as little as then fits.
 // The full model and channel stay in the button's accessible name and tooltip. Without layout
-// (jsdom) or while hidden, the chip keeps its whole text.
+// (jsdom) or while hidden, the chip keeps its whole text on one line.
 import { clear, h } from './dom';
 import { strokeIcon } from './icons';
 import { l10n } from './l10n';
@@ -22,6 +25,12 @@ const CHANNEL_ICONS: Record<string, readonly string[]> = {
   economical: ['M20.6 13.4l-7.2 7.2a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8z', 'M7 7h.01'],
 };
 
+/** The channel's word where room is short: a long one abbreviated, the short ones ("stable", "direct", "default") whole. */
+export function shortChannel(channel: string): string {
+  if (channel === 'economical') return l10n.t('econ.');
+  return [...channel].length > 7 ? `${[...channel].slice(0, 4).join('')}.` : channel;
+}
+
 /** `text` cut to `keep` characters around an ellipsis in the middle, the end favoured. */
 export function elideMiddle(text: string, keep: number): string {
   const chars = [...text];
@@ -34,9 +43,9 @@ export function elideMiddle(text: string, keep: number): string {
 export class ModelChip {
   readonly element: HTMLButtonElement;
   private name: HTMLElement | undefined;
+  private channelWord: HTMLElement | undefined;
   private model = '';
   private channel = '';
-  private hasIcon = false;
   /** what the last fit was measured for: the same text in the same room needs no new fit */
   private fitKey = '';
   private observer: ResizeObserver | undefined;
@@ -57,16 +66,16 @@ export class ModelChip {
     this.model = model;
     this.channel = channel;
     const paths = channel ? CHANNEL_ICONS[channel] : undefined;
-    this.hasIcon = paths !== undefined;
     this.name = h(this.doc, 'span', { className: 'model-name', text: model });
+    this.channelWord = channel ? h(this.doc, 'span', { className: 'model-channel-text', text: channel }) : undefined;
     clear(this.element);
     this.element.append(
       this.name,
-      ...(channel
+      ...(this.channelWord
         ? [
             h(this.doc, 'span', { className: 'model-channel' }, [
               paths && strokeIcon(this.doc, `icon channel-icon channel-${channel}`, paths),
-              h(this.doc, 'span', { className: 'model-channel-text', text: channel }),
+              this.channelWord,
             ]),
           ]
         : []),
@@ -94,15 +103,26 @@ export class ModelChip {
     const key = `${this.model}|${this.channel}|${bar.clientWidth}|${others}`;
     if (key === this.fitKey || bar.clientWidth === 0) return;
     this.fitKey = key;
-    const fits = () => chip.scrollWidth <= chip.clientWidth && name.scrollWidth <= name.clientWidth;
-    chip.classList.remove('compact');
+    const word = this.channelWord;
+    const fits = () => chip.scrollWidth <= chip.clientWidth && name.scrollWidth <= name.clientWidth && (!word || word.scrollWidth <= word.clientWidth);
+    chip.classList.remove('stacked');
     name.textContent = this.model;
+    if (word) word.textContent = this.channel;
     if (fits()) return;
-    if (this.hasIcon) {
-      chip.classList.add('compact');
+    if (word) {
+      chip.classList.add('stacked');
+      if (fits() || this.elide(fits)) return;
+      // the channel's line alone is wider than the room: its word abbreviated
+      word.textContent = shortChannel(this.channel);
+      name.textContent = this.model;
       if (fits()) return;
     }
-    // the longest middle elision that fits (binary search over the characters kept)
+    this.elide(fits);
+  }
+
+  /** The longest middle elision of the model name that fits (binary search over the characters kept); false when none does. */
+  private elide(fits: () => boolean): boolean {
+    const name = this.name!;
     const length = [...this.model].length;
     let lo = 2;
     let hi = length - 1;
@@ -118,6 +138,7 @@ export class ModelChip {
       }
     }
     name.textContent = elideMiddle(this.model, best);
+    return fits();
   }
 
   /** Fits again when the panel or the bar's other controls change size (Stop shows, Send's label goes). */

@@ -209,7 +209,16 @@ function measureContrast(base: [number, number, number]): TextSample[] {
 }
 
 /** Runs in the webview frame: what the composer's model chip shows, and whether any of it is cut. */
-function modelChip(): { name: string; channel: string; chipFits: boolean; nameFits: boolean; icon: boolean; label: string; title: string } {
+function modelChip(): {
+  name: string;
+  channel: string;
+  chipFits: boolean;
+  nameFits: boolean;
+  channelFits: boolean;
+  icon: boolean;
+  label: string;
+  title: string;
+} {
   const chip = document.querySelector<HTMLElement>('.model-button')!;
   const name = chip.querySelector<HTMLElement>('.model-name')!;
   const word = chip.querySelector<HTMLElement>('.model-channel-text');
@@ -223,6 +232,14 @@ function modelChip(): { name: string; channel: string; chipFits: boolean; nameFi
     // nothing of the chip overflows it, and the chip is inside its bar
     chipFits: chip.scrollWidth <= chip.clientWidth && r.left >= bar.left - 1 && r.right <= bar.right + 1,
     nameFits: name.scrollWidth <= name.clientWidth,
+    // the channel's word is shown whole, inside the chip (not cut, not hidden by the chip's overflow)
+    channelFits:
+      !!word &&
+      word.getClientRects().length > 0 &&
+      word.scrollWidth <= word.clientWidth &&
+      word.getBoundingClientRect().right <= r.right + 0.5 &&
+      word.getBoundingClientRect().bottom <= r.bottom + 0.5 &&
+      word.getBoundingClientRect().width > 0,
     icon: !!icon && icon.width > 0 && icon.right <= r.right,
     label: chip.getAttribute('aria-label') ?? '',
     title: chip.title,
@@ -494,9 +511,12 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
             assert.ok(l.total.whole, `the total is cut (${at})`);
             assert.match(l.percent.text, /^(<1|\d+)%$/, at);
             assert.ok(l.percent.whole, `the context share is cut (${at})`);
-            // the model chip: the whole name and the channel's icon, nothing cut; the channel's word in its name and tooltip
+            // the model chip: the whole name, the channel's icon and its word as readable text
+            // (under the name at this width), nothing cut; both in its accessible name and tooltip
             assert.equal(l.chip.name, 'flagship-text', `the model name reads "${l.chip.name}" (${at})`);
             assert.ok(l.chip.chipFits && l.chip.nameFits, `the model chip is cut (${at})`);
+            assert.equal(l.chip.channel, 'default', `the channel reads "${l.chip.channel}" (${at})`);
+            assert.ok(l.chip.channelFits, `the channel's word is cut (${at})`);
             assert.ok(l.chip.icon, `the channel's icon is not shown (${at})`);
             assert.equal(l.chip.label, 'Model flagship-text, channel default', at);
             assert.match(l.chip.title, /^Model flagship-text, channel default\./, at);
@@ -550,6 +570,9 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       assert.match(chip.name, /^long-?\S*…\S*tools$/, at);
       assert.ok(chip.chipFits && chip.nameFits, `the model chip is cut: ${at}`);
       assert.ok(chip.icon, `the channel's icon is not shown: ${at}`);
+      // the channel stays readable text under the name: whole here (its line alone fits; abbreviated only when it does not)
+      assert.equal(chip.channel, 'economical', at);
+      assert.ok(chip.channelFits, `the channel's word is cut: ${at}`);
       assert.match(chip.title, /^Model long-context-tools, channel economical\./, at);
       mkdirSync(join(repoRoot(), 'test-results', 'screenshots'), { recursive: true });
       await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', 'chat-290-long-model.png') });

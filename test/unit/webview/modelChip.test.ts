@@ -2,7 +2,7 @@
 // at the default side-bar width is measured in the real layout by the contrast e2e suite (290 px).
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { elideMiddle, ModelChip } from '../../../src/webview/modelChip';
+import { elideMiddle, ModelChip, shortChannel } from '../../../src/webview/modelChip';
 
 describe('model chip: name, channel icon and word, accessible name', () => {
   it('elides in the middle, keeping the end a little longer than the start', () => {
@@ -11,6 +11,12 @@ describe('model chip: name, channel icon and word, accessible name', () => {
     assert.equal(elideMiddle('flagship-text', 13), 'flagship-text');
     assert.equal(elideMiddle('flagship-text', 40), 'flagship-text');
     assert.equal(elideMiddle('flagship-text', 2), 'f…t');
+  });
+
+  it('abbreviates a long channel word where room is short, keeps the short ones whole', () => {
+    assert.equal(shortChannel('economical'), 'econ.');
+    for (const c of ['default', 'direct', 'stable']) assert.equal(shortChannel(c), c);
+    assert.equal(shortChannel('experimental'), 'expe.');
   });
 
   it('shows the name, the channel with its icon, and says both in its name and tooltip', () => {
@@ -24,7 +30,7 @@ describe('model chip: name, channel icon and word, accessible name', () => {
     assert.equal(chip.element.getAttribute('aria-label'), 'Model flagship-text, channel economical');
     assert.equal(chip.element.title, 'Model flagship-text, channel economical. Pick the model or channel.');
     // without layout (jsdom) nothing is cut
-    assert.ok(!chip.element.classList.contains('compact'));
+    assert.ok(!chip.element.classList.contains('stacked'));
     // a channel the panel has no icon for keeps its word
     chip.set('flagship-text', 'nightly');
     assert.equal(chip.element.querySelector('.channel-icon'), null);
