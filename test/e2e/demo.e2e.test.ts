@@ -8,12 +8,15 @@
 import * as assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { launchBrowser, type BrowserSession } from '../harness/browser';
 import { repoRoot } from '../harness/paths';
+import { CONSOLE_PATH, TOP_UP_USD } from '../gateway/console-page';
+import { DEMO_KEY } from '../gateway/demo-key';
+import { PRICE_CARD } from '../gateway/prices';
 import { sleep, waitFor } from '../harness/processes';
 
 interface Proc {
@@ -62,6 +65,25 @@ function getJson(url: string): Promise<unknown> {
         }
       });
     }).once('error', reject);
+  });
+}
+
+function postJson(url: string, body: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify(body));
   });
 }
 
@@ -181,6 +203,8 @@ describe('e2e npm start: the one-command demo', function () {
     assert.doesNotMatch(text, /base URL|401|no API key/i, `no set-up error in the answer: ${text}`);
     // the demo's scripted model answers a greeting with a guide to the demo
     assert.match(text, /answers are scripted/, text);
+    // ... and names the marker that shows "Top up" (used below)
+    assert.match(text, /\[\[fault:status:402\]\][^\n]*Top up balance/, text);
     // Every step that is done shows checked in the walkthrough page (the checkbox VS Code renders
     // per step: [data-done-step-id] with aria-checked). The base URL was set before start-up, so its
     // step exercises the registration race (see src/onboarding/index.ts markStep).
@@ -285,6 +309,53 @@ describe('e2e npm start: the one-command demo', function () {
     assert.ok(chats.length >= 1, 'the simulator got the chat request');
     assert.notEqual(chats.at(-1)!.body.stream, false, 'the answer was requested as a stream');
     assert.match(JSON.stringify(chats.at(-1)!.body.messages), /Hello from npm start/);
+
+    // "Top up" end to end: the demo seeds modelgate.consoleUrl with the simulator's console page
+    // and image prices (an image shows what it cost); a 402 (the guide's `[[fault:status:402]]`
+    // marker) shows an error card whose Top up opens that page in the browser, where "Add $10"
+    // raises the key's balance on the simulator.
+    const settings = JSON.parse(readFileSync(join(demoDir, 'profile', 'user-data', 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    const consoleUrl = `${simBase}${CONSOLE_PATH}`;
+    assert.equal(settings['modelgate.consoleUrl'], consoleUrl, 'the demo seeds the console URL');
+    const seededModels = settings['modelgate.models'] as Record<string, { kind?: string; prices?: unknown }>;
+    for (const id of Object.keys(PRICE_CARD.image))
+      assert.ok(seededModels[id]?.kind === 'image' && seededModels[id].prices, `the demo seeds a price for ${id}`);
+    const balance = async () =>
+      (
+        (await postJson(`${simBase}/__sim/balance`, { key: DEMO_KEY })) as {
+          balance: number;
+        }
+      ).balance;
+    const balanceBefore = await balance();
+    await box.fill('[[fault:status:402]] Top up, please');
+    await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
+    const refused = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
+    const topUp = refused.getByRole('button', { name: 'Top up balance' });
+    await topUp.waitFor({ state: 'visible', timeout: 60_000 });
+    await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-402.png') });
+    const opened = page.context().waitForEvent('page', { timeout: 30_000 });
+    await topUp.click();
+    const consolePage = await opened;
+    await consolePage.waitForLoadState('domcontentloaded', { timeout: 30_000 });
+    await consolePage.getByRole('heading', { name: 'Gateway console' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const shownUrl = consolePage.url();
+    await consolePage.screenshot({ path: join(root, 'test-results/e2e/npm-start-console.png') });
+    await consolePage
+      .getByRole('button', { name: `Add $${TOP_UP_USD}` })
+      .first()
+      .click();
+    await consolePage
+      .getByRole('status')
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async (err: unknown) => {
+        const body = await consolePage.content().catch(() => '');
+        throw new Error(
+          `${err instanceof Error ? err.message : String(err)}\nthe console opened at ${shownUrl}, now at ${consolePage.url()}:\n${body.slice(0, 2000)}`,
+        );
+      });
+    assert.match(await consolePage.getByRole('status').innerText(), new RegExp(`Added \\$${TOP_UP_USD}`), `the console at ${shownUrl} topped up`);
+    assert.equal(await balance(), balanceBefore + TOP_UP_USD, `the console page (${shownUrl}) added $${TOP_UP_USD} to the demo key`);
+    await consolePage.close();
 
     await browser.close();
     browser = undefined;

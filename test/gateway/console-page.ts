@@ -1,7 +1,8 @@
 // The demo's gateway console (`startGateway({ demo: true })` only): the page that Modelgate's
 // "Top up" opens (`npm start` sets modelgate.consoleUrl to it). It shows each key's balance, with
 // the key masked, and a button that adds $10 to it: a top-up end to end, without a payment. A plain
-// HTML form, no script; served on the api server's origin outside /v1.
+// HTML form, no script; served on the api server's origin outside /v1, reached directly or through
+// code-server's port proxy (relative links only).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayState } from './gateway-state';
 
@@ -11,12 +12,19 @@ export const TOP_UP_USD = 10;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const masked = (key: string) => (key.length > 10 ? `${key.slice(0, 6)}…${key.slice(-4)}` : '…');
 
-function page(state: GatewayState, notice: string): string {
+/**
+ * The top-up form's action, relative to the page's own address: `npm start`'s browser reaches the
+ * page through code-server's port proxy (`/proxy/PORT/console`), where an absolute `/console/top-up`
+ * would post to code-server itself ("Unsupported method POST").
+ */
+const topUpAction = (path: string) => (path === CONSOLE_PATH ? `${CONSOLE_PATH.slice(1)}/top-up` : 'top-up');
+
+function page(state: GatewayState, notice: string, path: string): string {
   const rows = [...state.balances.entries()]
     .map(
       ([key, usd], i) =>
         `<tr><td><code>${escapeHtml(masked(key))}</code></td><td>$${usd.toFixed(2)}</td>` +
-        `<td><form method="post" action="${CONSOLE_PATH}/top-up"><input type="hidden" name="key" value="${i}"><button type="submit">Add $${TOP_UP_USD}</button></form></td></tr>`,
+        `<td><form method="post" action="${topUpAction(path)}"><input type="hidden" name="key" value="${i}"><button type="submit">Add $${TOP_UP_USD}</button></form></td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gateway console (simulator)</title>
@@ -42,6 +50,6 @@ export function handleConsole(state: GatewayState, req: IncomingMessage, res: Se
     }
   }
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(page(state, notice));
+  res.end(page(state, notice, path));
   return true;
 }

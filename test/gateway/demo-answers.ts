@@ -65,6 +65,7 @@ const GUIDE = [
   'Markers in a message drive the simulator the way the tests do: `[[words:40]]` for a 40-word answer, `[[long:6]]` for a long one, ' +
     '`[[call:list_files {"path":"src"}]]` for a tool call, `[[reasoning:content]]` for visible thinking, `[[fault:status:503]]` for a failing gateway ' +
     '(test/gateway/README.md lists them all).',
+  "`[[fault:status:402]]` answers as a gateway whose balance is used up: **Top up balance** on that answer opens the simulator's console page, where *Add $10* tops the demo key up.",
   'To use a real gateway: **Modelgate: Set Gateway Address**, then **Modelgate: Set API Key**.',
 ].join('\n\n');
 

@@ -71,13 +71,17 @@ describe('gateway simulator: the demo', function () {
     const html = await page.text();
     assert.match(html, /Gateway console/);
     assert.ok(!html.includes(KEY), 'the key is masked');
+    // relative, so the form works behind code-server's port proxy (/proxy/PORT/console) too
+    assert.match(html, /<form method="post" action="console\/top-up">/);
     const topUp = await fetch(`${origin}${CONSOLE_PATH}/top-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'key=0',
     });
     assert.equal(topUp.status, 200);
-    assert.match(await topUp.text(), /Added \$10/);
+    const after = await topUp.text();
+    assert.match(after, /Added \$10/);
+    assert.match(after, /<form method="post" action="top-up">/, 'from /console/top-up the next top-up posts to the same address');
     assert.equal(demo.gw.balance(KEY), before + TOP_UP_USD);
     assert.equal((await fetch(`${plain.gw.baseUrl.replace(/\/v1$/, '')}${CONSOLE_PATH}`)).status, 404);
   });
