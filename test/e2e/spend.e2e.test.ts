@@ -4,7 +4,8 @@
 // "Modelgate: Show Spending" draws today's total. Then, in the same workbench: the Pricing column of
 // VS Code's "Chat: Manage Language Models" filled from the simulator's (the demo's) price card, the
 // Modelgate walkthrough at the default side-bar width with no step text clipped (measured in the
-// DOM, Light and Dark), and the spending page in Dark and High Contrast (Export CSV… keeps a
+// DOM, Light and Dark), the spending page in a half-width editor (each cell one line, nothing
+// sideways, measured), and the spending page in Dark and High Contrast (Export CSV… keeps a
 // visible border). Screenshots go to test-results/screenshots/.
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -120,6 +121,56 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok((await page.locator('#today svg rect').count()) > 0, 'bars drawn');
     assert.match(await page.locator('#budgets').innerText(), /Daily budget .* reached/);
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
+  });
+
+  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page (issue 20 item 6)', async () => {
+    // a laptop-sized window (1000 px), the side bar as it is, and an empty editor group beside the
+    // page: it keeps half the editor area, about 320 px
+    const size = wb.page.viewportSize()!;
+    await wb.page.setViewportSize({ width: 1000, height: size.height });
+    await wb.runCommand('Modelgate: Show Spending');
+    await wb.webviewFrame('#today', { timeoutMs: 60_000 });
+    await wb.runCommand('View: New Editor Group to the Right');
+    try {
+      const measure = async () =>
+        (await wb.webviewFrame('#today', { timeoutMs: 30_000 })).evaluate(() => {
+          // the lines a cell's text takes: the distinct tops of its text's line boxes
+          const lines = (el: Element) => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+          };
+          const cells = [...document.querySelectorAll<HTMLElement>('table td:not(.bar-cell)')].filter((td) => td.getClientRects().length);
+          const root = document.scrollingElement ?? document.documentElement;
+          return {
+            width: innerWidth,
+            cells: cells.length,
+            wrapped: cells
+              .filter((td) => lines(td) > 1)
+              .map((td) => `${td.textContent ?? ''} (${lines(td)} lines, ${Math.round(td.getBoundingClientRect().height)} px)`),
+            rowHeights: [...new Set([...document.querySelectorAll('table tr')].map((tr) => Math.round(tr.getBoundingClientRect().height)))],
+            overflow: root.scrollWidth - root.clientWidth,
+            wide: [...document.querySelectorAll('table, h2, p')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName),
+          };
+        });
+      // the page's frame is laid out again after the split: measure once it is half width
+      let m = await measure();
+      for (let i = 0; i < 50 && m.width > 500; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        m = await measure();
+      }
+      const at = JSON.stringify(m);
+      assert.ok(m.width > 250 && m.width <= 500, `the spending page is half the editor area: ${at}`);
+      assert.ok(m.cells >= 6, `the tables were measured: ${at}`);
+      assert.deepEqual(m.wrapped, [], `cells wrapped at ${m.width} px: ${at}`);
+      assert.equal(m.rowHeights.length, 1, `every row has the height of one line: ${at}`);
+      assert.ok(m.overflow <= 0, `the page scrolls sideways by ${m.overflow} px: ${at}`);
+      assert.deepEqual(m.wide, [], `wider than the page: ${at}`);
+      await wb.page.screenshot({ path: join(shots, 'spending-half-width.png') });
+    } finally {
+      await wb.runCommand('View: Join All Editor Groups');
+      await wb.page.setViewportSize(size);
+    }
   });
 
   it("Chat: Manage Language Models shows Modelgate's prices in the Pricing column, whole", async () => {
