@@ -51,6 +51,8 @@ export class ChatMessageRouter {
   async handle(msg: WebviewMessage): Promise<void> {
     const { scope, actions } = this.o;
     const { out, services } = scope;
+    // the demo's seeder may say so only after a panel restored on reload was ready: said on the next message then
+    if (msg.type !== 'ready') this.#noteSimulatorDemo();
     try {
       switch (msg.type) {
         case 'ready':
@@ -139,7 +141,8 @@ export class ChatMessageRouter {
 
   /**
    * The demo only (services.simulatorDemo, set through the public API by `npm start`'s seeder with
-   * a loopback gateway): says once per window that the answers are scripted, and how to leave.
+   * a loopback gateway): says once per window that the answers are scripted, and how to leave. A
+   * notice of the panel, not of a conversation: New Chat or another conversation keeps it.
    */
   #noteSimulatorDemo(): void {
     if (this.#simulatorDemoNoted || !this.o.scope.services.simulatorDemo.on) return;
@@ -149,6 +152,8 @@ export class ChatMessageRouter {
       vscode.l10n.t(
         'Demo: this gateway is the Modelgate simulator on your machine, and its answers are scripted (try "What does mean() do?"). To use a real gateway, run "Modelgate: Set Gateway Address" and "Modelgate: Set API Key".',
       ),
+      [],
+      { conversation: 'panel' },
     );
   }
 

@@ -357,6 +357,19 @@ describe('e2e npm start: the one-command demo', function () {
     assert.equal(await balance(), balanceBefore + TOP_UP_USD, `the console page (${shownUrl}) added $${TOP_UP_USD} to the demo key`);
     await consolePage.close();
 
+    // The demo notice belongs to the panel, not to a conversation: a new chat keeps it in view.
+    const demoNotices = () =>
+      chatFrame!
+        .locator('.notice-list .notice', { hasText: /this gateway is the Modelgate simulator/ })
+        .evaluateAll((els) => ({ all: els.length, shown: els.filter((e) => e.checkVisibility()).length }));
+    assert.equal((await demoNotices()).all, 1, 'the demo notice is there once');
+    await page
+      .locator('.part.sidebar .title-actions')
+      .getByRole('button', { name: /^New Chat/ })
+      .click();
+    await chatFrame.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 10_000 });
+    assert.deepEqual(await demoNotices(), { all: 1, shown: 1 }, 'the demo notice stays in view after New Chat');
+
     await browser.close();
     browser = undefined;
     // SIGINT, as Ctrl+C in a terminal sends it to the foreground group.
