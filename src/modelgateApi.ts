@@ -55,7 +55,7 @@ export interface ModelgateApi extends ModelgatePublicApi {
   channelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
   statusBarTooltip(): string;
-  /** the row the last model/channel picker opened on (the one Enter picks) */
+  /** the row VS Code makes active in the open model/channel picker (the one Enter picks); undefined once it closes */
   pickerActiveRow(): string | undefined;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;

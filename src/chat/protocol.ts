@@ -220,6 +220,8 @@ export type HostMessage =
       usage?: UsageView;
       error?: ErrorView;
       totalCost?: number;
+      /** the answer may have cost something that is not known (see costUnknown) */
+      costUnknown: boolean;
     }
   /** messages from this id on were removed (regenerate / edit and resend) */
   | { type: 'truncated'; fromMessageId: string }

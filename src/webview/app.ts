@@ -3,6 +3,7 @@
 // a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
 import type { ComposerState, ErrorAction, HostMessage, NoticeTopic, WebviewMessage } from '../chat/protocol';
 import type { ChatInitialState } from '../chat/protocol';
+import { costUnknown } from '../core/spend/answerCost';
 import { Composer } from './composer';
 import { h } from './dom';
 import type { FrameHost } from './frameScheduler';
@@ -144,7 +145,7 @@ export class ChatApp {
         return this.transcript.toolCall(msg.messageId, msg.call);
       case 'messageFinished':
         this.transcript.finish(msg.messageId, msg.status, msg.usage, msg.error, msg.channel);
-        if (msg.usage?.cost === undefined) this.unpriced.add(msg.messageId);
+        if (msg.costUnknown) this.unpriced.add(msg.messageId);
         else this.unpriced.delete(msg.messageId);
         if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;
         this.header.setTotalCost(this.lastTotal, this.unpriced.size);
@@ -202,9 +203,7 @@ export class ChatApp {
     this.header.setActive(conversation.id, conversation.title);
     this.header.setConversations(msg.conversations, conversation.id);
     // answers with no known cost (no price, or no usage reported): the header says so
-    this.unpriced = new Set(
-      conversation.messages.filter((m) => m.role === 'assistant' && m.status !== 'streaming' && m.usage?.cost === undefined).map((m) => m.id),
-    );
+    this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && costUnknown(m)).map((m) => m.id));
     this.lastTotal = conversation.totalCost;
     this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
     this.header.setReady(true);

@@ -333,6 +333,9 @@ describe('e2e npm start: the one-command demo', function () {
     const topUp = refused.getByRole('button', { name: 'Top up balance' });
     await topUp.waitFor({ state: 'visible', timeout: 60_000 });
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-402.png') });
+    // a refused request is not billed: the header's total does not count it as an answer without a price
+    const total = (await chatFrame.locator('.total-cost').textContent()) ?? '';
+    assert.doesNotMatch(total, /without a price|unknown/, total);
     const opened = page.context().waitForEvent('page', { timeout: 30_000 });
     await topUp.click();
     const consolePage = await opened;

@@ -16,6 +16,7 @@ import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { pinnedFor } from '../context/turnContext';
 import { budgetRefusal } from './sendChecks';
+import { costUnknown } from '../../core/spend/answerCost';
 
 import type { ToolRunContext } from '../tools/toolContext';
 
@@ -231,6 +232,7 @@ export class AnswerRuns {
         ...(record.usage ? { usage: { ...record.usage } } : {}),
         ...(record.error ? { error: record.error } : {}),
         ...(c.totalCost !== undefined ? { totalCost: c.totalCost } : {}),
+        costUnknown: costUnknown(record),
       });
     } finally {
       hold.settle();

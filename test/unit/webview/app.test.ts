@@ -162,6 +162,18 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.doc.querySelector('.meter-text')?.textContent, '12% of 1M tokens');
   });
 
+  it('an answer the gateway refused before answering (a 402, nothing received) is not "without a price" (issue 20)', () => {
+    const t = setup();
+    t.host(snapshot([user('u1', 'q'), { ...assistant('a2', ''), status: 'error' }]));
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123', 'a restored conversation');
+    t.host({ type: 'messageAdded', message: assistant('a3', '', 'streaming') });
+    t.host({ type: 'messageFinished', messageId: 'a3', status: 'error', totalCost: 0.0123, costUnknown: false });
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123', 'an answer that just ended');
+    t.host({ type: 'messageAdded', message: assistant('a4', '', 'streaming') });
+    t.host({ type: 'messageFinished', messageId: 'a4', status: 'stopped', totalCost: 0.0123, costUnknown: true });
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123 + 1 answer without a price');
+  });
+
   it('Enter sends, Shift+Enter does not, and the box is cleared', () => {
     const t = setup();
     t.host(snapshot([]));
@@ -224,6 +236,7 @@ describe('chat panel (main.ts in jsdom)', function () {
       status: 'done',
       usage: { promptTokens: 1234, cachedTokens: 1024, completionTokens: 321, cost: 0.0012 },
       totalCost: 0.5,
+      costUnknown: false,
     });
     t.host({ type: 'busy', busy: false });
     const a = t.articles('Assistant')[0];
