@@ -278,7 +278,7 @@ describe('e2e npm start: the one-command demo', function () {
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-mean-apply.png') });
     await accept.first().click();
     await accept.first().waitFor({ state: 'hidden', timeout: 30_000 });
-    // Accept edits the document (one undo step); saving it is the user's: File: Save All.
+    // Accept writes the file (and is one undo step in the editor); a Save All after it writes nothing new.
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.type('File: Save All');

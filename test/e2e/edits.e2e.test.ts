@@ -110,11 +110,15 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
 
     await button('Keep src/a.ts').click();
     await until(() => onDisk('src/a.ts') === 'export const alpha = 10;\nexport const beta = 20;\n', 'Keep saved a.ts');
+    // Keep ends after the disk write (the editor reads the file again, then its diff closes): wait
+    // for the row, or the diff's closing takes the focus from whatever the test opens next
+    await rows.nth(0).locator('.edit-state', { hasText: 'kept' }).waitFor({ timeout: 30_000 });
     await button('Undo src/b.ts').click();
     await rows.nth(1).locator('.edit-state', { hasText: 'undone' }).waitFor({ timeout: 30_000 });
     assert.equal(onDisk('src/b.ts'), B, 'Undo wrote nothing');
     await button('Keep src/c.ts').click();
     await until(() => onDisk('src/c.ts') === 'export const c = 3;\n', 'Keep created c.ts');
+    await rows.nth(2).locator('.edit-state', { hasText: 'kept' }).waitFor({ timeout: 30_000 });
     assert.equal(onDisk('tools/package.json'), PKG, 'package.json is still to review');
     await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, 'edits-reviewed-light.png') });
 
