@@ -278,14 +278,9 @@ describe('e2e npm start: the one-command demo', function () {
     await page.screenshot({ path: join(root, 'test-results/e2e/npm-start-mean-apply.png') });
     await accept.first().click();
     await accept.first().waitFor({ state: 'hidden', timeout: 30_000 });
-    // Accept writes the file (and is one undo step in the editor); a Save All after it writes nothing new.
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.type('File: Save All');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'File: Save All' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.press('Enter');
-    // the saved text once it has stopped changing: a save truncates the file, then writes it
-    // (a read in between found it empty in a fresh-clone run)
+    // Accept writes the file itself (one undo step in the editor), nothing to save. The text is
+    // read once it has stopped changing: a write truncates the file first (a read in between
+    // found it empty in a fresh-clone run).
     let lastRead: string | undefined;
     const mathAfter = await waitFor(
       'Accept to write src/math.ts',
