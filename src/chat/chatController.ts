@@ -12,7 +12,6 @@
 // extensions that read our exports get the chat, not the key store.
 import * as vscode from 'vscode';
 import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
-import { layoutPrompt } from '../core/prompt/promptLayout';
 import type { ChatMessage } from '../core/client/types';
 import type { ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
 import type { Services } from '../services/serviceContainer';
@@ -30,11 +29,9 @@ import { EditsPanel } from './edits/editsPanel';
 import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { budgetStillRefuses } from './answers/sendChecks';
-import { systemPrompt } from './context/systemPrompt';
 import { ProjectRules } from './context/rulesFiles';
-import { systemPromptWithRules } from '../core/prompt/projectRules';
-import { chatModelInfo, composerState, pinnedFor, toolOffer, type ToolOffer } from './context/turnContext';
-import { conversationView, wireHistory, type Conversation } from './conversations/conversationTranscript';
+import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
+import { conversationView, type Conversation } from './conversations/conversationTranscript';
 
 export type { ChatTools } from './answers/activeAnswers';
 
@@ -172,7 +169,7 @@ export class ChatController implements vscode.Disposable {
     await this.ready;
     const c = this.store.active;
     const tools = this.#toolsFor(this.#modelInfo(this.#services.settings().chatModel), c.id).tools;
-    return layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), this.#rules.inUse(c.id)), pinned: pinnedFor(c), history: wireHistory(c) });
+    return requestMessages(c, tools, this.#rules.inUse(c.id));
   }
 
   /** Posts the full state of the active conversation (the webview (re)loaded or switched). */

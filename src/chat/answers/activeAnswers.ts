@@ -2,7 +2,6 @@
 // (with its tool rounds) into the conversation's transcript, posts it to the webview while the
 // conversation is on screen, and records usage and cost when it ends.
 import * as vscode from 'vscode';
-import { layoutPrompt } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens } from '../../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens } from '../../core/spend/reservations';
 import type { ToolCall } from '../../core/client/types';
@@ -11,10 +10,8 @@ import { describeError } from '../../services/userErrors';
 import { AnswerChannels } from './answerChannelChoice';
 import { runAnswer, type ToolResult } from './answerLoop';
 import type { ChatScope } from '../chatScope';
-import { systemPrompt } from '../context/systemPrompt';
-import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
-import { pinnedFor } from '../context/turnContext';
+import { requestMessages } from '../context/turnContext';
 import { budgetRefusal } from './sendChecks';
 import { costUnknown } from '../../core/spend/answerCost';
 
@@ -105,7 +102,6 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info, c.id).tools;
-    const pinned = pinnedFor(c);
     const history = wireHistory(c);
     const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
@@ -122,9 +118,9 @@ export class AnswerRuns {
     // budgets count it while it runs. (The send checks asked first while a budget was used up.)
     // Reserved before the first await, so that requests sent meanwhile see it.
     const price = services.catalogue().price(model, channel);
-    const estimate = (wire: ReturnType<typeof layoutPrompt>) =>
+    const estimate = (wire: ReturnType<typeof requestMessages>) =>
       price ? estimateCost(estimateRequestTokens(wire, tools), expectedOutputTokens(undefined, info.maxOutput), price) : undefined;
-    let hold = services.budget.hold(estimate(layoutPrompt({ systemPrompt: systemPrompt(tools), pinned, history })));
+    let hold = services.budget.hold(estimate(requestMessages(c, tools, [], history)));
     // The rules files as they are now; one that changed since the last request costs this one its cache.
     const rules = await this.scope.rules.forTurn(c.id, firstRequest).catch(() => ({ files: [], changed: [] as string[] }));
     for (const path of rules.changed)
@@ -135,7 +131,7 @@ export class AnswerRuns {
           path,
         ),
       );
-    const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), rules.files), pinned, history });
+    const messages = requestMessages(c, tools, rules.files, history);
     const answerClient = this.#channels.client(client);
     if (rules.files.length) {
       const withRules = services.budget.hold(estimate(messages));

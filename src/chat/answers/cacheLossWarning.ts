@@ -5,13 +5,10 @@
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
 import { l10n } from '../../core/l10n';
 import { formatUsd } from '../../core/spend/cost';
-import { layoutPrompt } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens } from '../../core/prompt/tokens';
 import type { ChatScope } from '../chatScope';
-import { systemPrompt } from '../context/systemPrompt';
-import { systemPromptWithRules } from '../../core/prompt/projectRules';
-import { wireHistory, type AssistantRecord, type Conversation, type MessageRecord } from '../conversations/conversationTranscript';
-import { pinnedFor } from '../context/turnContext';
+import { type AssistantRecord, type Conversation, type MessageRecord } from '../conversations/conversationTranscript';
+import { requestMessages } from '../context/turnContext';
 
 export interface Route {
   model: string;
@@ -112,9 +109,7 @@ export class CacheLossNotices {
     if (this.#warned.has(key)) return;
     const info = this.scope.modelInfo(to.model);
     const tools = this.scope.toolsFor(info, c.id).tools;
-    const system = systemPromptWithRules(systemPrompt(tools), this.scope.rules.inUse(c.id));
-    const messages = layoutPrompt({ systemPrompt: system, pinned: pinnedFor(c), history: wireHistory(c) });
-    const tokens = estimateRequestTokens(messages, tools);
+    const tokens = estimateRequestTokens(requestMessages(c, tools, this.scope.rules.inUse(c.id)), tools);
     const catalogue = this.scope.services.catalogue();
     const message = cacheLossMessage(c, to, tokens, (r) => catalogue.price(r.model, r.channel as ChannelChoice));
     if (!message) return;

@@ -1,7 +1,7 @@
 // The checks before a request goes out (the pre-send checks): a request that cannot succeed is
 // refused before anything is sent, with a message that says what to do and the text put back.
 import { l10n } from '../../core/l10n';
-import { hasImages, layoutPrompt } from '../../core/prompt/promptLayout';
+import { hasImages } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
 import type { ChatMessage } from '../../core/client/types';
 import type { ErrorAction, NoticeTopic } from '../protocol';
@@ -9,10 +9,8 @@ import { describeError } from '../../services/userErrors';
 import type { ChatScope } from '../chatScope';
 import type { Services } from '../../services/serviceContainer';
 import type { NoticeLevel } from '../view/chatOutput';
-import { systemPrompt } from '../context/systemPrompt';
-import { systemPromptWithRules } from '../../core/prompt/projectRules';
 import type { Conversation } from '../conversations/conversationTranscript';
-import { pinnedFor } from '../context/turnContext';
+import { requestMessages } from '../context/turnContext';
 import { noImagesMessage } from '../context/chatAttachments';
 
 /** What a refused send tells the user (nothing was sent, the text goes back to the input). */
@@ -32,7 +30,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
   const info = scope.modelInfo(s.chatModel);
   const tools = scope.toolsFor(info, c.id).tools;
   // the system message as the answer sends it: the prompt for these tools and the rules files in use
-  const messages = layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), scope.rules.inUse(c.id)), pinned: pinnedFor(c), history });
+  const messages = requestMessages(c, tools, scope.rules.inUse(c.id), history);
   if (!info.imageInput && hasImages(messages)) {
     return new Refusal(noImagesMessage(scope, info.id, l10n.t('this conversation has images')), ['pickModel'], 'warning', 'model');
   }

@@ -5,7 +5,7 @@ import type { ChannelChoice, ChatModelInfo, ModelCatalogue } from '../../core/ca
 import { l10n } from '../../core/l10n';
 import { layoutPrompt, userMessage, type ImageInput, type PinnedFile, type VolatileContext } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens } from '../../core/prompt/tokens';
-import type { ToolDefinition } from '../../core/client/types';
+import type { ChatMessage, ToolDefinition } from '../../core/client/types';
 import type { AttachmentView, ComposerState } from '../protocol';
 import { systemPrompt } from './systemPrompt';
 import { systemPromptWithRules, type RulesFile } from '../../core/prompt/projectRules';
@@ -63,8 +63,7 @@ export function composerState(
   const { contexts, images } = nextMessageContext(c);
   const history = wireHistory(c);
   if (contexts.length || images.length) history.push(userMessage('', contexts, images));
-  const system = systemPromptWithRules(systemPrompt(offer.tools), rules);
-  const contextTokens = estimateRequestTokens(layoutPrompt({ systemPrompt: system, pinned: pinnedFor(c), history }), offer.tools);
+  const contextTokens = estimateRequestTokens(requestMessages(c, offer.tools, rules, history), offer.tools);
   const state: ComposerState = {
     model: info.id,
     channel,
@@ -138,4 +137,17 @@ export function removeAttachment(c: Conversation, id: string): boolean {
   c.pinned = c.pinned.filter((p) => p.id !== id);
   c.pending = c.pending.filter((p) => p.id !== id);
   return c.pinned.length + c.pending.length !== before;
+}
+
+/**
+ * The messages a request of `c` sends: the system prompt for the offered `tools` with the rules
+ * files in use, the pinned files, then `history` (the conversation's, unless given).
+ */
+export function requestMessages(
+  c: Conversation,
+  tools: readonly ToolDefinition[] | undefined,
+  rules: readonly RulesFile[],
+  history: ChatMessage[] = wireHistory(c),
+): ChatMessage[] {
+  return layoutPrompt({ systemPrompt: systemPromptWithRules(systemPrompt(tools), rules), pinned: pinnedFor(c), history });
 }
