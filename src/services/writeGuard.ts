@@ -284,3 +284,19 @@ export async function writeExistingNoFollow(w: WriteTarget, bytes: Uint8Array, o
   await fs.writeFile(w.diskUri, bytes);
   return { ok: true, uri: w.realUri };
 }
+
+/** The warning a review (Apply's diff, the edits' diff and row) carries for a file that configures how tools run. */
+export function configWarning(kind: ToolConfigKind): string {
+  switch (kind) {
+    case 'editor':
+      return vscode.l10n.t('⚠ editor settings or tasks: they can run programs');
+    case 'ci':
+      return vscode.l10n.t('⚠ a CI workflow: it runs on every push');
+    case 'packages':
+      return vscode.l10n.t('⚠ package configuration: scripts and registries run at install');
+    case 'build':
+      return vscode.l10n.t('⚠ build configuration: it runs code when you build');
+    case 'hooks':
+      return vscode.l10n.t('⚠ hooks or dev container: they run programs');
+  }
+}

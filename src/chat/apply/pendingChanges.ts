@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { ToolConfigKind } from '../../core/workspace/writeGuard';
 import { plainLabel } from '../conversations/conversationSearch';
 import { writeDocumentNoFollow } from '../../services/documentWrite';
-import { createNoFollow, guardWrite, type WriteTarget } from '../../services/writeGuard';
+import { configWarning, createNoFollow, guardWrite, type WriteTarget } from '../../services/writeGuard';
 
 export const PROPOSAL_SCHEME = 'modelgate-proposal';
 /** true while the active tab is the diff of a pending change (editor/title buttons use it) */
@@ -43,22 +43,6 @@ export interface ProposedEdit {
   realUri?: vscode.Uri;
   /** the file configures tools, tasks, CI or packages: the diff's title warns */
   configures?: ToolConfigKind;
-}
-
-/** The warning a diff's title carries for a file that configures how tools run. */
-export function configWarning(kind: ToolConfigKind): string {
-  switch (kind) {
-    case 'editor':
-      return vscode.l10n.t('⚠ editor settings or tasks: they can run programs');
-    case 'ci':
-      return vscode.l10n.t('⚠ a CI workflow: it runs on every push');
-    case 'packages':
-      return vscode.l10n.t('⚠ package configuration: scripts and registries run at install');
-    case 'build':
-      return vscode.l10n.t('⚠ build configuration: it runs code when you build');
-    case 'hooks':
-      return vscode.l10n.t('⚠ hooks or dev container: they run programs');
-  }
 }
 
 export interface PendingChange extends ProposedEdit {

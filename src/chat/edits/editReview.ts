@@ -10,12 +10,11 @@
 import * as vscode from 'vscode';
 import { changedRange } from '../../core/workspace/searchReplace';
 import { writeDocumentNoFollow } from '../../services/documentWrite';
-import { createNoFollow, guardWrite } from '../../services/writeGuard';
+import { configWarning, createNoFollow, guardWrite } from '../../services/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import type { AnswerEditsView } from '../protocol';
 import { AnswerChanges, baseOf, dropPending, keepKind, kindOf, type StagedFile } from './answerChanges';
 import type { CheckpointStore } from './checkpoints';
-import { configWarning } from '../apply/pendingChanges';
 
 export const EDIT_SCHEME = 'modelgate-edit';
 

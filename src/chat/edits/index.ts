@@ -12,7 +12,7 @@ import { createFileTool, deleteFileTool, editFileTool, type EditContext } from '
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
 import { pathForDialog } from '../tools/sensitivePrompt';
 import type { AnswerEditsView } from '../protocol';
-import { configWarning } from '../apply/pendingChanges';
+import { configWarning } from '../../services/writeGuard';
 
 export type { ConfirmRestore, RestoreOutcome } from './restore';
 
