@@ -95,11 +95,11 @@ export class EditReview implements vscode.Disposable {
     return [...this.answers.values()].filter((a) => a.conversationId === conversationId && a.listed().length > 0).map((a) => a.view());
   }
 
-  /** Keeps `display` of answer `answerId` (all its pending files when undefined); the problems, if any. */
-  async keep(answerId: string, display?: string): Promise<string[]> {
+  /** Keeps the pending files of answer `answerId` that `include` takes (all by default); the problems, if any. */
+  async keep(answerId: string, include: (f: StagedFile) => boolean = () => true): Promise<string[]> {
     const a = this.answers.get(answerId);
     if (!a) return [];
-    const files = display === undefined ? a.pending() : a.pending().filter((f) => f.display === display);
+    const files = a.pending().filter(include);
     // distinct files, each its own WorkspaceEdit and save: kept side by side (each is a round trip to the workbench)
     const outcomes = await Promise.all(
       files.map((f) =>

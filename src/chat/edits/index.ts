@@ -152,7 +152,7 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
         answers: review.views(conversationId),
       };
     },
-    keep: (answerId, path) => review.keep(answerId, path),
+    keep: (answerId, path) => review.keep(answerId, path === undefined ? undefined : (f) => f.display === path),
     undo: (answerId, path) => review.undo(answerId, path),
     showDiff: (answerId, path) => review.showDiff(answerId, path),
     async restore(answerId) {
@@ -167,11 +167,11 @@ export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string
       if (!a || a.pending().length === 0 || !review.autoAccept(a.conversationId)) return [];
       // A file that configures tools, tasks, CI or packages is never kept without review.
       const held = a.pending().filter((f) => f.configures);
-      if (held.length === 0) return review.keep(answerId);
+      const problems = await review.keep(answerId, (f) => !f.configures);
+      if (held.length === 0) return problems;
       for (const f of held) log(`Edits: auto-accept left ${f.display} pending (answer ${answerId}): it configures ${f.configures}.`);
-      const kept = await Promise.all(a.pending().flatMap((f) => (f.configures ? [] : [review.keep(answerId, f.display)])));
       return [
-        ...kept.flat(),
+        ...problems,
         vscode.l10n.t(
           'Auto-accept did not keep {0}: it configures tools, tasks, CI or packages ({1}). Review the change and keep or undo it.',
           held.map((f) => f.display).join(', '),
