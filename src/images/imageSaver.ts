@@ -100,11 +100,11 @@ async function writeUnderFreeName(
   reserved: Set<string>,
   folders: readonly vscode.WorkspaceFolder[] | undefined,
 ): Promise<vscode.Uri> {
+  // the folder guarded again for this file; whatever is at a name (a link too) counts as taken
+  const w = await guardWrite(folder, { folders, fs });
+  if (!w.ok) throw new Error(vscode.l10n.t('No image was saved: {0}', w.message));
   for (const name of candidateNames(image.baseName, image.ext)) {
     if (reserved.has(name.toLowerCase())) continue;
-    // the folder guarded again for this file; whatever is at the name (a link too) counts as taken
-    const w = await guardWrite(folder, { folders, fs });
-    if (!w.ok) throw new Error(vscode.l10n.t('No image was saved: {0}', w.message));
     // a wrapped file system (tests) keeps its stat/writeFile seam
     const result = await createExclusive(vscode.Uri.joinPath(w.diskUri, name), image.bytes, fs === vscode.workspace.fs ? undefined : fs);
     if (result === 'taken') continue;
