@@ -78,7 +78,8 @@ export class ToolPicker {
     this.note.textContent = priced ? '' : l10n.t('No price is known for this model, so what each tool costs per request is not shown.');
     this.note.hidden = priced || rows.length === 0;
 
-    const same = rows.length === this.rows.size && rows.every((t, i) => [...this.rows.keys()][i] === t.name);
+    const shown = [...this.rows.keys()];
+    const same = rows.length === shown.length && rows.every((t, i) => shown[i] === t.name);
     if (!same) this.rebuild(rows);
     for (const t of rows) {
       const row = this.rows.get(t.name)!;
