@@ -10,9 +10,9 @@ import { controllerListHost, showConversationList, type ConversationListOptions,
 import { registerApply, type ChatApply } from './apply';
 import { FileBackend } from './conversations/conversationFiles';
 import { createWorkspaceTools } from './tools';
-import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
+import { withPanelImageTool, type PanelImageToolLike } from './tools/imageGeneration';
 import { createChatEdits, type ChatEdits } from './edits';
-import { PanelApprovals } from './tools/panelApproval';
+import { PanelApprovals } from './cards/panelApprovals';
 import { sensitiveReadInPanel } from './tools/sensitiveAccess';
 import { withVscodeTools } from './vscodeTools';
 

@@ -1,4 +1,4 @@
-// An approval card inside an answer (src/chat/tools/panelApproval.ts asks the question): a
+// An approval card inside an answer (src/chat/cards/panelApprovals.ts asks the question): a
 // title, detail lines, the exact code (a command) and one button per choice. Every text comes
 // from the host, which may quote the model (a command), so it is set as textContent only,
 // never parsed as HTML. The safe choice (the one that changes nothing) is drawn as the default

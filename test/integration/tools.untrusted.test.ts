@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createChatEdits } from '../../src/chat/edits';
 import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '../../src/chat/tools';
-import { PanelApprovals } from '../../src/chat/tools/panelApproval';
+import { PanelApprovals } from '../../src/chat/cards/panelApprovals';
 import { sensitiveReadInPanel } from '../../src/chat/tools/sensitiveAccess';
 import { callMarkers } from '../gateway/markers';
 

@@ -8,27 +8,14 @@ import type { ToolCall } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
 import { describeError } from '../../services/userErrors';
 import { AnswerChannels } from './answerChannelChoice';
-import { runAnswer, type ToolResult } from './answerLoop';
+import { runAnswer } from './answerLoop';
 import type { ChatScope } from '../chatScope';
 import { messageView, newId, wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
 import { requestMessages } from '../context/turnContext';
 import { budgetRefusal } from './sendChecks';
 import { costUnknown } from '../../core/spend/answerCost';
-
 import type { ToolRunContext } from '../tools/toolContext';
-
-export type { ToolRunContext } from '../tools/toolContext';
-
-/** The tools the chat offers (src/chat/tools): only what the chat needs of them. */
-export interface ChatTools {
-  /** the tools to offer; with a conversation, also the tools from VS Code switched on there (src/chat/vscodeTools) */
-  definitions(conversationId?: string): import('../../core/client/types').ToolDefinition[];
-  runAll(calls: ToolCall[], token: vscode.CancellationToken, context?: ToolRunContext): Promise<ToolResult[]>;
-  /** USD the tools spent in this conversation's answer (generated images), taken once */
-  takeImageCost?(conversationId: string): number | undefined;
-  /** VS Code's tools (MCP servers, other extensions) and the panel's picker of them */
-  vscodeTools?: import('../tools/vscodeToolsPanel').VscodeToolsPanel;
-}
+import type { ChatTools, ToolResult } from '../tools/chatTools';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;

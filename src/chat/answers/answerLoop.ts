@@ -10,17 +10,7 @@ import type { ChatMessage, ChatRequest, GatewayClient, ReasoningField, ToolCall,
 import type { ErrorView, ImagesPart, ToolCallView, UsageView } from '../protocol';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { addImages, appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
-
-export interface ToolResult {
-  content: string;
-  isError: boolean;
-  /** the user declined the call (shown as not run) */
-  denied?: boolean;
-  /** images a tool from VS Code returned (data URLs), for a model that takes image input: sent after the tool results */
-  modelImages?: string[];
-  /** image files the tool saved (workspace paths as the content names them): shown inline after the call */
-  images?: string[];
-}
+import type { ToolResult } from '../tools/chatTools';
 
 export interface AnswerEvents {
   text(text: string): void;

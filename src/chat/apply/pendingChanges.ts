@@ -12,7 +12,7 @@
 // its creation is not part of the editor's undo.
 import * as vscode from 'vscode';
 import type { ToolConfigKind } from '../../core/workspace/writeGuard';
-import { plainLabel } from '../conversations/conversationSearch';
+import { plainLabel } from '../../core/plainLabel';
 import { writeDocumentNoFollow } from '../../services/documentWrite';
 import { configWarning, createNoFollow, guardWrite, type WriteTarget } from '../../services/writeGuard';
 

@@ -9,7 +9,8 @@
 // is read while the list is open; the items are marked alwaysShow so VS Code does not hide the
 // ones whose label does not match.
 import * as vscode from 'vscode';
-import { cleanRename, plainLabel, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
+import { plainLabel } from '../../core/plainLabel';
+import { cleanRename, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
 import type { ChatController } from '../chatController';
 import type { ConversationStore } from './conversationStore';
 

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { lineDelta } from '../../core/workspace/searchReplace';
 import type { ToolConfigKind } from '../../core/workspace/writeGuard';
-import type { AnswerEditsView, EditFileView } from '../protocol';
+import type { AnswerEditsView, EditFileView } from './reviewViews';
 import { configWarning } from '../../services/writeGuard';
 
 export type FileState = 'pending' | 'kept' | 'undone';

@@ -12,7 +12,7 @@ import { changedRange } from '../../core/workspace/searchReplace';
 import { writeDocumentNoFollow } from '../../services/documentWrite';
 import { configWarning, createNoFollow, guardWrite } from '../../services/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
-import type { AnswerEditsView } from '../protocol';
+import type { AnswerEditsView } from './reviewViews';
 import { AnswerChanges, baseOf, dropPending, keepKind, kindOf, type StagedFile } from './answerChanges';
 import type { CheckpointStore } from './checkpoints';
 

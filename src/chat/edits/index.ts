@@ -4,14 +4,14 @@
 // builds one ChatEdits and hands it to the workspace tools (as their EditHost) and the controller.
 import * as vscode from 'vscode';
 import type { EditHost, EditToolName, ToolRunContext } from '../tools';
-import type { PanelApprovals } from '../tools/panelApproval';
+import type { Approvals } from '../tools/approvals';
 import type { CreateFileArgs, DeleteFileArgs, EditFileArgs } from '../tools/schemas';
 import { CheckpointStore, type ConversationFate } from './checkpoints';
 import { EditReview } from './editReview';
 import { createFileTool, deleteFileTool, editFileTool, type EditContext } from './editTools';
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
 import { pathForDialog } from '../tools/sensitivePrompt';
-import type { AnswerEditsView } from '../protocol';
+import type { AnswerEditsView } from './reviewViews';
 import { configWarning } from '../../services/writeGuard';
 
 export type { ConfirmRestore, RestoreOutcome } from './restore';
@@ -29,10 +29,10 @@ export interface SensitiveWriteRequest {
 export type AllowSensitiveWrite = (request: SensitiveWriteRequest, token: vscode.CancellationToken) => Promise<boolean>;
 
 /**
- * The default: a card in the answer (panelApproval.ts) that names the file, with Refuse as the
+ * The default: a card in the answer (../tools/approvals.ts) that names the file, with Refuse as the
  * default button and the answer on Stop; Allow Change is the other choice.
  */
-export function allowSensitiveWriteInPanel(approvals: PanelApprovals): AllowSensitiveWrite {
+export function allowSensitiveWriteInPanel(approvals: Approvals): AllowSensitiveWrite {
   return async ({ display, tool, context }, token) => {
     const shown = pathForDialog(display);
     const title =
@@ -95,7 +95,7 @@ export interface ChatEdits extends EditHost, vscode.Disposable {
  * `storage`: the extension's workspace storage (no edit tools without it: a checkpoint needs a place);
  * `approvals`: the panel's cards, where the consent for a file that may hold secrets is asked.
  */
-export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string) => void, approvals: PanelApprovals): ChatEdits {
+export function createChatEdits(storage: vscode.Uri | undefined, log: (m: string) => void, approvals: Approvals): ChatEdits {
   const changed = new vscode.EventEmitter<string>();
   const checkpoints = new CheckpointStore(vscode.Uri.joinPath(storage ?? vscode.Uri.file('/'), 'checkpoints'), log);
   const review = new EditReview(checkpoints, { log, changed: (id) => changed.fire(id) });

@@ -23,7 +23,9 @@ import { stagedNote } from './stagedNote';
 import { COMMANDS_SUPPORTED } from '../../platform/commandProcess';
 import { runCommandTool, type RunCommandDeps } from './runCommand';
 import type { StagedView, ToolRunContext } from './toolContext';
+import type { ToolResult } from './chatTools';
 export type { StagedView, ToolRunContext } from './toolContext';
+export type { ToolResult } from './chatTools';
 
 export type { ApproveSensitiveRead } from './approvalQueue';
 export type { SensitiveReadRequest, SensitiveReadTool } from './sensitivePrompt';
@@ -62,11 +64,6 @@ export interface EditHost {
 /** Why run_command may be missing; the model reads it in the system prompt (src/chat/context/systemPrompt.ts). */
 export const NO_COMMANDS_MESSAGE =
   'run_command is not available: commands run only in a trusted workspace (not in Restricted Mode) and not in VS Code for the Web. Nothing was run. Tell the user the command to run instead.';
-
-export interface ToolResult {
-  content: string;
-  isError: boolean;
-}
 
 export interface WorkspaceTools extends vscode.Disposable {
   /** tool definitions to offer; [] in an untrusted workspace or when no folder is open */

@@ -1,5 +1,5 @@
 // run_command: runs one shell command in a workspace folder, only after the user pressed Run on
-// the panel's card (src/chat/tools/panelApproval.ts) showing the exact command and folder, or
+// the panel's card (./approvals.ts) showing the exact command and folder, or
 // when `modelgate.chat.allowedCommands` (user settings) allows it (src/core/workspace/allowedCommands.ts).
 // It runs in a VS Code terminal with shell integration, so the user sees it and the output can be
 // read back; where shell integration does not come up, it runs as a child process of the
@@ -16,7 +16,7 @@ import { OutputCollector } from './commandOutput';
 import { startProcess } from '../../platform/commandProcess';
 import { ToolError } from './errors';
 import { listPaths, stagedNote } from './stagedNote';
-import type { PanelApprovals } from './panelApproval';
+import type { Approvals } from './approvals';
 import type { RunCommandArgs } from './schemas';
 import { resolvePath, statTarget, workspaceFolders } from './workspaceAccess';
 
@@ -27,7 +27,7 @@ export interface CommandSettings {
 }
 
 export interface RunCommandDeps {
-  approvals: PanelApprovals;
+  approvals: Approvals;
   settings(): CommandSettings;
   log: Log;
   /** how long to wait for a new terminal's shell integration before running as a process */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { hasSecretContent, isSensitivePath } from '../../core/workspace/sensitiveFiles';
 import { ApprovalQueue, type ApproveSensitiveRead } from './approvalQueue';
 import { ToolError } from './errors';
-import type { PanelApprovals } from './panelApproval';
+import type { Approvals } from './approvals';
 import { approvalQuestion, declinedMessage, pathForDialog, type SensitiveReadRequest } from './sensitivePrompt';
 import type { ToolRunContext } from './toolContext';
 import { displayPath, type Target } from './workspaceAccess';
@@ -35,11 +35,11 @@ export function targetIsSensitive(t: Target): boolean {
 }
 
 /**
- * The chat panel's way to ask: a card in the answer (panelApproval.ts) with the file named and
+ * The chat panel's way to ask: a card in the answer (./approvals.ts) with the file named and
  * "Don't Allow" as the default button; a call from elsewhere (no answer to show it in) gets
  * `fallback`, the modal.
  */
-export function sensitiveReadInPanel(approvals: PanelApprovals, fallback: ApproveSensitiveRead = promptSensitiveRead): ApproveSensitiveRead {
+export function sensitiveReadInPanel(approvals: Approvals, fallback: ApproveSensitiveRead = promptSensitiveRead): ApproveSensitiveRead {
   return async (relPath, request, token) => {
     if (!request.context || !token) return fallback(relPath, request, token);
     const { message, detail } = approvalQuestion(relPath, request);

@@ -2,7 +2,7 @@
 // (src/chat/vscodeTools): the picker's rows and its switches. Types only, so the answer runs can
 // name it without depending on that folder.
 import type * as vscode from 'vscode';
-import type { VscodeToolView } from '../protocol';
+import type { VscodeToolView } from './toolViews';
 
 export interface VscodeToolsPanel {
   /** the picker's rows for a conversation (every foreign tool VS Code lists now) */

@@ -8,10 +8,9 @@
 // own tools are never replaced: their calls go to the inner tools unchanged, with their guards.
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../core/client/types';
-import type { ChatTools } from '../answers/activeAnswers';
-import type { ToolResult } from '../answers/answerLoop';
-import { PANEL_IMAGE_TOOL_NAME } from '../panelImageTools';
-import type { PanelApprovals } from '../tools/panelApproval';
+import type { Approvals } from '../tools/approvals';
+import type { ChatTools, ToolResult } from '../tools/chatTools';
+import { PANEL_IMAGE_TOOL_NAME } from '../tools/imageGeneration';
 import { TOOL_NAMES } from '../tools/schemas';
 import type { ToolRunContext } from '../tools/toolContext';
 import type { VscodeToolsPanel } from '../tools/vscodeToolsPanel';
@@ -22,7 +21,7 @@ import { VscodeToolChoice } from './choice';
 import { toolResultOf, type InvokeResult } from './results';
 
 export interface VscodeToolsDeps {
-  approvals: PanelApprovals;
+  approvals: Approvals;
   /** `modelgate.chat.vscodeTools` (user settings): tools on in every conversation */
   defaults: () => readonly string[];
   /** USD per 1M input tokens of the panel's model and channel now (the catalogue's price); undefined when none is known */

@@ -2,7 +2,7 @@
 // model gets it: text, capped; images only for a model that takes image input (they follow the
 // tool results as a user message, src/chat/answers/answerLoop.ts), else a line saying one was left out.
 import * as vscode from 'vscode';
-import type { ToolResult } from '../answers/answerLoop';
+import type { ToolResult } from '../tools/chatTools';
 import { toBase64 } from '../../platform/bytes';
 import { capResult } from '../tools/text';
 

@@ -5,8 +5,8 @@
 // the defaults of the panel's picker by the real src/chat/vscodeTools, as src/chat/index.ts does.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import type { ChatTools } from '../../../src/chat/answers/activeAnswers';
-import { PanelApprovals } from '../../../src/chat/tools/panelApproval';
+import type { ChatTools } from '../../../src/chat/tools/chatTools';
+import { PanelApprovals } from '../../../src/chat/cards/panelApprovals';
 import { installVscodeStub, stubState, type StubSetting } from '../vscodeStub';
 
 const KEY = 'chat.vscodeTools';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { runAnswer, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
-import type { ToolResult } from '../../../../src/chat/answers/answerLoop';
+import type { ToolResult } from '../../../../src/chat/tools/chatTools';
 import { streamingRecord, useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [{ type: 'function', function: { name: 'mcp_s_badge', parameters: { type: 'object', properties: {} } } }];

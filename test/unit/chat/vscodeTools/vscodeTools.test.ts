@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import type { ToolDefinition } from '../../../../src/core/client/types';
-import type { ChatTools } from '../../../../src/chat/answers/activeAnswers';
-import { PanelApprovals, type ApprovalChange } from '../../../../src/chat/tools/panelApproval';
+import type { ChatTools } from '../../../../src/chat/tools/chatTools';
+import { PanelApprovals, type ApprovalChange } from '../../../../src/chat/cards/panelApprovals';
 import { installVscodeStub, vscodeStub } from '../../vscodeStub';
 
 type Catalog = typeof import('../../../../src/chat/vscodeTools/catalog');

@@ -7,20 +7,8 @@
 // action a button is about.
 // No runtime `vscode` import: unit-tested in plain Node with a stand-in token.
 import type * as vscode from 'vscode';
-import type { ApprovalChoiceView, ApprovalView } from '../protocol';
-
-export interface ApprovalQuestion {
-  conversationId: string;
-  /** the answer the card is shown in */
-  messageId: string;
-  title: string;
-  detail?: string[];
-  /** shown as code, e.g. the exact command */
-  code?: string;
-  choices: ApprovalChoiceView[];
-  /** must be one of `choices`: the default button and the answer on cancellation */
-  safeChoiceId: string;
-}
+import type { ApprovalQuestion, Approvals } from '../tools/approvals';
+import type { ApprovalView } from '../protocol';
 
 /** What the chat posts to its webview: a card to show, or one to remove. */
 export type ApprovalChange =
@@ -34,7 +22,7 @@ interface Pending {
 }
 
 /** The panel's approval questions (one instance per chat; see src/chat/index.ts). */
-export class PanelApprovals {
+export class PanelApprovals implements Approvals {
   readonly #queues = new Map<string, Pending[]>();
   readonly #listeners = new Set<(change: ApprovalChange) => void>();
   #next = 0;

@@ -1,8 +1,9 @@
-// The panel's approval questions (src/chat/tools/panelApproval.ts) with a stand-in token: the
+// The panel's approval questions (src/chat/cards/panelApprovals.ts) with a stand-in token: the
 // answer is the button pressed, and the safe choice whenever the question goes away unanswered.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { PanelApprovals, type ApprovalChange, type ApprovalQuestion } from '../../../../src/chat/tools/panelApproval';
+import { PanelApprovals, type ApprovalChange } from '../../../../src/chat/cards/panelApprovals';
+import type { ApprovalQuestion } from '../../../../src/chat/tools/approvals';
 
 class Token implements vscode.CancellationToken {
   isCancellationRequested = false;

@@ -3,15 +3,15 @@
 // workspace tools are (a trusted workspace with a folder open). Image calls run one after another
 // (each may ask the user); the other calls go to the workspace tools unchanged, so their own rules
 // and guards apply. Before an image request is sent the user is asked on the panel's approval card
-// (src/chat/tools/panelApproval.ts): Generate, Always allow in this conversation, or Skip, which is
+// (./approvals.ts): Generate, Always allow in this conversation, or Skip, which is
 // the default (money is at stake) and the answer on Stop. What the images cost is kept per
 // conversation for the answer's usage line; the files' workspace paths go with the tool result, so
 // the answer shows them inline.
 import * as vscode from 'vscode';
-import type { ToolCall, ToolDefinition } from '../core/client/types';
-import type { ChatTools, ToolRunContext } from './answers/activeAnswers';
-import type { ToolResult } from './answers/answerLoop';
-import type { PanelApprovals } from './tools/panelApproval';
+import type { ToolCall, ToolDefinition } from '../../core/client/types';
+import type { Approvals } from './approvals';
+import type { ChatTools, ToolResult } from './chatTools';
+import type { ToolRunContext } from './toolContext';
 
 export type ImageApprovalAnswer = 'once' | 'conversation' | undefined;
 
@@ -39,7 +39,7 @@ export const IMAGE_CHOICES = { generate: 'generate', always: 'always', skip: 'sk
 
 /** Asks on the approval card of the answer `context` names. */
 export function askOnCard(
-  approvals: PanelApprovals,
+  approvals: Approvals,
   context: ToolRunContext,
   token: vscode.CancellationToken,
 ): (question: ImageQuestionLike) => Promise<ImageApprovalAnswer> {
@@ -63,7 +63,7 @@ export function askOnCard(
   };
 }
 
-export function withPanelImageTool(tools: ChatTools, image: (() => PanelImageToolLike) | undefined, approvals: PanelApprovals): ChatTools {
+export function withPanelImageTool(tools: ChatTools, image: (() => PanelImageToolLike) | undefined, approvals: Approvals): ChatTools {
   if (!image) return tools;
   const costs = new Map<string, number>();
   return {
