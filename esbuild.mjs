@@ -30,7 +30,7 @@ function walk(dir, accept) {
 // The layer rules (src/core never imports 'vscode', ...) are checked by lint (eslint.config.mjs), not here.
 
 // The web extension (package.json `browser`): a module src/**/X.ts with a sibling X.web.ts is the Node
-// build's side of a platform seam (src/platform/, src/chat/tools/regexScan, src/featureLoading/featureBundles);
+// build's side of a platform seam (src/platform/, src/agentTools/regexScan, src/featureLoading/featureBundles);
 // this bundle takes X.web.ts instead, chosen here at build time (no runtime sniffing).
 const srcDir = join(root, 'src');
 const platformSeam = {

@@ -121,7 +121,7 @@ const ZOD_RULES = [
 
 const TS = ['src/**/*.ts', 'test/**/*.ts'];
 // the Node sides of the platform seams (each has a sibling X.web.ts)
-const NODE_SEAMS = ['src/platform/*.ts', 'src/chat/tools/regexScan.ts'];
+const NODE_SEAMS = ['src/platform/*.ts', 'src/agentTools/regexScan.ts'];
 export default defineConfig(
   { ignores: ['dist/**', 'dist-vsix/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'media/**'] },
   // the general rules: eslint's and typescript-eslint's recommended sets (no type information: fast)
@@ -161,7 +161,7 @@ export default defineConfig(
   // the web build): Node's modules and globals are what it is for. platform/ holds the primitives; the
   // regex scan is the workspace tools' own seam (it runs their line matcher under a time limit).
   { files: NODE_SEAMS, ignores: ['src/**/*.web.ts'], rules: { ...restrictModules(VSCODE), 'no-restricted-globals': 'off' } },
-  { files: ['src/chat/tools/regexScan.ts'], rules: restrictModules() },
+  { files: ['src/agentTools/regexScan.ts'], rules: restrictModules() },
   { files: ['src/**/*.web.ts', 'src/core/**/*.ts', 'src/webview/**/*.ts'], rules: restrictModules(VSCODE, NODE) },
   // the Node side of the feature seam requires the feature bundles by literal path (esbuild.mjs keeps them
   // external), and so does the lm tokenizer seam (src/lm/tokenizers.ts: the tokenizer bundles)

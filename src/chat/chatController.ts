@@ -17,15 +17,15 @@ import type { ComposerState, ConversationSummary, ConversationView, ErrorView, H
 import type { Services } from '../services/serviceContainer';
 import { describeError } from '../services/userErrors';
 import { AnswerRuns, errorText } from './answers/activeAnswers';
-import type { ChatTools } from './tools/chatTools';
+import type { ChatTools } from '../agentTools/chatTools';
 import { ChatTurns } from './answers/chatTurns';
 import { ChatMessageRouter } from './chatMessages';
 import { CacheLossNotices } from './answers/cacheLossWarning';
 import { ChatAttachments } from './context/chatAttachments';
 import { ChatOutput } from './view/chatOutput';
 import type { ChatScope } from './chatScope';
-import type { ChatApply } from './apply';
-import type { ChatEdits } from './edits';
+import type { ChatApply } from '../workspaceEdits/apply';
+import type { ChatEdits } from '../workspaceEdits/toolEdits';
 import { EditsPanel } from './cards/editsPanel';
 import type { ApprovalChange, PanelApprovals } from './cards/panelApprovals';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
@@ -39,7 +39,7 @@ export interface ChatControllerOptions {
   backend: StorageBackend;
   tools: ChatTools;
   apply: Pick<ChatApply, 'propose'>;
-  /** the model's edits under review (src/chat/edits); absent: the panel has no edits */
+  /** the model's edits under review (src/workspaceEdits/toolEdits); absent: the panel has no edits */
   edits?: ChatEdits;
   /** the panel's approval cards (src/chat/cards/panelApprovals.ts), shared with the tools */
   approvals: PanelApprovals;

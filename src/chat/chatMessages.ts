@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 import type { WebviewMessage } from './protocol';
 import type { ChatScope } from './chatScope';
-import type { ChatApply } from './apply';
+import type { ChatApply } from '../workspaceEdits/apply';
 import type { EditsPanel } from './cards/editsPanel';
 import type { PanelApprovals } from './cards/panelApprovals';
-import type { VscodeToolsPanel } from './tools/vscodeToolsPanel';
+import type { VscodeToolsPanel } from '../agentTools/vscodeToolsPanel';
 import { describeError, runErrorAction } from '../services/userErrors';
 import { errorText } from './answers/activeAnswers';
 import { copyCode, insertCode, openLink } from './view/codeActions';
@@ -38,7 +38,7 @@ export interface ChatMessageRouterOptions {
   apply: Pick<ChatApply, 'propose'>;
   approvals: PanelApprovals;
   edits: EditsPanel | undefined;
-  /** the picker of tools from VS Code (src/chat/vscodeTools) */
+  /** the picker of tools from VS Code (src/agentTools/vscodeTools) */
   vscodeTools?: VscodeToolsPanel | undefined;
 }
 

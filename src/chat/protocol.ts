@@ -6,8 +6,8 @@
 import * as z from 'zod';
 import type { ErrorAction, ErrorView } from '../core/errorView';
 import { MAX_IMAGES_PER_PART, WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
-import type { ApprovalChoiceView, ApprovalView, VscodeToolView } from './tools/toolViews';
-import type { AnswerEditsView, EditFileView } from './edits/reviewViews';
+import type { ApprovalChoiceView, ApprovalView, VscodeToolView } from '../agentTools/toolViews';
+import type { AnswerEditsView, EditFileView } from '../workspaceEdits/toolEdits/reviewViews';
 
 export type { ErrorAction, ErrorView };
 // the tools' cards and picker rows, and the edits' review state, as the tools and the edits declare them

@@ -18,7 +18,7 @@ export const CHAT_COMMANDS = {
   attachProblems: 'modelgate.attachProblems',
 } as const;
 
-/** the commands of applying a code block (src/chat/apply), part of the chat feature */
+/** the commands of applying a code block (src/workspaceEdits/apply), part of the chat feature */
 export const APPLY_COMMANDS = {
   accept: 'modelgate.apply.accept',
   discard: 'modelgate.apply.discard',

@@ -9,8 +9,8 @@
 // session's share (Linux's autogroup), 118-199 ms here.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createRegexScanner, endScanHost } from '../../src/chat/tools/regexScan';
-import { compileRegex, ScanTimeout } from '../../src/chat/tools/textScan';
+import { createRegexScanner, endScanHost } from '../../src/agentTools/regexScan';
+import { compileRegex, ScanTimeout } from '../../src/agentTools/textScan';
 import { figure } from './report';
 
 const SCANS = 20;

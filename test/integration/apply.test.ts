@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply, PendingChange, Placement } from '../../src/chat/apply';
+import type { ApplyUi, ChatApply, PendingChange, Placement } from '../../src/workspaceEdits/apply';
 import { until, useModelgate } from './helpers';
 
 const KEY = 'sk-apply-suite-7c41e9a2d0';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply } from '../../src/chat/apply';
+import type { ApplyUi, ChatApply } from '../../src/workspaceEdits/apply';
 import type { ChatController } from '../../src/chat/chatController';
 import { useModelgate } from './helpers';
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceTools, type WorkspaceTools } from '../../src/chat/tools';
+import { createWorkspaceTools, type WorkspaceTools } from '../../src/agentTools';
 import { saveAllOrNothing, type PreparedImage } from '../../src/images/imageSaver';
 import { targetForPath } from '../../src/images/imageTarget';
 

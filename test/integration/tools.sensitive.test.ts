@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceTools, type SensitiveReadRequest, type ToolResult, type WorkspaceTools } from '../../src/chat/tools';
+import { createWorkspaceTools, type SensitiveReadRequest, type ToolResult, type WorkspaceTools } from '../../src/agentTools';
 import { waitFor } from './helpers';
 
 const FIX = 'mg-sensitive-fixture';

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply, PendingChange } from '../../src/chat/apply';
+import type { ApplyUi, ChatApply, PendingChange } from '../../src/workspaceEdits/apply';
 import type { ModelgateApi } from '../../src/extension';
 import { saveAllOrNothing } from '../../src/images/imageSaver';
 import { checkImageFolder } from '../../src/images/imageTarget';

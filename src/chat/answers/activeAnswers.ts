@@ -14,8 +14,8 @@ import { messageView, newId, wireHistory, type AssistantRecord, type Conversatio
 import { requestMessages } from '../context/turnContext';
 import { budgetRefusal } from './sendChecks';
 import { costUnknown } from '../../core/spend/answerCost';
-import type { ToolRunContext } from '../tools/toolContext';
-import type { ChatTools, ToolResult } from '../tools/chatTools';
+import type { ToolRunContext } from '../../agentTools/toolContext';
+import type { ChatTools, ToolResult } from '../../agentTools/chatTools';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;

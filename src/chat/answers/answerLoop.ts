@@ -10,7 +10,7 @@ import type { ChatMessage, ChatRequest, GatewayClient, ReasoningField, ToolCall,
 import type { ErrorView, ImagesPart, ToolCallView, UsageView } from '../protocol';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { addImages, appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
-import type { ToolResult } from '../tools/chatTools';
+import type { ToolResult } from '../../agentTools/chatTools';
 
 export interface AnswerEvents {
   text(text: string): void;

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ChatScope } from '../chatScope';
 import type { Conversation } from '../conversations/conversationTranscript';
 import type { WebviewMessage } from '../protocol';
-import type { ChatEdits } from '../edits';
+import type { ChatEdits } from '../../workspaceEdits/toolEdits';
 
 type EditMessage = Extract<WebviewMessage, { type: 'editReview' | 'restoreAnswer' | 'setAutoAccept' }>;
 

@@ -7,7 +7,7 @@
 // action a button is about.
 // No runtime `vscode` import: unit-tested in plain Node with a stand-in token.
 import type * as vscode from 'vscode';
-import type { ApprovalQuestion, Approvals } from '../tools/approvals';
+import type { ApprovalQuestion, Approvals } from '../../agentTools/approvals';
 import type { ApprovalView } from '../protocol';
 
 /** What the chat posts to its webview: a card to show, or one to remove. */

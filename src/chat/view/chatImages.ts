@@ -11,8 +11,8 @@ import { protectedArea } from '../../core/workspace/writeGuard';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { path as platformPath } from '../../platform/path';
 import type { ShownImage } from '../protocol';
-import { statUri } from '../tools/fileAccess';
-import { resolvePath, type Target } from '../tools/workspaceAccess';
+import { statUri } from '../../agentTools/fileAccess';
+import { resolvePath, type Target } from '../../agentTools/workspaceAccess';
 
 /** The image types the image tool saves (fileNames.ts: the extension of the real image type). */
 const IMAGE_FILE = /\.(png|jpe?g|webp|gif)$/i;

@@ -2,7 +2,7 @@
 // child process whose output and exit code come back, and whose Stop ends what it started.
 import * as assert from 'node:assert/strict';
 import { startProcess } from '../../../src/platform/commandProcess';
-import { OutputCollector, stripTerminalCodes } from '../../../src/chat/tools/commandOutput';
+import { OutputCollector, stripTerminalCodes } from '../../../src/agentTools/commandOutput';
 
 describe('command process (run_command without shell integration)', function () {
   this.timeout(30_000);

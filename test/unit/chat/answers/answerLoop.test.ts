@@ -3,7 +3,7 @@
 // over several turns.
 import * as assert from 'node:assert/strict';
 import { runAnswer, chatRequest, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
-import type { ToolResult } from '../../../../src/chat/tools/chatTools';
+import type { ToolResult } from '../../../../src/agentTools/chatTools';
 import { newConversation, wireHistory, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import { createGatewayClient, GatewayError } from '../../../../src/core';
 import { costOf } from '../../../../src/core/spend/cost';

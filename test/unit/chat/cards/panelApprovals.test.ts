@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { PanelApprovals, type ApprovalChange } from '../../../../src/chat/cards/panelApprovals';
-import type { ApprovalQuestion } from '../../../../src/chat/tools/approvals';
+import type { ApprovalQuestion } from '../../../../src/agentTools/approvals';
 
 class Token implements vscode.CancellationToken {
   isCancellationRequested = false;

@@ -1,11 +1,11 @@
 // Which files the workspace tools treat as secret-looking (src/core/workspace/sensitiveFiles.ts), and the texts
-// of the question the user gets and of the answer the model gets (src/chat/tools/sensitivePrompt.ts),
-// and the queue that puts those questions one at a time (src/chat/tools/approvalQueue.ts).
+// of the question the user gets and of the answer the model gets (src/agentTools/sensitivePrompt.ts),
+// and the queue that puts those questions one at a time (src/agentTools/approvalQueue.ts).
 import * as assert from 'node:assert/strict';
 import { hasSecretContent, isSensitivePath, MARKER_SCAN_CHARS } from '../../../../src/core/workspace/sensitiveFiles';
-import { approvalQuestion, declinedMessage, pathForDialog } from '../../../../src/chat/tools/sensitivePrompt';
-import { ApprovalQueue } from '../../../../src/chat/tools/approvalQueue';
-import { ToolCancelled } from '../../../../src/chat/tools/errors';
+import { approvalQuestion, declinedMessage, pathForDialog } from '../../../../src/agentTools/sensitivePrompt';
+import { ApprovalQueue } from '../../../../src/agentTools/approvalQueue';
+import { ToolCancelled } from '../../../../src/agentTools/errors';
 
 function expectAll(paths: string[], expected: boolean): void {
   const wrong = paths.filter((p) => isSensitivePath(p) !== expected);
