@@ -15,10 +15,12 @@ import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
 import { defaultPrompts, USE_IN_VS_CODE_CHAT, useInVsCodeChat, type VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
 import type { Services } from './services/serviceContainer';
-import { BudgetGuard, registerSpending } from './spendingView';
+import { BudgetGuard } from './services/budgetGuard';
+import { registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
 import { isLoopbackHost } from './core/client/baseUrl';
 import { exportsFor, inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from './modelgateApi';
+import { errorText } from './core/errorText';
 
 export type { ModelgateApi, ModelgatePublicApi } from './modelgateApi';
 
@@ -75,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: API key removed from secret storage.'));
   });
   const reportPickerError = (err: unknown) => {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
     throw err;
   };
   // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened (issue 20 item 6).

@@ -24,6 +24,7 @@ import { COMMANDS_SUPPORTED } from '../platform/commandProcess';
 import { runCommandTool, type RunCommandDeps } from './runCommand';
 import type { StagedView, ToolRunContext } from './toolContext';
 import type { ToolResult } from './chatTools';
+import { errorText } from '../core/errorText';
 export type { StagedView, ToolRunContext } from './toolContext';
 export type { ToolResult } from './chatTools';
 
@@ -145,7 +146,7 @@ class WorkspaceToolsImpl implements WorkspaceTools {
       // Node and VS Code file-system errors carry absolute paths in their message: report the code only.
       const reason = fileErrorReason(e);
       if (reason) return error(`${call.name} failed: ${reason}.`);
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       return error(`${call.name} failed unexpectedly: ${message.slice(0, 300)}`);
     }
   }

@@ -9,8 +9,8 @@ import type { ChatApply } from '../workspaceEdits/apply';
 import type { EditsPanel } from './cards/editsPanel';
 import type { PanelApprovals } from './cards/panelApprovals';
 import type { VscodeToolsPanel } from '../agentTools/vscodeToolsPanel';
-import { describeError, runErrorAction } from '../services/userErrors';
-import { errorText } from './answers/activeAnswers';
+import { describeError, runErrorAction } from '../shared/userErrors';
+import { errorText } from '../core/errorText';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { decodePastedImage } from '../core/prompt/imageInput';
 

@@ -2,7 +2,7 @@
 // registerChat on first use (the view resolving, a chat command, the API) and pushes the
 // disposables; it registers the view's provider itself (from activation), and hands it to `provider`.
 import * as vscode from 'vscode';
-import { CHAT_COMMANDS, commandTable } from '../services/featureIds';
+import { CHAT_COMMANDS, commandTable } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -105,7 +105,7 @@ export function registerChat(
     edits,
   };
 
-  // exactly the commands of CHAT_COMMANDS (src/services/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
+  // exactly the commands of CHAT_COMMANDS (src/shared/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
   const commands = commandTable(CHAT_COMMANDS, {
     openChat: async () => {
       await focus();

@@ -9,10 +9,11 @@
 //  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
-import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../services/featureIds';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../shared/featureIds';
 import type { ImageLmTool, PanelImageTool } from '../images';
 import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
 import type { Services } from '../services/serviceContainer';
+import { errorText } from '../core/errorText';
 
 export type FeatureName = 'chat' | 'images' | 'lm';
 
@@ -155,7 +156,7 @@ function registerLmProxy(services: Services, build: (trigger: string) => LmProvi
   } catch (err) {
     // Never fail activation over this feature (e.g. a host that does not know the vendor).
     cleanup.dispose();
-    services.log.warn(`Language model provider not registered: ${err instanceof Error ? err.message : String(err)}`);
+    services.log.warn(`Language model provider not registered: ${errorText(err)}`);
     return new vscode.Disposable(() => {});
   }
 }
@@ -173,7 +174,7 @@ function registerImageToolProxy(services: Services, build: () => vscode.Language
       invoke: (options, token) => build().invoke(options, token),
     });
   } catch (err) {
-    services.log.warn(`Image tool not registered: ${err instanceof Error ? err.message : String(err)}`);
+    services.log.warn(`Image tool not registered: ${errorText(err)}`);
     return new vscode.Disposable(() => {});
   }
 }

@@ -6,7 +6,7 @@ import type { Services } from '../services/serviceContainer';
 import { ModelgateChatProvider } from './provider';
 
 /** The vendor of package.json's `contributes.languageModelChatProviders`. */
-export { LM_VENDOR } from '../services/featureIds';
+export { LM_VENDOR } from '../shared/featureIds';
 
 export function createLanguageModelProvider(services: Services): vscode.LanguageModelChatProvider & vscode.Disposable {
   return new ModelgateChatProvider(services);

@@ -5,7 +5,7 @@
 // written through the configuration API), never a workspace's, writes nothing that is already
 // set, and offers Undo.
 import * as vscode from 'vscode';
-import { LM_VENDOR } from '../services/featureIds';
+import { LM_VENDOR } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
 import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from './userSettingsJson';
 import { planDetail, planVsCodeChat, type SettingState, type VsCodeChatPlan } from './vsCodeChatPlan';

@@ -1,6 +1,6 @@
 // The "Modelgate: Show Spending" page. Pure, unit-tested in Node. Drawn
 // entirely here: the bars are inline SVG rectangles, the style and the one small script carry
-// the per-render nonce, and the CSP (src/services/webviewShell.ts) allows nothing else (no remote
+// the per-render nonce, and the CSP (src/core/webviewShell.ts) allows nothing else (no remote
 // hosts, no 'unsafe-inline', no 'unsafe-eval'). Every text that came from outside (model ids,
 // extension ids) is escaped.
 import { budgetMessage, type BudgetStatus } from '../core/spend/budget';
@@ -8,7 +8,7 @@ import { formatUsd } from '../core/spend/cost';
 import type { SpendRow, SpendSummary } from '../core/spend/spendBook';
 import { l10n } from '../core/l10n';
 import { counted, pricedCost } from '../core/spend/usageTotals';
-import { escapeHtml, renderWebviewShell } from '../services/webviewShell';
+import { escapeHtml, renderWebviewShell } from '../core/webviewShell';
 
 export interface SpendPage {
   today: SpendSummary;

@@ -6,7 +6,7 @@
 // anything; Tab reaches the other choices.
 import type { ApprovalView } from '../chat/protocol';
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export class ApprovalCard {
   readonly element: HTMLElement;

@@ -4,7 +4,7 @@
 // when the block is closed (highlighting an open block per frame is what froze other panels).
 import hljs from 'highlight.js/lib/common';
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { IdleQueue, type IdleHost } from './frameScheduler';
 import { icon, type IconName } from './icons';
 import { sanitizeHighlightHtml } from './sanitize';

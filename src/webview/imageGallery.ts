@@ -7,7 +7,7 @@
 import type { ImagesPart, ShownImage } from '../chat/protocol';
 import { WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
 import { clear, h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export class ImageGallery {
   readonly element: HTMLElement;

@@ -11,7 +11,7 @@
 // (jsdom) or while hidden, the chip keeps its whole text on one line.
 import { clear, h } from './dom';
 import { strokeIcon } from './icons';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 /** One icon per channel the gateway offers (24x24 strokes). */
 const CHANNEL_ICONS: Record<string, readonly string[]> = {

@@ -13,7 +13,7 @@ import type { ErrorAction, NoticeTopic } from '../chat/protocol';
 import { h } from './dom';
 import { icon } from './icons';
 import { ACTION_LABELS, actionButton } from './messageViews';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 

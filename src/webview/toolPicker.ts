@@ -10,7 +10,7 @@
 import type { VscodeToolView, WebviewMessage } from '../chat/protocol';
 import { clear, h } from './dom';
 import { formatUsd } from './format';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 /** "~$0.0006" (the panel's money format, as a rough figure); "<$0.00001" where that would read $0.00. */
 export function formatToolCost(usd: number): string {

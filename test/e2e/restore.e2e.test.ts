@@ -1,6 +1,6 @@
 // Issue 9: a 2,000-message conversation restored into the chat panel in the real web workbench.
 // The panel renders the newest messages at once and the older ones later, a page at a time
-// (src/webview/conversationLog.ts); this checks that windowing never loses one: after scrolling to the
+// (src/webview/transcriptView.ts); this checks that windowing never loses one: after scrolling to the
 // top, the first message, one in the middle and the last are each shown as text where the user
 // scrolled to, and every message is in the log exactly once, in order. The conversation is
 // seeded as the extension's own store files (src/chat/conversations/conversationStore.ts: an index plus one

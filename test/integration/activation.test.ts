@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import { FEATURE_COMMANDS } from '../../src/services/featureIds';
+import { FEATURE_COMMANDS } from '../../src/shared/featureIds';
 import { EXTENSION_ID, until, useModelgate } from './helpers';
 import { FEATURE_FILES, isRequired, ownCommands, startState, type Feature } from './startState';
 
@@ -136,7 +136,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
 
-  it("package.json's commands, the proxied lists (src/services/featureIds.ts) and what the built features register agree", async () => {
+  it("package.json's commands, the proxied lists (src/shared/featureIds.ts) and what the built features register agree", async () => {
     // every feature built (lm registers no commands)
     void mg.api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);

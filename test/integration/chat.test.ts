@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/services/balanceTopUp';
+import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/shared/balanceTopUp';
 import { isOpenableLink } from '../../src/chat/view/codeActions';
 import { costOf } from '../../src/core/spend/cost';
 import type { ChatMessage } from '../../src/core/client/types';

@@ -1,4 +1,4 @@
-// The write guard (src/services/writeGuard.ts) in the real extension host on a real disk (issue 21,
+// The write guard (src/shared/writeGuard.ts) in the real extension host on a real disk (issue 21,
 // items 1, 9 and 10): Apply through symbolic links planted before the proposal or swapped in
 // between the proposal and Accept (into .vscode, outside the workspace) is refused with a clear
 // message and writes nothing; a link that stays inside the workspace is written at the file it
@@ -14,7 +14,7 @@ import type { ApplyUi, ChatApply, PendingChange } from '../../src/workspaceEdits
 import type { ModelgateApi } from '../../src/extension';
 import { saveAllOrNothing } from '../../src/images/imageSaver';
 import { checkImageFolder } from '../../src/images/imageTarget';
-import { guardWrite } from '../../src/services/writeGuard';
+import { guardWrite } from '../../src/shared/writeGuard';
 import { until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';

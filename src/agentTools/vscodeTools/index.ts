@@ -19,6 +19,7 @@ export type { VscodeToolsPanel } from '../vscodeToolsPanel';
 import { listVscodeTools, vscodeToolHost, type ToolHost, type VscodeToolEntry } from './catalog';
 import { VscodeToolChoice } from './choice';
 import { toolResultOf, type InvokeResult } from './results';
+import { errorText } from '../../core/errorText';
 
 export interface VscodeToolsDeps {
   approvals: Approvals;
@@ -134,7 +135,7 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
       if (token.isCancellationRequested) return { content: 'Cancelled: the user stopped the request.', isError: true };
       // VS Code's own confirmation (an MCP tool not marked read-only) answered Cancel
       if (err instanceof vscode.CancellationError) return { content: `${SKIPPED_MESSAGE} (declined in VS Code's confirmation)`, isError: false, denied: true };
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       deps.log(`Chat: VS Code tool ${e.name} failed: ${message}`);
       return { content: `The tool ${call.name} failed: ${message}`.slice(0, 4_000), isError: true };
     }

@@ -7,7 +7,7 @@
 // moved since is shown as text saying so. The webview never sends a path back: a click names the
 // `openId` the host gave, and the host opens the file it resolved.
 import * as vscode from 'vscode';
-import { protectedArea } from '../../core/workspace/writeGuard';
+import { protectedArea } from '../../core/workspace/writeRules';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { path as platformPath } from '../../platform/path';
 import type { ShownImage } from '../protocol';

@@ -8,12 +8,13 @@
 import * as vscode from 'vscode';
 import { imagesMessageSchema, parseWebviewMessage, webviewMessageSchema, type HostMessage, type ImagesPart } from '../protocol';
 import type { Log } from '../../services/log';
-import { makeNonce } from '../../services/webviewShell';
+import { makeNonce } from '../../core/webviewShell';
 import type { ChatController } from '../chatController';
 import { buildChatHtml } from './chatHtml';
 import { ChatImages, hasAll, unionOf, type ResolvedImages } from './chatImages';
+import { errorText } from '../../core/errorText';
 
-export { CHAT_VIEW_ID } from '../../services/featureIds';
+export { CHAT_VIEW_ID } from '../../shared/featureIds';
 
 /** The message types the webview may send: the only type names that may appear in the log. */
 const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
@@ -119,9 +120,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     if (msg.type === 'ready') this.ready = true;
     if (msg.type === 'openImage') {
-      void this.images
-        .open(msg.openId)
-        .catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${err instanceof Error ? err.message : String(err)}`));
+      void this.images.open(msg.openId).catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${errorText(err)}`));
       return;
     }
     const handled = this.controller.handle(msg);
@@ -179,7 +178,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     try {
       resolved = await Promise.all(parts.map((p) => this.images.resolve(view.webview, p.part.paths)));
     } catch (err) {
-      this.log.warn(`Chat: could not look up the images to show: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`Chat: could not look up the images to show: ${errorText(err)}`);
       return;
     }
     if (this.view !== view || !this.ready || epoch !== this.epoch) return;

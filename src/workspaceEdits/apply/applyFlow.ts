@@ -10,12 +10,12 @@
 //  3. the active editor (a selection there beats a file from 2 that matched nothing);
 //  4. otherwise the user names a new file.
 // Every path goes through the workspace guard (src/core/workspace/pathGuard.ts via the tools'
-// workspaceAccess) and the write guard (src/services/writeGuard.ts): nothing that resolves outside
+// workspaceAccess) and the write guard (src/shared/writeGuard.ts): nothing that resolves outside
 // the workspace folders, nothing inside .git or .vscode, no workspace file. The change targets the
 // resolved file (the diff's title names it when a link led there), and Accept checks it again.
 import * as vscode from 'vscode';
-import { guardWrite, type WriteTarget } from '../../services/writeGuard';
-import type { ToolConfigKind } from '../../core/workspace/writeGuard';
+import { guardWrite, type WriteTarget } from '../../shared/writeGuard';
+import type { ToolConfigKind } from '../../core/workspace/writeRules';
 import { ToolError } from '../../agentTools/errors';
 import { resolvePath } from '../../agentTools/workspaceAccess';
 import type { ApplyUi, Placement } from './applyUi';

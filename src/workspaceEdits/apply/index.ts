@@ -2,7 +2,7 @@
 // diff with Accept and Discard in the editor title and a status-bar entry, written only on
 // Accept. registerApply() is called once by registerChat; the controller calls `propose`.
 import * as vscode from 'vscode';
-import { APPLY_COMMANDS, commandTable } from '../../services/featureIds';
+import { APPLY_COMMANDS, commandTable } from '../../shared/featureIds';
 import type { Log } from '../../services/log';
 import { ApplyFlow, type ApplyOutcome, type ApplyRequest } from './applyFlow';
 import { vscodeApplyUi, type ApplyUi } from './applyUi';

@@ -4,17 +4,17 @@
 // any change is pending. Nothing is written before Accept; Accept writes the file (saved, not
 // left dirty for a later save) and is one undo step in its editor. Accept/Discard act on the
 // change whose diff is active, so several pending changes never mix.
-// Accept runs the write guard again (src/services/writeGuard.ts): a link swapped in after the
+// Accept runs the write guard again (src/shared/writeGuard.ts): a link swapped in after the
 // proposal (the file, or a folder above it, now leads out of the workspace, into .vscode or .git,
 // or just elsewhere) refuses the change and nothing is written. The file is then written without
-// following links (src/services/documentWrite.ts), never by VS Code's save, which would follow
+// following links (src/workspaceEdits/documentWrite.ts), never by VS Code's save, which would follow
 // a link swapped in later. A new file is created without following links (createNoFollow), so
 // its creation is not part of the editor's undo.
 import * as vscode from 'vscode';
-import type { ToolConfigKind } from '../../core/workspace/writeGuard';
+import type { ToolConfigKind } from '../../core/workspace/writeRules';
 import { plainLabel } from '../../core/plainLabel';
-import { writeDocumentNoFollow } from '../../services/documentWrite';
-import { configWarning, createNoFollow, guardWrite, type WriteTarget } from '../../services/writeGuard';
+import { writeDocumentNoFollow } from '../documentWrite';
+import { configWarning, createNoFollow, guardWrite, type WriteTarget } from '../../shared/writeGuard';
 
 export const PROPOSAL_SCHEME = 'modelgate-proposal';
 /** true while the active tab is the diff of a pending change (editor/title buttons use it) */

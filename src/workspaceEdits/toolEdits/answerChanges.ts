@@ -5,9 +5,9 @@
 // yet is refused to a later answer (editTools.ts).
 import type * as vscode from 'vscode';
 import { lineDelta } from '../../core/workspace/searchReplace';
-import type { ToolConfigKind } from '../../core/workspace/writeGuard';
+import type { ToolConfigKind } from '../../core/workspace/writeRules';
 import type { AnswerEditsView, EditFileView } from './reviewViews';
-import { configWarning } from '../../services/writeGuard';
+import { configWarning } from '../../shared/writeGuard';
 
 export type FileState = 'pending' | 'kept' | 'undone';
 

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { utf8Encode } from '../../platform/bytes';
 import { AnswerChanges, countsOf, type StagedFile } from './answerChanges';
+import { errorText } from '../../core/errorText';
 
 const fileSchema = z.object({
   key: z.string(),
@@ -113,7 +114,7 @@ export class CheckpointStore {
     try {
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(this.#dir(a.answerId), 'manifest.json'), utf8Encode(JSON.stringify(m)));
     } catch (e) {
-      this.warn(`Edits: the checkpoint of answer ${a.answerId} could not be written: ${e instanceof Error ? e.message : String(e)}`);
+      this.warn(`Edits: the checkpoint of answer ${a.answerId} could not be written: ${errorText(e)}`);
     }
   }
 
@@ -163,7 +164,7 @@ export class CheckpointStore {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.root, name), { recursive: true, useTrash: false });
       this.warn(`Edits: removed the checkpoint ${name} (${why}).`);
     } catch (e) {
-      this.warn(`Edits: the checkpoint ${name} could not be removed: ${e instanceof Error ? e.message : String(e)}`);
+      this.warn(`Edits: the checkpoint ${name} could not be removed: ${errorText(e)}`);
     }
   }
 

@@ -3,18 +3,19 @@
 // checkpoint restore (restore.ts). Nothing reaches the disk before Keep.
 //
 // Keep runs the write guard again, then writes the file without following links and puts the
-// change in its editor as one undo step, left saved (src/services/documentWrite.ts); a new file is
+// change in its editor as one undo step, left saved (src/workspaceEdits/documentWrite.ts); a new file is
 // created without following links (createNoFollow); a deletion goes through vscode.workspace.fs.
 // A file that changed since the model staged its change is not written (the user is told; Undo
 // drops the change). Every write is logged with its path, never its contents.
 import * as vscode from 'vscode';
 import { changedRange } from '../../core/workspace/searchReplace';
-import { writeDocumentNoFollow } from '../../services/documentWrite';
-import { configWarning, createNoFollow, guardWrite } from '../../services/writeGuard';
+import { writeDocumentNoFollow } from '../documentWrite';
+import { configWarning, createNoFollow, guardWrite } from '../../shared/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import type { AnswerEditsView } from './reviewViews';
 import { AnswerChanges, baseOf, dropPending, keepKind, kindOf, type StagedFile } from './answerChanges';
 import type { CheckpointStore } from './checkpoints';
+import { errorText } from '../../core/errorText';
 
 export const EDIT_SCHEME = 'modelgate-edit';
 
@@ -102,9 +103,7 @@ export class EditReview implements vscode.Disposable {
     const files = a.pending().filter(include);
     // distinct files, each its own WorkspaceEdit and save: kept side by side (each is a round trip to the workbench)
     const outcomes = await Promise.all(
-      files.map((f) =>
-        this.#keepFile(a, f).catch((e: unknown) => vscode.l10n.t('{0} could not be written: {1}', f.display, e instanceof Error ? e.message : String(e))),
-      ),
+      files.map((f) => this.#keepFile(a, f).catch((e: unknown) => vscode.l10n.t('{0} could not be written: {1}', f.display, errorText(e)))),
     );
     const problems: string[] = [];
     outcomes.forEach((problem, i) => {

@@ -3,15 +3,15 @@
 // (AnswerChanges), and the user keeps or undoes it in the panel (editReview.ts).
 //
 // Every path goes through the workspace guard of the read-only tools (resolvePath: inside the
-// workspace folders, links resolved) and the write guard on top (src/services/writeGuard.ts:
+// workspace folders, links resolved) and the write guard on top (src/shared/writeGuard.ts:
 // no .git, no .vscode, no *.code-workspace, no link out or swapped in). Files the read-only tools
 // treat as secret (.env, keys, credentials) are changed only after the user allows it, per file.
 // Every refusal is a ToolError: the model reads it, the panel shows it as the call's result.
 import * as vscode from 'vscode';
 import { hasSecretContent } from '../../core/workspace/sensitiveFiles';
-import type { ToolConfigKind } from '../../core/workspace/writeGuard';
+import type { ToolConfigKind } from '../../core/workspace/writeRules';
 import { applySearchReplace } from '../../core/workspace/searchReplace';
-import { guardWrite } from '../../services/writeGuard';
+import { guardWrite } from '../../shared/writeGuard';
 import { ToolError } from '../../agentTools/errors';
 import { FileMissing, readUri, statUri } from '../../agentTools/fileAccess';
 import { LIMITS } from '../../agentTools/limits';

@@ -12,7 +12,7 @@ import { createFileTool, deleteFileTool, editFileTool, type EditContext } from '
 import { confirmRestoreModal, restoreAnswer, type ConfirmRestore, type RestoreOutcome } from './restore';
 import { pathForDialog } from '../../agentTools/sensitivePrompt';
 import type { AnswerEditsView } from './reviewViews';
-import { configWarning } from '../../services/writeGuard';
+import { configWarning } from '../../shared/writeGuard';
 
 export type { ConfirmRestore, RestoreOutcome } from './restore';
 

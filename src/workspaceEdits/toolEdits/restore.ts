@@ -5,11 +5,12 @@
 // first (nothing of them was written). Every write runs the write guard again. Works after a
 // window reload: the originals are in the workspace storage, not in memory.
 import * as vscode from 'vscode';
-import { writeDocumentNoFollow } from '../../services/documentWrite';
-import { createNoFollow, guardWrite } from '../../services/writeGuard';
+import { writeDocumentNoFollow } from '../documentWrite';
+import { createNoFollow, guardWrite } from '../../shared/writeGuard';
 import { utf8Encode } from '../../platform/bytes';
 import { kindOf, type StagedFile } from './answerChanges';
 import type { EditReview } from './editReview';
+import { errorText } from '../../core/errorText';
 
 /** Shows what a restore will do; true to go ahead. Tests answer it. */
 export type ConfirmRestore = (message: string, detail: string) => Promise<boolean>;
@@ -49,7 +50,7 @@ export async function restoreAnswer(review: EditReview, answerId: string, confir
       if (problem) problems.push(problem);
       else log(`Edits: restored ${f.display} to before answer ${answerId} (${kindOf(f)}).`);
     } catch (e) {
-      problems.push(vscode.l10n.t('{0} could not be restored: {1}', f.display, e instanceof Error ? e.message : String(e)));
+      problems.push(vscode.l10n.t('{0} could not be restored: {1}', f.display, errorText(e)));
     }
   }
   for (const p of problems) log(`Edits: restore: ${p}`);

@@ -1,5 +1,5 @@
 // The "Modelgate: Show Spending" page (src/spendingView/spendHtml.ts): its shell and CSP come from
-// src/services/webviewShell.ts; every id that came from outside is escaped.
+// src/core/webviewShell.ts; every id that came from outside is escaped.
 import * as assert from 'node:assert/strict';
 import { addSpend, emptySpend, summarizePeriod, type SpendEntry, type SpendState } from '../../../src/core/spend/spendBook';
 import { buildSpendHtml } from '../../../src/spendingView/spendHtml';

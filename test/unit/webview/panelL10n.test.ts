@@ -1,9 +1,9 @@
 // The chat webview's strings: the host passes its loaded translation (vscode.l10n.bundle) into
-// the page as data-l10n; src/webview/l10n.ts reads it, and falls back to English on anything odd.
+// the page as data-l10n; src/webview/panelL10n.ts reads it, and falls back to English on anything odd.
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { buildChatHtml } from '../../../src/chat/view/chatHtml';
-import { l10n, readL10nBundle, setL10nBundle } from '../../../src/webview/l10n';
+import { l10n, readL10nBundle, setL10nBundle } from '../../../src/webview/panelL10n';
 
 const page = (bundle?: Record<string, unknown>) =>
   new JSDOM(

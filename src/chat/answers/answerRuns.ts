@@ -6,7 +6,7 @@ import { estimateRequestTokens } from '../../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens } from '../../core/spend/reservations';
 import type { ToolCall } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
-import { describeError } from '../../services/userErrors';
+import { describeError } from '../../shared/userErrors';
 import { AnswerChannels } from './answerChannelChoice';
 import { runAnswer } from './answerLoop';
 import type { ChatScope } from '../chatScope';
@@ -16,6 +16,7 @@ import { budgetRefusal } from './sendChecks';
 import { costUnknown } from '../../core/spend/answerCost';
 import type { ToolRunContext } from '../../agentTools/toolContext';
 import type { ChatTools, ToolResult } from '../../agentTools/chatTools';
+import { errorText } from '../../core/errorText';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -247,8 +248,4 @@ export class AnswerRuns {
       cts.dispose();
     }
   }
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

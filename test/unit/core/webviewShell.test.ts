@@ -9,7 +9,7 @@ import {
   makeNonce,
   renderWebviewShell,
   type ShellOptions,
-} from '../../../src/services/webviewShell';
+} from '../../../src/core/webviewShell';
 
 const cspSource = "'self' https://*.vscode-cdn.net";
 const nonce = 'r4nd0mN0nceVALUE1234567890abcdef';

@@ -3,15 +3,16 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
 import { errorActions, type ErrorAction, type ErrorView } from '../core/errorView';
-import type { Services } from './serviceContainer';
+import type { Services } from '../services/serviceContainer';
 import { topUp } from './balanceTopUp';
+import { errorText } from '../core/errorText';
 
 export function describeError(err: unknown): ErrorView {
   if (err instanceof GatewayError) {
     const actions = errorActions(err.kind, err.code);
     return { message: err.message, actions };
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorText(err);
   return { message: message || vscode.l10n.t('Something went wrong.'), actions: ['retry', 'showLog'] };
 }
 

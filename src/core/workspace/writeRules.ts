@@ -1,10 +1,10 @@
-// The pure half of the write guard (the file-system half is src/services/writeGuard.ts): which
+// The pure half of the write guard (the file-system half is src/shared/writeGuard.ts): which
 // workspace paths no write from a model may reach, which files change how tools run (their diff
 // carries a warning), and the walk that checks, right before a write, that no component of a
 // path is a symbolic link. Unit-tested in plain Node with a fake file system.
 //
-// Refused for every write (Apply now, the agent's edit tools later), judged on the path as the
-// answer named it AND on where it really leads:
+// Refused for every write (Apply, the edit tools, checkpoint restore, image saving), judged on the
+// path as the answer named it AND on where it really leads:
 //  - anything inside `.git` (hooks run code, config points at programs);
 //  - anything inside `.vscode` (settings.json can turn on automatic tasks, tasks.json and
 //    launch.json run programs: code that runs when the folder opens, the CVE-2025-53773 class);

@@ -2,8 +2,8 @@
 // restore share (issue 21: no write through a link). VS Code's own save follows links, whatever
 // the path is when it runs (a later save, or auto save a second after an edit), so the disk is
 // written here, right after the write guard, through a handle opened without following links
-// (writeGuard.ts, writeExistingNoFollow), and the editor is then told that its buffer is what is
-// on disk, with no second write by VS Code:
+// (src/shared/writeGuard.ts, writeExistingNoFollow), and the editor is then told that its buffer
+// is what is on disk, with no second write by VS Code:
 //
 //   buffer not dirty  the file is written; VS Code reloads the unchanged buffer from disk (its
 //                     file watcher), which it records as one undoable edit: Undo brings the old
@@ -18,7 +18,7 @@
 // The text is written in the document's encoding (UTF-8 with or without BOM, UTF-16, …) and its
 // line ends; inserted text takes the document's line ends, as an editor edit would.
 import * as vscode from 'vscode';
-import { writeExistingNoFollow, type WriteOutcome, type WriteTarget } from './writeGuard';
+import { writeExistingNoFollow, type WriteOutcome, type WriteTarget } from '../shared/writeGuard';
 
 /** how long the watcher's reload of a written, clean buffer is waited for */
 export const RELOAD_MS = 3000;

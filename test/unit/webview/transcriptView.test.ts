@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { MessageView } from '../../../src/chat/protocol';
 import type { IdleDeadlineLike, IdleHost } from '../../../src/webview/frameScheduler';
-import { IDLE_BATCH, PAGE_MESSAGES, Transcript, initialWindowStart } from '../../../src/webview/conversationLog';
+import { IDLE_BATCH, PAGE_MESSAGES, TranscriptView, initialWindowStart } from '../../../src/webview/transcriptView';
 import { newWindow } from './jsdomEnv';
 
 class ManualIdle implements IdleHost {
@@ -80,7 +80,7 @@ function fakeLayout(el: HTMLElement, clientHeight: number, perArticle: number): 
 function setup(n: number, options: { layout?: [clientHeight: number, perArticle: number]; highlight?: boolean } = {}) {
   const win = newWindow();
   const host = new ManualIdle();
-  const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: options.highlight ?? false });
+  const t = new TranscriptView(win.document, { post: () => undefined, edit: () => undefined }, host, { highlight: options.highlight ?? false });
   if (options.layout) fakeLayout(t.element, ...options.layout);
   win.document.body.appendChild(t.element);
   const messages = conversation(n);
@@ -129,7 +129,7 @@ describe('webview: windowed restore of long conversations', function () {
     const { t, messages } = setup(120);
     t.renderAll();
     const win = newWindow();
-    const full = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
+    const full = new TranscriptView(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
     // a window that starts at 0 renders everything synchronously
     for (const m of messages) full.addMessage(m);
     const articles = (el: Element) => Array.from(el.querySelectorAll('article')).map((a) => a.outerHTML);
@@ -189,7 +189,7 @@ describe('webview: windowed restore of long conversations', function () {
 
   it('a first window with more text than the view can show is not measured', () => {
     const win = newWindow();
-    const t = new Transcript(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
+    const t = new TranscriptView(win.document, { post: () => undefined, edit: () => undefined }, new ManualIdle(), { highlight: false });
     const counts = fakeLayout(t.element, 500, 10);
     win.document.body.appendChild(t.element);
     // 400 x 500 px holds at most ~2,000 characters of the densest text; three of these hold 9,000

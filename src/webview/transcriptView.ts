@@ -1,14 +1,14 @@
-// The conversation log: applies the host's snapshot and deltas to message elements, batches
-// streamed text to one DOM update per frame, keeps the view pinned to the bottom while the
-// user has not scrolled up, and routes clicks inside messages (code buttons, links, edit,
-// regenerate, error actions) to the host through one delegated listener.
+// The transcript as the panel shows it: applies the host's snapshot and deltas to message
+// elements, batches streamed text to one DOM update per frame, keeps the view pinned to the
+// bottom while the user has not scrolled up, and routes clicks inside messages (code buttons,
+// links, edit, regenerate, error actions) to the host through one delegated listener.
 import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
 import { ApprovalCard } from './approvalView';
 import { codeTextOf, highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
 import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { isOpenableHref } from './sanitize';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 
@@ -67,7 +67,7 @@ export const IDLE_BATCH = 1;
  */
 export const PAGE_MESSAGES = 50;
 
-export class Transcript {
+export class TranscriptView {
   readonly element: HTMLElement;
   private readonly entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();

@@ -1,9 +1,9 @@
-// The pure half of the write guard (src/core/workspace/writeGuard.ts, issue 21 items 1 and 10):
+// The pure half of the write guard (src/core/workspace/writeRules.ts, issue 21 items 1 and 10):
 // which paths no write may reach, which files get a warning in Apply's diff, and the walk that
 // finds a symbolic link in any component of a path right before a write (a fake file system).
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { checkNoLinks, protectedArea, toolConfigKind, type PathKind } from '../../../../src/core/workspace/writeGuard';
+import { checkNoLinks, protectedArea, toolConfigKind, type PathKind } from '../../../../src/core/workspace/writeRules';
 
 describe('core/workspace/writeGuard', () => {
   describe('protectedArea: .git, .vscode and workspace files are never written', () => {

@@ -1,6 +1,6 @@
-// The write guard: the one check every write that a model's output can steer goes through (Apply
-// now, the agent's edit tools later, image saving), run right before the write, not only when the
-// write was proposed. The rules themselves are pure (src/core/workspace/writeGuard.ts).
+// The write guard: the one check every write that a model's output can steer goes through (Apply's
+// Accept, the edit tools when they stage and on Keep, checkpoint restore, image saving), run right
+// before the write, not only when the write was proposed. The rules themselves are pure (src/core/workspace/writeRules.ts).
 //
 //   guardWrite(uri)       -> { ok: true, realUri, ... } | { ok: false, message }
 //   createNoFollow(uri)   -> guardWrite again, then creates the missing folders and the file without
@@ -17,7 +17,7 @@
 // where a link leads, so a path that goes through any link below the workspace folder is refused.
 import * as vscode from 'vscode';
 import { guardPath, type GuardRoot } from '../core/workspace/pathGuard';
-import { checkNoLinks, protectedArea, toolConfigKind, type PathKind, type ProtectedArea, type ToolConfigKind } from '../core/workspace/writeGuard';
+import { checkNoLinks, protectedArea, toolConfigKind, type PathKind, type ProtectedArea, type ToolConfigKind } from '../core/workspace/writeRules';
 import { nodeFs } from '../platform/fs';
 import { path } from '../platform/path';
 
