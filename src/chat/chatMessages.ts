@@ -132,6 +132,11 @@ export class ChatMessageRouter {
         case 'approvalAnswer':
           if (!this.o.approvals.answer(msg.id, msg.choiceId)) services.log.warn('The chat view answered a question that is not open; ignored.');
           return;
+        case 'openImage':
+          return; // the view provider opens it (chatViewProvider.receive): it owns the images' webview URIs
+        default:
+          msg satisfies never; // every message of protocol.ts has a case above: a new one without a case does not compile
+          return;
       }
     } catch (err) {
       services.log.error(`Chat: ${msg.type} failed: ${errorText(err)}`);

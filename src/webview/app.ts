@@ -181,6 +181,9 @@ export class ChatApp {
         return this.transcript.approvalDone(msg.id);
       case 'images':
         return this.transcript.images(msg.messageId, msg.partId, msg.images);
+      default:
+        msg satisfies never; // every host message of protocol.ts has a case above: a new one without a case does not compile
+        return;
     }
   }
 
