@@ -177,7 +177,7 @@ const ZONES = [
     zone(`./src/${f}`, './src', [...BELOW_FEATURES, `./${f}`, ...(MAY_IMPORT[f] ?? []).map((d) => `./${d}`)], FEATURE_MESSAGES[f] ?? FEATURE_MESSAGES.other(f)),
   ),
   zone(
-    `./src/{${[...FEATURES, ...CHAT_DOMAINS].join(',')},featureLoading}/**`,
+    [`./src/{${[...FEATURES, ...CHAT_DOMAINS].join(',')},featureLoading}/**`, './src/*.ts'],
     './src/webview',
     undefined,
     "the host never imports the webview's browser code (share types through chat/protocol.ts)",
