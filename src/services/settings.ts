@@ -17,7 +17,7 @@ import { checkEndUserId } from '../core/client/endUserId';
 import { parseRequestHeaders } from '../core/client/requestHeaders';
 import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
-import { allowedEntries } from '../core/workspace/allowedCommands';
+import { allowedEntries, unusableEntries, type AllowedEntry } from '../core/workspace/allowedCommands';
 import type { Channel } from '../core/client/types';
 
 export const SECTION = 'modelgate';
@@ -40,8 +40,8 @@ export interface Settings {
   modelOverrides: unknown;
   requestTimeoutMs: number;
   maxToolRounds: number;
-  /** `modelgate.chat.allowedCommands` (user settings only): commands run_command runs without asking */
-  allowedCommands: string[];
+  /** `modelgate.chat.allowedCommands` (user settings only): the command lines run_command runs without asking */
+  allowedCommands: AllowedEntry[];
   /** `modelgate.chat.commandTimeoutSeconds` (user settings only), in ms */
   commandTimeoutMs: number;
   /** `modelgate.chat.vscodeTools` (user settings only): tools from VS Code on in every conversation of the panel */
@@ -155,6 +155,15 @@ export function readSettings(): Settings {
         '"modelgate.chat.vscodeTools" in this workspace\'s settings is ignored: the tools from VS Code the chat may use are read from your user settings only.',
       ),
     );
+  const allowedSetting = userValue<unknown>(c, 'chat.allowedCommands');
+  for (const bad of unusableEntries(allowedSetting).slice(0, 3))
+    problems.push(
+      vscode.l10n.t(
+        '"modelgate.chat.allowedCommands" has {0}, which never runs without asking: {1}. An entry is a plain command line, run as it is written and only so.',
+        JSON.stringify(bad.text.length > 80 ? `${bad.text.slice(0, 80)}…` : bad.text),
+        bad.reason,
+      ),
+    );
   const headers = parseRequestHeaders(userValue<unknown>(c, 'requestHeaders'));
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
@@ -172,7 +181,7 @@ export function readSettings(): Settings {
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
     requestTimeoutMs: clampNumber(userValue(c, 'requestTimeoutSeconds'), 5, 600, 60) * 1000,
     maxToolRounds: Math.round(clampNumber(userValue(c, 'chat.maxToolRounds'), 0, 50, 8)),
-    allowedCommands: allowedEntries(userValue<unknown>(c, 'chat.allowedCommands')),
+    allowedCommands: allowedEntries(allowedSetting),
     commandTimeoutMs: clampNumber(userValue(c, 'chat.commandTimeoutSeconds'), 5, 3600, 300) * 1000,
     vscodeTools: stringList(userValue<unknown>(c, 'chat.vscodeTools')),
     endUserId: endUser.ok ? endUser.value : undefined,

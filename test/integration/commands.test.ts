@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ApprovalView, HostMessage } from '../../src/chat/protocol';
 import type { ChatMessage } from '../../src/core/client/types';
+import { visibleCommand } from '../../src/core/workspace/allowedCommands';
 import { config, modelgateLogFile, until, useModelgate } from './helpers';
 
 const KEY = 'sk-commands-suite-7c21d0e4';
@@ -169,15 +170,40 @@ describe('run_command in the chat (real VS Code, gateway simulator)', function (
     }
   });
 
-  it('an allowed prefix runs without asking; every chained, piped, redirected or substituted form still asks', async () => {
-    await config().update('chat.allowedCommands', ['node -e', 'echo'], vscode.ConfigurationTarget.Global);
+  it('an allowed line runs without asking, as its words only; options, expansions and control characters it does not name ask, and Skip runs nothing', async () => {
+    await config().update('chat.allowedCommands', ["node -e 'console.log(6 * 7)'", 'echo', 'echo hello', 'npm test'], vscode.ConfigurationTarget.Global);
+    const pwned = path.join(ws, 'mg-pwned.txt');
+    fs.rmSync(pwned, { force: true });
     try {
-      await until(() => mg.api.settings().allowedCommands.includes('echo'), 'the allow-list setting');
-      await chat().send(`Run it ${call("node -e 'console.log(6 * 7)'")}`);
+      await until(() => mg.api.settings().allowedCommands.some((e) => e.text === 'echo hello'), 'the allow-list setting');
+      // the same words, quoted another way
+      await chat().send(`Run it ${call('node -e "console.log(6 * 7)"')}`);
       assert.equal(runQuestions().length, 0, 'no question for an allowed command');
       assert.match(toolResults()[0]!, /Exit code: 0[\s\S]*42/);
+      assert.ok(
+        vscode.window.terminals.some((t) => t.name === 'Modelgate command'),
+        'the output is shown in a terminal',
+      );
 
       const forms = [
+        // typed into a terminal, these line-editing keys would rewrite the line into `touch mg-pwned.txt`
+        'echo hello\u0015touch mg-pwned.txt',
+        `echo hello${'\u007f'.repeat(5)}touch mg-pwned.txt`,
+        'echo hello\u0017\u0017touch mg-pwned.txt',
+        'echo \u0001touch mg-pwned.txt #',
+        'echo \u001b[Htouch mg-pwned.txt #',
+        'echo hello\u001b\u007ftouch mg-pwned.txt',
+        'echo hello\u000ftouch mg-pwned.txt',
+        'echo hello\u001atouch mg-pwned.txt',
+        'echo hello\u200dtouch',
+        // expansions and options the entries do not name
+        'echo $HOME',
+        'echo ~',
+        'echo *',
+        'npm test --prefix ..',
+        'npm test --script-shell=./evil.sh',
+        'npm test -- --grep x',
+        // several commands in one
         'echo a && echo b',
         'echo a || echo b',
         'echo a; echo b',
@@ -193,13 +219,36 @@ describe('run_command in the chat (real VS Code, gateway simulator)', function (
       const sending = chat().send(`Run them ${forms.map((f) => call(f)).join(' ')}`);
       for (let i = 0; i < forms.length; i++) answer(await until(() => runQuestions()[i], `the question for ${JSON.stringify(forms[i])}`), 'skip');
       await sending;
+      // the card shows every character: invisible ones are marked
       assert.deepEqual(
         runQuestions().map((c) => c.code),
-        forms,
+        forms.map((f) => visibleCommand(f).text),
       );
+      assert.equal(runQuestions()[0]!.code, 'echo hello⟨U+0015⟩touch mg-pwned.txt');
+      assert.match(runQuestions()[0]!.detail.join('\n'), /1 invisible or control character/);
+      assert.equal(fs.existsSync(pwned), false, 'nothing ran');
       assert.equal(fs.existsSync(path.join(ws, 'mg-out.txt')), false);
     } finally {
+      fs.rmSync(pwned, { force: true });
       await config().update('chat.allowedCommands', [], vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('an approved line with control characters runs as the card showed it: no line editor turns them into keys', async () => {
+    const pwned = path.join(ws, 'mg-pwned-approved.txt');
+    fs.rmSync(pwned, { force: true });
+    try {
+      const command = 'echo MG_KEPT\u0015touch mg-pwned-approved.txt';
+      const sending = chat().send(`Run it ${call(command)}`);
+      const card = await nthCard(0, 'the approval card');
+      assert.equal(card.code, 'echo MG_KEPT⟨U+0015⟩touch mg-pwned-approved.txt');
+      answer(card, 'run');
+      await sending;
+      assert.match(toolResults()[0]!, /Exit code: 0/);
+      assert.ok(toolResults()[0]!.includes('MG_KEPT\u0015touch mg-pwned-approved.txt'), 'echo printed the whole line');
+      assert.equal(fs.existsSync(pwned), false, 'Ctrl-U did not erase the line and run touch');
+    } finally {
+      fs.rmSync(pwned, { force: true });
     }
   });
 });

@@ -10,6 +10,7 @@ import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '..
 import { PanelApprovals } from '../../src/chat/cards/panelApprovals';
 import { sensitiveReadInPanel } from '../../src/agentTools/sensitiveAccess';
 import { callMarkers } from '../gateway/markers';
+import { allowedEntries } from '../../src/core/workspace/allowedCommands';
 
 describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mode)', () => {
   let tools: WorkspaceTools;
@@ -61,7 +62,9 @@ describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mo
     let asked = 0;
     approvals.onDidChange(() => asked++);
     const log = { debug() {}, info() {}, warn() {}, error() {}, show() {} };
-    const withCommands = createWorkspaceTools({ commands: { approvals, settings: () => ({ allowedCommands: ['node'], commandTimeoutMs: 5000 }), log } });
+    const withCommands = createWorkspaceTools({
+      commands: { approvals, settings: () => ({ allowedCommands: allowedEntries(['node -v']), commandTimeoutMs: 5000 }), log },
+    });
     try {
       assert.deepEqual(withCommands.definitions(), []);
       const r = await withCommands.run({ id: 'c', name: 'run_command', arguments: JSON.stringify({ command: 'node -v' }) }, cts.token, {
@@ -92,7 +95,7 @@ describe('workspace tools in an untrusted workspace (real VS Code, Restricted Mo
     const withEdits = createWorkspaceTools({
       edits,
       approveSensitiveRead: sensitiveReadInPanel(approvals),
-      commands: { approvals, settings: () => ({ allowedCommands: ['node'], commandTimeoutMs: 5000 }), log },
+      commands: { approvals, settings: () => ({ allowedCommands: allowedEntries(['node -v']), commandTimeoutMs: 5000 }), log },
     });
     try {
       assert.equal(edits.available(), true, 'the edit host is there: only Restricted Mode can hold the edit tools back');

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { checkNoLinks, protectedArea, toolConfigKind, type PathKind } from '../../../../src/core/workspace/writeRules';
 
-describe('core/workspace/writeGuard', () => {
+describe('core/workspace/writeRules', () => {
   describe('protectedArea: .git, .vscode and workspace files are never written', () => {
     it('refuses .vscode and .git at any depth, in any case, and Windows aliases of them', () => {
       const cases: [string, string][] = [
