@@ -398,7 +398,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       .waitFor({ state: 'visible', timeout: 30_000 });
   });
 
-  // Issue 19: VS Code's own Chat view on Modelgate alone (no GitHub account), after
+  // VS Code's own Chat view on Modelgate alone (no GitHub account), after
   // "Modelgate: Use in VS Code Chat" (docs/vscode-chat.md). Last here: it opens VS Code's Chat in
   // the secondary side bar and the user settings.json in the editor area.
   it("VS Code's own Chat view answers with a Modelgate model after Modelgate: Use in VS Code Chat (light and dark)", async () => {

@@ -1,4 +1,4 @@
-// Channels in the real extension host (issue 11 items 1, 2 and 7), against the gateway
+// Channels in the real extension host, against the gateway
 // simulator with channels set to behave differently:
 // - health: after a few requests on a fast, reliable channel and a slow, failing one, the channel
 //   picker's figures order them as the simulator's own record does, and its error counts are the
@@ -219,7 +219,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     }
   });
 
-  describe('the model/channel picker (issue 20 items 6, 7)', () => {
+  describe('the model/channel picker', () => {
     // VS Code has no API to read a context key: the walkthrough's `modelgate.pickedModel` is set
     // by extension.ts exactly when the picker command resolves true, so each case checks that result.
     const OTHER = 'long-context-tools'; // not the first row, so "opens on the current model" is not "opens on the first row"

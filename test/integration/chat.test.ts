@@ -571,7 +571,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       editor.selection = new vscode.Selection(1, 0, 1, 4);
       await chat().handle({ type: 'insertCode', code: 'BETA' });
       assert.equal(doc.getText(), 'alpha\nBETA\ngamma\n');
-      // at the end of the last line with text: on a line of its own (issue 20), the file still ends with a break
+      // at the end of the last line with text: on a line of its own, the file still ends with a break
       editor.selection = new vscode.Selection(2, 5, 2, 5);
       await chat().handle({ type: 'insertCode', code: 'DELTA' });
       assert.equal(doc.getText(), 'alpha\nBETA\ngamma\nDELTA\n');

@@ -1,4 +1,4 @@
-// Reliability suite 7: endurance, in the real extension host against the gateway simulator.
+// Endurance (docs/reliability.md, category 7), in the real extension host against the gateway simulator.
 //  - 200 chats in a row, each a new conversation: send, and in turn regenerate, stop mid-stream,
 //    stop then regenerate;
 //  - 10 conversations streaming at once (held streaming, so "at once" does not depend on timing),

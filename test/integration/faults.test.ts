@@ -1,11 +1,11 @@
-// Reliability suite 5: the fault matrix, in the real extension host, through the gateway
+// The fault matrix (docs/reliability.md, category 5), in the real extension host, through the gateway
 // simulator. Every case sends one chat message into a fault and checks what the user is left
 // with: one clear message with the action that fixes it (no markup, no raw server page), the
 // partial answer kept (and replayed as it stands by the next request), the next request working,
 // and no unhandled promise rejection in the extension host.
 //
 // The two never-ending streams (keep-alive comments only; one endless SSE line) are in their own
-// describe: they need the decoder's idle/line caps (issue 10 item 3) and fail without them.
+// describe: they need the decoder's idle/line caps and fail without them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
@@ -298,7 +298,7 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
   });
 
   describe('fault matrix: never-ending streams', function () {
-    // Needs the decoder's fix (issue 10 item 3): without it these never finish and time out.
+    // Needs the decoder's fix: without it these never finish and time out.
     this.timeout(40_000);
 
     it('keep-alive comments only after 2 chunks: the idle timeout still ends it, partial kept', () =>

@@ -1,4 +1,4 @@
-// A real third-party gateway in front of the simulator (issue 17, section 6): the open-source
+// A real third-party gateway in front of the simulator: the open-source
 // Portkey AI Gateway from the npm registry (docs/gateways.md) runs on 127.0.0.1, and Modelgate
 // reaches the simulator through it, configured the way a user would: `modelgate.baseUrl` is
 // Portkey's, and `modelgate.requestHeaders` carries Portkey's routing headers

@@ -1,4 +1,4 @@
-// Two windows editing the chat history at once (issue 10, item 1 / suite 8 "two windows"): two
+// Two windows editing the chat history at once (docs/reliability.md, category 8): two
 // stores on one folder through the real FileBackend (workspace.fs, a real file watcher), and the
 // extension's own controller next to a second store on its storage folder, the way a second
 // window sees it. Both sets of messages survive, a deleted conversation stays deleted, and

@@ -33,7 +33,7 @@ describe('spend page', () => {
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, "'unsafe-eval'", 'abcdefghijklmnop1234'), /cspSource/);
   });
 
-  it('a week or month identical to the shorter period before it is one line, not the same tables again (issue 20 item 6)', () => {
+  it('a week or month identical to the shorter period before it is one line, not the same tables again', () => {
     const now = Date.now();
     const s = fill([entry(now, 0.5), entry(now, 0.25, { model: 'long-context-tools' })]);
     const sum = summarizePeriod(s, 'day', now);
@@ -47,7 +47,7 @@ describe('spend page', () => {
     assert.match(differs, /<section id="month">.*The same requests as this week\./s);
   });
 
-  it('figures do not wrap at half width, and Export CSV… has a border in High Contrast themes (issue 20 item 6)', () => {
+  it('figures do not wrap at half width, and Export CSV… has a border in High Contrast themes', () => {
     const sum = summarizePeriod(fill([entry(Date.now(), 0.5)]), 'day', Date.now());
     const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
     assert.match(html, /td\.n \{[^}]*white-space: nowrap/);

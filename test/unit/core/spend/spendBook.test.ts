@@ -1,4 +1,4 @@
-// The spend ledger and budgets (issue 11, items 3 and 4): local-time period boundaries, the
+// The spend ledger and budgets: local-time period boundaries, the
 // bounded ledger (old entries folded into day aggregates keep the totals exact), unknown prices
 // counted apart and never as $0, once-per-period warnings, and injection-safe CSV cells.
 import * as assert from 'node:assert/strict';
@@ -190,7 +190,7 @@ describe('spend CSV', () => {
   });
 });
 
-describe('image prices in the catalogue (issue 11, item 5)', () => {
+describe('image prices in the catalogue', () => {
   it('prices an image run per model, quality and size; no price is undefined, never 0', async () => {
     const { ModelCatalogue } = await import('../../../../src/core/catalogue/modelCatalogue');
     const c = ModelCatalogue.build({
