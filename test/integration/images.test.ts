@@ -15,7 +15,7 @@ import { runImageJob, type ImageJob } from '../../src/images/imageJob';
 import type { SaverFileSystem } from '../../src/images/imageSaver';
 import { configuredTarget, targetForResource } from '../../src/images/imageTarget';
 import { readPngChunks, readPngText } from '../../src/images/pngText';
-import { config as cfg, staysFalse, until, useModelgate } from './helpers';
+import { config as cfg, revertAndCloseAllEditors, staysFalse, until, useModelgate } from './helpers';
 
 const CMD = 'modelgate.generateImage';
 const TEST_DIR = 'mg-images-it';
@@ -78,12 +78,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
 
   afterEach(async () => {
     mg.gw.clearFaults();
-    // A dirty document would make "close all" ask to save (a modal dialog): revert them first.
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAllEditors();
   });
 
   after(async () => {

@@ -15,7 +15,7 @@ import type { ModelgateApi } from '../../src/extension';
 import { saveAllOrNothing } from '../../src/images/imageSaver';
 import { checkImageFolder } from '../../src/images/imageTarget';
 import { guardWrite } from '../../src/services/writeGuard';
-import { until } from './helpers';
+import { revertAndCloseAllEditors, until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';
 const DIR = 'mg-guard-fixture';
@@ -91,13 +91,7 @@ describe('write guard: Apply and image saving never write through a link (real V
 
   afterEach(async () => {
     for (const c of apply().pending()) await apply().discard(c.id);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const d of vscode.workspace.textDocuments) {
-      if (d.isDirty && d.uri.scheme === 'file') {
-        await vscode.window.showTextDocument(d);
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      }
-    }
+    await revertAndCloseAllEditors();
   });
 
   after(() => {

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import {
   cleanRename,
   plainLabel,
@@ -14,22 +13,8 @@ import {
 } from '../../../../src/chat/conversations/conversationSearch';
 import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { addTurn } from '../../helpers';
 import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
-
-function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
-  c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
-  c.messages.push({
-    id: `a${c.messages.length}`,
-    role: 'assistant',
-    parts: [{ kind: 'text', text: answer }],
-    status,
-    model: 'm',
-    channel: 'default',
-    createdAt: 2,
-    wire: [],
-  });
-  if (c.messages.length === 2) c.title = titleFrom(text);
-}
 
 describe('chat: conversation titles and search', () => {
   it('titles a conversation from its first message without markdown or extra whitespace', () => {
