@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
     throw err;
   };
-  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened (issue 20 item 6).
+  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened.
   const picked = (done: boolean) =>
     done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));

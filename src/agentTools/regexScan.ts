@@ -4,14 +4,14 @@
 // without one). The browser build swaps in regexScan.web.ts (a Web Worker, the same way). Both
 // throw ScanTimeout.
 //
-// Why not node:vm's timeout on the host thread (what this was before issue 21): the host is frozen
+// Why not node:vm's timeout on the host thread (what this was before): the host is frozen
 // for as long as the limit, every extension with it, and twenty calls of one tool round froze it
 // for 30 s. terminate() stops a worker thread mid-match, and meanwhile the host keeps running.
 // At most MAX_RUNNING_SCANS (textScan.ts) run at once (each is a thread with a copy of its texts);
 // the others wait their turn, and their time limit starts when they run. A worker whose scan
 // answered is kept for the next one (starting one costs about 30 ms of CPU).
 //
-// Why a process of its own, in a session of its own on Linux (issue 21 (b)): Linux shares the CPU
+// Why a process of its own, in a session of its own on Linux: Linux shares the CPU
 // between sessions first (autogroup), then between the threads of a session. Workers inside the
 // extension host's process spend its session's share: under load, each time the host's thread
 // woke it waited for its own workers' turn. Twenty stopped scans, four at a time, beside eight

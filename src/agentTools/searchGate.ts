@@ -1,7 +1,7 @@
 // The workspace file searches of the tools (vscode.workspace.findFiles), window-wide: at most
 // MAX_RUNNING_FILE_SEARCHES at once, and identical searches that overlap share one.
 //
-// Why (issue 21, measured in the host-responsiveness suite): in a remote or web workspace VS Code
+// Why (measured in the host-responsiveness suite): in a remote or web workspace VS Code
 // answers findFiles in this extension host by spawning ripgrep, and child_process.spawn blocks the
 // host's thread until the child has started. Twenty search_text calls of one tool round made twenty
 // findFiles requests, whose spawns ran back to back in one turn of the event loop: 0.3 to 0.5 s of

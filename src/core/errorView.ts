@@ -11,7 +11,7 @@ export interface ErrorView {
 }
 
 /**
- * The actions that fix a failure of `kind`: one right action where there is one (issue 20: a
+ * The actions that fix a failure of `kind`: one right action where there is one (a
  * 5xx or a dropped connection is retried, not also "switch channel" and "show log").
  */
 export function errorActions(kind: GatewayErrorKind, code?: string): ErrorAction[] {

@@ -1,7 +1,7 @@
 // The HTML shell of every Modelgate webview (the chat panel, the spending page): the nonce, the
 // Content-Security-Policy and the <!DOCTYPE html> page around a body. Pure,
 // so it is unit-tested in plain Node; it runs in both the Node and the web extension host.
-// A nonce does nothing without a CSP meta tag (field notes): every page built here has one, with
+// A nonce does nothing without a CSP meta tag: every page built here has one, with
 // default-src 'none', scripts by nonce only, no 'unsafe-eval', no 'unsafe-inline', no remote hosts.
 import { toBase64 } from '../platform/bytes';
 

@@ -1,4 +1,4 @@
-// The chat, images and language-model features, constructed on first use (issue 9: activate()
+// The chat, images and language-model features, constructed on first use (activate()
 // only registers). What VS Code must know from the start is registered here and is cheap: the
 // chat view's provider, every command the features contribute, and the vscode.lm provider. Each
 // is a small proxy that loads its feature (src/featureLoading/featureBundles.ts: a separate bundle in the

@@ -1,4 +1,4 @@
-// The chat panel's `generate_image` tool (issue 19): the panel's model asks for images; the image
+// The chat panel's `generate_image` tool: the panel's model asks for images; the image
 // model and its rules come from the catalogue as for the command (“modelgate.image.model”); the
 // files go into the folder the user set for images (“modelgate.image.folder”), or, when none is
 // set, the folder the user names once per conversation. The model's input has prompt, size and

@@ -117,7 +117,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const requester = requesterOf(options); // the asking extension's id (VS Code 1.104+), if reported
     // Reserves the request's estimated cost until its real cost is recorded, or throws while a
     // budget is used up (counting what requests in flight reserved) or while one is set and the
-    // model has no price: another extension cannot answer a budget question (issue 21).
+    // model has no price: another extension cannot answer a budget question.
     const price = this.services.catalogue().price(model.id, channel);
     const estimate = price
       ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(asked.maxOutputTokens, model.maxOutput), price)

@@ -55,7 +55,7 @@ function samePeriod(a: SpendSummary, b: SpendSummary): boolean {
   return a.requests === b.requests && a.cost === b.cost && a.unpriced === b.unpriced && a.images === b.images && a.promptTokens === b.promptTokens;
 }
 
-/** A period identical to the one before it is one line, not the same tables again (issue 20 item 6). */
+/** A period identical to the one before it is one line, not the same tables again. */
 function sameAs(id: string, title: string, s: SpendSummary, earlier: string): string {
   return `<section id="${id}"><h2>${escapeHtml(title)}: <span class="total" data-cost="${s.cost}" data-requests="${s.requests}" data-unpriced="${s.unpriced}">${escapeHtml(costText(s.cost, s.requests, s.unpriced))}</span></h2>
 <p class="sub same">${escapeHtml(l10n.t('The same requests as {0}.', earlier))}</p></section>`;

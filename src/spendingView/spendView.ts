@@ -13,7 +13,7 @@ import { makeNonce } from '../core/webviewShell';
 import { buildSpendHtml, type SpendPage } from './spendHtml';
 import { errorText } from '../core/errorText';
 
-/** built when the page first sends (issue 9: no schema is built at activation) */
+/** built when the page first sends (no schema is built at activation) */
 const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
 
 /** Where the CSV goes: VS Code's save dialog (tests replace it: a dialog cannot be clicked from the extension host). */

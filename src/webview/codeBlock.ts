@@ -101,7 +101,7 @@ export function createPlainBlock(doc: Document, text: string): HTMLElement {
 /**
  * Whether markdown `text` ends inside a fenced code block that was never closed: the block an
  * answer was cut off in (stopped, failed or interrupted) is not the model's whole proposal, so it
- * is not offered for Apply (issue 20). Block quotes and list indentation are looked through.
+ * is not offered for Apply. Block quotes and list indentation are looked through.
  */
 export function endsInOpenFence(text: string): boolean {
   let open: { char: string; len: number } | undefined;

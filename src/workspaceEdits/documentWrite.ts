@@ -1,5 +1,5 @@
 // The write of an existing file's new text that Apply's Accept, the edits' Keep and checkpoint
-// restore share (issue 21: no write through a link). VS Code's own save follows links, whatever
+// restore share (no write through a link). VS Code's own save follows links, whatever
 // the path is when it runs (a later save, or auto save a second after an edit), so the disk is
 // written here, right after the write guard, through a handle opened without following links
 // (src/shared/writeGuard.ts, writeExistingNoFollow), and the editor is then told that its buffer

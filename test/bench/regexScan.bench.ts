@@ -1,5 +1,5 @@
-// The extension host's responsiveness while the tools' regex scans run on a busy machine (issue 21
-// (b)): twenty scans of a pattern that backtracks until the time limit ends it, four at a time,
+// The extension host's responsiveness while the tools' regex scans run on a busy machine:
+// twenty scans of a pattern that backtracks until the time limit ends it, four at a time,
 // beside busy processes (three per core, each in a session of its own, as the browsers, servers and
 // test runners of a full test run are). The figure is the longest gap of a 10 ms timer on this
 // thread; the floor is the same timer under the same load just before, with no scans (after, it

@@ -1,4 +1,4 @@
-// The channel picker as the user sees it (issue 11 item 1): after a few answers on `direct`,
+// The channel picker as the user sees it: after a few answers on `direct`,
 // "Modelgate: Pick Channel" shows each channel's whole price and the health measured from
 // those answers. Screenshot: test-results/screenshots/channel-picker.png.
 import * as assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The conversation list (issue 12) in the real web workbench: conversations made through the
+// The conversation list in the real web workbench: conversations made through the
 // panel, the list opened from the panel's history control and from the view title, titles
 // without markdown, newest first, a search that finds a word of the content (not of a title),
 // the pick opening that conversation, rename and delete with the item buttons; and the panel

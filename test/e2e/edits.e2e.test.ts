@@ -1,4 +1,4 @@
-// The model's edits reviewed in the real web workbench (issue 18): an answer (scripted through the
+// The model's edits reviewed in the real web workbench: an answer (scripted through the
 // gateway simulator) edits two files, creates one and edits a package.json; the panel lists them
 // with their +/- counts, the package.json with its warning; the user opens a diff, keeps one file,
 // undoes another, keeps the new one (the package.json stays to review), then restores the files to

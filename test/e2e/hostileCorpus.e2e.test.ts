@@ -1,4 +1,4 @@
-// Hostile markdown corpus (issue 10, suite item 1): 70+ hostile answers streamed into the REAL
+// Hostile markdown corpus (docs/reliability.md, category 1): 70+ hostile answers streamed into the REAL
 // chat panel (VS Code web workbench in Chromium) in seeded random chunkings (the simulator's
 // `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long case).
 // For every case: no script runs (dialog + console sentinels,

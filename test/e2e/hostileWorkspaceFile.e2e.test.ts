@@ -1,4 +1,4 @@
-// Reliability suite 4 "hostile workspace" (issue 10), the `.code-workspace` half: the integration
+// Hostile workspace (docs/reliability.md, category 4), the `.code-workspace` half: the integration
 // suites put the attacker's values in .vscode/settings.json of an opened folder; here they are in
 // the `settings` of a `.code-workspace` file, opened as a multi-root workspace
 // (`/?workspace=<file>` in the web workbench), trusted and in Restricted Mode. Every Modelgate

@@ -1,4 +1,4 @@
-// Issue 8, "every runtime string through vscode.l10n.t", seen in the real workbench: the server
+// Every runtime string goes through vscode.l10n.t, seen in the real workbench: the server
 // runs with a display language (code-server --locale) for which the installed extension carries
 // a pseudo translation, generated here from the English bundle and package.nls.json (every
 // message wrapped in ⟦…⟧, placeholders kept). A text of the extension that shows without its

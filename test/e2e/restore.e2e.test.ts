@@ -1,4 +1,4 @@
-// Issue 9: a 2,000-message conversation restored into the chat panel in the real web workbench.
+// A 2,000-message conversation restored into the chat panel in the real web workbench.
 // The panel renders the newest messages at once and the older ones later, a page at a time
 // (src/webview/transcriptView.ts); this checks that windowing never loses one: after scrolling to the
 // top, the first message, one in the middle and the last are each shown as text where the user

@@ -123,7 +123,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
   });
 
-  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page (issue 20 item 6)', async () => {
+  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page', async () => {
     // a laptop-sized window (1000 px), the side bar as it is, and an empty editor group beside the
     // page: it keeps half the editor area, about 320 px
     const size = wb.page.viewportSize()!;

@@ -1,4 +1,4 @@
-// Reliability suite 3 "canary key", the browser half (issue 10). In the web workbench
+// Canary key (docs/reliability.md, category 3), the browser half. In the web workbench
 // (code-server) VS Code keeps globalState, workspaceState and every webview's state in the
 // browser (IndexedDB / localStorage), and shows notifications only in the page: an integration
 // test cannot reach them. Here a distinctive key is stored through "Set API Key", goes through a

@@ -1,4 +1,4 @@
-// Reliability suites 7 and 8 (issue 10), the part an integration suite cannot do: two windows.
+// Endurance and crash safety (docs/reliability.md, categories 7 and 8), the part an integration suite cannot do: two windows.
 // Two pages of the browser on the same code-server workspace are two VS Code windows, each with
 // its own extension host, sharing one chat history on disk. Ten conversations stream at once,
 // five started in each window (interleaved); afterwards every one is whole on disk (the question

@@ -1,8 +1,8 @@
 // Starts a real VS Code 1.139 (code-server's build of the VS Code server) on loopback, in a
 // throw-away profile: fresh user data, extensions and workspace folders under one temp folder.
-// See /work/shared/docs/vscode-test-harness.md for why it is code-server and not
-// `--extensionDevelopmentPath`: the server ignores that option, so extensions are installed
-// from .vsix files instead.
+// code-server, because a desktop VS Code cannot be downloaded on the test machines (npm can
+// install this build); the server ignores `--extensionDevelopmentPath`, so extensions are
+// installed from .vsix files instead.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';

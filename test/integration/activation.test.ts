@@ -1,4 +1,4 @@
-// Activation and the lazily loaded features (issue 9), inside the real VS Code extension host.
+// Activation and the lazily loaded features, inside the real VS Code extension host.
 // activate() only registers: chat, images and the vscode.lm provider are built on first use, and
 // in the Node host their code (dist/chat.js, images.js, lm.js) is not even required before that.
 // Independent of the suites' order: what activation left is read from the state index.ts records

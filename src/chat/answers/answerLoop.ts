@@ -37,7 +37,7 @@ export interface AnswerOptions {
   /**
    * Before each round of tool calls (its results go out in the next request): the answer's cost
    * so far and the messages so far. A text stops the answer there, like the round limit: the
-   * calls are not run and the text is appended (a budget used up mid-answer, issue 18).
+   * calls are not run and the text is appended (a budget used up mid-answer).
    */
   beforeToolRound?(spent: { usage?: Usage; cost?: number }, messages: ChatMessage[]): Promise<string | undefined>;
   describeError(err: unknown): ErrorView;

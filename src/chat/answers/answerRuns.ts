@@ -102,7 +102,7 @@ export class AnswerRuns {
     this.#runs.set(c.id, run);
     out.postFor(c, { type: 'busy', busy: true });
     const started = Date.now();
-    // The answer's estimated cost is reserved until its real cost is recorded (issue 21): the
+    // The answer's estimated cost is reserved until its real cost is recorded: the
     // budgets count it while it runs. (The send checks asked first while a budget was used up.)
     // Reserved before the first await, so that requests sent meanwhile see it.
     const price = services.catalogue().price(model, channel);
@@ -136,7 +136,7 @@ export class AnswerRuns {
         maxToolRounds: s.maxToolRounds,
         signal: run.abort.signal,
         runTools: (calls, signal) => this.#runTools(calls, signal, !!tools, { conversationId: c.id, messageId: record.id, imageInput: info.imageInput }),
-        // Every round counts (issue 18): the reservation becomes what the answer cost so far plus
+        // Every round counts: the reservation becomes what the answer cost so far plus
         // the next request's estimate, and a budget used up mid-answer asks before the next round.
         beforeToolRound: async (spent, sofar) => {
           hold.settle();

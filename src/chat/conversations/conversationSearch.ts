@@ -17,7 +17,7 @@ export const UNTITLED = 'New chat';
 /**
  * Markdown and whitespace out: what a title or a search text keeps of a message.
  *
- * Every pattern here is linear in the text (issue 21): a bracket, parenthesis or tag may not
+ * Every pattern here is linear in the text: a bracket, parenthesis or tag may not
  * contain its own opener, so a scan that fails stops at the next opener instead of running to the
  * end of the text from every opener (64K of `[` or `<a` took seconds with `[^\]]*` and `[^>]*`).
  */
@@ -88,7 +88,7 @@ export function searchTextOf(c: SearchSource, max = SEARCH_TEXT_MAX): string {
 /**
  * The plain text of a message or part, kept per object while its text is the same string: the
  * store asks for a conversation's search text on every change (each streamed delta among them),
- * and that must not cost a pass over every earlier answer (issue 21: one answer of 32,000 `[`).
+ * and that must not cost a pass over every earlier answer (one earlier answer of 32,000 `[` froze the host).
  */
 const plainCache = new WeakMap<object, { text: string; plain: string }>();
 function plainTextOf(owner: object, text: string): string {

@@ -1,4 +1,4 @@
-// Images shown inline in an answer (issue 19): the files Modelgate's generate_image tool wrote into
+// Images shown inline in an answer: the files Modelgate's generate_image tool wrote into
 // the workspace, loaded by the webview from disk. The stored answer keeps only their workspace
 // paths (an `images` part); every time they are shown, each path is resolved again inside the
 // workspace through the tools' path guard (symlinks resolved, nothing outside a workspace folder,

@@ -144,7 +144,7 @@ export function redactErrorInPlace<E extends Error>(error: E, secret: string | u
   return error;
 }
 
-/** Secret request headers (issue 17, item 4) are redacted like the key: every secret, every form. */
+/** Secret request headers are redacted like the key: every secret, every form. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) out = redactSecret(out, secret);

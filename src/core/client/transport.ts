@@ -7,7 +7,7 @@ import { errorText } from '../errorText';
 
 const secondsOf = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
-/** The first-token bound ran out: nothing of the answer arrived in time (issue 17, item 5). */
+/** The first-token bound ran out: nothing of the answer arrived in time. */
 export function firstTokenTimeoutError(boundMs: number, waitedMs = boundMs): GatewayError {
   return new GatewayError(
     'timeout',

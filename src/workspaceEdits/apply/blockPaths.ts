@@ -65,7 +65,7 @@ const LABEL = /^(file(?:path|name)?|path)\s*:\s*/i;
 /**
  * The text of a one-line comment (`// x`, `# x`, `-- x`, `; x`, `% x`, `' x`, `/* x *\/`,
  * `<!-- x -->`), or undefined. Markers are taken off by position, never by a pattern that
- * backtracks: `/\*+\s*(\S+?)\s*\*+\/` took minutes on 8K of `/*` and stars (issue 21).
+ * backtracks: `/\*+\s*(\S+?)\s*\*+\/` took minutes on 8K of `/*` and stars.
  */
 function commentBodies(text: string): string[] {
   const out: string[] = [];

@@ -131,7 +131,7 @@ function lineEndFrom(text: string, from: number): number {
 
 /**
  * The line with string literals as `""` and comments out (`// ...` to the end, `/* ... *\/`).
- * A hand-written scan, linear in the line (issue 21): the pattern it replaces,
+ * A hand-written scan, linear in the line: the pattern it replaces,
  * `"(?:[^"\\]|\\.)*"|...`, ran from every quote to the end of a line of `\"` (a line of a
  * few thousand characters froze the extension host). Same result: a quote that finds no closing
  * quote stays as it is, and so does every later quote of its kind (their scans would fail the

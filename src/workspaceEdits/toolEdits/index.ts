@@ -1,4 +1,4 @@
-// The model's edits under the user's review (issue 18): the edit tools stage changes per answer
+// The model's edits under the user's review: the edit tools stage changes per answer
 // (editTools.ts), the panel lists them with Keep and Undo (editReview.ts), each answer that
 // changed files can be restored from its checkpoint (restore.ts, checkpoints.ts). registerChat
 // builds one ChatEdits and hands it to the workspace tools (as their EditHost) and the controller.

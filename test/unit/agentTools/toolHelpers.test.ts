@@ -229,7 +229,7 @@ describe('tool text scan', () => {
     const text = `${'a'.repeat(40)}!\n`;
     const scanner = createRegexScanner();
     try {
-      // the host's thread is free meanwhile: a 10 ms timer keeps firing (issue 21: the old guard ran here)
+      // the host's thread is free meanwhile: a 10 ms timer keeps firing (the old guard ran on it)
       let ticks = 0;
       const ticker = setInterval(() => ticks++, 10);
       await assert.rejects(scanner.scan([text], re, 10, 300), ScanTimeout);

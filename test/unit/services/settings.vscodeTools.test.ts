@@ -1,4 +1,4 @@
-// `modelgate.chat.vscodeTools` comes from user settings only (issue 19): a workspace's value never
+// `modelgate.chat.vscodeTools` comes from user settings only: a workspace's value never
 // switches on a tool from VS Code (an MCP server's, another extension's), not beside the user's
 // list, not as the only value, not in a folder or language scope; it is reported once as ignored.
 // Read by the real readSettings() (a `vscode` stand-in supplies the setting's scopes) and used as

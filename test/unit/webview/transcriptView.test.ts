@@ -1,4 +1,4 @@
-// Issue 9: a long conversation restores with only its newest messages rendered at once; the
+// A long conversation restores with only its newest messages rendered at once; the
 // rest arrive in idle steps (or when scrolled to), and in the end every message is shown, in
 // order, with the same content a full render gives. Counts, never times.
 import * as assert from 'node:assert/strict';

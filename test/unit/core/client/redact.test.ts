@@ -1,4 +1,4 @@
-// Pieces of the key in every form an echoing proxy may send (issue 10, item 2). Each case fails
+// Pieces of the key in every form an echoing proxy may send. Each case fails
 // with the exact-match redaction that was there before.
 import * as assert from 'node:assert/strict';
 import { GatewayError } from '../../../../src/core';
@@ -106,7 +106,7 @@ describe('core/redact: every piece of the key, in every form', () => {
   });
 });
 
-describe('core/redact: hex, \\u and \\x escapes and JSON escapes (issue 21, item 10)', () => {
+describe('core/redact: hex, \\u and \\x escapes and JSON escapes', () => {
   // a key with the characters JSON encoders escape
   const ODD = 'sk-or/v1+Q7fZ2pLx9Kw/Rt4VbN8mJ=';
   const hex = (s: string) => Buffer.from(s).toString('hex');

@@ -140,7 +140,7 @@ describe('isSensitivePath', () => {
       ],
       true,
     );
-    // a bare `credentials` asks anywhere since issue 21 (AWS, gcloud and cargo files copied out of their folder)
+    // a bare `credentials` asks anywhere (AWS, gcloud and cargo files copied out of their folder)
     expectAll(
       ['config.json', 'src/config.json', 'config', '.kube/cache/discovery.json', '.aws/config', 'hosts.yml', 'ansible/hosts.yml', '.docker/daemon.json'],
       false,
@@ -313,7 +313,7 @@ describe('ApprovalQueue', () => {
   });
 });
 
-describe('sensitive files: credential files of clouds and apps (issue 21, item 8)', () => {
+describe('sensitive files: credential files of clouds and apps', () => {
   it('flags service-account keys, Terraform variables, wp-config.php and their like by name', () => {
     expectAll(
       [
@@ -371,7 +371,7 @@ describe('sensitive files: credential files of clouds and apps (issue 21, item 8
   });
 });
 
-describe('hasSecretContent: a key inside, whatever the name (issue 21, item 8)', () => {
+describe('hasSecretContent: a key inside, whatever the name', () => {
   it('finds PEM private keys of every kind', () => {
     for (const kind of ['', 'RSA ', 'EC ', 'DSA ', 'OPENSSH ', 'ENCRYPTED ', 'PGP ']) {
       const block = kind === 'PGP ' ? 'PGP PRIVATE KEY BLOCK' : `${kind}PRIVATE KEY`;

@@ -1,4 +1,4 @@
-// The pure half of the write guard (src/core/workspace/writeRules.ts, issue 21 items 1 and 10):
+// The pure half of the write guard (src/core/workspace/writeRules.ts):
 // which paths no write may reach, which files get a warning in Apply's diff, and the walk that
 // finds a symbolic link in any component of a path right before a write (a fake file system).
 import * as assert from 'node:assert/strict';

@@ -81,7 +81,7 @@ describe('apply: the path of a block (pure)', () => {
   });
 });
 
-describe('apply: block paths on hostile first lines grow linearly (issue 21, item 6)', function () {
+describe('apply: block paths on hostile first lines grow linearly', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
   const cases: [string, (n: number) => string][] = [
     ['/* and stars', (n) => `/*${'*'.repeat(n - 2)}`],

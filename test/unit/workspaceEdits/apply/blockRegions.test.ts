@@ -155,7 +155,7 @@ describe('apply: where a block goes (pure)', () => {
   });
 });
 
-describe('apply: placing a block with hostile lines grows linearly (issue 21, item 6)', function () {
+describe('apply: placing a block with hostile lines grows linearly', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
   for (const unit of ['\\"', '"', "\\'", '`\\', '/*', '//', '{', '(', 'a ', '@a(', 'public ', '"a', "'a\\"]) {
     it(`a first line of 8K to 64K of ${JSON.stringify(unit)}`, () => {
