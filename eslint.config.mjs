@@ -208,8 +208,7 @@ const PLAIN_NODE = [
   'src/chat/conversations/{conversationMerge,conversationSearch,conversationStore,conversationTranscript}.ts',
   'src/chat/view/{chatHtml,insertion}.ts',
   'src/images/{fileNames,imageLinks,imageOptions,imageRequest,pngText}.ts',
-  'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice}.ts',
-  'src/onboarding/vsCodeChatPlan.ts',
+  'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice,vsCodeChatPlan}.ts',
   'src/spendingView/spendHtml.ts',
   'src/workspaceEdits/apply/blockPaths.ts',
 ];

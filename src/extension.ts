@@ -13,8 +13,8 @@ import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
-import { defaultPrompts, USE_IN_VS_CODE_CHAT, useInVsCodeChat, type VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
 import type { Services } from './services/serviceContainer';
+import type { VsCodeChatPrompts } from './lm';
 import { BudgetGuard } from './services/budgetGuard';
 import { registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
@@ -89,12 +89,11 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
-  let vsCodeChatPrompts: VsCodeChatPrompts = defaultPrompts; // tests answer the modal (useInVsCodeChatPrompts)
-  command(USE_IN_VS_CODE_CHAT, () => useInVsCodeChat(services, vsCodeChatPrompts));
   clock.phase('commands');
 
   // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
-  const features = registerLazyFeatures(services);
+  let vsCodeChatPrompts: VsCodeChatPrompts | undefined; // tests answer the modal (useInVsCodeChatPrompts)
+  const features = registerLazyFeatures(services, { vsCodeChatPrompts: () => vsCodeChatPrompts });
   // the last transcript write and the spend ledger's queued writes finish before the host exits
   flushOnDeactivate = () => Promise.all([features.flush(), usage.whenWritten()]).then(() => undefined);
   clock.phase('lazyFeatures');
@@ -133,7 +132,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     activationTiming,
     spend: spend.api,
     useInVsCodeChatPrompts: (prompts) => {
-      vsCodeChatPrompts = prompts ?? defaultPrompts;
+      vsCodeChatPrompts = prompts;
     },
   }));
 }

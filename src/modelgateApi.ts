@@ -11,7 +11,7 @@ import type { Settings } from './services/settings';
 import type { UsageEntry, UsageLedger } from './services/usageLedger';
 import type { SpendApi } from './spendingView';
 import type { PickerItemView } from './statusBar/modelChannelPicker';
-import type { VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
+import type { VsCodeChatPrompts } from './lm';
 import { startupEnvironmentValue } from './platform/startupEnvironment';
 
 /**

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
 import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../shared/featureIds';
 import type { ImageLmTool, PanelImageTool } from '../images';
+import type { VsCodeChatPrompts } from '../lm';
 import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
 import type { Services } from '../services/serviceContainer';
 import { errorText } from '../core/errorText';
@@ -38,7 +39,13 @@ export interface Features {
   flush(): Promise<void> | undefined;
 }
 
-export function registerLazyFeatures(services: Services): Features {
+/** What the wiring hands the features besides the services. */
+export interface FeatureHooks {
+  /** the dialogs of "Use in VS Code Chat" (tests answer them); undefined: the real ones */
+  vsCodeChatPrompts(): VsCodeChatPrompts | undefined;
+}
+
+export function registerLazyFeatures(services: Services, hooks: FeatureHooks): Features {
   const { context, log } = services;
   const loads: FeatureLoad[] = [];
   const timed = <T>(feature: FeatureName, trigger: string, build: () => T): T => {
@@ -104,6 +111,14 @@ export function registerLazyFeatures(services: Services): Features {
   );
 
   // ---------- vscode.lm ----------
+  // Its commands need the module only (dist/lm.js), not the provider: loading it is not building the feature.
+  let lmCommands = false;
+  const lmProxies = proxyCommands(FEATURE_COMMANDS.lm, () => {
+    if (lmCommands) return;
+    lmProxies.dispose();
+    context.subscriptions.push(...loadLmModule().registerLmCommands(services, hooks.vsCodeChatPrompts));
+    lmCommands = true;
+  });
   context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
 
   return {

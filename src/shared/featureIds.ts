@@ -36,10 +36,16 @@ export const IMAGE_TOOL = 'modelgate_generate_image';
 /** package.json `contributes.languageModelChatProviders`: the vscode.lm vendor (src/lm) */
 export const LM_VENDOR = 'modelgate';
 
+/** the commands of Modelgate's models in VS Code's own chat (src/lm) */
+export const LM_COMMANDS = {
+  useInVsCodeChat: 'modelgate.useInVsCodeChat',
+} as const;
+
 /** every command a feature registers, by feature: what src/featureLoading/lazyFeatures.ts proxies */
 export const FEATURE_COMMANDS = {
   chat: [...Object.values(CHAT_COMMANDS), ...Object.values(APPLY_COMMANDS)],
   images: Object.values(IMAGE_COMMANDS),
+  lm: Object.values(LM_COMMANDS),
 } as const;
 
 /**

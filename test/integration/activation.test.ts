@@ -137,9 +137,16 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
   });
 
   it("package.json's commands, the proxied lists (src/shared/featureIds.ts) and what the built features register agree", async () => {
-    // every feature built (lm registers no commands)
+    // every feature built, and the lm module's commands registered (its one command answered "no")
     void mg.api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);
+    mg.api.useInVsCodeChatPrompts({ confirm: async () => false, notify: async () => undefined });
+    try {
+      await vscode.commands.executeCommand('modelgate.useInVsCodeChat');
+    } finally {
+      mg.api.useInVsCodeChatPrompts(undefined);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
     assert.deepEqual(
       built()
@@ -148,7 +155,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
       ['chat', 'images'],
     );
     const contributed = new Set((ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command));
-    const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images];
+    const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images, ...FEATURE_COMMANDS.lm];
     assert.deepEqual(
       proxied.filter((id) => !contributed.has(id)),
       [],

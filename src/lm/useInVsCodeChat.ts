@@ -10,8 +10,6 @@ import type { Services } from '../services/serviceContainer';
 import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from './userSettingsJson';
 import { planDetail, planVsCodeChat, type SettingState, type VsCodeChatPlan } from './vsCodeChatPlan';
 
-export const USE_IN_VS_CODE_CHAT = 'modelgate.useInVsCodeChat';
-
 /** What the command asks and tells; tests replace them (a modal cannot be answered from the extension host). */
 export interface VsCodeChatPrompts {
   /** the modal: true = change the settings */

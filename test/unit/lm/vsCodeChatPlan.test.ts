@@ -1,6 +1,6 @@
 // "Modelgate: Use in VS Code Chat": which user settings it writes, from what VS Code reports.
 import * as assert from 'node:assert/strict';
-import { planDetail, planVsCodeChat, VS_CODE_CHAT_KEYS, type SettingState } from '../../../src/onboarding/vsCodeChatPlan';
+import { planDetail, planVsCodeChat, VS_CODE_CHAT_KEYS, type SettingState } from '../../../src/lm/vsCodeChatPlan';
 
 /** VS Code 1.139's defaults (chat.allowAnonymousAccess false, byokUtilityModelDefault "copilot", disableAIFeatures false) */
 function vscode139(user: Record<string, unknown> = {}, effective: Record<string, unknown> = {}) {
