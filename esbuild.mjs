@@ -127,7 +127,7 @@ const featureRequire = {
 const TOKENIZERS = { 'tokenizer-o200k': 'gpt-tokenizer/encoding/o200k_base', 'tokenizer-cl100k': 'gpt-tokenizer/encoding/cl100k_base' };
 // `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in every module that
 // imports it: a fresh copy of the ~200 getters of VS Code's API object per module (16 in
-// dist/extension.js, a few ms of loading the bundle in the real host, issue 9). Nothing uses a
+// dist/extension.js, a few ms of loading the bundle in the real host). Nothing uses a
 // default import of 'vscode', so the API object itself does: the written bundle is rewritten to
 // `require("vscode")`. The build fails if the pattern is not what it expects.
 const plainVscode = {
