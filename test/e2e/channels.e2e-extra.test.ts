@@ -33,8 +33,12 @@ describe('e2e channels: the channel picker shows price and measured health', fun
     await gw?.close();
   });
 
+  let wb: Workbench;
+  before(() => {
+    wb = fixture.get();
+  });
+
   it('lists each channel with its whole price and the measured figures', async () => {
-    const wb: Workbench = fixture.get();
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
     await wb.runCommand('Modelgate: Open Chat');

@@ -84,13 +84,20 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.locator('.part.sidebar').screenshot({ path });
   }
 
+  before(() => {
+    wb = fixture.get();
+    wb.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  });
+
   // The smoke checks first (they were a file of their own, which started a workbench for
   // three checks that any workbench with the packaged extension answers): the workbench loads
   // with the folder, the palette lists Modelgate's commands, the status bar entry shows the model
   // once the extension is active (`onStartupFinished`: it activates once the window is up; the
   // Show Log below dates from when it activated on its commands and views only).
   it('smoke: loads the workbench with the workspace folder', async () => {
-    wb = fixture.get();
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ state: 'visible' });
   });
 
@@ -105,10 +112,6 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   });
 
   it('opens the panel and takes an API key', async () => {
-    wb.page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
     await chatFrame();
     await message().waitFor({ state: 'visible' });
     await wb.setKey(KEY);

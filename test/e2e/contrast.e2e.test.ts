@@ -306,7 +306,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, file) });
   }
 
-  it('fills the panel with every kind of element', async () => {
+  before(async () => {
     wb = fixture.get();
     // A wider side bar than the default, as people who chat tend to make it.
     const sidebar = wb.page.locator('.part.sidebar');
@@ -318,7 +318,9 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await wb.page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
     await wb.page.mouse.up();
     await wb.setKey(KEY);
+  });
 
+  it('fills the panel with every kind of element', async () => {
     // A failed answer: the error card with its actions.
     await send('Tell me [[words:12]] [[fault:streamError:1:The upstream model stopped unexpectedly.]]');
     await log().locator('.message-error').first().waitFor({ state: 'visible', timeout: 30_000 });

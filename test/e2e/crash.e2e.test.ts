@@ -162,7 +162,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     console.log(`[crash] ${label}: ${a.length} words shown before, ${b.length} kept after the restart (${Math.max(0, a.length - b.length)} lost)`);
   }
 
-  it('opens the chat and takes a key', async () => {
+  before(async () => {
     wb = fixture.get();
     await chatFrame();
     await message().waitFor({ state: 'visible' });

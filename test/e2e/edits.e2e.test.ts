@@ -72,10 +72,13 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     assert.equal(onDisk('.env'), ENV, 'nothing written');
   }
 
-  it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
+  before(async () => {
     wb = fixture.get();
     chat = await wb.openChat();
     await wb.setKey(KEY);
+  });
+
+  it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
     await secretCard('edits-secret-light.png', () => button('Refuse').click());
     await chat.getByRole('textbox', { name: 'Message' }).fill(SCRIPT);
     await button('Send').click();

@@ -204,7 +204,8 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     await button('Send').waitFor({ state: 'visible', timeout: 30_000 });
   }
 
-  it('opens the panel, takes a key, and watches every request, dialog and console message', async () => {
+  // Opens the panel, takes a key, and watches every request, dialog and console message.
+  before(async () => {
     wb = fixture.get();
     const context = wb.page.context();
     context.on('request', (r: Request) => {

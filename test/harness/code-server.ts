@@ -194,6 +194,31 @@ export async function installExtensions(profile: Profile, vsixes: string[], tool
   }
 }
 
+/**
+ * Puts an unpacked extension into an extensions folder the way an install does (its folder and an
+ * entry in extensions.json), without packaging it: for the test helpers (the integration runner,
+ * the e2e control extension), which have nothing to package and would cost a vsce run each.
+ * `files` maps a file name of the extension folder to the file to copy; package.json is one.
+ */
+export function installExtensionFolder(extensionsDir: string, files: Record<string, string>): string {
+  const manifest = JSON.parse(readFileSync(files['package.json']!, 'utf8')) as { publisher: string; name: string; version: string };
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = `${id}-${manifest.version}`;
+  mkdirSync(join(extensionsDir, folder), { recursive: true });
+  for (const [name, source] of Object.entries(files)) cpSync(source, join(extensionsDir, folder, name));
+  const listFile = join(extensionsDir, 'extensions.json');
+  const list = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as unknown[]) : [];
+  list.push({
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, path: join(extensionsDir, folder), scheme: 'file' },
+    relativeLocation: folder,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  });
+  writeFileSync(listFile, JSON.stringify(list));
+  return id;
+}
+
 export interface ServerOptions {
   /** false leaves Workspace Trust on: the folder opens in Restricted Mode. Default true. */
   trustWorkspace?: boolean;
