@@ -430,7 +430,10 @@ async function reset(host: SharedHost, options: WorkbenchOptions): Promise<strin
   const old = await currentControl(host);
   // Keys are kept per gateway origin: the last file's, while its base URL is still set.
   await control(old, { op: 'command', command: 'modelgate.clearApiKey' }).catch(() => undefined);
-  const ui = await control<{ failed: string[]; slow: string[] }>(old, { op: 'resetUi', contextKeys: MODELGATE_CONTEXT_KEYS }, 120_000);
+  const uiCall = control<{ failed: string[]; slow: string[] }>(old, { op: 'resetUi', contextKeys: MODELGATE_CONTEXT_KEYS }, 120_000);
+  // An editor the last file left unsaved that the revert did not reach asks "Save?" on close: not saved.
+  await answerDontSave(page, uiCall);
+  const ui = await uiCall;
   if (ui.slow.length) log(`shared workbench: slow steps of the window's reset: ${ui.slow.join('; ')}`);
   if (ui.failed.length) throw new Error(`the window's reset: ${ui.failed.join('; ')}`);
   // Clear Editor History asks first (a modal): answered here.
@@ -472,6 +475,22 @@ async function reset(host: SharedHost, options: WorkbenchOptions): Promise<strin
   await page.locator(`.monaco-workbench.${themeClass}`).waitFor({ state: 'attached', timeout: 30_000 });
   done('layout');
   return parts.join(', ');
+}
+
+/** Answers every "Do you want to save" dialog with Don't Save until `until` settles. */
+async function answerDontSave(page: Page, until: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void until.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const dontSave = page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save", exact: true });
+  while (!settled) {
+    if (await dontSave.isVisible().catch(() => false)) {
+      await dontSave.click({ timeout: 5_000 }).catch(() => undefined);
+      log("shared workbench: an unsaved editor of the last file asked to be saved: Don't Save");
+    } else await sleep(250);
+  }
 }
 
 /** Drags the side bar's sash until the side bar is `width` px wide (as a fresh window has it). */
