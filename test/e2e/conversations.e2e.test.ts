@@ -1,4 +1,4 @@
-// The conversation list (issue 12) in the real web workbench: conversations made through the
+// The conversation list in the real web workbench: conversations made through the
 // panel, the list opened from the panel's history control and from the view title, titles
 // without markdown, newest first, a search that finds a word of the content (not of a title),
 // the pick opening that conversation, rename and delete with the item buttons; and the panel
@@ -13,6 +13,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { DEFAULT_WORKSPACE_FILES } from '../harness/code-server';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField, renderedText } from './typing';
 
 const KEY = 'sk-e2e-convlist-51a9e0';
 
@@ -37,7 +38,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
 
   async function send(text: string): Promise<void> {
     const before = await users().count();
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     // the message is in the log before the answer is awaited: on a loaded machine Stop may not
     // have shown yet, and "Stop hidden" alone let the next send go while this one was starting
@@ -76,7 +77,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
     return path;
   }
 
-  it("problems chip: attaches the current file's problems, and the user can remove it", async () => {
+  before(async () => {
     wb = fixture.get();
     // The walkthrough opens at start-up (in the preview slot, taking the focus): let it come first.
     await wb.page
@@ -84,6 +85,9 @@ describe('e2e conversations: the conversation list and the panel controls', func
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 })
       .catch(() => undefined);
+  });
+
+  it("problems chip: attaches the current file's problems, and the user can remove it", async () => {
     // open the file from the Explorer, as a person does (a double click keeps it open)
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().dblclick({ timeout: 60_000 });
     await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -105,7 +109,6 @@ describe('e2e conversations: the conversation list and the panel controls', func
   });
 
   it('makes two conversations through the panel (New chat from the view title)', async () => {
-    wb = fixture.get();
     // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
     chat = await wb.openChat({ timeoutMs: 120_000 });
     await wb.setKey(KEY);
@@ -137,10 +140,11 @@ describe('e2e conversations: the conversation list and the panel controls', func
     const input = quickInput().locator('.quick-input-box input');
     // The list filters when the query changes; the index may take the last message a moment
     // after it was sent (the save is queued), so the query is typed again, up to 3 times.
+    // fillField checks that the box holds the query before the rows are read.
     let found: string[] = [];
     for (let i = 0; i < 3 && found.length === 0; i++) {
-      await input.fill('');
-      await input.fill('OSTRICH');
+      await fillField(input, '');
+      await fillField(input, 'OSTRICH');
       found = await listed(['How do I parse JSON in Go?']);
       if (found.length === 0) console.log(`    [e2e] search found nothing (try ${i + 1})`);
     }
@@ -150,8 +154,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await input.press('Enter');
     await quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
     await users().nth(1).waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await users().first().innerText(), /parse \*\*?|parse/);
-    assert.match(await users().nth(1).innerText(), /ostrich/);
+    assert.match(await renderedText(users().first()), /parse \*\*?|parse/);
+    assert.match(await renderedText(users().nth(1)), /ostrich/);
     await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
   });
 
@@ -168,7 +172,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
       undefined,
       { timeout: 10_000, polling: 100 },
     );
-    await input.fill('Python sorting notes');
+    await fillField(input, 'Python sorting notes');
     await input.press('Enter');
     assert.deepEqual(
       await listed(['Python sorting notes', 'How do I parse JSON in Go?']),

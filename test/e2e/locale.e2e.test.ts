@@ -1,4 +1,4 @@
-// Issue 8, "every runtime string through vscode.l10n.t", seen in the real workbench: the server
+// Every runtime string goes through vscode.l10n.t, seen in the real workbench: the server
 // runs with a display language (code-server --locale) for which the installed extension carries
 // a pseudo translation, generated here from the English bundle and package.nls.json (every
 // message wrapped in ⟦…⟧, placeholders kept). A text of the extension that shows without its
@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import type { Profile } from '../harness/code-server';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-locale-5c2e91';
 const LOCALE = 'qps-ploc';
@@ -102,8 +103,11 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
   /** `text` without its ⟦…⟧ parts (two levels: a translated message inside another). */
   const bare = (text: string) => text.replace(/⟦[^⟦⟧]*⟧/g, '').replace(/⟦[^⟦⟧]*⟧/g, '');
 
-  it('lists the commands under their translated titles (package.nls)', async () => {
+  before(() => {
     wb = fixture.get();
+  });
+
+  it('lists the commands under their translated titles (package.nls)', async () => {
     const labels = await wb.findCommands('Open Chat', { expect: 'Modelgate: ⟦Open Chat⟧', timeoutMs: 60_000 });
     assert.ok(labels.includes('Modelgate: ⟦Open Chat⟧'), labels.join(' | '));
   });
@@ -119,12 +123,12 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
 
     // The webview's own texts (its bundle), an answer, then an error written by src/core.
     const message = chat.getByRole('textbox', { name: '⟦Message⟧' });
-    await message.fill('hello [[words:12]]');
+    await fillField(message, 'hello [[words:12]]');
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).click();
     // The answer is whole once its Regenerate shows (Stop may not have shown yet right after Send).
     await chat.getByRole('button', { name: '⟦Regenerate⟧' }).first().waitFor({ state: 'visible', timeout: 60_000 });
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
-    await message.fill('again [[fault:html502]]');
+    await fillField(message, 'again [[fault:html502]]');
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).click();
     await chat.getByText('again [[fault:html502]]').first().waitFor({ state: 'visible', timeout: 30_000 });
     const error = chat.locator('[role="alert"]').filter({ hasText: /502/ }).first();

@@ -14,6 +14,7 @@ import type { Frame } from 'playwright-core';
 import { demoModelSettings } from '../gateway/demo-key';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-spend-3f9a01';
 
@@ -68,13 +69,16 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok(kind === 'light' ? seen.luminance >= 0.6 : seen.luminance <= 0.4, `the workbench is not painted ${kind}: ${JSON.stringify(seen)}`);
   }
 
-  it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
+  before(async () => {
     wb = fixture.get();
     chat = await wb.openChat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
     await wb.setKey(KEY);
+  });
 
-    await message.fill('hello [[words:40]]');
+  it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
+    const message = chat.getByRole('textbox', { name: 'Message' });
+
+    await fillField(message, 'hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 60_000 });
@@ -83,7 +87,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok(chatRequests() >= 1, 'the first question reached the gateway');
     const sent = chatRequests();
 
-    await message.fill('a second question');
+    await fillField(message, 'a second question');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
@@ -123,7 +127,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
   });
 
-  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page (issue 20 item 6)', async () => {
+  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page', async () => {
     // a laptop-sized window (1000 px), the side bar as it is, and an empty editor group beside the
     // page: it keeps half the editor area, about 320 px
     const size = wb.page.viewportSize()!;

@@ -1,4 +1,4 @@
-// Reliability suite 3 "canary key", the browser half (issue 10). In the web workbench
+// Canary key (docs/reliability.md, category 3), the browser half. In the web workbench
 // (code-server) VS Code keeps globalState, workspaceState and every webview's state in the
 // browser (IndexedDB / localStorage), and shows notifications only in the page: an integration
 // test cannot reach them. Here a distinctive key is stored through "Set API Key", goes through a
@@ -19,6 +19,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField, renderedText } from './typing';
 
 const KEY = 'sk-canary-Hy7Pq2Wd9Tk4Ms6Jc3Fv';
 const DECOY = 'decoy-Rn5Gx8Lb2Qw';
@@ -146,12 +147,12 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
   /** Sends and waits for the answer (or the error) to settle; returns the last answer's text. */
   async function ask(text: string): Promise<string> {
     const before = await assistants().count();
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     await assistants().nth(before).waitFor({ state: 'attached', timeout: 60_000 });
     await button('Stop').waitFor({ state: 'hidden', timeout: 90_000 });
     await collectToasts();
-    return (await assistants().last().innerText()).trim();
+    return (await renderedText(assistants().last())).trim();
   }
 
   /**
@@ -170,6 +171,11 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     }
   }
 
+  before(() => {
+    wb = fixture.get();
+    poller = setInterval(() => void collectToasts(), 400);
+  });
+
   it("the test's own search finds every form of the key (it can fail)", () => {
     assert.ok(leaks(`x Bearer ${KEY} y`).length > 0);
     assert.ok(leaks(KEY.slice(5, 13).toUpperCase()).length > 0);
@@ -180,8 +186,6 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
   });
 
   it('stores the key, chats with a tool round, and meets proxies that echo the key', async () => {
-    wb = fixture.get();
-    poller = setInterval(() => void collectToasts(), 400);
     await chatFrame();
     await message().waitFor({ state: 'visible' });
     await wb.setKey(KEY);
@@ -230,7 +234,7 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     assert.ok((await ask('and on we go [[words:4]]')).split(/\s+/).length >= 4, 'the chat answers after the errors');
     // A draft that stays in the composer: the panel keeps it in its webview state (the next test
     // waits until it is in IndexedDB before it reloads).
-    await message().fill(`unsent ${DECOY}`);
+    await fillField(message(), `unsent ${DECOY}`);
     // Everything VS Code notified, including what the toasts no longer show.
     await wb.runCommand('Notifications: Show Notifications').catch(() => undefined);
     const center = await wb.page

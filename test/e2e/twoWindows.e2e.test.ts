@@ -1,4 +1,4 @@
-// Reliability suites 7 and 8 (issue 10), the part an integration suite cannot do: two windows.
+// Endurance and crash safety (docs/reliability.md, categories 7 and 8), the part an integration suite cannot do: two windows.
 // Two pages of the browser on the same code-server workspace are two VS Code windows, each with
 // its own extension host, sharing one chat history on disk. Ten conversations stream at once,
 // five started in each window (interleaved); afterwards every one is whole on disk (the question
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids } from '../harness/processes';
 import { useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-two-windows-8e31c0';
 const PER_WINDOW = 5;
@@ -101,18 +102,17 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     }
     const text = `${label} [[words:${WORDS}]]`;
     const box = chat.getByRole('textbox', { name: 'Message' });
-    await box.fill(text);
-    await chat
-      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000, polling: 100 })
-      .catch(() => undefined);
-    await box.fill(text);
+    await fillField(box, text);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
   }
 
+  before(() => {
+    windows.push({ wb: fixture.get(), name: 'A' });
+  });
+
   it('opens two windows on one workspace, each with its own extension host, sharing the key', async () => {
-    const first = fixture.get();
-    windows.push({ wb: first, name: 'A' });
+    const first = windows[0]!.wb;
     await chatFrame(windows[0]!);
     await first.setKey(KEY);
     second = await first.openWindow();
