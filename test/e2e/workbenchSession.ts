@@ -272,7 +272,9 @@ export class WorkbenchSession implements Workbench {
   }
 
   async findCommands(query: string, options: { expect?: string; timeoutMs?: number } = {}): Promise<string[]> {
-    const { labels } = await this.searchPalette(query, options.expect, options.timeoutMs ?? 30_000);
+    // Waiting for an entry: as long as runCommand waits (the window learns an extension's commands
+    // a while after it shows; with several workbenches starting on two cores, over 30 s).
+    const { labels } = await this.searchPalette(query, options.expect, options.timeoutMs ?? (options.expect !== undefined ? 90_000 : 30_000));
     await this.page.keyboard.press('Escape');
     return labels;
   }
