@@ -87,6 +87,7 @@ export class ToolPicker {
       const row = this.rows.get(t.name)!;
       if (row.box.checked !== t.on) row.box.checked = t.on;
       row.box.disabled = t.refused !== undefined;
+      row.label.classList.toggle('tool-picker-refused', t.refused !== undefined);
       row.name.textContent = t.label;
       row.meta.textContent =
         t.refused !== undefined
@@ -94,7 +95,7 @@ export class ToolPicker {
           : t.cost !== undefined && t.cost > 0
             ? l10n.t('{0} · ~{1} tokens, {2} per request', t.source, t.tokens, formatToolCost(t.cost))
             : l10n.t('{0} · ~{1} tokens per request', t.source, t.tokens);
-      row.label.title = `${t.name}\n${row.meta.textContent}`; // the meta line may be cut short
+      row.label.title = `${t.name}\n${row.meta.textContent}`; // VS Code's name, which the label may not be
     }
   }
 

@@ -119,6 +119,11 @@ describe('webview tool picker: size and cost per request, refresh on focus', () 
     assert.equal(a!.disabled, false);
     assert.equal(huge!.disabled, true);
     assert.equal(huge!.checked, false);
+    assert.deepEqual(
+      Array.from(t.p.element.querySelectorAll('label')).map((l) => l.classList.contains('tool-picker-refused')),
+      [false, true],
+      'the refused row is marked, so its name reads as unavailable',
+    );
     assert.deepEqual(t.metas(), ['From MCP server “mgtest” · ~200 tokens, ~$0.0006 per request', `From MCP server “mgtest” · ${note}`]);
     assert.equal(t.summary(), 'Tools from VS Code: 1 of 2 on (~200 tokens, ~$0.0006 per request)');
   });
