@@ -120,6 +120,10 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
   this.timeout(420_000);
   const fixture = useGatewayWorkbench(KEY, (gw) => ({
     settings: { 'modelgate.baseUrl': gw.baseUrl, 'modelgate.chat.model': 'flagship-text', 'modelgate.image.model': 'image-small' },
+    // It reads every store of the browser, the draft in the panel's webview state included: in a
+    // window reset after other files (the shared workbench) that state was not written back within
+    // 120 s in one CI run of three, so the file keeps a browser and window of its own.
+    ownServer: 'it reads every browser store, and needs the webview state a fresh window writes',
   }));
   const gw = () => fixture.gateway();
   after(async () => {
