@@ -85,9 +85,9 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     });
     // Modelgate's own commands: VS Code's built-in extensions may activate (and register theirs)
     // at any time during the run, more so on a loaded machine.
-    const ownCommands = async () => (await vscode.commands.getCommands(false)).filter((c) => /^_?modelgate\b/i.test(c)).sort();
-    const allBefore = new Set(await vscode.commands.getCommands(false));
-    const commandsBefore = await ownCommands();
+    const isOwn = (c: string) => /^_?modelgate\b/i.test(c);
+    const allBefore = await vscode.commands.getCommands(false);
+    const commandsBefore = allBefore.filter(isOwn).sort();
     const documentsBefore = vscode.workspace.textDocuments.length;
     // The warm-up's sockets, timers and writes settle: the baseline is taken once the active
     // resources have stayed the same for three samples in a row.
@@ -203,8 +203,10 @@ describe('endurance (real VS Code, gateway simulator)', function () {
     ).catch(() => undefined); // reported below with the figures
     gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
-    const commandsAfter = await ownCommands();
-    const othersAdded = (await vscode.commands.getCommands(false)).filter((c) => !allBefore.has(c) && !commandsAfter.includes(c));
+    const allAfter = await vscode.commands.getCommands(false);
+    const commandsAfter = allAfter.filter(isOwn).sort();
+    const seenBefore = new Set(allBefore);
+    const othersAdded = allAfter.filter((c) => !seenBefore.has(c) && !isOwn(c));
     const documentsAfter = vscode.workspace.textDocuments.length;
     sub.dispose();
     const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
