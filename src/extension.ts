@@ -4,6 +4,7 @@ import { SettingsService } from './services/settingsService';
 import { KeyStore } from './services/keyStore';
 import { GatewayService } from './services/gatewayService';
 import { CatalogueService } from './services/catalogueService';
+import { SpendFolderFs } from './services/spendFolderFs';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
@@ -37,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const keys = new KeyStore(context.secrets, () => settings().baseUrlOrigin);
   const gateway = new GatewayService(settings, keys);
   const catalogue = new CatalogueService(settings, gateway, async () => !!(await keys.get()), log);
-  const usage = new UsageLedger(context.globalState);
+  const usage = new UsageLedger(context.globalState, new SpendFolderFs(vscode.Uri.joinPath(context.globalStorageUri, 'spend')), (m) => log.warn(m));
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
   gateway.connect(() => catalogue.current(), health);

@@ -123,7 +123,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(asked.maxOutputTokens, model.maxOutput), price)
       : undefined;
     const hold = this.services.budget.reserveForLm(requester, model.id, estimate);
-    return this.stream(client, request, channel, progress, token, hold, requester);
+    // then, with the other windows' reservations read after this one was published
+    return this.services.budget.checkAcrossWindows(hold, requester).then((held) => this.stream(client, request, channel, progress, token, held, requester));
   }
 
   private async stream(

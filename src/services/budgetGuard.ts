@@ -9,11 +9,17 @@
 //   reaches the budget, instead of every request of the burst seeing the same figure;
 // - while a budget is set, a request without a known price cannot be counted: the panel and the
 //   image command ask ("Send Once", "Set a Price"), a vscode.lm request is refused.
+// - across windows: the ledger merges every window's files, and each window publishes what its
+//   requests in flight reserve (src/core/spend/sharedSpend.ts). A vscode.lm request reserves,
+//   publishes, reads the others again and only then goes: of two windows that reserve at the
+//   same moment at least one sees the other's reservation, so together they pass a budget by at
+//   most one request's estimate;
 // The figures and rules are in src/core/spend/budget.ts (pure, unit-tested).
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, budgetMessage, budgetStatuses, dueWarnings, exhausted, type BudgetStatus } from '../core/spend/budget';
 import { formatUsd } from '../core/spend/cost';
 import { Reservations, type Hold } from '../core/spend/reservations';
+import { admitAcrossWindows } from '../core/spend/windowAdmission';
 import type { Settings } from './settings';
 import type { UsageLedger } from './usageLedger';
 
@@ -76,6 +82,14 @@ export const askBudget: BudgetAsk = (status, what, reason = 'usedUp', model = ''
         SEND_ONCE,
       ) as Thenable<BudgetAnswer>);
 
+/** A vscode.lm request refused because a budget is used up: another extension cannot answer for the user. */
+function usedUpError(who: string, over: BudgetStatus): Error {
+  return new Error(
+    `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
+      `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
+  );
+}
+
 interface Memento {
   get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
@@ -101,7 +115,18 @@ export class BudgetGuard implements vscode.Disposable {
   }
 
   statuses(now = Date.now()): BudgetStatus[] {
-    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now, this.reservations.total());
+    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now, this.reservations.total() + this.ledger.othersReserved());
+  }
+
+  /** what was spent plus what this window reserved before `hold` (and, with `others`, what the other windows reserve) */
+  private overBefore(hold: Hold, others: boolean): BudgetStatus | undefined {
+    const reserved = this.reservations.totalBefore(hold) + (others ? this.ledger.othersReserved() : 0);
+    return exhausted(budgetStatuses(this.settings().budgets, this.ledger.spend(), Date.now(), reserved));
+  }
+
+  /** Tells the other windows what this window's requests in flight reserve now. */
+  private publish(): Promise<void> {
+    return this.ledger.publishReserved(this.reservations.total());
   }
 
   /** The budget that is used up (what was spent plus what is reserved has reached it), if any. */
@@ -115,6 +140,8 @@ export class BudgetGuard implements vscode.Disposable {
    * asked; "Raise Budget" and "Set a Price" open the setting and send nothing.
    */
   async confirm(what: 'chat' | 'image', request?: { model: string; priced: boolean }): Promise<{ send: true } | { send: false; message: string }> {
+    // what the other windows spent and reserve, read now (only while a budget is set)
+    if (this.settings().budgets.dailyUsd !== undefined || this.settings().budgets.monthlyUsd !== undefined) await this.ledger.refreshSpend();
     const statuses = this.statuses();
     const over = exhausted(statuses);
     const unpriced = !over && request && !request.priced ? statuses[0] : undefined;
@@ -142,7 +169,44 @@ export class BudgetGuard implements vscode.Disposable {
    * its real cost is recorded: call settle() right after recording it, and on every other end.
    */
   hold(usd: number | undefined): Hold {
-    return this.reservations.hold(usd ?? 0);
+    const hold = this.reservations.hold(usd ?? 0);
+    if (hold.usd > 0) void this.publish();
+    return {
+      id: hold.id,
+      usd: hold.usd,
+      settle: () => {
+        const held = this.reservations.size;
+        hold.settle();
+        if (hold.usd > 0 && this.reservations.size < held) void this.publish();
+      },
+    };
+  }
+
+  /**
+   * After reserveForLm, across windows (src/core/spend/windowAdmission.ts): tells the other
+   * windows what this window reserves, reads what they spent and reserve, and refuses (releasing
+   * the reservation) when the budget was used up by what was there before this request. Only
+   * while a budget is set. Resolves to the reservation to settle when the request ends.
+   */
+  async checkAcrossWindows(hold: Hold, requester: string | undefined): Promise<Hold> {
+    const budgets = this.settings().budgets;
+    if (budgets.dailyUsd === undefined && budgets.monthlyUsd === undefined) return hold;
+    const result = await admitAcrossWindows(
+      {
+        publishAndRead: async () => {
+          await this.publish();
+          await this.ledger.refreshSpend();
+        },
+        overBefore: (h, others) => this.overBefore(h, others),
+        hold: (usd) => this.hold(usd),
+        publish: () => this.publish(),
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      },
+      hold,
+    );
+    if ('hold' in result) return result.hold;
+    this.#refused.fire();
+    throw usedUpError(requester && requester !== 'core' ? ` (asked by ${requester})` : '', result.refused);
   }
 
   /**
@@ -156,10 +220,7 @@ export class BudgetGuard implements vscode.Disposable {
     const over = exhausted(statuses);
     if (over) {
       this.#refused.fire();
-      throw new Error(
-        `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
-          `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
-      );
+      throw usedUpError(who, over);
     }
     if (usd === undefined && statuses.length) {
       this.#refused.fire();

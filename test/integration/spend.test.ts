@@ -131,7 +131,7 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     assert.match(mg.api.spend.view.lastHtml ?? '', /<svg width="120"/);
 
     // a reload reads the ledger back from globalState: the same figures
-    mg.api.spend.reload();
+    await mg.api.spend.reload();
     const after = mg.api.spend.summary('day');
     assert.equal(micro(after.cost - start.cost), micro(billed));
     assert.equal(after.requests, page.today.requests);

@@ -69,7 +69,7 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
       // a read merges what globalState holds and writes back what an earlier write's echo lost
       api.spend.summary('day');
       await api.spend.whenWritten();
-      api.spend.reload();
+      await api.spend.reload();
       const s = api.spend.summary('day');
       return s.requests - start.requests === requests && micro(s.cost - start.cost) === micro(billed) ? s : undefined;
     }, `the stored ledger holds the ${requests} requests and ${billed} USD`);
