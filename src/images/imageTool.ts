@@ -11,6 +11,7 @@
 //   guard; the result lists their workspace paths so the calling agent can link them.
 import * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
+import type { UsageEntry } from '../services/usageLedger';
 import { requireKey } from './generateImageCommand';
 import { runImageJob } from './imageJob';
 import { planImage, planLines, priceText, workspacePath, type ImagePlan } from './imagePlan';
@@ -31,6 +32,7 @@ export async function runPlan(
   plan: ImagePlan,
   token: vscode.CancellationToken,
   reserve: (plan: ImagePlan) => { settle(): void },
+  booking: Pick<UsageEntry, 'via' | 'requester' | 'conversation'>,
 ): Promise<ImageRun> {
   const client = services.gateway.client();
   await requireKey(services);
@@ -43,7 +45,7 @@ export async function runPlan(
         client,
         onResponse: (response) => {
           cost = services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality);
-          services.usage.record({ source: 'image', via: 'image', model: model.id, channel: 'default', images: response.data.length, cost });
+          services.usage.record({ source: 'image', ...booking, model: model.id, channel: 'default', images: response.data.length, cost });
           hold.settle();
         },
       },
@@ -112,10 +114,24 @@ export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const plan = await planImage(this.services, options.input);
+    const requester = callerOf(options, this.services);
     // refused like a vscode.lm request from another extension: the budget is named in the error
-    const run = await runPlan(this.services, plan, token, (p) => this.services.budget.reserveForLm(undefined, p.job.model.id, p.cost));
+    const run = await runPlan(this.services, plan, token, (p) => this.services.budget.reserveForLm(requester, p.job.model.id, p.cost), {
+      via: 'imageTool',
+      ...(requester ? { requester } : {}),
+    });
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(resultText(plan, run))]);
   }
+}
+
+/**
+ * Who the images are booked under. VS Code does not pass the calling extension to a tool: a call
+ * from a chat request (it carries the chat's invocation token) is VS Code's chat ('core'); any
+ * other is the one extension whose vscode.lm requests this window just answered, else not reported.
+ */
+export function callerOf(options: { toolInvocationToken?: unknown }, services: Pick<Services, 'usage'>): string | undefined {
+  if (options.toolInvocationToken !== undefined) return 'core';
+  return services.usage.recentLmRequester() || undefined;
 }
 
 /** Text (a model's prompt) shown as itself in Markdown: one line, every character that could start markup escaped. */
