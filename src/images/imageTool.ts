@@ -4,9 +4,11 @@
 // - prepareInvocation returns a confirmation with the prompt, size, count, model, folder and the
 //   price when the catalogue knows it: VS Code shows it in its chat, and as a dialog when another
 //   extension calls vscode.lm.invokeTool outside a chat.
-// - invoke is refused like any other request from another extension while a budget is used up
-//   (or while one is set and the model has no price), with the budget named: it reserves the
-//   estimated cost through the budget guard, as vscode.lm requests do (src/lm/provider.ts).
+// - the confirmation shows what each budget leaves; a call the budget will refuse (used up, or a
+//   budget set and the model without a price) is refused by prepareInvocation, before VS Code
+//   asks, with the budget named. invoke checks again and reserves the estimated cost through the
+//   budget guard, as vscode.lm requests do (src/lm/provider.ts).
+// - the images are booked under the caller (see callerOf), never as the image command.
 // - the images go where the command puts them (“modelgate.image.folder”), through the write
 //   guard; the result lists their workspace paths so the calling agent can link them.
 import * as vscode from 'vscode';
@@ -80,10 +82,14 @@ export function resultText(plan: ImagePlan, run: ImageRun): string {
 export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
   /** the last confirmation returned (tests read it: VS Code shows it in a dialog the tests cannot read) */
   lastConfirmation: vscode.LanguageModelToolConfirmationMessages | undefined;
+  /** why the last call was refused before its confirmation (tests read it) */
+  lastRefusal: string | undefined;
 
   constructor(private readonly services: Services) {}
 
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<unknown> & { toolInvocationToken?: unknown },
+  ): Promise<vscode.PreparedToolInvocation> {
     let plan: ImagePlan;
     try {
       plan = await planImage(this.services, options.input);
@@ -96,8 +102,17 @@ export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
     for (const { label, value } of planLines(plan)) {
       message.appendMarkdown(`**${label}:** ${markdownText(value)}  \n`);
     }
-    const over = this.services.budget.exhausted();
-    if (over) message.appendMarkdown(markdownText(vscode.l10n.t('A budget is used up: Modelgate will refuse this request.')));
+    // What the budgets leave, with the other windows' spending read first. A call the budget
+    // will refuse is refused here, before VS Code asks: never a Yes that then fails.
+    await this.services.usage.refreshSpend().catch(() => undefined);
+    const refusal = this.services.budget.lmRefusal(callerOf(options, this.services), plan.job.model.id, plan.cost);
+    if (refusal) {
+      this.lastConfirmation = undefined;
+      this.lastRefusal = refusal;
+      throw new Error(refusal);
+    }
+    this.lastRefusal = undefined;
+    for (const line of this.services.budget.remainingLines()) message.appendMarkdown(`**${markdownText(vscode.l10n.t('Budget'))}:** ${markdownText(line)}  \n`);
     const confirmation = {
       title:
         plan.job.choices.n === 1

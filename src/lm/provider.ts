@@ -21,7 +21,7 @@ import { toWireTools } from './lmTools';
 import { modelInformation, type LmModelInformation } from './modelInformation';
 import { streamLmResponse } from './responseStream';
 import { ReasoningMemory } from './reasoningMemory';
-import { thinkingPart, toLmMessage } from './vscodeParts';
+import { thinkingPart, toLmMessage, usagePart } from './vscodeParts';
 import { errorText } from '../core/errorText';
 
 export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
@@ -35,6 +35,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   private readonly reasoning = new ReasoningMemory();
   /** false once reporting a thinking part failed (a VS Code that refuses it): text and tools still go out */
   private reportsThinking = true;
+  /** false once VS Code refused a usage data part (or has none): not tried again */
+  private reportsUsage = true;
   /** tokenizers that failed to load (the estimate is used for their models) */
   private readonly tokenizerFailed = new Set<Encoding>();
 
@@ -163,6 +165,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
         usage: (u) => (usage = u),
       });
       this.reasoning.remember(summary.calls, summary.reasoning);
+      if (usage) this.reportUsage(progress, usage);
     } catch (err) {
       // Stopped by the caller: it asked for the end, so the end is not an error.
       if (token.isCancellationRequested) {
@@ -183,6 +186,22 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
             ? `, tokens ${usage.promptTokens} prompt / ${usage.cachedTokens} cached / ${usage.completionTokens} completion${usage.reasoningTokens ? ` (${usage.reasoningTokens} reasoning)` : ''}`
             : ''),
       );
+    }
+  }
+
+  /** The usage as a `usage` data part (OpenAI shape), where VS Code has data parts and accepts one from a provider. */
+  private reportUsage(progress: vscode.Progress<vscode.LanguageModelResponsePart>, usage: Usage): void {
+    if (!this.reportsUsage) return;
+    const part = usagePart(usage);
+    if (!part) {
+      this.reportsUsage = false;
+      return;
+    }
+    try {
+      progress.report(part);
+    } catch (err) {
+      this.reportsUsage = false;
+      this.services.log.warn(`Language model provider: VS Code refused a usage part; usage is no longer reported: ${errorText(err)}`);
     }
   }
 

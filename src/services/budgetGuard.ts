@@ -215,26 +215,40 @@ export class BudgetGuard implements vscode.Disposable {
    * or while one is set and the request has no price: another extension cannot answer for the user.
    */
   reserveForLm(requester: string | undefined, model: string, usd: number | undefined): Hold {
+    const refusal = this.lmRefusal(requester, model, usd);
+    if (refusal) {
+      this.#refused.fire();
+      throw new Error(refusal);
+    }
+    return this.hold(usd);
+  }
+
+  /** Why reserveForLm would refuse this request now (the error's message), or undefined when it would go. */
+  lmRefusal(requester: string | undefined, model: string, usd: number | undefined): string | undefined {
     const statuses = this.statuses();
     const who = requester && requester !== 'core' ? ` (asked by ${requester})` : '';
     const over = exhausted(statuses);
-    if (over) {
-      this.#refused.fire();
-      throw usedUpError(who, over);
-    }
+    if (over) return usedUpError(who, over).message;
     if (usd === undefined && statuses.length) {
-      this.#refused.fire();
-      throw new Error(
-        vscode.l10n.t(
-          'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
-          who,
-          unpricedMessage(statuses[0]!, model),
-          model,
-          MODELS_SETTING,
-        ),
+      return vscode.l10n.t(
+        'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
+        who,
+        unpricedMessage(statuses[0]!, model),
+        model,
+        MODELS_SETTING,
       );
     }
-    return this.hold(usd);
+    return undefined;
+  }
+
+  /** "Daily budget: $0.42 left of $1.00" for each budget set (what is spent and reserved in every window counted). */
+  remainingLines(): string[] {
+    return this.statuses().map((s) => {
+      const left = formatUsd(Math.max(0, s.limit - s.spent - (s.reserved ?? 0)));
+      return s.kind === 'daily'
+        ? vscode.l10n.t('Daily budget: {0} left of {1}', left, formatUsd(s.limit))
+        : vscode.l10n.t('Monthly budget: {0} left of {1}', left, formatUsd(s.limit));
+    });
   }
 
   private warnIfDue(): void {

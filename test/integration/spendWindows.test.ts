@@ -108,6 +108,7 @@ describe('spend ledger and budgets across windows (real VS Code file system, gat
     const other = secondWindow();
     const startBalance = gw.balance(KEY);
     const mine = api.spend.summary('day');
+    const t0 = Date.now();
     let otherCost = 0;
     for (const burst of [8, 32]) {
       await Promise.all([
@@ -128,7 +129,7 @@ describe('spend ledger and budgets across windows (real VS Code file system, gat
     const third = new UsageLedger(undefined, new SpendFolderFs(folder));
     disposables.push(third);
     await third.refreshSpend();
-    const byWindow = (w: string) => third.spend().entries.filter((e) => e.id?.startsWith(`${w}-`));
+    const byWindow = (w: string) => third.spend().entries.filter((e) => e.at >= t0 && e.id?.startsWith(`${w}-`));
     const fromMine = byWindow(api.spend.windowId);
     const fromOther = byWindow(other.ledger.windowId);
     assert.equal(fromMine.length, 40, "this window's 40 requests");

@@ -3,6 +3,15 @@
 // each of the last 30 local days. Raw entries and folded days count alike. Pure, unit-tested.
 import { dayStart, localDay, type DayAggregate, type SpendEntry, type SpendState } from './spendBook';
 
+/** the days the spending page's chart and conversation table cover */
+export const HISTORY_DAYS = 30;
+
+/** Local midnight `days - 1` days before the day that holds `now`: the start of the last `days` days. */
+export function periodStart(now: number, days = HISTORY_DAYS): number {
+  const d = new Date(now);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - (days - 1)).getTime();
+}
+
 export interface ConversationSpend {
   conversation: string;
   /** the newest title seen; the id's start when no request carried one */
