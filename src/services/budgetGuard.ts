@@ -101,6 +101,8 @@ export class BudgetGuard implements vscode.Disposable {
   ask: BudgetAsk = askBudget;
   /** the estimated costs of the requests in flight */
   readonly reservations = new Reservations();
+  /** what this window last told the other windows it reserves */
+  private published = 0;
   readonly #refused = new vscode.EventEmitter<void>();
   /** a request was refused or held back by a budget (the spending view redraws) */
   readonly onDidRefuse = this.#refused.event;
@@ -126,7 +128,12 @@ export class BudgetGuard implements vscode.Disposable {
 
   /** Tells the other windows what this window's requests in flight reserve now. */
   private publish(): Promise<void> {
-    return this.ledger.publishReserved(this.reservations.total());
+    // no file writes per request while no budget is set (a budget removed still clears its figure)
+    const budgets = this.settings().budgets;
+    const usd = this.reservations.total();
+    if (budgets.dailyUsd === undefined && budgets.monthlyUsd === undefined && this.published === 0) return Promise.resolve();
+    this.published = usd;
+    return this.ledger.publishReserved(usd);
   }
 
   /** The budget that is used up (what was spent plus what is reserved has reached it), if any. */

@@ -82,7 +82,9 @@ export class UsageLedger implements vscode.Disposable {
   private totals: UsageTotals;
   /** the spend ledger: this window's files in the shared folder, every window's merged on read */
   private readonly shared: SharedSpend;
-  private readonly watching: vscode.Disposable | undefined;
+  private readonly folder: LedgerFolder;
+  /** the folder watcher, started on the first read (not at activation) */
+  private watching: vscode.Disposable | undefined;
   private sequence = 0;
   /** the callers of the last vscode.lm requests ('' = not reported) */
   private readonly lmCallers: { at: number; requester: string }[] = [];
@@ -111,8 +113,7 @@ export class UsageLedger implements vscode.Disposable {
       },
       onError: (err) => log?.(`Spend ledger: ${err instanceof Error ? err.message : String(err)}`),
     });
-    // another window's entries arrive without anyone asking (the spending page and status bar redraw)
-    this.watching = folder.watch?.(() => void this.refreshSpend().then(() => this.changed.fire()));
+    this.folder = folder;
   }
 
   /** this window's id in the shared folder (its files' names) */
@@ -122,6 +123,8 @@ export class UsageLedger implements vscode.Disposable {
 
   /** Reads every window's ledger files again (before a budget check, when the spending page opens). */
   refreshSpend(): Promise<void> {
+    // from the first read on, another window's entries arrive without anyone asking (the spending page redraws)
+    this.watching ??= this.folder.watch?.(() => void this.shared.refresh().then(() => this.changed.fire())) ?? { dispose: () => undefined };
     return this.shared.refresh();
   }
 

@@ -163,7 +163,10 @@ describe('core/catalogue: per-image prices from /models', () => {
     assert.equal(cat.imageCost('image-restricted', '1024x1024', 1, 'hd'), 0.08);
     assert.equal(cat.imageModel('acme-painter')?.kind, 'image', 'a model listed with image prices is an image model');
     assert.equal(cat.imageCost('acme-painter', '1792x1024', 1), 0.08);
-    const mine = ModelCatalogue.build({ gatewayModels: models, overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.05 } } } } });
+    const mine = ModelCatalogue.build({
+      gatewayModels: models,
+      overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.05 } } } },
+    });
     assert.equal(mine.imageCost('image-restricted', '1024x1024', 1), 0.05);
     assert.equal(ModelCatalogue.build({ gatewayIds: ['image-restricted'] }).imageCost('image-restricted', '1024x1024', 1), undefined, 'not listed: no price');
   });
