@@ -130,7 +130,7 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     assert.ok(page.today.byModel.some((r) => r.key === 'image-restricted'));
     assert.match(mg.api.spend.view.lastHtml ?? '', /<svg width="120"/);
 
-    // a reload reads the ledger back from globalState: the same figures
+    // a reload reads the ledger back from the ledger files: the same figures
     await mg.api.spend.reload();
     const after = mg.api.spend.summary('day');
     assert.equal(micro(after.cost - start.cost), micro(billed));
