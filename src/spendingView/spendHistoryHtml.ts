@@ -1,7 +1,8 @@
 // The "last 30 days" chart and the "by conversation" table of the spending page. Plain inline
 // SVG and a table: no chart library, no script, nothing the page's strict CSP would have to
 // allow. Each day's bar carries its date and cost as an SVG <title> (the hover text) and the
-// chart as a whole an aria-label. Titles come from the user's conversations: escaped. Pure.
+// chart as a whole an aria-label. Titles come from the user's conversations: escaped, on one
+// line (cut with an ellipsis, the whole title on hover). Pure.
 import { formatUsd } from '../core/spend/cost';
 import { cachedShare, type ConversationSpend, type DaySpend } from '../core/spend/spendHistory';
 import { l10n } from '../core/l10n';
@@ -47,8 +48,8 @@ export function conversationsTable(rows: readonly ConversationSpend[], days: num
   const body = rows
     .map((r) => {
       const share = Math.round(cachedShare(r) * 100);
-      return `<tr data-conversation="${escapeHtml(r.conversation)}"><td class="title">${escapeHtml(r.title)}</td><td class="n">${escapeHtml(counted(r.requests, 'request'))}</td><td class="n">${escapeHtml(costText(r.cost, r.requests, r.unpriced))}</td><td class="n">${escapeHtml(l10n.t('{0}% cached', share))}</td></tr>`;
+      return `<tr data-conversation="${escapeHtml(r.conversation)}"><td class="title"><span title="${escapeHtml(r.title)}">${escapeHtml(r.title)}</span></td><td class="n req">${escapeHtml(counted(r.requests, 'request'))}</td><td class="n">${escapeHtml(costText(r.cost, r.requests, r.unpriced))}</td><td class="n">${escapeHtml(l10n.t('{0}% cached', share))}</td></tr>`;
     })
     .join('');
-  return `<section id="conversations">${heading}<table><tr class="head"><th>${escapeHtml(l10n.t('Conversation'))}</th><th class="n">${escapeHtml(l10n.t('Requests'))}</th><th class="n">${escapeHtml(l10n.t('Total'))}</th><th class="n">${escapeHtml(l10n.t('Prompt cached'))}</th></tr>${body}</table></section>`;
+  return `<section id="conversations">${heading}<table><tr class="head"><th>${escapeHtml(l10n.t('Conversation'))}</th><th class="n req">${escapeHtml(l10n.t('Requests'))}</th><th class="n">${escapeHtml(l10n.t('Total'))}</th><th class="n">${escapeHtml(l10n.t('Prompt cached'))}</th></tr>${body}</table></section>`;
 }

@@ -79,9 +79,10 @@ button { color: var(--vscode-button-foreground); background: var(--vscode-button
 button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 h3 { font-size: 1em; margin: 8px 0 2px; }
-th { text-align: left; font-weight: normal; color: var(--vscode-descriptionForeground); padding: 2px 12px 2px 0; }
+th { text-align: left; font-weight: normal; color: var(--vscode-descriptionForeground); padding: 2px 12px 2px 0; white-space: nowrap; }
 th.n { text-align: right; }
-td.title { overflow-wrap: anywhere; }
+td.title span { display: block; max-width: 40vw; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+@media (max-width: 480px) { .req { display: none; } }
 svg.days { display: block; width: 100%; max-width: 600px; height: 48px; }
 svg.days .none { fill: var(--vscode-descriptionForeground); opacity: 0.4; }
 .axis { display: flex; justify-content: space-between; max-width: 600px; margin-top: 2px; font-size: 0.9em; }
