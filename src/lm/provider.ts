@@ -33,10 +33,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   private readonly keyPresence: KeyPresence;
   /** reasoning of the tool calls this provider produced, put back when the caller leaves it out */
   private readonly reasoning = new ReasoningMemory();
-  /** false once reporting a thinking part failed (a VS Code that refuses it): text and tools still go out */
-  private reportsThinking = true;
-  /** false once VS Code refused a usage data part (or has none): not tried again */
-  private reportsUsage = true;
+  /** the kinds of newer parts this VS Code lacks or refused (not tried again): text and tools still go out */
+  private readonly refusedParts = new Set<'usage' | 'thinking'>();
   /** tokenizers that failed to load (the estimate is used for their models) */
   private readonly tokenizerFailed = new Set<Encoding>();
 
@@ -191,32 +189,34 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
 
   /** The usage as a `usage` data part (OpenAI shape), where VS Code has data parts and accepts one from a provider. */
   private reportUsage(progress: vscode.Progress<vscode.LanguageModelResponsePart>, usage: Usage): void {
-    if (!this.reportsUsage) return;
-    const part = usagePart(usage);
-    if (!part) {
-      this.reportsUsage = false;
-      return;
-    }
-    try {
-      progress.report(part);
-    } catch (err) {
-      this.reportsUsage = false;
-      this.services.log.warn(`Language model provider: VS Code refused a usage part; usage is no longer reported: ${errorText(err)}`);
-    }
+    this.reportNewerPart('usage', progress, () => usagePart(usage));
   }
 
   private reportThinking(progress: vscode.Progress<vscode.LanguageModelResponsePart>, text: string): void {
-    if (!this.reportsThinking) return;
-    const part = thinkingPart(text);
+    this.reportNewerPart('thinking', progress, () => thinkingPart(text));
+  }
+
+  /**
+   * Reports a part of a class newer than the stable API (undefined: this VS Code lacks it). Once
+   * VS Code lacks or refuses that kind, it is not tried again.
+   */
+  private reportNewerPart(
+    kind: 'usage' | 'thinking',
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    make: () => vscode.LanguageModelResponsePart | undefined,
+  ): void {
+    if (this.refusedParts.has(kind)) return;
+    const part = make();
     if (!part) {
-      this.reportsThinking = false;
+      this.refusedParts.add(kind);
       return;
     }
     try {
       progress.report(part);
     } catch (err) {
-      this.reportsThinking = false;
-      this.services.log.warn(`Language model provider: VS Code refused a thinking part; reasoning is no longer reported: ${errorText(err)}`);
+      this.refusedParts.add(kind);
+      const what = kind === 'usage' ? 'a usage part; usage' : 'a thinking part; reasoning';
+      this.services.log.warn(`Language model provider: VS Code refused ${what} is no longer reported: ${errorText(err)}`);
     }
   }
 
