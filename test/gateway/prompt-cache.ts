@@ -5,7 +5,7 @@
 // simulator: IDLE_MS, the lower bound, measured on the simulator's clock so tests can move time).
 // Per (key, model, channel) it remembers the prompts it has seen; a prompt that is read from (or
 // stored) is active again.
-import { CHARS_PER_TOKEN } from './tokens';
+import { CHARS_PER_TOKEN, IMAGE_INPUT_TOKENS, IMAGE_PLACEHOLDER } from './tokens';
 
 export const CACHE_MIN_TOKENS = 1024;
 export const CACHE_BLOCK_TOKENS = 128;
@@ -37,7 +37,8 @@ export class PromptCache {
       const n = commonPrefixLength(earlier.prompt, prompt);
       if (n > longest) [longest, source] = [n, earlier];
     }
-    const prefixTokens = Math.floor(longest / CHARS_PER_TOKEN);
+    // the images inside the shared prefix are part of it ("images ... must be identical between requests")
+    const prefixTokens = Math.floor(longest / CHARS_PER_TOKEN) + imagesIn(prompt, longest) * IMAGE_INPUT_TOKENS;
     const cached = prefixTokens < CACHE_MIN_TOKENS ? 0 : Math.floor(prefixTokens / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
     if (source && cached > 0) source.usedAt = now;
     const same = seen.find((e) => e.prompt === prompt);
@@ -51,6 +52,17 @@ export class PromptCache {
   clear(): void {
     this.buckets.clear();
   }
+}
+
+/** Images whose placeholder lies wholly within the first `end` characters of `prompt`. */
+function imagesIn(prompt: string, end: number): number {
+  // as JSON writes it: a user's text with these characters has its quotes escaped
+  const mark = `"url":"${IMAGE_PLACEHOLDER}`;
+  let n = 0;
+  for (let i = prompt.indexOf(mark); i >= 0 && i < end; i = prompt.indexOf(mark, i + 1)) {
+    if (prompt.indexOf('>', i) < end) n++;
+  }
+  return n;
 }
 
 export function commonPrefixLength(a: string, b: string): number {

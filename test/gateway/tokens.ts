@@ -12,6 +12,9 @@ export function tokensOf(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/** How an image input appears in the serialized prompt (its bytes replaced by a digest). */
+export const IMAGE_PLACEHOLDER = '<image ';
+
 export interface SerializedPrompt {
   /** the text whose prefixes the prompt cache compares; image bytes replaced by a short digest */
   text: string;
@@ -27,7 +30,7 @@ export function serializePrompt(rawTools: unknown, rawMessages: unknown): Serial
   const replacer = (key: string, value: unknown): unknown => {
     if (key === 'image_url' && value && typeof value === 'object' && typeof (value as { url?: unknown }).url === 'string') {
       imageCount++;
-      return { ...(value as object), url: `<image ${hashHex((value as { url: string }).url)}>` };
+      return { ...(value as object), url: `${IMAGE_PLACEHOLDER}${hashHex((value as { url: string }).url)}>` };
     }
     return value;
   };

@@ -102,11 +102,12 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
  * The span of a figure from its past values: the median, and a range around the least and the
  * most seen, wider while there are few (one value says little about the next).
  */
-export function spanOf(values: readonly number[], fallback: Span): Span {
+export function spanOf(values: readonly number[], fallback: Span, elsewhere = false): Span {
   if (values.length === 0) return { ...fallback };
   const lo = Math.min(...values);
   const hi = Math.max(...values);
-  const widen = values.length >= 4 ? 1.25 : values.length >= 2 ? 1.6 : 2.5;
+  // answers of other conversations say less about this one's
+  const widen = (values.length >= 4 ? 1.4 : values.length >= 2 ? 1.7 : 2.5) * (elsewhere ? 1.5 : 1);
   return { low: lo / widen, expected: median(values), high: hi * widen };
 }
 
@@ -130,14 +131,18 @@ export function expectAnswer(here: readonly AnswerSample[], recent: readonly Ans
   const output = spanOf(
     last.map((s) => s.finalOutput),
     TYPICAL.output,
+    basis === 'recent',
   );
   const withTools = last.filter((s) => s.tools);
   const rounds = last.map((s) => s.roundOutput).filter((v): v is number => v !== undefined);
   const growth = last.map((s) => s.growth).filter((v): v is number => v !== undefined);
   let requests: Span = { low: 1, expected: 1, high: 1 };
   if (o.tools) {
+    // the low end is one request: the model may answer without a tool whatever it did before
     const counts = withTools.map((s) => s.requests);
-    requests = counts.length ? { low: Math.min(...counts), expected: Math.round(median(counts)), high: Math.max(...counts) } : { ...TYPICAL.requests };
+    // the top: the most this conversation took, more while it has taken few (one answer of 5 rounds says little of the next)
+    const widen = counts.length >= 4 ? 1 : counts.length >= 2 ? 1.4 : 1.8;
+    requests = counts.length ? { low: 1, expected: Math.round(median(counts)), high: Math.ceil(Math.max(...counts) * widen) } : { ...TYPICAL.requests };
     const most = Math.max(1, o.maxRounds + 1);
     requests = { low: Math.min(requests.low, most), expected: Math.min(requests.expected, most), high: Math.min(requests.high, most) };
   }

@@ -21,6 +21,21 @@ export const CACHE_DEFAULTS = {
   maybeAliveMs: 60 * 60_000,
 } as const;
 
+/**
+ * A route seen to cache its answers too keeps units, as DeepSeek's "Context Caching" does, and
+ * such caches are cleared "usually within a few hours to a few days": an hour is taken as sure,
+ * a day as the most.
+ */
+export const UNIT_CACHE_LIFETIMES = { surelyAliveMs: 60 * 60_000, maybeAliveMs: 24 * 60 * 60_000 } as const;
+
+/** How long the route's cache surely lives, and after how long nothing is expected of it (ms). */
+export function cacheLifetimes(facts: CacheFacts | undefined): { alive: number; gone: number } {
+  const learned = !!facts && facts.hits > 0;
+  const base = learned && facts.withOutput ? UNIT_CACHE_LIFETIMES : CACHE_DEFAULTS;
+  const alive = Math.max(base.surelyAliveMs, learned ? facts.aliveMs : 0);
+  return { alive, gone: facts?.goneMs ?? Math.max(base.maybeAliveMs, alive) };
+}
+
 /** What the gateway's reports taught about one model on one channel. */
 export interface CacheFacts {
   /** requests that reported cached tokens */
@@ -83,6 +98,38 @@ export interface PreviousRequest {
   /** when it was sent (ms) */
   at: number;
   fingerprint: PromptFingerprint;
+  /** the prompt tokens the gateway billed for it */
+  promptTokens?: number;
+}
+
+/**
+ * What the next request shares with the previous one, in the gateway's tokens: the shared prefix
+ * (the previous prompt's billed tokens when it is shared whole), and the segment after it (the
+ * previous answer as it is sent back, when the whole previous prompt is shared).
+ */
+export function sharedWith(previous: PreviousRequest, next: CountedPrompt, ratio: number): { shared: number; answer: number; whole: boolean } {
+  const prefix = sharedPrefix(previous.fingerprint, next);
+  const whole = prefix.whole && prefix.tokens > 0;
+  const shared = whole && previous.promptTokens !== undefined ? previous.promptTokens : Math.round(prefix.tokens * ratio);
+  const answer = whole ? Math.round((next.sizes[prefix.segments] ?? 0) * ratio) : 0;
+  return { shared, answer, whole };
+}
+
+/** The conversation's own ratio of billed to counted tokens (its previous request on the model), else `fallback`. */
+export function conversationRatio(previous: PreviousRequest | undefined, model: string, rule: string, fallback: number): number {
+  const p = previous;
+  if (!p || p.model !== model || p.fingerprint.rule !== rule || !p.promptTokens || !(p.fingerprint.tokens > 0)) return fallback;
+  const r = p.promptTokens / p.fingerprint.tokens;
+  return r > 0.2 && r < 5 ? r : fallback;
+}
+
+/** The next request's prompt in the gateway's tokens: the previous request's billed prompt plus what was added, where it extends it. */
+export function gatewayPromptTokens(previous: PreviousRequest | undefined, model: string, next: CountedPrompt, ratio: number): number {
+  const p = previous;
+  if (p && p.model === model && p.promptTokens !== undefined && p.fingerprint.rule === next.rule && sharedPrefix(p.fingerprint, next).whole) {
+    return Math.max(0, Math.round(p.promptTokens + (next.tokens - p.fingerprint.tokens) * ratio));
+  }
+  return Math.round(next.tokens * ratio);
 }
 
 export type CacheReason =
@@ -157,20 +204,18 @@ export function predictCached(i: CachePredictionInput): CachedPart {
   if (!p) return none('first');
   if (p.model !== i.model || p.channel !== i.channel) return none('switch');
   const gapMs = Math.max(0, i.now - p.at);
-  const prefix = sharedPrefix(p.fingerprint, i.next);
+  const { shared, answer: answerTokens, whole } = sharedWith(p, i.next, i.ratio);
   // the tools block is segment 0: sharing only an empty tools block shares nothing
-  if (prefix.tokens === 0) return none('changed', 0, gapMs);
-  const shared = Math.round(prefix.tokens * i.ratio);
+  if (shared === 0) return none('changed', 0, gapMs);
   const f = i.facts;
   if (cacheOff(f)) return none('noCache', shared, gapMs);
   const learned = !!f && f.hits > 0;
   // DeepSeek keeps a unit at the end of the answer: the next request reads that too
-  const answer = prefix.whole ? Math.round((i.next.sizes[prefix.segments] ?? 0) * i.ratio) : 0;
+  const answer = whole ? answerTokens : 0;
   const cached = cacheableTokens(shared + (f?.withOutput ? answer : 0), f);
   // the most a cache of unknown rules may serve: everything shared, the answer included
   const most = learned ? cached : shared + answer;
-  const alive = Math.max(CACHE_DEFAULTS.surelyAliveMs, learned ? f.aliveMs : 0);
-  const gone = f?.goneMs ?? Math.max(CACHE_DEFAULTS.maybeAliveMs, alive);
+  const { alive, gone } = cacheLifetimes(f);
   if (gapMs >= gone) return none('expired', shared, gapMs);
   if (gapMs > alive) return { likely: 0, least: 0, most, reason: 'maybe', shared, gapMs };
   if (cached === 0) return { likely: 0, least: 0, most, reason: 'short', shared, gapMs };

@@ -4,7 +4,7 @@
 // answer's rounds (the quote) and for the next turns of a conversation (whether compacting pays:
 // "the next N requests with this history, on this channel, cached or not"). Pure.
 import type { Price } from '../catalogue/modelCatalogue';
-import { cacheableTokens, cacheOff, CACHE_DEFAULTS, type CacheFacts } from './cachePrediction';
+import { cacheableTokens, cacheLifetimes, cacheOff, type CacheFacts } from './cachePrediction';
 
 /** One request of a plan. */
 export interface PlannedRequest {
@@ -56,8 +56,7 @@ export function requestSeries(s: SeriesInput): PlannedRequest[] {
   const facts = s.cache ?? undefined;
   const learned = !!facts && facts.hits > 0;
   const caches = s.cache !== null && !cacheOff(facts) && (learned || s.assumeCaching !== false);
-  const alive = Math.max(CACHE_DEFAULTS.surelyAliveMs, learned ? facts.aliveMs : 0);
-  const warm = caches && (s.gapMs ?? 0) <= alive;
+  const warm = caches && (s.gapMs ?? 0) <= cacheLifetimes(facts).alive;
   let prompt = Math.max(0, s.promptTokens);
   let cached = Math.min(prompt, Math.max(0, s.cachedTokens));
   for (let k = 0; k < n; k++) {

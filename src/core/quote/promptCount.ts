@@ -163,9 +163,9 @@ export class PromptCounter {
       add(m.name);
       tokens += 1;
     }
-    // reasoning passed back within a tool loop is part of what is sent
-    if (m.reasoning_content) add(m.reasoning_content);
-    if (m.reasoning) add(m.reasoning);
+    // Reasoning passed back within a tool loop is left out, of the hash and of the count: the next
+    // turn sends that message without it (so a fingerprint that kept it would never match), and
+    // what it adds within a loop is in the growth per round learned from the billed prompts.
     return { tokens, hash };
   }
 

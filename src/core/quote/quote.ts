@@ -8,7 +8,7 @@
 // answer and the least from the cache. Pure.
 import type { Price } from '../catalogue/modelCatalogue';
 import type { AnswerExpectation, Span } from './answerHistory';
-import { predictCached, type CachedPart, type CacheFacts, type PreviousRequest } from './cachePrediction';
+import { gatewayPromptTokens, predictCached, type CachedPart, type CacheFacts, type PreviousRequest } from './cachePrediction';
 import type { CountedPrompt } from './promptCount';
 import { requestCost, requestSeries, seriesCost } from './projection';
 
@@ -21,7 +21,7 @@ export interface QuoteInput {
   price(channel: string): Price | undefined;
   /** the first request as it will be sent, counted */
   prompt: CountedPrompt;
-  /** the gateway's tokens per counted token (1 until the gateway reported a prompt of this model) */
+  /** the gateway's tokens per counted token (the conversation's own, else the model's; 1 until the gateway reported one) */
   ratio: number;
   /** the conversation's previous request */
   previous?: PreviousRequest;
@@ -59,8 +59,7 @@ export interface Quote {
   answer: AnswerExpectation;
 }
 
-function channelQuote(i: QuoteInput, channel: string): ChannelQuote {
-  const prompt = Math.round(i.prompt.tokens * i.ratio);
+function channelQuote(i: QuoteInput, channel: string, prompt: number): ChannelQuote {
   const facts = i.facts(channel);
   const cached = predictCached({
     previous: i.previous,
@@ -101,7 +100,8 @@ function channelQuote(i: QuoteInput, channel: string): ChannelQuote {
 
 export function quoteSend(i: QuoteInput): Quote {
   const channels = i.channels.includes(i.channel) ? [...i.channels] : [i.channel, ...i.channels];
-  const quotes = channels.map((c) => channelQuote(i, c));
+  const prompt = gatewayPromptTokens(i.previous, i.model.id, i.prompt, i.ratio);
+  const quotes = channels.map((c) => channelQuote(i, c, prompt));
   return {
     channel: i.channel,
     selected: quotes.find((q) => q.channel === i.channel)!,

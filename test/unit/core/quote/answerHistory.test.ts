@@ -35,10 +35,11 @@ describe('quote: what the next answer takes', () => {
     assert.deepEqual(typical.requests, TYPICAL.requests);
   });
 
-  it('an agent conversation: the top of the range is the most rounds it took; the limit caps it', () => {
-    const here: AnswerSample[] = [3, 6, 4].map((n) => ({ model: 'm', tools: true, requests: n, finalOutput: 500, roundOutput: 80, growth: 2000 }));
+  it('an agent conversation: the top of the range is the most rounds it took (more while it took few), the bottom one request; the limit caps it', () => {
+    const here: AnswerSample[] = [3, 6, 4, 5].map((n) => ({ model: 'm', tools: true, requests: n, finalOutput: 500, roundOutput: 80, growth: 2000 }));
     const a = expectAnswer(here, [], opts);
-    assert.deepEqual(a.requests, { low: 3, expected: 4, high: 6 });
+    assert.deepEqual(a.requests, { low: 1, expected: 5, high: 6 });
+    assert.equal(expectAnswer(here.slice(0, 1), [], opts).requests.high, Math.ceil(3 * 1.8), 'one answer of 3 requests: up to 6');
     assert.equal(a.growth, 2000);
     assert.equal(a.roundOutput, 80);
     assert.equal(expectAnswer(here, [], { ...opts, maxRounds: 2 }).requests.high, 3, 'at most the round limit + 1');
