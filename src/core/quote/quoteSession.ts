@@ -70,10 +70,27 @@ export class QuoteSession {
     let base = this.bases.get(key);
     if (!base) {
       base = counter.count(s.base(), s.tools);
-      this.bases.set(key, base);
-      if (this.bases.size > BASES) this.bases.delete(this.bases.keys().next().value as string);
+      this.remember(key, base);
     }
     return s.message ? counter.extend(base, [s.message]) : base;
+  }
+
+  /**
+   * Counts the conversation under `s.baseKey` in slices (awaiting `pause` between them) unless it
+   * is counted already; `quote` is then a matter of the composer's message. A long conversation
+   * counted the first time never holds the host in one task.
+   */
+  async prepare(s: Pick<SendToQuote, 'model' | 'tools' | 'base' | 'baseKey'>, pause: () => Promise<void>, now: () => number): Promise<void> {
+    const counter = this.counter(s.model.id);
+    const key = `${counter.rule.id}\n${s.baseKey}`;
+    if (this.bases.has(key)) return;
+    this.remember(key, await counter.countInSlices(s.base(), s.tools, pause, now));
+  }
+
+  private remember(key: string, base: CountedPrompt): void {
+    this.bases.delete(key);
+    this.bases.set(key, base);
+    if (this.bases.size > BASES) this.bases.delete(this.bases.keys().next().value as string);
   }
 
   /** The quote of sending now. */

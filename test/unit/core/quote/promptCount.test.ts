@@ -122,3 +122,23 @@ describe('quote: counting a request', () => {
     assert.equal(sharedPrefix(sent, new PromptCounter(tokenizerRule('o200k_base', o200kCount)).count(turn1, TOOLS)).tokens, 0);
   });
 });
+
+describe('quote: counting a long conversation the first time', () => {
+  it('counts in slices, pausing between them, to the same figures as at once', async () => {
+    const messages = layoutPrompt({ systemPrompt: 'System.', pinned: [], history: history(300) });
+    let clock = 0;
+    let pauses = 0;
+    // every text "takes" half a millisecond: a pause after about 16 messages
+    const slow: TokenRule = { ...ESTIMATE_RULE, count: (t) => ((clock += 0.5), ESTIMATE_RULE.count(t)) };
+    const sliced = await new PromptCounter(slow).countInSlices(
+      messages,
+      TOOLS,
+      async () => void pauses++,
+      () => clock,
+      8,
+    );
+    const whole = new PromptCounter(ESTIMATE_RULE).count(messages, TOOLS);
+    assert.deepEqual(sliced, whole);
+    assert.ok(pauses >= messages.length / 20, `${pauses} pauses for ${messages.length} messages`);
+  });
+});
