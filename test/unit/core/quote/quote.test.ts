@@ -108,3 +108,41 @@ describe('quote: a send on every channel', () => {
     assert.equal(q.channels.length, 3);
   });
 });
+
+describe('quote: as the panel shows it', () => {
+  it('carries the figures the composer words, and names the cheaper channel', async () => {
+    const { quoteViewOf, cheaperChannel } = await import('../../../../src/core/quote/quoteView');
+    const counter = new PromptCounter(ESTIMATE_RULE);
+    const prompt = counter.count([userMessage('Hello')]);
+    const q = quoteSend({
+      model: { id: 'm', caching: true },
+      channel: 'stable',
+      channels: ['direct', 'stable', 'economical'],
+      price: (c) => ({ direct: { input: 2, output: 10 }, stable: { input: 1, output: 8 }, economical: { input: 0.5, output: 4 } })[c],
+      prompt,
+      ratio: 1.1,
+      facts: () => undefined,
+      answer: expectAnswer([], [], { tools: false, maxOutput: 16_000, maxRounds: 8 }),
+      now: 0,
+    });
+    const v = quoteViewOf(q, { seq: 3, conversationId: 'c', model: 'm', envelope: { limit: 1, spent: 0.25 } });
+    assert.equal(v.seq, 3);
+    assert.equal(v.cacheReason, 'first');
+    assert.ok(v.calibrated);
+    assert.deepEqual(v.envelope, { limit: 1, spent: 0.25 });
+    assert.deepEqual(
+      v.channels.map((c) => [c.channel, c.current]),
+      [
+        ['direct', false],
+        ['stable', true],
+        ['economical', false],
+      ],
+    );
+    assert.equal(cheaperChannel(v)?.channel, 'economical');
+    // the cheapest already: nothing cheaper to offer
+    assert.equal(
+      cheaperChannel({ ...v, channels: v.channels.map((c) => ({ ...c, current: c.channel === 'economical' })), usd: v.channels[2]!.usd }),
+      undefined,
+    );
+  });
+});
