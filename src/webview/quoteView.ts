@@ -79,7 +79,12 @@ export function answerLine(v: QuoteView): string {
 
 export function roundsLine(v: QuoteView): string | undefined {
   if (!v.tools) return undefined;
-  return l10n.t('Tool rounds: {0} to {1} requests (about {2}), each sending the conversation so far again.', v.requests.low, v.requests.high, v.requests.expected);
+  return l10n.t(
+    'Tool rounds: {0} to {1} requests (about {2}), each sending the conversation so far again.',
+    v.requests.low,
+    v.requests.high,
+    v.requests.expected,
+  );
 }
 
 export function countLine(v: QuoteView): string {
@@ -88,12 +93,15 @@ export function countLine(v: QuoteView): string {
       ? l10n.t("Tokens: estimated, then scaled to the gateway's own counts of earlier requests.")
       : l10n.t('Tokens: estimated (about four characters per token) until the gateway reports a count.');
   }
-  return v.calibrated ? l10n.t("Tokens: counted with the {0} tokenizer, scaled to the gateway's own counts.", v.rule) : l10n.t('Tokens: counted with the {0} tokenizer.', v.rule);
+  return v.calibrated
+    ? l10n.t("Tokens: counted with the {0} tokenizer, scaled to the gateway's own counts.", v.rule)
+    : l10n.t('Tokens: counted with the {0} tokenizer.', v.rule);
 }
 
 /** One sentence for the title (hover). */
 export function quoteTitle(v: QuoteView): string {
-  if (!v.usd) return l10n.t('No price is known for {0} on {1}: set one in the setting modelgate.models. Click for the details.', v.model, channelName(v.channel));
+  if (!v.usd)
+    return l10n.t('No price is known for {0} on {1}: set one in the setting modelgate.models. Click for the details.', v.model, channelName(v.channel));
   return l10n.t(
     'Sending now on {0}: about {1} (most likely {2}); {3} of the prompt from the cache. Click for every channel and the assumptions.',
     channelName(v.channel),

@@ -9,9 +9,11 @@
 // 100K tokens. Figures for people to read; nothing here asserts.
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { runAnswer, type ToolResult } from '../../src/chat/answers/answerLoop';
+import type { ToolResult } from '../../src/agentTools/chatTools';
+import { TOOL_DEFINITIONS } from '../../src/agentTools/schemas';
+import { runAnswer } from '../../src/chat/answers/answerLoop';
 import { systemPrompt } from '../../src/chat/context/systemPrompt';
-import { TOOL_DEFINITIONS } from '../../src/chat/tools/schemas';
+import type { AssistantRecord } from '../../src/chat/conversations/conversationTranscript';
 import { ModelCatalogue, type ChannelChoice } from '../../src/core/catalogue/modelCatalogue';
 import { createGatewayClient } from '../../src/core';
 import type { ChatMessage, ChatRequest, GatewayClient, ToolDefinition, Usage } from '../../src/core/client/types';
@@ -103,7 +105,7 @@ async function runScript(script: Script, gw: RunningGateway, client: GatewayClie
       now: gw.now(),
     });
     const log: Recorded[] = [];
-    const record = { id: `a${i}`, role: 'assistant' as const, parts: [], status: 'streaming' as const, model: model.id, channel, createdAt: 0, wire: [] };
+    const record: AssistantRecord = { id: `a${i}`, role: 'assistant', parts: [], status: 'streaming', model: model.id, channel, createdAt: 0, wire: [] };
     let round = 0;
     const outcome = await runAnswer({
       client: recording(client, gw, log),

@@ -11,11 +11,11 @@ import type { ChatMessage, ToolDefinition, Usage } from '../../core/client/types
 import { userMessage } from '../../core/prompt/promptLayout';
 import type { AnswerUsage, RequestUsage, Span } from '../../core/quote/answerHistory';
 import type { PreviousRequest } from '../../core/quote/cachePrediction';
+import type { TokenRule } from '../../core/quote/promptCount';
 import { emptyLearning, parseLearning } from '../../core/quote/quoteLearning';
 import { QuoteSession, type SendToQuote } from '../../core/quote/quoteSession';
 import { quoteNextRequest } from '../../core/quote/quote';
 import { quoteViewOf, type QuoteView } from '../../core/quote/quoteView';
-import { tokenRuleFor } from '../../services/tokenizers';
 import type { ChatScope } from '../chatScope';
 import { requestMessages, nextMessageContext } from '../context/turnContext';
 import { wireHistory, type AssistantRecord, type Conversation } from '../conversations/conversationTranscript';
@@ -41,6 +41,11 @@ export class ComposerQuotes implements vscode.Disposable {
     private readonly scope: ChatScope,
     /** the draft of the active conversation as the panel last sent it */
     private readonly busy: (conversationId: string) => boolean,
+    /**
+     * How a model's prompt is counted. The tokenizers belong to the lm feature, which the chat may
+     * not import: whoever builds the chat (src/featureLoading/) passes them in.
+     */
+    tokenRuleFor: (modelId: string) => TokenRule,
   ) {
     const state = scope.services.context.globalState;
     this.#session = new QuoteSession((id) => tokenRuleFor(id), parseLearning(state.get(QUOTE_LEARNING_KEY)));
@@ -144,7 +149,11 @@ export class ComposerQuotes implements vscode.Disposable {
     if (!c || this.scope.closing) return undefined;
     if (this.busy(c.id)) return undefined; // the next send's quote comes when the answer ends
     const send = this.#send(c);
-    await this.#session.prepare(send, () => new Promise((r) => setTimeout(r, 0)), () => performance.now());
+    await this.#session.prepare(
+      send,
+      () => new Promise((r) => setTimeout(r, 0)),
+      () => performance.now(),
+    );
     if (this.scope.closing || this.#activeId() !== c.id) return undefined;
     const seq = ++this.#seq;
     const envelope = envelopeOf(this.scope.services, c);
@@ -165,7 +174,11 @@ export class ComposerQuotes implements vscode.Disposable {
    * A request of an answer came back with usage: records it on the answer, learns from it, and
    * remembers it as the conversation's previous request (what the next one's cache is compared with).
    */
-  requestDone(c: Conversation, record: AssistantRecord, r: { channel: ChannelChoice; messages: readonly ChatMessage[]; tools?: readonly ToolDefinition[]; at: number; usage: Usage; calls: boolean }): void {
+  requestDone(
+    c: Conversation,
+    record: AssistantRecord,
+    r: { channel: ChannelChoice; messages: readonly ChatMessage[]; tools?: readonly ToolDefinition[]; at: number; usage: Usage; calls: boolean },
+  ): void {
     const previous = previousOf(c);
     const next = this.#session.requestDone({
       model: record.model,
@@ -202,7 +215,14 @@ export class ComposerQuotes implements vscode.Disposable {
    * What the next request of an answer in progress may cost (the envelope's check): its prompt as
    * it stands, the cache of the request before, the answer's output at its high end.
    */
-  nextRequest(c: Conversation, record: AssistantRecord, model: string, channel: ChannelChoice, messages: readonly ChatMessage[], tools: readonly ToolDefinition[] | undefined): { high: number; expected: number; rest: number } | undefined {
+  nextRequest(
+    c: Conversation,
+    record: AssistantRecord,
+    model: string,
+    channel: ChannelChoice,
+    messages: readonly ChatMessage[],
+    tools: readonly ToolDefinition[] | undefined,
+  ): { high: number; expected: number; rest: number } | undefined {
     const s = this.scope.services.settings();
     const info = this.scope.modelInfo(model);
     const price = this.scope.services.catalogue().price(model, channel);
