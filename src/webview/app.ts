@@ -16,6 +16,7 @@ import type { StreamingMarkdownOptions } from './streamingMarkdown';
 import { TranscriptView } from './transcriptView';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
 import { l10n } from './panelL10n';
+import { QuoteBadge } from './quoteView';
 
 export interface ChatAppOptions {
   window: Window;
@@ -38,6 +39,8 @@ export class ChatApp {
   private readonly emptyState: HTMLElement;
   private readonly loading: HTMLElement;
   private conversationId: string | undefined;
+  /** what sending now will cost, beside the context meter under Send */
+  readonly quote: QuoteBadge;
   private ready = false;
   private busy = false;
   /** ids of finished answers with no known cost, for the header total */
@@ -73,6 +76,8 @@ export class ChatApp {
       options.draftDebounceMs,
     );
     this.composer.onEditChanged = (id) => this.transcript.markEditing(id);
+    this.quote = new QuoteBadge(doc, { post });
+    this.composer.addStatus(this.quote.element, this.quote.details);
 
     this.emptyState = h(doc, 'div', { className: 'empty-state' }, [
       h(doc, 'div', { className: 'empty-title', text: l10n.t('Ask about your code') }),
@@ -181,6 +186,9 @@ export class ChatApp {
         return this.transcript.approvalDone(msg.id);
       case 'images':
         return this.transcript.images(msg.messageId, msg.partId, msg.images);
+      case 'quote':
+        if (msg.quote.conversationId === this.conversationId && !this.busy) this.quote.set(msg.quote);
+        return;
       default:
         msg satisfies never; // every host message of protocol.ts has a case above: a new one without a case does not compile
         return;
@@ -195,6 +203,7 @@ export class ChatApp {
     // clicked, then typing at once on a busy host): the host may not have that text yet, so it
     // goes with the conversation now shown.
     const typed = first ? this.composer.takeTypedBeforeReady() : this.conversationId !== conversation.id ? this.composer.takeUnpostedDraft() : undefined;
+    if (this.conversationId !== conversation.id) this.quote.set(undefined);
     this.conversationId = conversation.id;
     this.notices.setConversation(conversation.id);
     this.notices.keepConversations(msg.conversations.map((c) => c.id));
@@ -268,6 +277,8 @@ export class ChatApp {
   private setBusy(busy: boolean): void {
     if (!busy) this.notices.resolve('busy');
     this.busy = busy;
+    // the quote is for the next send: while an answer runs it would be stale (the host posts a new one when it ends)
+    if (busy) this.quote.set(undefined);
     this.composer.setBusy(busy);
     this.transcript.setBusy(busy);
   }

@@ -56,6 +56,15 @@ export class ComposerQuotes implements vscode.Disposable {
     return this.#last.get(id);
   }
 
+  /** Sets (or, with undefined, removes) the active conversation's own spending limit (USD); the quote follows. */
+  async setEnvelope(usd: number | undefined): Promise<void> {
+    const c = this.scope.store().active;
+    if (usd === undefined) delete c.envelope;
+    else c.envelope = usd;
+    this.scope.store().changed(c);
+    await this.refresh();
+  }
+
   /** Something the quote depends on changed (composer, draft, settings): recompute soon, off this task. */
   schedule(delayMs = 30): void {
     if (this.scope.closing) return;
