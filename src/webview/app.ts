@@ -46,6 +46,8 @@ export class ChatApp {
   /** ids of finished answers with no known cost, for the header total */
   private unpriced = new Set<string>();
   private lastTotal: number | undefined;
+  /** prompt tokens of this conversation's answers and the part the cache served (the header's share cached) */
+  private prompts = { prompt: 0, cached: 0 };
   /** model and channel of the last composer state */
   private route: string | undefined;
 
@@ -153,12 +155,16 @@ export class ChatApp {
         if (msg.costUnknown) this.unpriced.add(msg.messageId);
         else this.unpriced.delete(msg.messageId);
         if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;
-        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
+        if (msg.usage) {
+          this.prompts.prompt += msg.usage.promptTokens;
+          this.prompts.cached += msg.usage.cachedTokens;
+        }
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return;
       case 'truncated':
         this.transcript.truncate(msg.fromMessageId);
         for (const id of this.unpriced) if (!this.transcript.has(id)) this.unpriced.delete(id);
-        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return this.refreshEmpty();
       case 'composer':
         this.setComposer(msg.composer);
@@ -217,7 +223,13 @@ export class ChatApp {
     // answers with no known cost (no price, or no usage reported): the header says so
     this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && costUnknown(m)).map((m) => m.id));
     this.lastTotal = conversation.totalCost;
-    this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
+    this.prompts = { prompt: 0, cached: 0 };
+    for (const m of conversation.messages)
+      if (m.role === 'assistant' && m.usage) {
+        this.prompts.prompt += m.usage.promptTokens;
+        this.prompts.cached += m.usage.cachedTokens;
+      }
+    this.header.setTotalCost(conversation.totalCost, this.unpriced.size, this.cachedShare());
     this.header.setReady(true);
     this.setComposer(msg.composer);
     this.setBusy(msg.busy);
@@ -281,6 +293,10 @@ export class ChatApp {
     if (busy) this.quote.set(undefined);
     this.composer.setBusy(busy);
     this.transcript.setBusy(busy);
+  }
+
+  private cachedShare(): number | undefined {
+    return this.prompts.prompt > 0 ? Math.min(1, this.prompts.cached / this.prompts.prompt) : undefined;
   }
 
   private refreshEmpty(): void {

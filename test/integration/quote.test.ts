@@ -9,16 +9,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalView, HostMessage, QuoteView } from '../../src/chat/protocol';
 import type { ConversationItem } from '../../src/chat/conversations/conversationList';
+import { PRICE_CARD } from '../gateway/index';
 import { staysFalse, until, useModelgate } from './helpers';
 
 const KEY = 'sk-quote-suite-7d21a0';
 const FIXTURE = 'mg-quote-fixture';
+const BY_CHANNEL = PRICE_CARD.chat['flagship-text']!;
 
 describe('the cost quote and the spending limit (real VS Code, gateway simulator)', function () {
   this.timeout(120_000);
   const mg = useModelgate({
     gateway: { keys: { [KEY]: { balance: 100 } } },
-    settings: { 'chat.model': 'flagship-text', channel: 'stable' },
+    settings: { 'chat.model': 'flagship-text', channel: 'stable', models: { 'flagship-text': { prices: { default: BY_CHANNEL.stable, ...BY_CHANNEL } } } },
     restores: ['budget.conversationUsd'],
     ready: (api) => !!api.catalogue().price('flagship-text', 'stable') && !!api.catalogue().price('flagship-text', 'economical'),
     key: KEY,
@@ -37,7 +39,7 @@ describe('the cost quote and the spending limit (real VS Code, gateway simulator
   /** about what the first request of a send may cost at most (USD): its prompt, and the answer at its high end */
   function firstRequestHigh(q: QuoteView): number {
     const price = mg.api.catalogue().price('flagship-text', 'stable')!;
-    return q.promptTokens * price.input + q.output.high * price.output;
+    return (q.promptTokens * price.input + q.output.high * price.output) / 1_000_000;
   }
 
   before(() => {
