@@ -555,7 +555,8 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           await chat.locator('.quote-button').click();
           const details = chat.locator('.quote-details');
           await details.waitFor({ state: 'visible', timeout: 10_000 });
-          assert.equal(await details.locator('.quote-channels tr').count(), 3, 'a row per channel');
+          // the default channel this send goes to, then each named channel
+          assert.equal(await details.locator('.quote-channels tr').count(), 4, 'a row per channel');
           await details.getByRole('button', { name: /Spending Limit/ }).waitFor({ state: 'visible', timeout: 10_000 });
           await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot.replace('chat-290', 'quote-290')) });
           await chat.locator('.quote-button').click();
