@@ -124,12 +124,26 @@ export class QuoteBadge {
     this.button = h(doc, 'button', {
       className: 'quote-button',
       attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'quote-details' },
-      on: { click: () => this.toggle() },
+      on: {
+        click: () => this.toggle(),
+        keydown: (e) => {
+          if (e.key === 'Escape' && !this.details.hidden) {
+            e.stopPropagation(); // closes the details, does not stop an answer
+            this.close(true);
+          }
+        },
+      },
     });
     this.details = h(doc, 'div', {
       className: 'quote-details',
       attrs: { id: 'quote-details', role: 'region', 'aria-label': l10n.t('What sending now will cost') },
-      on: { keydown: (e) => e.key === 'Escape' && this.close(true) },
+      on: {
+        keydown: (e) => {
+          if (e.key !== 'Escape') return;
+          e.stopPropagation();
+          this.close(true);
+        },
+      },
     });
     this.details.hidden = true;
     this.element = h(doc, 'div', { className: 'quote' }, [this.button]);
