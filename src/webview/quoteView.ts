@@ -204,15 +204,29 @@ export class QuoteBadge {
     const rounds = roundsLine(v);
     if (rounds) this.details.append(line(rounds));
     this.details.append(line(countLine(v)));
+    // short cells, so the table fits the default 290 px side bar: the channel this send goes to is the bold row
     const rows = v.channels.map((c) =>
-      h(doc, 'tr', { className: c.current ? 'current' : '' }, [
-        h(doc, 'th', { text: c.current ? l10n.t('{0} (this send)', channelName(c.channel)) : channelName(c.channel), attrs: { scope: 'row' } }),
-        h(doc, 'td', { text: c.usd ? quoteRange(c.usd.low, c.usd.high) : l10n.t('no price') }),
-        h(doc, 'td', { text: c.usd ? l10n.t('{0} cached', sharePercent(c.cachedShare)) : '' }),
-      ]),
+      h(
+        doc,
+        'tr',
+        { className: c.current ? 'current' : '', attrs: c.current ? { 'aria-current': 'true', title: l10n.t('This send goes to this channel') } : {} },
+        [
+          h(doc, 'th', { text: c.channel === 'default' ? l10n.t('default') : channelName(c.channel), attrs: { scope: 'row' } }),
+          h(doc, 'td', { text: c.usd ? quoteRange(c.usd.low, c.usd.high) : l10n.t('no price') }),
+          h(doc, 'td', { text: c.usd ? sharePercent(c.cachedShare) : '' }),
+        ],
+      ),
     );
+    const columns = h(doc, 'tr', {}, [
+      h(doc, 'th', { text: l10n.t('Channel'), attrs: { scope: 'col' } }),
+      h(doc, 'th', { text: l10n.t('Cost'), attrs: { scope: 'col' } }),
+      h(doc, 'th', { text: l10n.t('Cached'), attrs: { scope: 'col' } }),
+    ]);
     this.details.append(
-      h(doc, 'table', { className: 'quote-channels', attrs: { 'aria-label': l10n.t('Every channel of {0}', v.model) } }, [h(doc, 'tbody', {}, rows)]),
+      h(doc, 'table', { className: 'quote-channels', attrs: { 'aria-label': l10n.t('Every channel of {0}', v.model) } }, [
+        h(doc, 'thead', {}, [columns]),
+        h(doc, 'tbody', {}, rows),
+      ]),
     );
     const envelope = v.envelope
       ? l10n.t('This conversation: {0} spent of its {1} limit.', formatUsd(v.envelope.spent), formatUsd(v.envelope.limit))

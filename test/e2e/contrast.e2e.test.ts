@@ -556,7 +556,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           const details = chat.locator('.quote-details');
           await details.waitFor({ state: 'visible', timeout: 10_000 });
           // the default channel this send goes to, then each named channel
-          assert.equal(await details.locator('.quote-channels tr').count(), 4, 'a row per channel');
+          assert.equal(await details.locator('.quote-channels tbody tr').count(), 4, 'a row per channel');
           await details.getByRole('button', { name: /Spending Limit/ }).waitFor({ state: 'visible', timeout: 10_000 });
           // above the composer, wholly in view however little room the panel has
           const box = await details.evaluate((el) => {
