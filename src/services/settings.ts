@@ -52,6 +52,8 @@ export interface Settings {
   endUserIdProblem: string | undefined;
   /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
   budgets: Budgets;
+  /** modelgate.budget.conversationUsd (user settings only): the spending limit a conversation has until the user sets its own; unset = none */
+  conversationUsd: number | undefined;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -85,6 +87,7 @@ export const USER_ONLY_KEYS = [
   'requestTimeoutSeconds',
   'budget.dailyUsd',
   'budget.monthlyUsd',
+  'budget.conversationUsd',
 ] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
@@ -169,6 +172,7 @@ export function readSettings(): Settings {
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
   const monthlyUsd = budget('budget.monthlyUsd');
+  const conversationUsd = budget('budget.conversationUsd');
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
@@ -188,6 +192,7 @@ export function readSettings(): Settings {
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
+    conversationUsd,
     problems,
   };
 }

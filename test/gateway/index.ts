@@ -47,7 +47,9 @@ export interface RunningGateway {
   setChannel(channel: Channel, patch: ChannelPatch): ChannelProfile; // from the next request on; reset() restores the options' profiles
   channelProfiles(): ChannelProfiles;
   channelRecord(): ChannelRecord[]; // the simulator's own record per model × channel
-  reset(): void;
+  reset(): void; // also puts the clock back
+  advanceClock(ms: number): number; // moves the simulator's clock (what prompt caches expire by) forward; returns now()
+  now(): number; // the simulator's clock: Date.now() plus what advanceClock() added
   balance(key: string): number;
   holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   holdStreams(): () => void; // every chat stream pauses after its first content chunk until the returned release() is called (streams surely in flight at once)
@@ -128,6 +130,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     channelProfiles: () => structuredClone(state.channels),
     channelRecord: () => state.channelLedger.all(),
     reset: () => state.reset(),
+    advanceClock: (ms) => {
+      if (!(ms >= 0)) throw new Error('advanceClock(): the clock only moves forward');
+      state.clockOffsetMs += ms;
+      return state.now();
+    },
+    now: () => state.now(),
     balance: (key) => {
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message
