@@ -29,10 +29,14 @@ export interface Settings {
   baseUrlOrigin: string | undefined;
   baseUrlProblem: string | undefined;
   chatModel: string;
+  /** the user set `modelgate.chat.model` (else `chatModel` is the default, or one the gateway serves) */
+  chatModelSet: boolean;
   channel: ChannelChoice;
   /** `modelgate.fallbackChannels`: channels to fail over to, in order (empty: no failover) */
   fallbackChannels: Channel[];
   imageModel: string;
+  /** the user set `modelgate.image.model` */
+  imageModelSet: boolean;
   /** workspace-relative folder for images made from the palette; '' = root */
   imageFolder: string;
   /** `modelgate.requestHeaders` (user settings only), reserved and invalid names left out */
@@ -174,9 +178,11 @@ export function readSettings(): Settings {
     baseUrlOrigin: base.ok ? base.origin : undefined,
     baseUrlProblem: base.ok ? undefined : base.message,
     chatModel: str('chat.model', 'flagship-text'),
+    chatModelSet: isSet(userValue<unknown>(c, 'chat.model')),
     channel,
     fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
+    imageModelSet: isSet(userValue<unknown>(c, 'image.model')),
     imageFolder: imageFolder(config.get('image.folder')),
     requestHeaders: headers.headers,
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
@@ -191,6 +197,8 @@ export function readSettings(): Settings {
     problems,
   };
 }
+
+const isSet = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
 
 /**
  * Sets (or clears, with undefined) `modelgate.models.<id>.reasoningEffort` in user settings: the

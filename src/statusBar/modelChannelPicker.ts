@@ -78,7 +78,14 @@ export function priceWithSource(cat: ModelCatalogue, model: string, channel: Cha
 function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
   return cat.chatModels().map((m) => ({
     label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
-    description: m.label !== m.id ? m.label : undefined,
+    // a model the gateway does not list is here only because the user set it: say so
+    description: m.unlisted
+      ? m.label !== m.id
+        ? vscode.l10n.t('{0} · not listed by the gateway', m.label)
+        : vscode.l10n.t('not listed by the gateway')
+      : m.label !== m.id
+        ? m.label
+        : undefined,
     // the price first, so a narrow picker cuts the capabilities, never the price
     detail: `${priceWithSource(cat, m.id, channel)} · ${describeChatModel(m)}`,
     run: () => updateChoice('chat.model', m.id),
@@ -113,6 +120,11 @@ function channelItems(services: Services, model: string, current: ChannelChoice)
     run: () => updateChoice('channel', c),
     picks: true,
   }));
+}
+
+export function modelPickerItems(services: Services): PickerItemView[] {
+  const s = services.settings();
+  return modelItems(services.catalogue(), s.chatModel, s.channel).map(({ label, description, detail }) => ({ label, description, detail }));
 }
 
 export function channelPickerItems(services: Services): PickerItemView[] {

@@ -40,6 +40,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   const request = validateChatRequest(ctx.body, {
     rejectStreamOptions: state.options.rejectStreamOptions,
     contextShare: (channel) => state.channels[channel].contextShare,
+    serves: (id) => !state.options.servedModels || state.options.servedModels.includes(id),
   });
   const profile = state.channels[request.channel];
   const record = state.channelLedger.entry(request.model.id, request.channel);
