@@ -8,8 +8,9 @@
 // The same holds for every setting that decides what a request costs: the
 // chat and image model, the channel (prices differ per channel), the number of tool rounds
 // (each is a paid request) and the request timeout. A repository's settings for them are
-// ignored, in trusted and Restricted Mode alike, and reported once as a problem so the user
-// sees why. Only `image.folder` (where images are written, inside the workspace) is read
+// ignored, in trusted and Restricted Mode alike. VS Code 1.139 already leaves these `application`
+// keys out of workspace settings before the extension sees them; where a VS Code passes one on,
+// it is reported once as a problem so the user sees why. Only `image.folder` (where images are written, inside the workspace) is read
 // from the workspace, and it is a restricted setting.
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue/modelCatalogue';

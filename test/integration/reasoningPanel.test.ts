@@ -42,7 +42,10 @@ describe('chat panel: a thinking model across turns and a reload (real VS Code)'
     const sent = bodies().slice(before);
     assert.equal(sent.length, 6, 'two requests per question (the tool round, then the answer)');
     assert.deepEqual(
-      sent.at(-1)!.filter((m) => m.tool_calls).map((m) => m.reasoning_content),
+      sent
+        .at(-1)!
+        .filter((m) => m.tool_calls)
+        .map((m) => m.reasoning_content),
       questions.map((q) => reasoningText(q, 0)),
       'every tool-call message carries its reasoning',
     );

@@ -30,7 +30,9 @@ describe('models the gateway serves (real VS Code)', function () {
     );
     assert.match(mg.api.statusBarText(), /long-context-tools/);
     if (typeof vscode.lm?.registerLanguageModelChatProvider === 'function') {
-      assert.deepEqual(await until(async () => ((await lmIds()).length === 1 ? await lmIds() : undefined), 'vscode.lm lists one model'), ['long-context-tools']);
+      assert.deepEqual(await until(async () => ((await lmIds()).length === 1 ? await lmIds() : undefined), 'vscode.lm lists one model'), [
+        'long-context-tools',
+      ]);
     }
     const chat = mg.api.chat.controller;
     await chat.newChat();

@@ -114,7 +114,7 @@ describe('Use in VS Code Chat (real VS Code)', function () {
     assert.deepEqual(told, [], 'and no notification to press');
   });
 
-  it('is where the model picker\'s "Use in VS Code\'s Chat…" row and the walkthrough\'s first-question step lead', async () => {
+  it("is where the model picker's \"Use in VS Code's Chat…\" row and the walkthrough's first-question step lead", async () => {
     const manifest = vscode.extensions.getExtension('modelgate.modelgate')!.packageJSON as {
       contributes: { walkthroughs: { steps: { id: string; description: string }[] }[] };
     };

@@ -221,13 +221,15 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       // A tool message carries text only: images a tool returned follow as one user message.
       const images = calls.flatMap((c, i) => (results[i]?.modelImages ?? []).map((url) => ({ call: c, url })));
       if (images.length)
-        toolMessages.push(canonicalMessage({
-          role: 'user',
-          content: [
-            { type: 'text', text: `Images returned by the tool calls above (${[...new Set(images.map((m) => m.call.name))].join(', ')}):` },
-            ...images.map((m) => ({ type: 'image_url' as const, image_url: { url: m.url } })),
-          ],
-        }));
+        toolMessages.push(
+          canonicalMessage({
+            role: 'user',
+            content: [
+              { type: 'text', text: `Images returned by the tool calls above (${[...new Set(images.map((m) => m.call.name))].join(', ')}):` },
+              ...images.map((m) => ({ type: 'image_url' as const, image_url: { url: m.url } })),
+            ],
+          }),
+        );
       rec.wire.push(assistant, ...toolMessages);
       messages = [...messages, assistant, ...toolMessages];
       roundText = '';

@@ -85,7 +85,7 @@ describe('gateway simulator: reasoning models', function () {
     await readStream(next);
   });
 
-  it("kimi: a request whose tool-call messages of any earlier turn lack their reasoning_content is refused; with it, answered", async () => {
+  it('kimi: a request whose tool-call messages of any earlier turn lack their reasoning_content is refused; with it, answered', async () => {
     const q1 = 'Read it [[reasoning:kimi]] [[call:read_file {"path":"a.ts"}]]';
     const call = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } };
     const conversation = (assistant: object) => [
@@ -106,9 +106,7 @@ describe('gateway simulator: reasoning models', function () {
     // DeepSeek's rule does not look at finished turns
     const deepseek = await chat(ctx.gw, {
       tools,
-      messages: [...conversation({}).slice(0, 4), user('And now? [[reasoning:passback]]')].map((m, i) =>
-        i === 0 ? user(q1.replace('kimi', 'passback')) : m,
-      ),
+      messages: [...conversation({}).slice(0, 4), user('And now? [[reasoning:passback]]')].map((m, i) => (i === 0 ? user(q1.replace('kimi', 'passback')) : m)),
     });
     assert.equal(deepseek.status, 200);
     await readStream(deepseek);

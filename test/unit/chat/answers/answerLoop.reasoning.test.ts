@@ -114,7 +114,7 @@ describe('chat: answer loop with a thinking model', function () {
     }
   });
 
-  it('a request whose earlier tool-call message lost its reasoning is refused under Kimi\'s rule', async () => {
+  it("a request whose earlier tool-call message lost its reasoning is refused under Kimi's rule", async () => {
     const q = 'Read a.ts [[reasoning:kimi]] [[call:read_file {"path":"a.ts"}]]';
     const first = options(q);
     await runAnswer(first.o);

@@ -292,7 +292,11 @@ describe('core/errors: one right action on the error card', () => {
   it("a thinking model's refusal of a history without its reasoning offers New chat alone (another model cannot bring it back)", async () => {
     const refused = await failWith(
       json(400, {
-        error: { message: 'The reasoning_content in the thinking mode must be passed back to the API.', type: 'invalid_request_error', code: 'invalid_request_error' },
+        error: {
+          message: 'The reasoning_content in the thinking mode must be passed back to the API.',
+          type: 'invalid_request_error',
+          code: 'invalid_request_error',
+        },
       }),
     );
     assert.equal(refused.kind, 'bad_request');

@@ -199,10 +199,7 @@ describe('core/promptLayout: the replay rule for reasoning', () => {
     );
     assert.equal(out[2]!.tool_calls?.length, 1, 'the tool round itself stays');
     // the bytes of the tool-call message are those the tool loop sent: same keys, same order
-    assert.equal(
-      JSON.stringify(out[2]),
-      JSON.stringify({ role: 'assistant', content: null, tool_calls: call('c1'), reasoning_content: 'r1' }),
-    );
+    assert.equal(JSON.stringify(out[2]), JSON.stringify({ role: 'assistant', content: null, tool_calls: call('c1'), reasoning_content: 'r1' }));
   });
 
   it('replayReasoning keeps it on every assistant message with tool calls, in the field it came in', () => {
