@@ -1,5 +1,5 @@
 // A gateway that does not serve the built-in default, in the real workbench: once its /models has
-// answered, "Modelgate: Pick Model" lists what it serves, and a model the user's settings name is
+// answered, "Modelgate: Pick Chat Model" lists what it serves, and a model the user's settings name is
 // still there, marked "not listed by the gateway". Screenshots in the Light and Dark Modern themes:
 // test-results/screenshots/served-models-{light,dark}.png.
 import * as assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ describe('e2e models the gateway serves: the model picker', function () {
       // the list lands in the background after the key: open the picker until it shows the mark
       let texts: string[] = [];
       for (let i = 0; i < 20; i++) {
-        await wb.runCommand('Modelgate: Pick Model');
+        await wb.runCommand('Modelgate: Pick Chat Model');
         await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
         texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
         if (texts.some((t) => /flagship-text.*not listed by the gateway/.test(t))) break;
