@@ -28,8 +28,7 @@ describe('e2e models the gateway serves: the model picker', function () {
   it('lists the served model and the user’s own, marked; light and dark', async () => {
     const shots = join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(shots, { recursive: true });
-    await wb.runCommand('Modelgate: Set API Key');
-    await wb.answerInput(KEY);
+    await wb.setKey(KEY);
     const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
     for (const theme of ['light', 'dark'] as const) {
       if (theme === 'dark') {
