@@ -114,6 +114,7 @@ export class ChatMessageRouter {
           return;
         case 'action':
           if (msg.action === 'retry') return await actions.regenerate();
+          if (msg.action === 'newChat') return await actions.newChat();
           await runErrorAction(msg.action, services);
           await scope.refreshKey();
           return scope.postComposer();

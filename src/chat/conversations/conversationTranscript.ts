@@ -266,7 +266,7 @@ const attachment = z.object({
   thumbnail: z.string().startsWith('data:image/').optional(),
 });
 const volatile = z.object({ title: z.string(), language: z.string().optional(), text: z.string() });
-const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog']);
+const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat']);
 const toolCallView = z.object({
   id: z.string(),
   name: z.string(),
