@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: validate, charge, then answer as a stream or one JSON object.
 import { ApiError, invalidRequest } from './api-error';
 import { decideReply, type Reply } from './chat-reply';
-import { textOf, validateChatRequest } from './chat-request';
+import { textOf, validateChatRequest, type WireMessage } from './chat-request';
 import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
 import { chatPacing, drawFailure, type Pacing } from './channel-profiles';
 import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, streamErrorBody } from './fault-responses';
@@ -13,7 +13,8 @@ import { reasoningFor, refuseMissingReasoning } from './reasoning';
 import { replayMarker, replayUsage, sendReplay } from './replay';
 import type { RequestContext } from './request-context';
 import { ResponseSender } from './response-sender';
-import { tokensOf } from './tokens';
+import { deepseekTokens, renderMessage, tokensOf } from './tokens';
+import type { SimChatModel } from './models';
 
 export function upstreamFailure(status: 502 | 503): ApiError {
   return status === 502
@@ -30,9 +31,18 @@ export function channelRefuses(model: string, channel: string): ApiError {
   );
 }
 
-function completionTokens(reply: Reply): number {
-  if (reply.kind === 'text') return tokensOf(reply.text);
-  return reply.calls.reduce((n, c) => n + tokensOf(c.name) + tokensOf(c.arguments) + 3, 0);
+/** A text's tokens as the model counts them (models.ts `tokens`). */
+const textTokens = (model: SimChatModel, text: string): number => (model.tokens === 'deepseek' ? deepseekTokens(text) : tokensOf(text));
+
+function completionTokens(model: SimChatModel, reply: Reply): number {
+  if (reply.kind === 'text') return textTokens(model, reply.text);
+  return reply.calls.reduce((n, c) => n + textTokens(model, c.name) + textTokens(model, c.arguments) + 3, 0);
+}
+
+/** The answer as the next request sends it back (the end of DeepSeek's output unit). */
+function renderedReply(reply: Reply): string {
+  if (reply.kind === 'text') return renderMessage({ role: 'assistant', content: reply.text });
+  return renderMessage({ role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) });
 }
 
 export async function handleChat(ctx: RequestContext): Promise<void> {
@@ -40,6 +50,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   const request = validateChatRequest(ctx.body, {
     rejectStreamOptions: state.options.rejectStreamOptions,
     contextShare: (channel) => state.channels[channel].contextShare,
+    serves: (id) => !state.options.servedModels || state.options.servedModels.includes(id),
   });
   const profile = state.channels[request.channel];
   const record = state.channelLedger.entry(request.model.id, request.channel);
@@ -57,8 +68,14 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     } else if (marked) fault = marked;
   }
 
-  // A thinking model refuses a tool loop that lost its reasoning (before any charge, as DeepSeek does).
-  refuseMissingReasoning(request.messages);
+  // A thinking model refuses a tool loop that lost its reasoning (before any charge, as DeepSeek
+  // does); the demo's model follows Kimi's rule, which covers earlier turns too.
+  const demo = state.options.demo;
+  const reasoningOf = (messages: readonly WireMessage[]) => {
+    const thinking = demo ? demoReasoning(messages) : undefined;
+    return reasoningFor(messages, request.model.thinks) ?? (thinking ? { form: 'content' as const, text: thinking } : undefined);
+  };
+  refuseMissingReasoning(request.messages, reasoningOf, demo);
   state.requireBalance(key);
   record.requests++;
   const failure = drawFailure(state.options.failures, profile, state.rng);
@@ -77,21 +94,29 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   }
 
   const reply = decideReply(request, state.options.demo);
-  const demoThinking = state.options.demo ? demoReasoning(request) : undefined;
-  const reasoning = reasoningFor(request.messages) ?? (demoThinking ? { form: 'content' as const, text: demoThinking } : undefined);
-  const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
-  const cached = request.model.caching ? state.cache.lookupAndStore(bucket, request.prompt.text) : 0;
+  const model = request.model;
+  const reasoning = reasoningOf(request.messages);
+  const bucket = `${key}\u0000${model.id}\u0000${request.channel}`;
+  let cached = 0;
+  if (model.caching && model.cacheScheme === 'deepseek') {
+    cached = state.units.lookup(bucket, request.rendered);
+    state.units.store(bucket, request.rendered, renderedReply(reply));
+  } else if (model.caching) cached = state.cache.lookupAndStore(bucket, request.prompt.text);
   // reasoning tokens are part of completion_tokens
-  const reasoningTokens = reasoning ? tokensOf(reasoning.text) : 0;
-  const completion = completionTokens(reply) + reasoningTokens;
+  const reasoningTokens = reasoning ? textTokens(model, reasoning.text) : 0;
+  const completion = completionTokens(model, reply) + reasoningTokens;
   const usage: WireUsage = {
     prompt_tokens: request.promptTokens,
     completion_tokens: completion,
     total_tokens: request.promptTokens + completion,
-    prompt_tokens_details: { cached_tokens: cached },
+    // DeepSeek reports its cache in two fields of its own ("Context Caching": checking cache hits)
+    ...(model.cacheScheme === 'deepseek'
+      ? { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: request.promptTokens - cached }
+      : { prompt_tokens_details: { cached_tokens: cached } }),
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
-  state.charge(key, chatCost(request.model.id, request.channel, usage, profile.prices[request.model.id]));
+  const billed = { prompt_tokens: request.promptTokens, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
+  state.charge(key, chatCost(model.id, request.channel, billed, profile.prices[model.id]));
   record.completionTokens += completion;
 
   const meta = { id: `chatcmpl-${state.nextId()}`, created: Math.floor(Date.now() / 1000), model: request.model.id };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Channel } from '../../src/core/client/types';
 import { invalidRequest } from './api-error';
 import { chatModel, DEFAULT_CHANNEL, SIM_CHANNELS, type SimChatModel } from './models';
-import { promptTokens, serializePrompt, type SerializedPrompt } from './tokens';
+import { deepseekTokens, promptTokens, renderPrompt, serializePrompt, type SerializedPrompt } from './tokens';
 import { zodToApiError } from './zod-issue';
 
 const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
@@ -77,6 +77,8 @@ export interface ValidChatRequest {
   toolChoice: 'none' | 'auto' | 'required' | { name: string };
   maxTokens: number | undefined;
   prompt: SerializedPrompt;
+  /** the conversation as a `deepseek`-counted model reads it (tokens.ts renderPrompt); '' for the others */
+  rendered: string;
   promptTokens: number;
 }
 
@@ -84,6 +86,8 @@ export interface ChatValidationOptions {
   rejectStreamOptions: boolean;
   /** share of the model's context window a channel offers (only `direct` gives all of it) */
   contextShare?: (channel: Channel) => number;
+  /** whether this gateway serves the model (startGateway's `servedModels`); default: every simulator model */
+  serves?: (id: string) => boolean;
 }
 
 const DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
@@ -100,7 +104,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
   if (!parsed.success) throw zodToApiError(parsed.error, body);
   const req = parsed.data;
 
-  const model = chatModel(req.model);
+  const model = options.serves?.(req.model) === false ? undefined : chatModel(req.model);
   if (!model) {
     throw invalidRequest(`The model \`${req.model}\` does not exist or is not a chat model.`, 'model', 'model_not_found');
   }
@@ -134,7 +138,8 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
   }
 
   const prompt = serializePrompt(body.tools, body.messages);
-  const tokens = promptTokens(prompt);
+  const rendered = model.tokens === 'deepseek' ? renderPrompt(body.tools, req.messages) : '';
+  const tokens = model.tokens === 'deepseek' ? deepseekTokens(rendered) : promptTokens(prompt);
   const window = Math.floor(model.contextWindow * Math.min(1, options.contextShare?.(channel) ?? 1));
   if (tokens + (maxTokens ?? 0) > window) {
     const where = window < model.contextWindow ? ` on the '${channel}' channel (the full ${model.contextWindow} tokens only on 'direct')` : '';
@@ -156,6 +161,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
     toolChoice,
     maxTokens,
     prompt,
+    rendered,
     promptTokens: tokens,
   };
 }

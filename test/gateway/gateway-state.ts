@@ -6,6 +6,7 @@ import { applyChannelPatch, ChannelLedger, defaultChannelProfiles, type ChannelP
 import { FaultQueue } from './faults';
 import { ImageStore } from './image-store';
 import { PromptCache } from './prompt-cache';
+import { PrefixUnits } from './prompt-units';
 import { seededRng, type Rng } from './rng';
 import type { Channel } from '../../src/core/client/types';
 import type { ModelsForm } from './models';
@@ -31,6 +32,8 @@ export interface ResolvedOptions {
   modelsForm: ModelsForm;
   /** raw entries appended to GET /models */
   extraModels: unknown[];
+  /** the simulator's own models this gateway lists and serves; undefined = all of them */
+  servedModels: readonly string[] | undefined;
   seed: number;
   /** the demo's scripted answers about the sample workspace (demo-answers.ts) and its console page (`npm start`) */
   demo: boolean;
@@ -40,7 +43,14 @@ export interface ResolvedOptions {
 
 export class GatewayState {
   readonly balances = new Map<string, number>();
-  readonly cache = new PromptCache();
+  /** what advanceClock() moved the simulator's clock past the real one (ms) */
+  clockOffsetMs = 0;
+  /** the simulator's clock: what prompt caches expire by (tests move it with advanceClock) */
+  readonly now = (): number => Date.now() + this.clockOffsetMs;
+  /** OpenAI-style prompt cache (prompt-cache.ts) */
+  readonly cache = new PromptCache(this.now);
+  /** DeepSeek-style cache prefix units (prompt-units.ts) */
+  readonly units = new PrefixUnits(this.now);
   readonly faults = new FaultQueue();
   /** the same array for the simulator's whole life: tests may hold on to it */
   readonly requests: RecordedRequest[] = [];
@@ -73,6 +83,8 @@ export class GatewayState {
     this.balances.clear();
     for (const [key, { balance }] of Object.entries(this.options.keys)) this.balances.set(key, balance);
     this.cache.clear();
+    this.units.clear();
+    this.clockOffsetMs = 0;
     this.faults.clear();
     this.requests.length = 0;
     this.images.clear();

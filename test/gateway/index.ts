@@ -30,6 +30,7 @@ export interface GatewayOptions {
   modelsDelayMs?: number; // default 0: GET /models answers after this delay
   modelsForm?: ModelsForm; // default 'minimal': the metadata form of GET /models entries (OpenRouter, vLLM, LiteLLM; see models.ts)
   extraModels?: unknown[]; // raw entries appended to GET /models as given (other forms, bad values, a 500-model list)
+  servedModels?: string[]; // default all: the simulator's own models this gateway lists and serves (a gateway without flagship-text)
   seed?: number;
   channels?: Partial<Record<Channel, ChannelPatch>>; // per-channel latency, throughput, error rate, prices, context share, refused models
   demo?: boolean; // default false: scripted answers about the demo's sample workspace (demo-answers.ts) and a console page (GET /console)
@@ -47,7 +48,9 @@ export interface RunningGateway {
   setChannel(channel: Channel, patch: ChannelPatch): ChannelProfile; // from the next request on; reset() restores the options' profiles
   channelProfiles(): ChannelProfiles;
   channelRecord(): ChannelRecord[]; // the simulator's own record per model × channel
-  reset(): void;
+  reset(): void; // also puts the clock back
+  advanceClock(ms: number): number; // moves the simulator's clock (what prompt caches expire by) forward; returns now()
+  now(): number; // the simulator's clock: Date.now() plus what advanceClock() added
   balance(key: string): number;
   holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   holdStreams(): () => void; // every chat stream pauses after its first content chunk until the returned release() is called (streams surely in flight at once)
@@ -85,6 +88,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     modelsDelayMs: options.modelsDelayMs ?? 0,
     modelsForm: options.modelsForm ?? 'minimal',
     extraModels: options.extraModels ?? [],
+    servedModels: options.servedModels,
     seed: options.seed ?? 1,
     channels: options.channels ?? {},
     demo: options.demo ?? false,
@@ -128,6 +132,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     channelProfiles: () => structuredClone(state.channels),
     channelRecord: () => state.channelLedger.all(),
     reset: () => state.reset(),
+    advanceClock: (ms) => {
+      if (!(ms >= 0)) throw new Error('advanceClock(): the clock only moves forward');
+      state.clockOffsetMs += ms;
+      return state.now();
+    },
+    now: () => state.now(),
     balance: (key) => {
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message
