@@ -210,6 +210,8 @@ const PLAIN_NODE = [
   'src/images/{fileNames,imageLinks,imageOptions,imageRequest,pngText}.ts',
   'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice,vsCodeChatPlan}.ts',
   'src/spendingView/spendHtml.ts',
+  'src/spendingView/spendHistoryHtml.ts',
+  'src/spendingView/spendCost.ts',
   'src/workspaceEdits/apply/blockPaths.ts',
 ];
 

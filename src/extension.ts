@@ -4,6 +4,7 @@ import { SettingsService } from './services/settingsService';
 import { KeyStore } from './services/keyStore';
 import { GatewayService } from './services/gatewayService';
 import { CatalogueService } from './services/catalogueService';
+import { SpendFolderFs } from './services/spendFolderFs';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
@@ -39,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const catalogue = new CatalogueService(userSettings, gateway, async () => !!(await keys.get()), log);
   // the settings as features read them: a default model the gateway does not serve is replaced by one it does
   const settings = () => catalogue.servedSettings(userSettings());
-  const usage = new UsageLedger(context.globalState);
+  const usage = new UsageLedger(context.globalState, new SpendFolderFs(vscode.Uri.joinPath(context.globalStorageUri, 'spend')), (m) => log.warn(m));
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
   gateway.connect(() => catalogue.current(), health);
