@@ -1,4 +1,4 @@
-// The spend ledger's data: every billed request (chat panel, language-model provider, images)
+// The spend ledger's data: every billed request (chat panel, language-model provider, images, completions as you type)
 // with its time, source, model, channel, tokens and cost. Figures only: never prompt text,
 // never the key. Bounded: the newest MAX_RAW entries are kept as they are; older ones are
 // folded into per-day aggregates (local day), so today/week/month totals stay exact while the
@@ -11,8 +11,8 @@ import { english, l10n as userLanguage, type Translate } from '../l10n';
 
 const plainEnglish = { t: english };
 
-export type SpendSource = 'panel' | 'lm' | 'image';
-export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image'];
+export type SpendSource = 'panel' | 'lm' | 'image' | 'completions';
+export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image', 'completions'];
 
 export interface SpendEntry {
   /** unique per request (the recording window's id and a counter): merges of two windows' writes never add it twice */
@@ -252,6 +252,7 @@ export interface SpendSummary {
 export function sourceLabel(source: SpendSource, requester?: string, l10n: { t: Translate } = plainEnglish): string {
   if (source === 'panel') return l10n.t('chat panel');
   if (source === 'image') return l10n.t('image command');
+  if (source === 'completions') return l10n.t('completions as you type');
   if (!requester) return l10n.t('vscode.lm (caller not reported)');
   return requester === 'core' ? l10n.t('vscode.lm: VS Code chat') : l10n.t('vscode.lm: {0}', requester);
 }
