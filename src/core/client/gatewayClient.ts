@@ -265,6 +265,13 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
         }
         return;
       } catch (caught) {
+        // Stopped by the caller: no text from the network is in it, so there is nothing to redact
+        // (completions stop requests at every keystroke; redacting a stack costs about a millisecond).
+        if (signal?.aborted) {
+          const stopped = abortedError();
+          if (delivered) stopped.afterContent = true;
+          throw stopped;
+        }
         const error = redactErrorSecretsInPlace(toGatewayError(caught), key);
         // Once text is on the user's screen a retry would repeat or contradict it.
         if (delivered) throw redactErrorSecretsInPlace(markAfterContent(error), key);
