@@ -76,6 +76,8 @@ export interface ValidChatRequest {
   tools: WireTool[];
   toolChoice: 'none' | 'auto' | 'required' | { name: string };
   maxTokens: number | undefined;
+  /** stop sequences: the answer ends before the first of them (not included) */
+  stop: string[];
   prompt: SerializedPrompt;
   promptTokens: number;
 }
@@ -155,6 +157,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
     tools,
     toolChoice,
     maxTokens,
+    stop: typeof req.stop === 'string' ? [req.stop] : (req.stop ?? []).filter((s) => s !== ''),
     prompt,
     promptTokens: tokens,
   };
