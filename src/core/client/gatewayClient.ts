@@ -250,6 +250,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
     const params = options.modelParams?.(request.model);
     const started = performance.now();
+    const retryPolicy = requestOptions.maxRetries === undefined ? policy : { ...policy, maxRetries: Math.max(0, requestOptions.maxRetries) };
     for (let retries = 0; ;) {
       const body = chatBody(request, { stream: true, includeUsage, params });
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs, firstTokenBound(request, body));
@@ -281,7 +282,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
           streamOptionsRejectedBy.add(gateway);
           continue;
         }
-        const next = nextRetry(error, retries, policy);
+        const next = nextRetry(error, retries, retryPolicy);
         if ('error' in next) throw redactErrorSecretsInPlace(withTotalTime(next.error, retries, started), key);
         retries++;
         requestOptions.onRetry?.(error, next.delayMs);
