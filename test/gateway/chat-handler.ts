@@ -137,6 +137,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     model: request.model.id,
     channel: request.channel,
     fim: !!fim,
+    ...(request.user !== undefined ? { user: request.user } : {}),
     arrivedAt: ctx.arrivedAt,
     promptTokens: request.promptTokens,
     cachedTokens: cached,

@@ -78,6 +78,8 @@ export interface ValidChatRequest {
   maxTokens: number | undefined;
   /** stop sequences: the answer ends before the first of them (not included) */
   stop: string[];
+  /** the end-user id the client sent, if any */
+  user: string | undefined;
   prompt: SerializedPrompt;
   promptTokens: number;
 }
@@ -158,6 +160,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
     toolChoice,
     maxTokens,
     stop: typeof req.stop === 'string' ? [req.stop] : (req.stop ?? []).filter((s) => s !== ''),
+    user: req.user,
     prompt,
     promptTokens: tokens,
   };

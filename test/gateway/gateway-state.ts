@@ -26,6 +26,8 @@ export interface StreamRecord {
   channel: Channel;
   /** a fill-in-the-middle request (the completions mode): billed as streamed */
   fim: boolean;
+  /** the request's `user` field, when it had one (tells requests apart) */
+  user?: string;
   /** when the request arrived: performance.timeOrigin + performance.now() (ms, comparable across processes on one machine) */
   arrivedAt: number;
   /** when the stream ended or the client went, on the same clock */
