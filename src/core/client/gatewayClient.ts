@@ -256,6 +256,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs, firstTokenBound(request, body));
       let delivered = false;
       try {
+        requestOptions.onSend?.();
         const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, cred, context);
         for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
           for (const event of batch) {

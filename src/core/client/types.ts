@@ -137,6 +137,8 @@ export interface RequestOptions {
   onRetry?: (error: GatewayError, delayMs: number) => void;
   /** streamChat: retries for this request instead of the client's (completions: 0, a retried completion is stale) */
   maxRetries?: number;
+  /** streamChat: the request is handed to fetch (once per attempt): from here on the gateway may bill it */
+  onSend?: () => void;
 }
 
 export interface GatewayClientOptions {

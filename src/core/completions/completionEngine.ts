@@ -38,7 +38,9 @@ export interface CompletionAsk {
   /** the document's text between two positions (for typing through; read only when a completion is shown there) */
   textBetween(from: CursorPosition, to: CursorPosition): string;
   /** related snippets for the prompt; called only when a request goes out */
-  related?(): RelatedSnippet[];
+  related?(): RelatedSnippet[] | Promise<RelatedSnippet[]>;
+  /** a last check before the request goes out (a secret inside the file, read once per version); false sends nothing */
+  mayGo?(): boolean;
 }
 
 /** The editor's cancellation token, as much of it as the engine uses. */
@@ -53,7 +55,7 @@ export interface Prepared {
   settle?(): void;
 }
 
-export type AbortReason = 'typing' | 'superseded' | 'cancelled' | 'deadline' | 'answered';
+export type AbortReason = 'typing' | 'moved' | 'superseded' | 'cancelled' | 'deadline' | 'answered';
 
 /** One request that went out, when it ended. Times are the injected clock's. */
 export interface RequestReport {
@@ -63,6 +65,8 @@ export interface RequestReport {
   usage?: Usage;
   /** what the client knows when the gateway reported no usage: the prompt's estimate, the text it got */
   estimated: Usage;
+  /** the request was handed to fetch: the gateway may bill it even when it was stopped at once */
+  sent: boolean;
   /** content arrived (the gateway started answering) */
   answered: boolean;
   /** why the client closed the stream before its end (`answered`: the answer was complete early) */
@@ -77,8 +81,8 @@ export interface EngineDeps {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
-  /** the gateway stream (GatewayClient.streamChat) */
-  stream(request: ChatRequest, options: { signal: AbortSignal }): AsyncIterable<ChatStreamEvent>;
+  /** the gateway stream (GatewayClient.streamChat); `onSend` when the request is handed to fetch */
+  stream(request: ChatRequest, options: { signal: AbortSignal; onSend: () => void }): AsyncIterable<ChatStreamEvent>;
   /** the request for a prompt (model, channel, effort), or undefined to send nothing (a budget stops completions) */
   prepare(prompt: FimPrompt): Prepared | undefined;
   /** each request that went out, when it ended */
@@ -102,6 +106,8 @@ export interface CompletionResult {
 interface InFlight {
   key: string;
   docKey: string;
+  line: number;
+  character: number;
   controller: AbortController;
   reason?: AbortReason;
   done: Promise<CompletionResult | undefined>;
@@ -109,6 +115,8 @@ interface InFlight {
 
 interface Waiting {
   docKey: string;
+  line: number;
+  character: number;
   wake: (go: boolean) => void;
 }
 
@@ -119,6 +127,8 @@ export class CompletionEngine {
   private inflight: InFlight | undefined;
   private waiting: Waiting | undefined;
   private lastKeyAt = new Map<string, number>();
+  /** document changes and asks so far: an ask that awaited something is stale when this moved */
+  private changes = 0;
   private offers = 0;
   /** the offer on screen (not yet accepted or left) */
   private open: { id: number; docKey: string } | undefined;
@@ -131,11 +141,20 @@ export class CompletionEngine {
 
   /** A change to a document (a keystroke): what was waiting or in flight for it is stale. */
   noteChange(docKey: string): void {
+    this.changes++;
     const now = this.deps.now();
     this.lastKeyAt.set(docKey, now);
     this.typing.keystroke(now);
     if (this.waiting?.docKey === docKey) this.waiting.wake(false);
     if (this.inflight?.docKey === docKey) this.abort(this.inflight, 'typing');
+  }
+
+  /** The cursor moved without a change (a click, an arrow key): what waits or is in flight for another place is stale. */
+  noteCursor(docKey: string, line: number, character: number): void {
+    const moved = (at: { docKey: string; line: number; character: number } | undefined) =>
+      at?.docKey === docKey && (at.line !== line || at.character !== character);
+    if (moved(this.waiting)) this.waiting!.wake(false);
+    if (moved(this.inflight)) this.abort(this.inflight!, 'moved');
   }
 
   /** The offer with this id was accepted (Tab). */
@@ -165,6 +184,7 @@ export class CompletionEngine {
     const { doc, cursor } = ask;
     const askedAt = this.deps.now();
     // A newer ask: what waits for an older one will not be shown.
+    this.changes++;
     this.waiting?.wake(false);
 
     const reused = this.reuse(ask);
@@ -180,15 +200,21 @@ export class CompletionEngine {
     const delayMs = ask.explicit ? 0 : this.typing.delayMs();
     const keyAt = this.lastKeyAt.get(doc.docKey) ?? askedAt;
     const wait = Math.max(0, keyAt + delayMs - askedAt);
-    if (!(await this.pause(doc.docKey, wait, cancel))) return undefined;
+    if (!(await this.pause(doc.docKey, cursor, wait, cancel))) return undefined;
     const firedAt = this.deps.now();
+    const changes = this.changes;
+    const related = ask.related?.() ?? [];
+    const snippets = Array.isArray(related) ? related : await related;
+    // a keystroke or a newer ask while the snippets were read: this ask is stale
+    if (this.changes !== changes || cancel?.isCancellationRequested) return undefined;
+    if (ask.mayGo && !ask.mayGo()) return undefined;
 
     const prompt = buildFimPrompt({
       path: doc.path,
       languageId: doc.languageId,
       lines: doc.lines,
       cursor,
-      related: (ask.related?.() ?? []).filter((s) => !hasSecretInside(s.text)),
+      related: snippets.filter((s) => !hasSecretInside(s.text)),
       ...(this.deps.budget ? { budget: this.deps.budget } : {}),
     });
     // A secret in what would be sent (a key pasted a few lines up): nothing goes out.
@@ -197,7 +223,7 @@ export class CompletionEngine {
     if (!prepared) return undefined;
 
     const controller = new AbortController();
-    const flight: InFlight = { key, docKey: doc.docKey, controller, done: Promise.resolve(undefined) };
+    const flight: InFlight = { key, docKey: doc.docKey, line: cursor.line, character: cursor.character, controller, done: Promise.resolve(undefined) };
     this.inflight = flight;
     flight.done = this.run(flight, prompt, prepared, cancel, { keyAt, firedAt, delayMs }, doc.docKey, cursor);
     return flight.done;
@@ -230,12 +256,14 @@ export class CompletionEngine {
   }
 
   /** Waits `ms`; false when a keystroke in the document, a newer ask or the editor cancelled meanwhile. */
-  private pause(docKey: string, ms: number, cancel?: CancelToken): Promise<boolean> {
+  private pause(docKey: string, at: CursorPosition, ms: number, cancel?: CancelToken): Promise<boolean> {
     return new Promise((resolve) => {
       let handle: unknown;
       let sub: { dispose(): void } | undefined;
       const waiting: Waiting = {
         docKey,
+        line: at.line,
+        character: at.character,
         wake: (go) => {
           if (this.waiting === waiting) this.waiting = undefined;
           if (handle !== undefined) this.deps.clearTimeout(handle);
@@ -270,11 +298,13 @@ export class CompletionEngine {
     const sub = cancel?.onCancellationRequested(() => this.abort(flight, 'cancelled'));
     const deadline = this.deps.setTimeout(() => this.abort(flight, 'deadline'), COMPLETION_DEADLINE_MS);
     let raw = '';
+    let sent = false;
     let usage: Usage | undefined;
     let firstContentAt: number | undefined;
     let error: GatewayError | Error | undefined;
     try {
-      for await (const event of this.deps.stream(prepared.request, { signal: flight.controller.signal })) {
+      const onSend = () => void (sent = true);
+      for await (const event of this.deps.stream(prepared.request, { signal: flight.controller.signal, onSend })) {
         if (event.type === 'text') {
           firstContentAt ??= this.deps.now();
           raw += event.text;
@@ -315,6 +345,7 @@ export class CompletionEngine {
       prompt,
       ...(usage ? { usage } : {}),
       estimated,
+      sent,
       answered: firstContentAt !== undefined,
       ...(flight.reason ? { aborted: flight.reason } : {}),
       ...(error ? { error } : {}),

@@ -51,7 +51,8 @@ const flush = async () => {
 /** A stream the test answers by hand. */
 class ScriptedGateway {
   calls: { request: ChatRequest; signal: AbortSignal; push(e: ChatStreamEvent): void; end(): void; fail(e: Error): void }[] = [];
-  stream = (request: ChatRequest, options: { signal: AbortSignal }): AsyncIterable<ChatStreamEvent> => {
+  stream = (request: ChatRequest, options: { signal: AbortSignal; onSend: () => void }): AsyncIterable<ChatStreamEvent> => {
+    options.onSend();
     const queue: ChatStreamEvent[] = [];
     let wake: (() => void) | undefined;
     let ended = false;
@@ -285,6 +286,69 @@ describe('CompletionEngine', () => {
     const q = s.engine.complete(s.ask(3, 15));
     await s.clock.advance(s.delay());
     assert.equal(await q, undefined);
+    assert.equal(s.gw.calls.length, 0);
+  });
+
+  it('a cursor moved elsewhere (a click, an arrow key) makes what waits or is in flight for the old place stale', async () => {
+    const s = setup();
+    const waiting = s.engine.complete(s.ask());
+    s.engine.noteCursor('file:///a.ts', 1, 9); // the same place: nothing changes
+    s.engine.noteCursor('file:///other.ts', 0, 0); // another document: nothing changes
+    await s.clock.advance(s.delay());
+    assert.equal(s.gw.calls.length, 1);
+    s.engine.noteCursor('file:///a.ts', 0, 3);
+    assert.equal(s.gw.calls[0]!.signal.aborted, true);
+    assert.equal(await waiting, undefined);
+    assert.equal(s.reports[0]!.aborted, 'moved');
+    assert.equal(s.reports[0]!.sent, true);
+
+    const next = s.engine.complete(s.ask());
+    await s.clock.advance(s.delay() / 2);
+    s.engine.noteCursor('file:///a.ts', 2, 0);
+    assert.equal(await next, undefined);
+    assert.equal(s.gw.calls.length, 1, 'nothing sent for a pause the cursor left');
+  });
+
+  it('reads related snippets only when a request goes out, sends them without secrets, and drops an ask that went stale meanwhile', async () => {
+    const s = setup();
+    let reads = 0;
+    const related = async () => {
+      reads++;
+      await Promise.resolve();
+      return [
+        { path: 'src/b.ts', text: 'export const B = 2;' },
+        { path: 'src/keys.ts', text: '-----BEGIN RSA PRIVATE KEY-----\nMIIE' },
+      ];
+    };
+    const typedOver = s.engine.complete(s.ask(1, 9, { related }));
+    s.typeAt('x');
+    assert.equal(await typedOver, undefined);
+    assert.equal(reads, 0, 'no pause, no snippets read');
+    const r = s.engine.complete(s.ask(1, 10, { related }));
+    await s.clock.advance(s.delay());
+    assert.equal(reads, 1);
+    const user = s.gw.calls[0]!.request.messages[1]!.content as string;
+    assert.ok(user.includes('<SNIPPET path="src/b.ts">'));
+    assert.ok(!user.includes('PRIVATE KEY'), 'a snippet with a secret inside is left out');
+    s.gw.answer('<COMPLETION>1;');
+    await r;
+    // the document changes while the snippets are read: the ask is stale, nothing goes out
+    let release!: () => void;
+    const slow = () => new Promise<[]>((done) => (release = () => done([])));
+    s.typeAt('z'); // leaves the completion shown, so the next ask is a fresh one
+    const stale = s.engine.complete(s.ask(1, 11, { related: slow }));
+    await s.clock.advance(s.delay());
+    s.typeAt('y');
+    release();
+    assert.equal(await stale, undefined);
+    assert.equal(s.gw.calls.length, 1);
+  });
+
+  it('sends nothing when the last check before sending says no (a secret inside the file)', async () => {
+    const s = setup();
+    const r = s.engine.complete(s.ask(1, 9, { mayGo: () => false }));
+    await s.clock.advance(s.delay());
+    assert.equal(await r, undefined);
     assert.equal(s.gw.calls.length, 0);
   });
 
