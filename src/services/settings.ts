@@ -19,6 +19,7 @@ import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
 import { allowedEntries, unusableEntries, type AllowedEntry } from '../core/workspace/allowedCommands';
 import type { Channel } from '../core/client/types';
+import { excludeGlobs, languageSwitches } from '../core/completions/completionRules';
 
 export const SECTION = 'modelgate';
 
@@ -51,8 +52,28 @@ export interface Settings {
   endUserIdProblem: string | undefined;
   /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
   budgets: Budgets;
+  /** `modelgate.completions.*`: completions as you type */
+  completions: CompletionSettings;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
+}
+
+export interface CompletionSettings {
+  /** `modelgate.completions.enabled` (user settings only; default off) */
+  enabled: boolean;
+  /** the model; `modelgate.completions.model`, else the chat model */
+  model: string;
+  /** `modelgate.completions.channel` (default economical) */
+  channel: ChannelChoice;
+  /** `modelgate.completions.dailyUsd`: a cap of its own on what completions spend per day; undefined = none */
+  dailyUsd: number | undefined;
+  /**
+   * `modelgate.completions.languages`: `false` turns a language off. The user's settings, with a
+   * workspace's `false` entries added (a repository may turn completions off, never on).
+   */
+  languages: Record<string, boolean>;
+  /** `modelgate.completions.exclude`: the user's globs and a workspace's (a repository may only add) */
+  exclude: string[];
 }
 
 /**
@@ -84,6 +105,10 @@ export const USER_ONLY_KEYS = [
   'requestTimeoutSeconds',
   'budget.dailyUsd',
   'budget.monthlyUsd',
+  'completions.enabled',
+  'completions.model',
+  'completions.channel',
+  'completions.dailyUsd',
 ] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
@@ -168,11 +193,13 @@ export function readSettings(): Settings {
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
   const monthlyUsd = budget('budget.monthlyUsd');
+  const chatModel = str('chat.model', 'flagship-text');
+  const completions = readCompletionSettings(c, chatModel, str, budget, problems);
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
     baseUrlProblem: base.ok ? undefined : base.message,
-    chatModel: str('chat.model', 'flagship-text'),
+    chatModel,
     channel,
     fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
@@ -187,7 +214,38 @@ export function readSettings(): Settings {
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
+    completions,
     problems,
+  };
+}
+
+/** `modelgate.completions.*`: what decides cost from user settings only; a workspace may only send less. */
+function readCompletionSettings(
+  c: Inspect,
+  chatModel: string,
+  str: (key: string, fallback: string) => string,
+  budget: (key: string) => number | undefined,
+  problems: string[],
+): CompletionSettings {
+  const rawChannel = userValue<unknown>(c, 'completions.channel') ?? 'economical';
+  let channel: ChannelChoice = 'economical';
+  if (typeof rawChannel === 'string' && (CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
+  else
+    problems.push(vscode.l10n.t('"modelgate.completions.channel" is "{0}"; allowed: {1}. Using "economical".', String(rawChannel), CHANNEL_CHOICES.join(', ')));
+  const inspected = c('completions.exclude');
+  const exclude = excludeGlobs(inspected?.globalValue);
+  if (exclude.problem) problems.push(exclude.problem);
+  const fromWorkspace = [inspected?.workspaceValue, inspected?.workspaceFolderValue].flatMap((v) => excludeGlobs(v).globs);
+  const languages = languageSwitches(c('completions.languages')?.globalValue ?? c('completions.languages')?.defaultValue);
+  for (const v of [c('completions.languages')?.workspaceValue, c('completions.languages')?.workspaceFolderValue])
+    for (const [id, on] of Object.entries(languageSwitches(v))) if (!on) languages[id] = false;
+  return {
+    enabled: userValue<unknown>(c, 'completions.enabled') === true,
+    model: str('completions.model', chatModel),
+    channel,
+    dailyUsd: budget('completions.dailyUsd'),
+    languages,
+    exclude: [...new Set([...exclude.globs, ...fromWorkspace])],
   };
 }
 
@@ -210,4 +268,9 @@ export async function updateReasoningEffort(modelId: string, effort: string | un
 /** Writes a choice (model, channel) to user settings: the only place they are read from. */
 export async function updateChoice(key: 'chat.model' | 'channel' | 'image.model', value: string): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Writes a `modelgate.completions.*` setting to user settings (where they are read from; undefined removes it). */
+export async function updateCompletionSetting(key: 'enabled' | 'model' | 'channel', value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(`completions.${key}`, value, vscode.ConfigurationTarget.Global);
 }

@@ -1,0 +1,134 @@
+// What the status bar and the completions feature share about completions as you type: the
+// snooze (kept in globalState, so a reload keeps it), today's shown and accepted counts, the
+// typing rhythm the delay learned, and what currently stops completions (a budget, the daily
+// cap, an error backing off). The feature writes it as it works; the status bar reads it, and
+// works before the feature is built (the feature loads on the first keystroke that may complete).
+import * as vscode from 'vscode';
+import { parseSnooze, today, type CompletionDay, type Snooze } from '../core/completions/completionDay';
+import type { CompletionStop } from '../core/completions/completionCost';
+import type { TroubleState } from '../core/completions/completionTrouble';
+
+export const SNOOZE_KEY = 'modelgate.completions.snooze';
+export const DAY_KEY = 'modelgate.completions.today';
+export const TYPING_KEY = 'modelgate.completions.typing';
+
+interface Memento {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+export class CompletionsState implements vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.#changed.event;
+  #stop: CompletionStop | undefined;
+  #trouble: TroubleState | undefined;
+  #day: CompletionDay;
+  #saveTimer: ReturnType<typeof setTimeout> | undefined;
+  #wake: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly memento: Memento,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#day = today(memento.get(DAY_KEY), now());
+    this.#armWake();
+  }
+
+  /** The snooze in force now, if any. */
+  snooze(): Snooze | undefined {
+    return parseSnooze(this.memento.get(SNOOZE_KEY), this.now());
+  }
+
+  snoozed(): boolean {
+    return this.snooze() !== undefined;
+  }
+
+  /** Snoozes for `ms`, or until turned on again; undefined resumes. */
+  async setSnooze(snooze: { forMs: number } | 'untilOn' | undefined): Promise<void> {
+    const value = snooze === undefined ? undefined : snooze === 'untilOn' ? 'untilOn' : this.now() + snooze.forMs;
+    await this.memento.update(SNOOZE_KEY, value);
+    this.#armWake();
+    this.#changed.fire();
+  }
+
+  /** The status bar shows the end of a timed snooze when it comes. */
+  #armWake(): void {
+    if (this.#wake) clearTimeout(this.#wake);
+    this.#wake = undefined;
+    const s = this.snooze();
+    if (typeof s === 'number') this.#wake = setTimeout(() => this.#changed.fire(), Math.min(s - this.now() + 50, 2 ** 31 - 1));
+  }
+
+  /** What stops completions for money (a budget, the daily cap, no price while one is set); the feature sets it. */
+  get stop(): CompletionStop | undefined {
+    return this.#stop;
+  }
+
+  setStop(stop: CompletionStop | undefined): void {
+    if (sameStop(stop, this.#stop)) return;
+    this.#stop = stop;
+    this.#changed.fire();
+  }
+
+  /** The error completions back off from, shown once; cleared by a success or what it waits for. */
+  get trouble(): TroubleState | undefined {
+    return this.#trouble;
+  }
+
+  setTrouble(trouble: TroubleState | undefined): void {
+    this.#trouble = trouble;
+    this.#changed.fire();
+  }
+
+  /** Today's shown and accepted completions. */
+  day(): CompletionDay {
+    const d = today(this.#day, this.now());
+    if (d.day !== this.#day.day) this.#day = d;
+    return { ...this.#day };
+  }
+
+  noteShown(): void {
+    this.#count('shown');
+  }
+
+  noteAccepted(): void {
+    this.#count('accepted');
+  }
+
+  #count(what: 'shown' | 'accepted'): void {
+    this.#day = today(this.#day, this.now());
+    this.#day[what]++;
+    this.#changed.fire();
+    // one write per burst
+    this.#saveTimer ??= setTimeout(() => {
+      this.#saveTimer = undefined;
+      void this.memento.update(DAY_KEY, this.#day);
+    }, 2000);
+  }
+
+  /** The typing rhythm and acceptance the delay learned (TypingDelay's JSON). */
+  typing(): unknown {
+    return this.memento.get(TYPING_KEY);
+  }
+
+  saveTyping(state: unknown): Thenable<void> {
+    return this.memento.update(TYPING_KEY, state);
+  }
+
+  dispose(): void {
+    if (this.#saveTimer) {
+      clearTimeout(this.#saveTimer);
+      void this.memento.update(DAY_KEY, this.#day);
+    }
+    if (this.#wake) clearTimeout(this.#wake);
+    this.#changed.dispose();
+  }
+}
+
+function sameStop(a: CompletionStop | undefined, b: CompletionStop | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'budget' && b.kind === 'budget') return a.status.kind === b.status.kind;
+  if (a.kind === 'unpriced' && b.kind === 'unpriced') return a.model === b.model;
+  return true;
+}
