@@ -7,6 +7,8 @@ import { CatalogueService } from './services/catalogueService';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
+import { CompletionsState } from './services/completionsState';
+import { CompletionsStatusItem } from './statusBar/completionsItem';
 import { channelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
@@ -38,8 +40,9 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const usage = new UsageLedger(context.globalState);
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
+  const completions = new CompletionsState(context.globalState);
   gateway.connect(() => catalogue.current(), health);
-  context.subscriptions.push(log, settingsService, keys, catalogue, usage, budget, health);
+  context.subscriptions.push(log, settingsService, keys, catalogue, usage, budget, health, completions);
   // the catalogue hears of a settings change before any feature does (listeners run in order)
   context.subscriptions.push(
     settingsService.onDidChange(() => catalogue.settingsChanged()),
@@ -58,13 +61,15 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     usage,
     budget,
     health,
+    completions,
     log,
     simulatorDemo: { on: false },
   };
 
   clock.phase('services');
   const statusBar = new ModelStatusBar(services);
-  context.subscriptions.push(statusBar);
+  const completionsItem = new CompletionsStatusItem(services, completions);
+  context.subscriptions.push(statusBar, completionsItem);
   clock.phase('statusBar');
 
   const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -132,6 +137,11 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     spend: spend.api,
     useInVsCodeChatPrompts: (prompts) => {
       vsCodeChatPrompts = prompts ?? defaultPrompts;
+    },
+    completions: {
+      probe: () => features.completions()?.probeApi,
+      status: () => completionsItem.view,
+      setTurnOnAsk: (ask) => (completions.turnOnAsk = ask),
     },
   }));
 }

@@ -11,10 +11,12 @@ import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
 import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../services/featureIds';
 import type { ImageLmTool, PanelImageTool } from '../images';
-import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
+import { loadChatModule, loadCompletionsModule, loadImagesModule, loadLmModule } from './featureBundles';
+import { registerCompletionsProxy } from './completionsProxy';
+import type { CompletionsFeature } from '../completions';
 import type { Services } from '../services/serviceContainer';
 
-export type FeatureName = 'chat' | 'images' | 'lm';
+export type FeatureName = 'chat' | 'images' | 'lm' | 'completions';
 
 export interface FeatureLoad {
   feature: FeatureName;
@@ -35,6 +37,8 @@ export interface Features {
   panelImageTool(): PanelImageTool | undefined;
   /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
   flush(): Promise<void> | undefined;
+  /** completions as you type once built (the first keystroke that may complete), else undefined */
+  completions(): CompletionsFeature | undefined;
 }
 
 export function registerLazyFeatures(services: Services): Features {
@@ -105,12 +109,30 @@ export function registerLazyFeatures(services: Services): Features {
   // ---------- vscode.lm ----------
   context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
 
+  // ---------- completions as you type ----------
+  // the inline completion provider (built on the first keystroke that may complete) and the
+  // commands of the status-bar item's menu (registered on the first one's use), one bundle
+  const completions = registerCompletionsProxy(services, services.completions, (trigger) =>
+    timed('completions', trigger, () => loadCompletionsModule().createCompletions(services, services.completions)),
+  );
+  let completionCommands = false;
+  const completionProxies = proxyCommands(FEATURE_COMMANDS.completions, (trigger) => {
+    if (completionCommands) return;
+    const t0 = performance.now();
+    completionProxies.dispose();
+    context.subscriptions.push(...loadCompletionsModule().registerCompletionCommands(services, services.completions));
+    completionCommands = true;
+    log.info(`Registered the completions commands on first use (${trigger}) in ${Math.round(performance.now() - t0)} ms.`);
+  });
+  context.subscriptions.push(completions);
+
   return {
     chat: (trigger = 'api') => ensureChat(trigger).api,
     loaded: () => loads.map((l) => ({ ...l })),
     imageTool: () => imageTool,
     panelImageTool: () => panelImageTool,
     flush: () => chat?.api.controller.close(),
+    completions: () => completions.feature(),
   };
 }
 

@@ -7,6 +7,12 @@ import * as vscode from 'vscode';
 import { parseSnooze, today, type CompletionDay, type Snooze } from '../core/completions/completionDay';
 import type { CompletionStop } from '../core/completions/completionCost';
 import type { TroubleState } from '../core/completions/completionTrouble';
+import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
+
+/** The answer to "Turn on completions?": on, choose the model first, or nothing (Cancel). */
+export type TurnOnAnswer = 'on' | 'choose' | undefined;
+/** Asks before turning completions on; `cost` is "about $2.59 per hour of typing" or why there is no figure. */
+export type TurnOnAsk = (model: string, channel: ChannelChoice, cost: string) => Thenable<TurnOnAnswer>;
 
 export const SNOOZE_KEY = 'modelgate.completions.snooze';
 export const DAY_KEY = 'modelgate.completions.today';
@@ -25,6 +31,8 @@ export class CompletionsState implements vscode.Disposable {
   #day: CompletionDay;
   #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
+  /** replaces the question before turning completions on (tests; the modal cannot be clicked from the extension host) */
+  turnOnAsk: TurnOnAsk | undefined;
 
   constructor(
     private readonly memento: Memento,

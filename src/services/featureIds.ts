@@ -25,6 +25,16 @@ export const APPLY_COMMANDS = {
   showPending: 'modelgate.apply.showPending',
 } as const;
 
+/** the commands of completions as you type (src/completions/completionsCommands.ts); the status-bar item runs `menu` */
+export const COMPLETIONS_COMMANDS = {
+  menu: 'modelgate.completions.menu',
+  turnOn: 'modelgate.completions.turnOn',
+  turnOff: 'modelgate.completions.turnOff',
+  snooze: 'modelgate.completions.snooze',
+  resume: 'modelgate.completions.resume',
+  pickModel: 'modelgate.completions.pickModel',
+} as const;
+
 /** the image feature's commands (src/images) */
 export const IMAGE_COMMANDS = {
   generateImage: 'modelgate.generateImage',
@@ -40,6 +50,7 @@ export const LM_VENDOR = 'modelgate';
 export const FEATURE_COMMANDS = {
   chat: [...Object.values(CHAT_COMMANDS), ...Object.values(APPLY_COMMANDS)],
   images: Object.values(IMAGE_COMMANDS),
+  completions: Object.values(COMPLETIONS_COMMANDS),
 } as const;
 
 /**

@@ -19,7 +19,7 @@ import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
 import { allowedEntries, unusableEntries, type AllowedEntry } from '../core/workspace/allowedCommands';
 import type { Channel } from '../core/client/types';
-import { excludeGlobs, languageSwitches } from '../core/completions/completionRules';
+import { excludeGlobs, languageSwitches } from '../core/completions/completionSettings';
 
 export const SECTION = 'modelgate';
 

@@ -7,6 +7,8 @@ import { formatHealth } from '../core/channels/channelHealth';
 import { REASONING_EFFORTS } from '../core/client/modelParams';
 import { updateChoice, updateReasoningEffort } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
+import { hourlyText } from '../services/completionsMoney';
+import { COMPLETIONS_COMMANDS } from '../services/featureIds';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(1)}M`;
@@ -193,6 +195,7 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   ];
   const effort = reasoningItems(cat, s.chatModel);
   if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
+  items.push(sep(vscode.l10n.t('Completions as you type')), completionsRow(services));
   items.push(
     sep(vscode.l10n.t('Gateway')),
     // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
@@ -219,6 +222,17 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
     vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
     vscode.l10n.t('Pick a model or a channel for the next request'),
   );
+}
+
+/** Completions as you type: on or off, their model and channel, and what an hour of typing costs; turning them on asks first. */
+function completionsRow(services: Services): Item {
+  const c = services.settings().completions;
+  return {
+    label: `${c.enabled ? '$(check) ' : '$(blank) '}${vscode.l10n.t('Completions as you type')}`,
+    description: c.enabled ? vscode.l10n.t('on') : vscode.l10n.t('off'),
+    detail: `${c.model} · ${CHANNEL_INFO[c.channel].label} — ${hourlyText(services, c.model, c.channel)}`,
+    run: async () => vscode.commands.executeCommand(c.enabled ? COMPLETIONS_COMMANDS.menu : COMPLETIONS_COMMANDS.turnOn),
+  };
 }
 
 /** VS Code's "Chat: Manage Language Models" editor, filtered to Modelgate (VS Code 1.139's command takes a search text). */

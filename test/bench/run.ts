@@ -44,7 +44,7 @@ interface DistMeta {
   host: { main: esbuild.Metafile; features: esbuild.Metafile; shared: string[]; zod: string[] };
 }
 
-const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js'];
+const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js', 'completions.js'];
 
 async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
   const kb = (file: string) => statSync(join(dir, file)).size / 1024;

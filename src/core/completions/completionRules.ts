@@ -7,7 +7,6 @@
 //   cannot start there), a cursor line too long to be code a person writes (minified files).
 // Restricted Mode, the on/off setting, a snooze, budgets and back-off are decided by their owners
 // before these.
-import { l10n } from '../l10n';
 import { hasSecretContent, isSensitivePath } from '../workspace/sensitiveFiles';
 
 /** Files longer than this (characters) get no completions: generated or data files, and a prompt window would be a sliver of them. */
@@ -58,25 +57,4 @@ export function cursorSkip(c: CursorFacts): CursorSkip | undefined {
   const next = c.lineText.slice(c.character, c.character + 2);
   if (next && WORD.test(String.fromCodePoint(next.codePointAt(0)!))) return 'midWord';
   return undefined;
-}
-
-/** The exclude setting as globs: strings only, trimmed, without empties and repeats, at most 100. */
-export function excludeGlobs(raw: unknown): { globs: string[]; problem?: string } {
-  if (raw === undefined || raw === null) return { globs: [] };
-  if (!Array.isArray(raw))
-    return { globs: [], problem: l10n.t('"modelgate.completions.exclude" must be a list of glob patterns, such as ["**/*.md", "secrets/**"].') };
-  const strings = raw.filter((g): g is string => typeof g === 'string');
-  const globs = [...new Set(strings.map((g) => g.trim()))].filter(Boolean);
-  return {
-    globs: globs.slice(0, 100),
-    ...(strings.length < raw.length ? { problem: l10n.t('"modelgate.completions.exclude" has entries that are not glob strings; they are ignored.') } : {}),
-  };
-}
-
-/** The per-language switch as given: `{"markdown": false}`; anything but booleans is dropped. */
-export function languageSwitches(raw: unknown): Record<string, boolean> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const out: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (typeof v === 'boolean' && k) out[k] = v;
-  return out;
 }

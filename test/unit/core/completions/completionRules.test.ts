@@ -3,15 +3,8 @@
 // secrets inside the text; and what costs and money decide (estimate per hour, today's spend,
 // budgets and the daily cap); and what an error during completions does (shown once, back-off).
 import * as assert from 'node:assert/strict';
-import {
-  cursorSkip,
-  documentSkip,
-  excludeGlobs,
-  hasSecretInside,
-  languageSwitches,
-  MAX_FILE_CHARS,
-  MAX_LINE_CHARS,
-} from '../../../../src/core/completions/completionRules';
+import { cursorSkip, documentSkip, hasSecretInside, MAX_FILE_CHARS, MAX_LINE_CHARS } from '../../../../src/core/completions/completionRules';
+import { excludeGlobs, languageSwitches } from '../../../../src/core/completions/completionSettings';
 import { completionSpendToday, completionStop, hourlyCostEstimate, TYPING_HOUR } from '../../../../src/core/completions/completionCost';
 import { CompletionBackoff, MAX_BACKOFF_MS, TROUBLE_ACTION, troubleOf } from '../../../../src/core/completions/completionTrouble';
 import { GatewayError } from '../../../../src/core/client/gatewayError';
