@@ -1,5 +1,5 @@
-// Build script. One bundle per runtime: the extension host (node, cjs, `vscode` external) and the
-// chat webview (browser, iife). Test, simulator and benchmark bundles are built on request.
+// Build script. One bundle per runtime: the extension host (node, cjs, `vscode` external), the web
+// extension host (browser, cjs) and the chat webview (browser, iife). Test, simulator and benchmark bundles are built on request.
 // Type-checking is a separate step (`npm run typecheck`), as in the esbuild-sample.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -29,9 +29,10 @@ function walk(dir, accept) {
 
 // The layer rules (src/core never imports 'vscode', ...) are checked by lint (eslint.config.mjs), not here.
 
-// The web extension (package.json `browser`): a module src/**/X.ts with a sibling X.web.ts is the Node
-// build's side of a platform seam (src/platform/, src/chat/tools/regexScan, src/featureLoading/featureBundles);
-// this bundle takes X.web.ts instead, chosen here at build time (no runtime sniffing).
+// The browser bundles (the web extension, package.json `browser`, and the chat webview): a module src/**/X.ts
+// with a sibling X.web.ts is the Node build's side of a platform seam (src/platform/, src/agentTools/regexScan,
+// src/featureLoading/featureBundles, src/lm/tokenizers); these bundles take X.web.ts instead, chosen here at
+// build time (no runtime sniffing).
 const srcDir = join(root, 'src');
 const platformSeam = {
   name: 'platform-seam',
@@ -45,9 +46,9 @@ const platformSeam = {
   },
 };
 
-// The web bundle must not pull a Node module: fail the build on `node:x` or a bare builtin name.
+// A browser bundle must not pull a Node module: fail the build on `node:x` or a bare builtin name.
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-const noNodeModules = {
+const noNodeModules = (bundle) => ({
   name: 'no-node-modules',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (a) => {
@@ -55,7 +56,7 @@ const noNodeModules = {
         return {
           errors: [
             {
-              text: `the web extension bundle must not use Node's '${a.path}' (imported by ${relative(root, a.importer)}); put it behind src/platform/*.web.ts`,
+              text: `the ${bundle} bundle must not use Node's '${a.path}' (imported by ${relative(root, a.importer)}); put it behind src/platform/*.web.ts`,
             },
           ],
         };
@@ -63,14 +64,21 @@ const noNodeModules = {
       return undefined;
     });
   },
-};
+});
 
-// Globals that exist only in Node; esbuild leaves them as free names, so check the output.
-function assertWebBundleIsNodeFree(file) {
+// Globals that exist only in Node; esbuild leaves them as free names, so check the output. The web
+// extension host's bundle keeps a library's `process.cwd()` (path-browserify, behind a check); the
+// panel's bundle has no library that needs one, so there any use of `Buffer` or `process` fails too.
+const NODE_GLOBALS = [
+  /\bBuffer\.(from|alloc|byteLength|concat|isBuffer)\b/,
+  /\brequire\(\s*["'](?!vscode["'])/,
+  /\b__dirname\b|\b__filename\b/,
+  /\bsetImmediate\(/,
+];
+const STRICT_NODE_GLOBALS = [...NODE_GLOBALS, /(?<![.\w$])Buffer\b/, /(?<![.\w$])process\s*(\?\.|\.|\[)/];
+function assertBundleIsNodeFree(file, patterns = NODE_GLOBALS) {
   const code = readFileSync(file, 'utf8');
-  const hits = [/\bBuffer\.(from|alloc|byteLength|concat|isBuffer)\b/, /\brequire\(\s*["'](?!vscode["'])/, /\b__dirname\b|\b__filename\b/, /\bsetImmediate\(/]
-    .map((re) => re.exec(code)?.[0])
-    .filter(Boolean);
+  const hits = patterns.map((re) => re.exec(code)?.[0]).filter(Boolean);
   if (hits.length) throw new Error(`${relative(root, file)} uses Node-only globals: ${hits.join(', ')} (use src/platform/*.web.ts)`);
 }
 
@@ -119,7 +127,7 @@ const featureRequire = {
 const TOKENIZERS = { 'tokenizer-o200k': 'gpt-tokenizer/encoding/o200k_base', 'tokenizer-cl100k': 'gpt-tokenizer/encoding/cl100k_base' };
 // `import * as vscode from 'vscode'` compiles to `__toESM(require("vscode"))` in every module that
 // imports it: a fresh copy of the ~200 getters of VS Code's API object per module (16 in
-// dist/extension.js, a few ms of loading the bundle in the real host, issue 9). Nothing uses a
+// dist/extension.js, a few ms of loading the bundle in the real host). Nothing uses a
 // default import of 'vscode', so the API object itself does: the written bundle is rewritten to
 // `require("vscode")`. The build fails if the pattern is not what it expects.
 const plainVscode = {
@@ -271,7 +279,7 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
   nodeHost = true;
   builds.push({
     ...common,
-    plugins: [noNodeModules, platformSeam, plainVscode],
+    plugins: [noNodeModules('web extension'), platformSeam, plainVscode],
     platform: 'browser',
     format: 'cjs',
     target: 'es2022',
@@ -285,8 +293,10 @@ if (!args.has('--tests-only') && !args.has('--sim') && !args.has('--bench') && !
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
   });
   builds.push({ ...node, entryPoints: TOKENIZERS, outdir: dist, metafile: true });
+  // the chat panel's page: the same platform seam as the web extension, and no Node at all
   builds.push({
     ...common,
+    plugins: [noNodeModules('chat webview'), platformSeam],
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -348,6 +358,7 @@ if (watch) {
   console.log('[esbuild] watching');
 } else {
   const [host, ...results] = await Promise.all([nodeHost ? buildNodeHost(dist) : undefined, ...builds.map((b) => esbuild.build(b))]);
-  if (builds.some((b) => b.outdir === join(dist, 'web'))) assertWebBundleIsNodeFree(join(dist, 'web', 'extension.js'));
+  if (builds.some((b) => b.outdir === join(dist, 'web'))) assertBundleIsNodeFree(join(dist, 'web', 'extension.js'));
+  if (builds.some((b) => b.entryPoints?.webview)) assertBundleIsNodeFree(join(dist, 'webview.js'), STRICT_NODE_GLOBALS);
   if (distArg) writeFileSync(join(dist, 'meta.json'), JSON.stringify({ host, others: results.map((r) => r.metafile) }));
 }

@@ -15,12 +15,14 @@ import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
 import { registerOnboarding } from './onboarding';
 import { setApiKeyCommand } from './onboarding/setKeyFlow';
-import { defaultPrompts, USE_IN_VS_CODE_CHAT, useInVsCodeChat, type VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
 import type { Services } from './services/serviceContainer';
-import { BudgetGuard, registerSpending } from './spendingView';
+import type { VsCodeChatPrompts } from './lm';
+import { BudgetGuard } from './services/budgetGuard';
+import { registerSpending } from './spendingView';
 import { setTranslator } from './core/l10n';
 import { isLoopbackHost } from './core/client/baseUrl';
 import { exportsFor, inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from './modelgateApi';
+import { errorText } from './core/errorText';
 
 export type { ModelgateApi, ModelgatePublicApi } from './modelgateApi';
 
@@ -80,10 +82,10 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: API key removed from secret storage.'));
   });
   const reportPickerError = (err: unknown) => {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
     throw err;
   };
-  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened (issue 20 item 6).
+  // The walkthrough's "Pick a model and a channel" ticks on a pick, not when a picker is merely opened.
   const picked = (done: boolean) =>
     done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));
@@ -92,12 +94,11 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
-  let vsCodeChatPrompts: VsCodeChatPrompts = defaultPrompts; // tests answer the modal (useInVsCodeChatPrompts)
-  command(USE_IN_VS_CODE_CHAT, () => useInVsCodeChat(services, vsCodeChatPrompts));
   clock.phase('commands');
 
   // Chat, images and Modelgate's models in vscode.lm: registered now, built on first use.
-  const features = registerLazyFeatures(services);
+  let vsCodeChatPrompts: VsCodeChatPrompts | undefined; // tests answer the modal (useInVsCodeChatPrompts)
+  const features = registerLazyFeatures(services, { vsCodeChatPrompts: () => vsCodeChatPrompts });
   // the last transcript write and the spend ledger's queued writes finish before the host exits
   flushOnDeactivate = () => Promise.all([features.flush(), usage.whenWritten()]).then(() => undefined);
   clock.phase('lazyFeatures');
@@ -136,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     activationTiming,
     spend: spend.api,
     useInVsCodeChatPrompts: (prompts) => {
-      vsCodeChatPrompts = prompts ?? defaultPrompts;
+      vsCodeChatPrompts = prompts;
     },
     completions: {
       probe: () => features.completions()?.probeApi,

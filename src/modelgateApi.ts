@@ -11,13 +11,13 @@ import type { Settings } from './services/settings';
 import type { UsageEntry, UsageLedger } from './services/usageLedger';
 import type { SpendApi } from './spendingView';
 import type { PickerItemView } from './statusBar/modelChannelPicker';
-import type { VsCodeChatPrompts } from './onboarding/useInVsCodeChat';
+import type { VsCodeChatPrompts } from './lm';
 import type { CompletionsProbe } from './completions';
 import type { TurnOnAsk } from './services/completionsState';
 import { startupEnvironmentValue } from './platform/startupEnvironment';
 
 /**
- * What activate() returns to every other extension (issue 21): figures to read, nothing that
+ * What activate() returns to every other extension: figures to read, nothing that
  * sends a request or changes how Modelgate decides. Requests go through vscode.lm (vendor
  * `modelgate`) and the `modelgate.generateImage` command, with the budgets, the spend ledger and
  * the key rules. Every value is a copy: changing it changes nothing in Modelgate.
@@ -116,7 +116,7 @@ export function exportsFor(testMode: boolean, publicApi: ModelgatePublicApi, tes
  * Test mode: VS Code's extension tests, or the test runner extension's suite in this extension
  * host, which the harness names in the host's environment at launch. Read from the environment
  * the host started with: another extension in the same host that sets the variable later does
- * not get the test-only members (issue 21, item 4).
+ * not get the test-only members.
  */
 export function inTestMode(
   context: Pick<vscode.ExtensionContext, 'extensionMode'>,

@@ -2,17 +2,21 @@
 // `npm test`: every check of the project. The stages and what each waits for:
 //   typecheck    tsc -b test/typecheck/all.json: tsconfig.json (host), src/platform/tsconfig.web.json
 //                (web seams), src/webview/tsconfig.json (webview), test/tsconfig.json (tests)  (from the start)
-//   lint         eslint (layer zones), dependency-cruiser (cycles), prettier --check (from the start)
-//   build        node esbuild.mjs --tests                            (from the start)
+//   lint         npm run lint: eslint (layer zones), dependency-cruiser (cycles), prettier --check
+//                                                                    (from the start)
+//   build        node esbuild.mjs --tests-only: the tests, the harness, the simulator (from the start)
 //   install      bash test/harness/install-vscode.sh (Chromium, Node 24, code-server; idempotent)
 //                                                                    (from the start)
-//   unit         mocha over out/test/unit/**/*.test.js in plain Node (after build)
-//   package      npm run package -> dist-vsix/modelgate.vsix         (after build: both write dist/)
+//   package      npm run package -> dist/ (production) and dist-vsix/modelgate.vsix  (from the start)
+//   unit         mocha over out/test/unit/**/*.test.js in plain Node (after build and package:
+//                a unit suite checks what the package ships from dist/)
 //   integration  the suites of test/integration inside a real VS Code 1.139 extension host; its
 //                trusted and Restricted Mode sessions run side by side (after build, install, package)
-//   e2e          mocha over out/test/e2e/**/*.e2e.test.js, driving the web workbench in Chromium,
-//                in MODELGATE_E2E_WORKERS (default 2) mocha processes that take the e2e files
-//                longest first (after build, install, package; beside integration)
+//   e2e          out/test/e2e/**/*.e2e.test.js, driving the web workbench in Chromium, in
+//                MODELGATE_E2E_WORKERS (default 2) worker processes (test/harness/e2e-worker.mjs)
+//                that take the e2e files longest first and run them with mocha, the files of a
+//                worker sharing one workbench (test/e2e/sharedWorkbench.ts)
+//                                                   (after build, install, package; beside integration)
 // Stages that run at the same time have each line of their output prefixed with their name.
 // A stage that fails stops the run: nothing new starts, and what is running is stopped (except
 // the install: it finishes); a stopped stage shows as 'stopped' and its tests are not counted.
@@ -26,6 +30,7 @@
 //   MODELGATE_TEST_GREP=<regex>       only matching integration tests
 //   MODELGATE_E2E_FILES=<regex>       only the e2e files whose name matches
 //   MODELGATE_E2E_WORKERS=<n>         e2e processes at a time (default 2)
+//   MODELGATE_E2E_SHARE=0             every e2e file gets a workbench of its own (not the shared one)
 //   MODELGATE_SERIAL=1                one stage at a time, in the order above, one e2e worker
 //   MODELGATE_KEEP_TMP=1              keep VS Code profiles and logs of passing runs too
 // Timings of each stage (start and duration) and the slowest tests are also written to
@@ -317,8 +322,11 @@ function e2eWeights() {
 }
 
 /**
- * The e2e layer: the files go to `e2eWorkers` mocha processes, longest first; each process takes
- * the next file when it is done with one. They share the installed extensions (one template folder).
+ * The e2e layer: `e2eWorkers` processes (test/harness/e2e-worker.mjs) take the files from one
+ * queue, longest first, each the next when it is done with one. A worker runs its files in one
+ * process, where they share a workbench (test/e2e/sharedWorkbench.ts) and the installed extensions
+ * (one template folder for all workers). A worker that ends early (a crash) is replaced while
+ * files are left in the queue.
  */
 async function runE2e(label) {
   const pattern = process.env.MODELGATE_E2E_FILES ? new RegExp(process.env.MODELGATE_E2E_FILES) : undefined;
@@ -330,7 +338,8 @@ async function runE2e(label) {
     return { ok: true, note: 'no e2e tests found' };
   }
   const config = JSON.parse(readFileSync(join(root, 'test/e2e/.mocharc.json'), 'utf8'));
-  delete config.spec; // The files are named on the command line.
+  delete config.spec; // The worker names the files.
+  config.reporter = reporter;
   const configFile = join(countsDir, 'e2e-mocharc.json');
   writeFileSync(configFile, JSON.stringify(config));
   const templates = join(countsDir, 'e2e-extensions');
@@ -338,34 +347,58 @@ async function runE2e(label) {
 
   const weights = e2eWeights();
   const name = (f) => basename(f, '.js');
-  const queue = [...files].sort((a, b) => (weights[name(b)] ?? 60) - (weights[name(a)] ?? 60));
-  const workers = Math.min(e2eWorkers, queue.length);
-  console.log(`[test] e2e: ${files.length} files in ${workers} worker(s), longest first: ${queue.map(name).join(', ')}`);
+  const ordered = [...files].sort((a, b) => (weights[name(b)] ?? 60) - (weights[name(a)] ?? 60));
+  const queueDir = join(countsDir, 'e2e-queue');
+  mkdirSync(queueDir);
+  ordered.forEach((f, i) => writeFileSync(join(queueDir, `${String(i).padStart(3, '0')}-${name(f)}`), f));
+  const left = () => readdirSync(queueDir).length;
+  const workers = Math.min(e2eWorkers, files.length);
+  console.log(`[test] e2e: ${files.length} files in ${workers} worker(s), longest first: ${ordered.map(name).join(', ')}`);
+  const resultsFile = join(countsDir, 'e2e-results.jsonl');
+  const deadline = Date.now() + 30 * MIN;
+  let timedOut = false;
+  const workerExits = [];
+  const worker = async (n) => {
+    while (left() && !timedOut && !stopping.has('e2e')) {
+      const workerLabel = workers > 1 || label ? `e2e.${n}` : undefined;
+      const code = await run(node, ['--enable-source-maps', join(root, 'test/harness/e2e-worker.mjs'), queueDir, resultsFile, configFile], {
+        timeoutMs: Math.max(MIN, deadline - Date.now()),
+        env: { MODELGATE_E2E_COUNTS_DIR: countsDir, MODELGATE_E2E_TEMPLATES: templates },
+        label: workerLabel,
+      });
+      workerExits.push(code);
+      if (code === 'timeout') timedOut = true;
+      else if (code !== 0 && left()) console.log(`[test] e2e worker ${n} ended with ${code}; a new one takes the files left`);
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i + 1)));
+
+  const results = existsSync(resultsFile)
+    ? readFileSync(resultsFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   const parts = [];
   const durations = {};
   const cpuOfFile = {};
   const wallOfFile = {};
-  const deadline = Date.now() + 30 * MIN;
-  let stop = false;
-  const worker = async (n) => {
-    for (let file = queue.shift(); file && !stop && !stopping.has('e2e'); file = queue.shift()) {
-      const countsFile = join(countsDir, `e2e-${name(file)}.json`);
-      const t0 = Date.now();
-      const workerLabel = workers > 1 || label ? `e2e.${n}` : undefined;
-      const code = await run(node, [mochaBin, '--config', configFile, '--reporter', reporter, file], {
-        timeoutMs: Math.max(MIN, deadline - Date.now()),
-        env: { MODELGATE_COUNTS_FILE: countsFile, MODELGATE_E2E_TEMPLATES: templates },
-        label: workerLabel,
-        onCpu: (ms) => (cpuOfFile[name(file)] = ms),
-      });
-      wallOfFile[name(file)] = Date.now() - t0;
-      // Only a file that passed says how long it takes (one that failed may have stopped early).
-      if (code === 0) durations[name(file)] = Math.round((Date.now() - t0) / 1000);
-      parts.push({ code, counts: readCounts(countsFile), label: `e2e ${relative(root, file)}` });
-      if (code === 'timeout') stop = true;
+  for (const r of results) {
+    wallOfFile[name(r.file)] = r.ms;
+    if (r.cpuMs !== undefined) cpuOfFile[name(r.file)] = r.cpuMs;
+    // Only a file that passed says how long it takes (one that failed may have stopped early).
+    if (r.code === 0) durations[name(r.file)] = Math.round(r.ms / 1000);
+    parts.push({ code: r.code, counts: readCounts(join(countsDir, `e2e-${name(r.file)}.json`)), label: `e2e ${relative(root, r.file)}` });
+  }
+  // A file a worker took but did not finish (the worker crashed or was stopped).
+  const finished = new Set(results.map((r) => r.file));
+  for (const dir of readdirSync(countsDir).filter((d) => d.startsWith('claimed-')))
+    for (const entry of readdirSync(join(countsDir, dir))) {
+      const file = readFileSync(join(countsDir, dir, entry), 'utf8').trim();
+      if (finished.has(file)) continue;
+      const code = timedOut ? 'timeout' : (workerExits.find((c) => c !== 0) ?? 1);
+      parts.push({ code, counts: readCounts(join(countsDir, `e2e-${name(file)}.json`)), label: `e2e ${relative(root, file)}` });
     }
-  };
-  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i + 1)));
   try {
     mkdirSync(join(root, 'test-results'), { recursive: true });
     const known = join(root, 'test-results/e2e-files.json');
@@ -377,12 +410,11 @@ async function runE2e(label) {
   const byCpu = Object.keys(wallOfFile).sort((a, b) => (cpuOfFile[b] ?? wallOfFile[b]) - (cpuOfFile[a] ?? wallOfFile[a]));
   if (byCpu.length)
     console.log(
-      `\n[test] e2e files${cpuRoot ? ', by CPU time (all their processes: mocha, the simulator, code-server, Chromium)' : ''}:\n${byCpu
+      `\n[test] e2e files${cpuRoot ? ', by CPU time (all processes of the worker while the file ran: mocha, the simulator, code-server, Chromium)' : ''}:\n${byCpu
         .map((f) => `  ${(cpuOfFile[f] !== undefined ? `${fmt(cpuOfFile[f])} CPU` : '').padStart(16)} ${fmt(wallOfFile[f]).padStart(12)} wall  ${f}`)
         .join('\n')}`,
     );
-  if (queue.length && !stopping.has('e2e'))
-    parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${queue.length} files not run)` });
+  if (left() && !stopping.has('e2e')) parts.push({ code: 'timeout', counts: { passed: 0, failed: 0, skipped: 0 }, label: `e2e (${left()} files not run)` });
   return finishLayer('e2e', parts);
 }
 
@@ -408,39 +440,20 @@ const stages = [
     title: 'Lint: eslint (layer zones), dependency-cruiser (cycles, type-only imports too), prettier --check (npm run lint)',
     after: [],
     async run(label) {
-      const bin = (p) => join(root, 'node_modules', p);
-      const checks = [
-        ['eslint', [bin('eslint/bin/eslint.js'), 'src', 'test']],
-        ['cycles', [bin('dependency-cruiser/bin/dependency-cruise.mjs'), '--config', '.dependency-cruiser.cjs', 'src', 'test']],
-        ['prettier', [bin('prettier/bin/prettier.cjs'), '--check', 'src/**/*.ts', 'test/**/*.{ts,js,mjs,cjs}', '*.{mjs,cjs}']],
-      ];
-      for (const [what, args] of checks) {
-        const code = await run(node, args, { timeoutMs: 5 * MIN, label, priority: true });
-        if (code !== 0) return { ok: false, note: `${what} failed` };
-      }
-      return { ok: true };
+      // The same checks as a developer's `npm run lint` (package.json says which), not a copy of them.
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const code = await run(npm, ['run', '--silent', 'lint'], { timeoutMs: 10 * MIN, label, priority: true });
+      return code === 0 ? { ok: true } : { ok: false, note: 'npm run lint' };
     },
   },
   {
     id: 'build',
-    title: 'Build: node esbuild.mjs --tests',
+    title: 'Build: node esbuild.mjs --tests-only (the extension itself is built once, for its package)',
     after: [],
     async run(label) {
-      const code = await run(node, ['esbuild.mjs', '--tests'], { timeoutMs: 5 * MIN, label });
+      const code = await run(node, ['esbuild.mjs', '--tests-only'], { timeoutMs: 5 * MIN, label });
       const pruned = pruneStaleBundles();
       return { ok: code === 0, note: pruned ? `removed ${pruned} stale bundle(s)` : undefined };
-    },
-  },
-  {
-    id: 'unit',
-    title: `Unit tests: mocha over out/test/unit/**/*.test.js (plain Node ${process.version})`,
-    after: ['build'],
-    async run(label) {
-      if (!findFiles(join(root, 'out/test/unit'), '.test.js').length) {
-        console.log('[test] WARNING: no compiled unit tests in out/test/unit');
-        return { ok: true, note: 'no unit tests found' };
-      }
-      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label, true);
     },
   },
   {
@@ -456,8 +469,8 @@ const stages = [
   {
     id: 'package',
     title: 'Package the extension: npm run package -> dist-vsix/modelgate.vsix',
-    // esbuild.mjs --tests also builds dist/, which the package rebuilds for production.
-    after: ['build'],
+    // The only build of the extension (dist/, production): the build stage builds the tests alone.
+    after: [],
     async run(label) {
       const vsix = join(root, 'dist-vsix/modelgate.vsix');
       rmSync(vsix, { force: true });
@@ -470,6 +483,19 @@ const stages = [
         return { ok: false };
       }
       return { ok: true, note: `${(statSync(vsix).size / 1024).toFixed(1)} KB` };
+    },
+  },
+  {
+    id: 'unit',
+    title: `Unit tests: mocha over out/test/unit/**/*.test.js (plain Node ${process.version})`,
+    // a suite lists what the package ships (vsce ls), which reads dist/: the package's build
+    after: ['build', 'package'],
+    async run(label) {
+      if (!findFiles(join(root, 'out/test/unit'), '.test.js').length) {
+        console.log('[test] WARNING: no compiled unit tests in out/test/unit');
+        return { ok: true, note: 'no unit tests found' };
+      }
+      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label, true);
     },
   },
   {

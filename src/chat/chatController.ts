@@ -15,34 +15,34 @@ import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
 import type { ChatMessage } from '../core/client/types';
 import type { ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
 import type { Services } from '../services/serviceContainer';
-import { describeError } from '../services/userErrors';
-import { AnswerRuns, errorText, type ChatTools } from './answers/activeAnswers';
+import { describeError } from '../shared/userErrors';
+import { AnswerRuns } from './answers/answerRuns';
+import { errorText } from '../core/errorText';
+import type { ChatTools } from '../agentTools/chatTools';
 import { ChatTurns } from './answers/chatTurns';
 import { ChatMessageRouter } from './chatMessages';
 import { CacheLossNotices } from './answers/cacheLossWarning';
 import { ChatAttachments } from './context/chatAttachments';
 import { ChatOutput } from './view/chatOutput';
 import type { ChatScope } from './chatScope';
-import type { ChatApply } from './apply';
-import type { ChatEdits } from './edits';
-import { EditsPanel } from './edits/editsPanel';
-import type { ApprovalChange, PanelApprovals } from './tools/panelApproval';
+import type { ChatApply } from '../workspaceEdits/apply';
+import type { ChatEdits } from '../workspaceEdits/toolEdits';
+import { EditsPanel } from './cards/editsPanel';
+import type { ApprovalChange, PanelApprovals } from './cards/panelApprovals';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { budgetStillRefuses } from './answers/sendChecks';
 import { ProjectRules } from './context/rulesFiles';
 import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
 import { conversationView, type Conversation } from './conversations/conversationTranscript';
 
-export type { ChatTools } from './answers/activeAnswers';
-
 export interface ChatControllerOptions {
   services: Services;
   backend: StorageBackend;
   tools: ChatTools;
   apply: Pick<ChatApply, 'propose'>;
-  /** the model's edits under review (src/chat/edits); absent: the panel has no edits */
+  /** the model's edits under review (src/workspaceEdits/toolEdits); absent: the panel has no edits */
   edits?: ChatEdits;
-  /** the panel's approval cards (src/chat/tools/panelApproval.ts), shared with the tools */
+  /** the panel's approval cards (src/chat/cards/panelApprovals.ts), shared with the tools */
   approvals: PanelApprovals;
 }
 

@@ -5,12 +5,12 @@
 import * as vscode from 'vscode';
 import type { WebviewMessage } from './protocol';
 import type { ChatScope } from './chatScope';
-import type { ChatApply } from './apply';
-import type { EditsPanel } from './edits/editsPanel';
-import type { PanelApprovals } from './tools/panelApproval';
-import type { VscodeToolsPanel } from './tools/vscodeToolsPanel';
-import { describeError, runErrorAction } from '../services/userErrors';
-import { errorText } from './answers/activeAnswers';
+import type { ChatApply } from '../workspaceEdits/apply';
+import type { EditsPanel } from './cards/editsPanel';
+import type { PanelApprovals } from './cards/panelApprovals';
+import type { VscodeToolsPanel } from '../agentTools/vscodeToolsPanel';
+import { describeError, runErrorAction } from '../shared/userErrors';
+import { errorText } from '../core/errorText';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { decodePastedImage } from '../core/prompt/imageInput';
 
@@ -38,7 +38,7 @@ export interface ChatMessageRouterOptions {
   apply: Pick<ChatApply, 'propose'>;
   approvals: PanelApprovals;
   edits: EditsPanel | undefined;
-  /** the picker of tools from VS Code (src/chat/vscodeTools) */
+  /** the picker of tools from VS Code (src/agentTools/vscodeTools) */
   vscodeTools?: VscodeToolsPanel | undefined;
 }
 
@@ -131,6 +131,11 @@ export class ChatMessageRouter {
           return;
         case 'approvalAnswer':
           if (!this.o.approvals.answer(msg.id, msg.choiceId)) services.log.warn('The chat view answered a question that is not open; ignored.');
+          return;
+        case 'openImage':
+          return; // the view provider opens it (chatViewProvider.receive): it owns the images' webview URIs
+        default:
+          msg satisfies never; // every message of protocol.ts has a case above: a new one without a case does not compile
           return;
       }
     } catch (err) {

@@ -2,19 +2,19 @@
 // registerChat on first use (the view resolving, a chat command, the API) and pushes the
 // disposables; it registers the view's provider itself (from activation), and hands it to `provider`.
 import * as vscode from 'vscode';
-import { CHAT_COMMANDS, commandTable } from '../services/featureIds';
+import { CHAT_COMMANDS, commandTable } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
 import { ChatController } from './chatController';
 import { ChatViewProvider, CHAT_VIEW_ID } from './view/chatViewProvider';
 import { controllerListHost, showConversationList, type ConversationListOptions, type ConversationListSession } from './conversations/conversationList';
-import { registerApply, type ChatApply } from './apply';
+import { registerApply, type ChatApply } from '../workspaceEdits/apply';
 import { FileBackend } from './conversations/conversationFiles';
-import { createWorkspaceTools } from './tools';
-import { withPanelImageTool, type PanelImageToolLike } from './panelImageTools';
-import { createChatEdits, type ChatEdits } from './edits';
-import { PanelApprovals } from './tools/panelApproval';
-import { sensitiveReadInPanel } from './tools/sensitiveAccess';
-import { withVscodeTools } from './vscodeTools';
+import { createWorkspaceTools } from '../agentTools';
+import { withPanelImageTool, type PanelImageToolLike } from '../agentTools/imageGeneration';
+import { createChatEdits, type ChatEdits } from '../workspaceEdits/toolEdits';
+import { PanelApprovals } from './cards/panelApprovals';
+import { sensitiveReadInPanel } from '../agentTools/sensitiveAccess';
+import { withVscodeTools } from '../agentTools/vscodeTools';
 
 export { ChatController } from './chatController';
 export { CHAT_VIEW_ID } from './view/chatViewProvider';
@@ -33,15 +33,15 @@ export interface ChatApi {
   readonly view: Pick<ChatViewProvider, 'receive' | 'served' | 'onDidDeliver'>;
   /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
-  /** Apply of code blocks: proposed changes, Accept/Discard (src/chat/apply). */
+  /** Apply of code blocks: proposed changes, Accept/Discard (src/workspaceEdits/apply). */
   readonly apply: ChatApply;
-  /** The model's edits under review: Keep, Undo, checkpoints (src/chat/edits). */
+  /** The model's edits under review: Keep, Undo, checkpoints (src/workspaceEdits/toolEdits). */
   readonly edits: ChatEdits;
 }
 
 /**
  * On start (and on ChatApi.reload): removes the edit checkpoints of conversations that were
- * deleted (also in another window) or are not in the history any more (src/chat/edits/checkpoints.ts).
+ * deleted (also in another window) or are not in the history any more (src/workspaceEdits/toolEdits/checkpoints.ts).
  */
 async function sweepCheckpoints(controller: ChatController, edits: ChatEdits): Promise<void> {
   try {
@@ -105,7 +105,7 @@ export function registerChat(
     edits,
   };
 
-  // exactly the commands of CHAT_COMMANDS (src/services/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
+  // exactly the commands of CHAT_COMMANDS (src/shared/featureIds.ts: src/featureLoading/lazyFeatures.ts proxies them until now)
   const commands = commandTable(CHAT_COMMANDS, {
     openChat: async () => {
       await focus();

@@ -6,8 +6,12 @@
 import * as z from 'zod';
 import type { ErrorAction, ErrorView } from '../core/errorView';
 import { MAX_IMAGES_PER_PART, WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
+import type { ApprovalChoiceView, ApprovalView, VscodeToolView } from '../agentTools/toolViews';
+import type { AnswerEditsView, EditFileView } from '../workspaceEdits/toolEdits/reviewViews';
 
 export type { ErrorAction, ErrorView };
+// the tools' cards and picker rows, and the edits' review state, as the tools and the edits declare them
+export type { AnswerEditsView, ApprovalChoiceView, ApprovalView, EditFileView, VscodeToolView };
 
 // ---------- shared view model (host-owned transcript, as the webview sees it) ----------
 
@@ -75,29 +79,6 @@ export interface UsageView {
   cost?: number;
 }
 
-/** A file an answer's edit tools changed, as the panel lists it (src/chat/edits). */
-export interface EditFileView {
-  /** workspace-relative */
-  path: string;
-  kind: 'edit' | 'create' | 'delete';
-  added: number;
-  removed: number;
-  /** pending: staged, nothing saved yet; kept: saved; undone: dropped (nothing was saved) */
-  state: 'pending' | 'kept' | 'undone';
-  /** the file configures tools, tasks, CI or packages: the warning shown on its row (never auto-accepted) */
-  warning?: string;
-}
-
-export interface AnswerEditsView {
-  /** the assistant message whose edit tools made the changes */
-  messageId: string;
-  files: EditFileView[];
-  /** "Restore files to before this answer" is offered (something was kept and its checkpoint exists) */
-  restorable: boolean;
-  restored: boolean;
-  note?: string;
-}
-
 /** The first paint's data, in the page's data-initial-state attribute (src/chat/view/chatHtml.ts). */
 export interface ChatInitialState {
   /** a snapshot to show before the first round trip (the host may still post a fresh one) */
@@ -142,21 +123,6 @@ export interface ComposerState {
   vscodeTools?: VscodeToolView[];
 }
 
-/** One row of the panel's picker of VS Code's tools. */
-export interface VscodeToolView {
-  /** VS Code's name of the tool (what the picker sends back) */
-  name: string;
-  /** the name the model sees */
-  label: string;
-  /** "From MCP server …" / "From extension …" */
-  source: string;
-  /** rough tokens it adds to every request */
-  tokens: number;
-  /** rough USD those tokens cost per request at the model's input price; absent when no price is known */
-  cost?: number;
-  on: boolean;
-}
-
 export interface ConversationView {
   id: string;
   title: string;
@@ -164,30 +130,6 @@ export interface ConversationView {
   totalCost?: number;
   /** text the user typed but did not send (restored on reload) */
   draft: string;
-}
-
-/** One choice of an approval card (a button). */
-export interface ApprovalChoiceView {
-  id: string;
-  label: string;
-}
-
-/**
- * A question the panel asks inline in an answer (src/chat/tools/panelApproval.ts): run this
- * command, write this file, use this MCP tool. Every text is shown as text, never as HTML.
- */
-export interface ApprovalView {
-  id: string;
-  /** the answer it belongs to (the card is shown inside it) */
-  messageId: string;
-  title: string;
-  /** lines under the title (e.g. "Folder: src") */
-  detail: string[];
-  /** shown as a code block (e.g. the exact command) */
-  code?: string;
-  choices: ApprovalChoiceView[];
-  /** the choice that changes nothing: the default, focused button (and the answer on Stop) */
-  safeChoiceId: string;
 }
 
 // ---------- host -> webview ----------

@@ -8,12 +8,12 @@ import { CHANNEL_CHOICES, CHANNEL_INFO, type ChannelChoice } from '../core/catal
 import { SNOOZE_CHOICES } from '../core/completions/completionDay';
 import { TROUBLE_ACTION, type TroubleState } from '../core/completions/completionTrouble';
 import { BUDGET_SETTING } from '../core/spend/budget';
-import { topUp } from '../services/balanceTopUp';
+import { topUp } from '../shared/balanceTopUp';
 import type { CompletionsState, TurnOnAnswer, TurnOnAsk } from '../services/completionsState';
-import { COMPLETIONS_COMMANDS, commandTable } from '../services/featureIds';
+import { COMPLETIONS_COMMANDS, commandTable } from '../shared/featureIds';
 import { updateCompletionSetting } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
-import { hourlyText, stopText } from '../services/completionsMoney';
+import { hourlyText, stopText } from '../shared/completionsMoney';
 
 function troubleText(t: TroubleState): string {
   switch (t.kind) {

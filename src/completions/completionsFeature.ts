@@ -15,7 +15,7 @@ import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
 import type { Channel } from '../core/client/types';
 import { costOf } from '../core/spend/cost';
 import type { Hold } from '../core/spend/reservations';
-import { completionMoney } from '../services/completionsMoney';
+import { completionMoney } from '../shared/completionsMoney';
 import type { CompletionsState } from '../services/completionsState';
 import type { Services } from '../services/serviceContainer';
 import { DocumentFacts } from './documentFacts';

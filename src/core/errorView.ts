@@ -1,6 +1,8 @@
-// A failure as a person sees it: a short message and the actions that fix it. The services write it
-// (src/services/userErrors.ts), the chat panel shows it (chat/protocol.ts carries it to the webview),
+// A failure as a person sees it: a short message and the actions that fix it. src/shared/userErrors.ts
+// writes it, the chat panel shows it (chat/protocol.ts carries it to the webview),
 // and commands show it as a notification with buttons.
+import type { GatewayErrorKind } from './client/gatewayError';
+
 export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog';
 
 export interface ErrorView {
@@ -9,10 +11,10 @@ export interface ErrorView {
 }
 
 /**
- * The actions that fix a failure of `kind`: one right action where there is one (issue 20: a
+ * The actions that fix a failure of `kind`: one right action where there is one (a
  * 5xx or a dropped connection is retried, not also "switch channel" and "show log").
  */
-export function errorActions(kind: string, code?: string): ErrorAction[] {
+export function errorActions(kind: GatewayErrorKind, code?: string): ErrorAction[] {
   switch (kind) {
     case 'auth':
       return ['setKey'];
@@ -33,7 +35,11 @@ export function errorActions(kind: string, code?: string): ErrorAction[] {
       return ['switchChannel', 'pickModel'];
     case 'bad_request':
       return [code === 'invalid_base_url' || code === 'invalid_setting' ? 'openSettings' : 'pickModel'];
+    case 'aborted':
+      // the user stopped it: nothing to fix
+      return [];
     default:
+      kind satisfies never; // every kind has a case above: a new kind without one does not compile
       return [];
   }
 }

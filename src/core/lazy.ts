@@ -1,4 +1,4 @@
-// A value built on first use and kept (issue 9: module loading and activate() build nothing that
+// A value built on first use and kept (module loading and activate() build nothing that
 // can wait, e.g. zod schemas, which cost more to construct than most requests take to validate).
 export function lazy<T>(build: () => T): () => T {
   let built = false;

@@ -1,4 +1,4 @@
-// What the chat panel may load as an image (issue 19: generated images shown inline). Pure and
+// What the chat panel may load as an image (generated images shown inline). Pure and
 // shared by the host (src/chat/protocol.ts checks an `images` message before it is posted) and the
 // webview (src/webview/hostMessages.ts checks it again on arrival).
 

@@ -1,4 +1,4 @@
-// The chat, images and language-model features, constructed on first use (issue 9: activate()
+// The chat, images and language-model features, constructed on first use (activate()
 // only registers). What VS Code must know from the start is registered here and is cheap: the
 // chat view's provider, every command the features contribute, and the vscode.lm provider. Each
 // is a small proxy that loads its feature (src/featureLoading/featureBundles.ts: a separate bundle in the
@@ -9,12 +9,14 @@
 //  - vscode.lm: the first request for models (or a chat request, a token count) builds the provider.
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
-import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../services/featureIds';
+import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../shared/featureIds';
 import type { ImageLmTool, PanelImageTool } from '../images';
+import type { VsCodeChatPrompts } from '../lm';
 import { loadChatModule, loadCompletionsModule, loadImagesModule, loadLmModule } from './featureBundles';
 import { registerCompletionsProxy } from './completionsProxy';
 import type { CompletionsFeature } from '../completions';
 import type { Services } from '../services/serviceContainer';
+import { errorText } from '../core/errorText';
 
 export type FeatureName = 'chat' | 'images' | 'lm' | 'completions';
 
@@ -41,7 +43,13 @@ export interface Features {
   completions(): CompletionsFeature | undefined;
 }
 
-export function registerLazyFeatures(services: Services): Features {
+/** What the wiring hands the features besides the services. */
+export interface FeatureHooks {
+  /** the dialogs of "Use in VS Code Chat" (tests answer them); undefined: the real ones */
+  vsCodeChatPrompts(): VsCodeChatPrompts | undefined;
+}
+
+export function registerLazyFeatures(services: Services, hooks: FeatureHooks): Features {
   const { context, log } = services;
   const loads: FeatureLoad[] = [];
   const timed = <T>(feature: FeatureName, trigger: string, build: () => T): T => {
@@ -107,6 +115,14 @@ export function registerLazyFeatures(services: Services): Features {
   );
 
   // ---------- vscode.lm ----------
+  // Its commands need the module only (dist/lm.js), not the provider: loading it is not building the feature.
+  let lmCommands = false;
+  const lmProxies = proxyCommands(FEATURE_COMMANDS.lm, () => {
+    if (lmCommands) return;
+    lmProxies.dispose();
+    context.subscriptions.push(...loadLmModule().registerLmCommands(services, hooks.vsCodeChatPrompts));
+    lmCommands = true;
+  });
   context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
 
   // ---------- completions as you type ----------
@@ -177,7 +193,7 @@ function registerLmProxy(services: Services, build: (trigger: string) => LmProvi
   } catch (err) {
     // Never fail activation over this feature (e.g. a host that does not know the vendor).
     cleanup.dispose();
-    services.log.warn(`Language model provider not registered: ${err instanceof Error ? err.message : String(err)}`);
+    services.log.warn(`Language model provider not registered: ${errorText(err)}`);
     return new vscode.Disposable(() => {});
   }
 }
@@ -195,7 +211,7 @@ function registerImageToolProxy(services: Services, build: () => vscode.Language
       invoke: (options, token) => build().invoke(options, token),
     });
   } catch (err) {
-    services.log.warn(`Image tool not registered: ${err instanceof Error ? err.message : String(err)}`);
+    services.log.warn(`Image tool not registered: ${errorText(err)}`);
     return new vscode.Disposable(() => {});
   }
 }

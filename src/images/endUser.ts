@@ -1,5 +1,5 @@
-// The `user` field of an image request (spec 4.2: "End-user identifier for monitoring and
-// abuse detection"): the caller's `user` argument, else `modelgate.endUserId`, else nothing.
+// The `user` field of an image request (the gateway's end-user identifier for monitoring and
+// abuse detection): the caller's `user` argument, else `modelgate.endUserId`, else nothing.
 // A bad value stops the request before anything is sent, with words saying what to fix: a
 // request the user wanted labelled must not go out unlabelled, and a value that is the API key
 // itself must never be put in a request body.

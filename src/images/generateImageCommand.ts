@@ -9,9 +9,9 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../core';
 import { unknownImageModel, type ImageModelInfo, type ModelCatalogue } from '../core/catalogue/modelCatalogue';
-import { IMAGE_COMMANDS } from '../services/featureIds';
+import { IMAGE_COMMANDS } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
-import { showError } from '../services/userErrors';
+import { showError } from '../shared/userErrors';
 import { isResourceArgument, parseImageArgs, type ImageArgs } from './imageArgs';
 import { endUserFor } from './endUser';
 import { ImageArgumentsError } from './imageErrors';
@@ -21,6 +21,7 @@ import { validateChoices } from './imageOptions';
 import { askModel, askOptions, askPrompt } from './imageQuestions';
 import { checkImageFolder, configuredTarget, requireWorkspace, targetForPath, targetForResource, workspaceFolderOf, type ImageTarget } from './imageTarget';
 import { LastImageChoices } from './lastChoices';
+import { errorText } from '../core/errorText';
 
 export const GENERATE_IMAGE_COMMAND = IMAGE_COMMANDS.generateImage;
 
@@ -211,7 +212,7 @@ async function execute(services: Services, job: ImageJob, followUp: FollowUp): P
     try {
       await insertImageLinks(followUp.link, result.uris, job.prompt, job.target.workspaceFolder.uri);
     } catch (err) {
-      services.log.warn(`images: could not insert the link: ${err instanceof Error ? err.message : String(err)}`);
+      services.log.warn(`images: could not insert the link: ${errorText(err)}`);
     }
   }
   if (followUp.open) await openImages(result.uris, !!followUp.link, services.log);

@@ -26,7 +26,7 @@ export class ImageOptionRejectedError extends Error {
   }
 }
 
-/** The temporary image URL expired before the download (spec 2.3: "download promptly"). */
+/** The temporary image URL expired before the download (the gateway's image URLs are temporary: download promptly). */
 export class ImageLinkExpiredError extends Error {
   override name = 'ImageLinkExpiredError';
   constructor(

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Log } from '../services/log';
 import { imageLinkText, linkLanguage } from './imageLinks';
+import { errorText } from '../core/errorText';
 
 /** The editor a link goes into, and where its cursor was when the command started. */
 export interface LinkSpot {
@@ -61,7 +62,7 @@ export async function openImages(uris: readonly vscode.Uri[], beside: boolean, l
     );
     for (const uri of uris.slice(1)) await vscode.commands.executeCommand('revealInExplorer', uri);
   } catch (err) {
-    log.warn(`images: could not open ${uris[0].toString(true)}: ${err instanceof Error ? err.message : String(err)}`);
+    log.warn(`images: could not open ${uris[0].toString(true)}: ${errorText(err)}`);
   }
 }
 

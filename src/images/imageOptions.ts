@@ -12,10 +12,10 @@ export type ImageQuality = (typeof QUALITIES)[number];
 export const STYLES = ['vivid', 'natural'] as const;
 export type ImageStyle = (typeof STYLES)[number];
 
-/** Defaults of the spec (4.2) for the fields it gives defaults for. */
+/** Defaults of the gateway's interface for the fields it gives defaults for. */
 export const SPEC_DEFAULTS = { size: '1024x1024', n: 1, quality: 'standard', style: 'vivid' } as const;
 
-/** Aspect ratio and the use the spec notes for each size, for the size picker. */
+/** Aspect ratio and the use the gateway's interface notes for each size, for the size picker. */
 export const SIZE_NOTES: Record<ImageSize, string> = {
   '256x256': '1:1 · small icons',
   '512x512': '1:1 · medium',
@@ -25,7 +25,7 @@ export const SIZE_NOTES: Record<ImageSize, string> = {
 };
 
 export interface ImageOptionSpace {
-  /** in the spec's order, only the spec's five sizes */
+  /** in the gateway's order, only its five sizes */
   sizes: ImageSize[];
   /** 1..maxN; [1] when the model makes one image per request */
   counts: number[];
@@ -34,12 +34,12 @@ export interface ImageOptionSpace {
   styles?: readonly ImageStyle[];
 }
 
-/** n the spec allows at most; the limit used when the catalogue does not know a model's rules */
+/** n the gateway allows at most; the limit used when the catalogue does not know a model's rules */
 export const SPEC_MAX_N = 10;
 
 export function optionSpace(model: ImageModelInfo): ImageOptionSpace {
   if (model.rulesUnknown) {
-    // Nothing says what the model accepts: offer what the spec allows and let the gateway decide.
+    // Nothing says what the model accepts: offer what the gateway allows and let the gateway decide.
     return { sizes: [...IMAGE_SIZES], counts: Array.from({ length: SPEC_MAX_N }, (_, i) => i + 1) };
   }
   const sizes = IMAGE_SIZES.filter((s) => model.sizes.includes(s));
@@ -62,7 +62,7 @@ export interface ImageChoices {
 
 /**
  * Choices to pre-select: the last ones used with this model where they are still allowed
- * (the catalogue may have changed since), else the spec's defaults, else the first allowed.
+ * (the catalogue may have changed since), else the gateway's defaults, else the first allowed.
  */
 export function defaultChoices(model: ImageModelInfo, last?: Partial<Record<keyof ImageChoices, unknown>>): ImageChoices {
   const space = optionSpace(model);
@@ -105,7 +105,7 @@ export function allowedText(model: ImageModelInfo, option: 'size' | 'n' | 'quali
 }
 
 /**
- * Checks requested options against the catalogue entry. Missing options take the spec's
+ * Checks requested options against the catalogue entry. Missing options take the gateway's
  * defaults (and are not sent for quality/style); every problem is listed with what is allowed.
  */
 export function validateChoices(model: ImageModelInfo, requested: RequestedOptions): ValidationResult {
@@ -125,7 +125,7 @@ export function validateChoices(model: ImageModelInfo, requested: RequestedOptio
     else problems.push(l10n.t('n = {0} is not available for {1} (allowed: {2})', String(requested.n), model.id, allowedText(model, 'n')));
   }
   if (model.rulesUnknown) {
-    // Shape-checked only (the spec's values); whether the model takes them is the gateway's answer.
+    // Shape-checked only (the gateway's values); whether the model takes them is the gateway's answer.
     if (requested.quality !== undefined) {
       if (QUALITIES.includes(requested.quality as ImageQuality)) choices.quality = requested.quality as ImageQuality;
       else problems.push(l10n.t('quality “{0}” is not valid (allowed: {1})', String(requested.quality), list(QUALITIES)));

@@ -8,13 +8,13 @@ export type ImageFormatOption = 'url' | 'b64_json';
 /**
  * Only what the model supports is sent: quality and style exist on some models only, and an
  * option the catalogue says a model lacks is never put on the wire. `response_format` is sent
- * only when the caller asked for one: the spec leaves that parameter "not shown", so the
+ * only when the caller asked for one: the gateway's interface leaves that parameter "not shown", so the
  * default request relies on the documented default (URLs).
- * No `provider`: the spec's image request (4.2) has no such field; the gateway picks the channel.
+ * No `provider`: the gateway's image request has no such field; the gateway picks the channel.
  */
 export function buildImageRequest(model: ImageModelInfo, prompt: string, choices: ImageChoices, format?: ImageFormatOption, user?: string): ImageRequest {
   const request: ImageRequest = { model: model.id, prompt, n: choices.n, size: choices.size };
-  // spec 4.2 `user`: the end user's id (modelgate.endUserId or the caller's), only when there is one
+  // the gateway's `user` field: the end user's id (modelgate.endUserId or the caller's), only when there is one
   if (user) request.user = user;
   // A model of unknown rules gets what the caller asked for (validateChoices shape-checked it).
   if ((model.quality || model.rulesUnknown) && choices.quality) request.quality = choices.quality;

@@ -6,7 +6,7 @@
 // guard ran again for it (a link swapped in above it during the run refuses); and if a write fails or
 // the user cancels half-way, every file this run wrote (and every folder it created) is removed again.
 import * as vscode from 'vscode';
-import { guardWrite } from '../services/writeGuard';
+import { guardWrite } from '../shared/writeGuard';
 import { candidateNames } from './fileNames';
 import { createExclusive } from './exclusiveCreate';
 

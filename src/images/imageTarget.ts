@@ -9,14 +9,14 @@
 //  - Programmatic `folder`: a Uri, or a path relative to that same workspace folder (an absolute
 //    path is accepted when it is inside a workspace folder).
 // Containment: `..` segments are refused outright; the rest is decided by the write guard
-// (src/services/writeGuard.ts), the one every write goes through: on `file` folders it resolves
+// (src/shared/writeGuard.ts), the one every write goes through: on `file` folders it resolves
 // symlinks of the folder and the workspace roots; on remote and virtual folders, where nothing
 // can say where a link leads, a folder reached through any link is refused (as the tools refuse
 // such paths). imageSaver.ts asks the guard again right before it writes.
 import { path } from '../platform/path';
 import * as vscode from 'vscode';
 import { isContained } from '../core/workspace/pathGuard';
-import { guardWrite } from '../services/writeGuard';
+import { guardWrite } from '../shared/writeGuard';
 
 export interface ImageTarget {
   /** folder the images are written to; may not exist yet (created on save) */

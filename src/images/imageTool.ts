@@ -1,4 +1,4 @@
-// Image generation as a tool for every other agent (issue 19): `modelgate_generate_image`, declared
+// Image generation as a tool for every other agent: `modelgate_generate_image`, declared
 // in package.json's contributes.languageModelTools and registered with vscode.lm.registerTool
 // (src/featureLoading/lazyFeatures.ts registers a proxy at activation and builds this on first use).
 // - prepareInvocation returns a confirmation with the prompt, size, count, model, folder and the

@@ -1,4 +1,4 @@
-// The chat panel's `generate_image` tool (issue 19): the panel's model asks for images; the image
+// The chat panel's `generate_image` tool: the panel's model asks for images; the image
 // model and its rules come from the catalogue as for the command (“modelgate.image.model”); the
 // files go into the folder the user set for images (“modelgate.image.folder”), or, when none is
 // set, the folder the user names once per conversation. The model's input has prompt, size and
@@ -14,6 +14,7 @@ import type { Services } from '../services/serviceContainer';
 import { IMAGE_TOOL_JSON_SCHEMA, parseImageToolInput, planImage, planLines, workspacePath, type ImagePlan } from './imagePlan';
 import { resultText, runPlan } from './imageTool';
 import { targetForPath } from './imageTarget';
+import { errorText } from '../core/errorText';
 
 export const PANEL_IMAGE_TOOL = 'generate_image';
 
@@ -114,7 +115,7 @@ export class PanelImageTool {
       return { content: resultText(plan, run), isError: false, cost: run.cost, images: run.uris.map(workspacePath) };
     } catch (err) {
       if (err instanceof vscode.CancellationError || token.isCancellationRequested) return { content: 'Cancelled: nothing was generated.', isError: true };
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       return { content: `generate_image failed: ${message.slice(0, 500)}`, isError: true };
     }
   }

@@ -16,9 +16,9 @@ export interface LmModelInformation {
   maxOutputTokens: number;
   capabilities: { imageInput: boolean; toolCalling: boolean };
   /**
-   * The price, for the Pricing column of VS Code's "Chat: Manage Language Models" (issue 20 item
-   * 7). Not in @types/vscode 1.104's LanguageModelChatInformation: VS Code 1.139's extension host
-   * copies a provider's `pricing` string into the model's metadata as it is (seen in its
+   * The price, for the Pricing column of VS Code's "Chat: Manage Language Models" (only with a
+   * known price). Not in @types/vscode 1.104's LanguageModelChatInformation: VS Code 1.139's
+   * extension host copies a provider's `pricing` string into the model's metadata as it is (seen in its
    * extensionHostProcess.js, beside multiplierNumeric and inputCost), and the models editor shows
    * it; older versions ignore the field. Absent when no price is configured.
    *

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
 import { costOf } from '../core/spend/cost';
 import { GatewayError, missingKeyError } from '../core/client/gatewayError';
-import { consoleUrlSetting } from '../services/balanceTopUp';
+import { consoleUrlSetting } from '../shared/balanceTopUp';
 import { estimateRequestTokens, estimateTokens } from '../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens, type Hold } from '../core/spend/reservations';
 import type { ChatRequest, GatewayClient, Usage } from '../core/client/types';
@@ -22,6 +22,7 @@ import { modelInformation, type LmModelInformation } from './modelInformation';
 import { streamLmResponse } from './responseStream';
 import { ReasoningMemory } from './reasoningMemory';
 import { thinkingPart, toLmMessage } from './vscodeParts';
+import { errorText } from '../core/errorText';
 
 export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -71,7 +72,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       try {
         await this.services.gateway.ensureKey();
       } catch (err) {
-        this.services.log.warn(`Language model provider: the API key prompt failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.services.log.warn(`Language model provider: the API key prompt failed: ${errorText(err)}`);
       }
     }
     return this.information();
@@ -116,7 +117,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     const requester = requesterOf(options); // the asking extension's id (VS Code 1.104+), if reported
     // Reserves the request's estimated cost until its real cost is recorded, or throws while a
     // budget is used up (counting what requests in flight reserved) or while one is set and the
-    // model has no price: another extension cannot answer a budget question (issue 21).
+    // model has no price: another extension cannot answer a budget question.
     const price = this.services.catalogue().price(model.id, channel);
     const estimate = price
       ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(asked.maxOutputTokens, model.maxOutput), price)
@@ -169,7 +170,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       }
       outcome = 'failed';
       // The GatewayError's message is already short, actionable and free of the key.
-      throw new Error(balanceHint(err) ?? (err instanceof Error ? err.message : String(err)));
+      throw new Error(balanceHint(err) ?? errorText(err));
     } finally {
       onCancel.dispose();
       // recorded first, then the reservation released: the budget never sees neither
@@ -195,9 +196,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       progress.report(part);
     } catch (err) {
       this.reportsThinking = false;
-      this.services.log.warn(
-        `Language model provider: VS Code refused a thinking part; reasoning is no longer reported: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      this.services.log.warn(`Language model provider: VS Code refused a thinking part; reasoning is no longer reported: ${errorText(err)}`);
     }
   }
 
@@ -232,9 +231,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     } catch (err) {
       // A missing or broken bundle costs accuracy, never the count: the estimate from now on.
       this.tokenizerFailed.add(encoding);
-      this.services.log.warn(
-        `Language model provider: the ${encoding} tokenizer did not load, tokens are estimated: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      this.services.log.warn(`Language model provider: the ${encoding} tokenizer did not load, tokens are estimated: ${errorText(err)}`);
       return undefined;
     }
   }

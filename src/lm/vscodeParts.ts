@@ -1,5 +1,5 @@
 // vscode.lm's message classes -> the plain shapes of lmMessages.ts. The only file of the
-// mapping that needs `vscode`: everything after it is pure and unit-tested in plain Node.
+// mapping that needs `vscode`: the modules after it (PLAIN_NODE in eslint.config.mjs) run without it.
 import * as vscode from 'vscode';
 import type { LmMessage, LmPart, LmToolResultContent } from './lmMessages';
 

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
 import { promptBaseUrl } from './baseUrlPrompt';
 import { setSecretHeaderCommand } from './secretHeaderFlow';
+import { errorText } from '../core/errorText';
 
 export const WALKTHROUGH_ID = 'modelgate.modelgate#gettingStarted';
 const SHOWN_FLAG = 'modelgate.walkthroughShown';
@@ -33,7 +34,7 @@ const setContext = (key: string, value: boolean) => vscode.commands.executeComma
 const markStep = (step: string) =>
   Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH_ID}#${step}`)).then(
     () => 'marked',
-    (err: unknown) => `not marked (${err instanceof Error ? err.message : String(err)})`,
+    (err: unknown) => `not marked (${errorText(err)})`,
   );
 
 export function registerOnboarding(services: Services): vscode.Disposable[] {
@@ -55,7 +56,7 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
     await context.globalState.update(SHOWN_FLAG, true);
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
   });
-  first.catch((err: unknown) => services.log.warn(`walkthrough: ${err instanceof Error ? err.message : String(err)}`));
+  first.catch((err: unknown) => services.log.warn(`walkthrough: ${errorText(err)}`));
   return [
     services.onDidChangeSettings(() => void refresh()),
     services.keys.onDidChange(() => void refresh()),
@@ -70,13 +71,13 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
         if (url) void vscode.window.showInformationMessage(vscode.l10n.t('Modelgate: gateway address set to {0}.', url));
         return url;
       } catch (err) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
         return undefined;
       }
     }),
     vscode.commands.registerCommand('modelgate.setSecretHeader', (arg?: unknown) =>
       setSecretHeaderCommand(services, arg).catch((err: unknown) => {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+        void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
         throw err;
       }),
     ),

@@ -1,4 +1,4 @@
-// "Modelgate: Set Secret Header…" (issue 17, item 4): a request header whose value is a secret
+// "Modelgate: Set Secret Header…": a request header whose value is a secret
 // (a corporate access token, a Cloudflare Access client secret) is kept in SecretStorage per
 // gateway origin, like the key, and never in settings. Lists show its name only; the client
 // redacts its value everywhere it redacts the key. An empty value removes the header.

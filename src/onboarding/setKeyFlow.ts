@@ -9,6 +9,7 @@ import { checkKey, type KeyCheck } from './keyCheck';
 import { mergeHeaders } from '../core/client/requestHeaders';
 import { promptBaseUrl, storeBaseUrl } from './baseUrlPrompt';
 import { checkBaseUrl } from '../core/client/baseUrl';
+import { errorText } from '../core/errorText';
 
 /** Programmatic form (tests, other extensions): `{ key, baseUrl?, storeAnyway? }`. */
 export interface SetKeyRequest {
@@ -56,7 +57,7 @@ export async function setApiKeyCommand(services: Services, arg?: unknown): Promi
   try {
     return await interactive(services);
   } catch (err) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', err instanceof Error ? err.message : String(err)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: {0}', errorText(err)));
     return false;
   }
 }

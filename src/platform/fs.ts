@@ -1,5 +1,5 @@
 // Platform seam: direct file-system access. The Node build reads `file` URIs with Node's fs (about
-// 14x faster than vscode.workspace.fs in a remote host, see src/chat/tools/fileAccess.ts) and
+// 14x faster than vscode.workspace.fs in a remote host, see src/agentTools/fileAccess.ts) and
 // resolves symlinks with realpath (src/core/workspace/pathGuard.ts). The browser build swaps in fs.web.ts,
 // where there is no such access: everything goes through vscode.workspace.fs.
 import { createHash, randomUUID } from 'node:crypto';

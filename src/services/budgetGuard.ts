@@ -8,7 +8,7 @@
 //   cost is recorded (src/core/spend/reservations.ts): a burst stops once spent + reserved
 //   reaches the budget, instead of every request of the burst seeing the same figure;
 // - while a budget is set, a request without a known price cannot be counted: the panel and the
-//   image command ask ("Send Once", "Set a Price"), a vscode.lm request is refused (issue 21).
+//   image command ask ("Send Once", "Set a Price"), a vscode.lm request is refused.
 // The figures and rules are in src/core/spend/budget.ts (pure, unit-tested).
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, budgetMessage, budgetStatuses, dueWarnings, exhausted, type BudgetStatus } from '../core/spend/budget';
@@ -88,7 +88,7 @@ export class BudgetGuard implements vscode.Disposable {
   /** the estimated costs of the requests in flight */
   readonly reservations = new Reservations();
   readonly #refused = new vscode.EventEmitter<void>();
-  /** a request was refused or held back by a budget (the spending view redraws: issue 20 item 6) */
+  /** a request was refused or held back by a budget (the spending view redraws) */
   readonly onDidRefuse = this.#refused.event;
 
   constructor(

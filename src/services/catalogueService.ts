@@ -7,6 +7,7 @@ import { describeFactsProblems, parseModelFacts, type GatewayModelFacts } from '
 import type { Settings } from './settings';
 import type { Log } from './log';
 import type { Gateway } from './serviceContainer';
+import { errorText } from '../core/errorText';
 
 export class CatalogueService implements vscode.Disposable {
   private catalogue: ModelCatalogue;
@@ -89,7 +90,7 @@ export class CatalogueService implements vscode.Disposable {
         if (switched()) return;
         // Not every gateway offers GET /models; the built-in catalogue still works.
         this.fetchedFor = wanted;
-        this.log.warn(`Could not list the gateway's models: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`Could not list the gateway's models: ${errorText(err)}`);
       }
     })().finally(() => {
       this.inflight = undefined;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 
 const PREFIX = 'modelgate.apiKey:';
-/** Secret request headers (issue 17, item 4): one JSON object of name -> value per gateway origin. */
+/** Secret request headers: one JSON object of name -> value per gateway origin. */
 const HEADERS_PREFIX = 'modelgate.secretHeaders:';
 
 /** Returns a problem with a pasted key, or undefined if it looks usable. Never echoes the key. */

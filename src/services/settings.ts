@@ -1,10 +1,11 @@
 // Reads Modelgate's settings. Security-relevant ones (the base URL and the model catalogue,
 // which decides prices) come from USER settings only: a workspace's .vscode/settings.json can
-// never redirect the key (field notes: CVE-2026-47282). They are also declared
+// never redirect the key (an extension that read it there sent keys to whatever a
+// repository named: CVE-2026-47282). They are also declared
 // `application` scope in package.json, which VS Code enforces; reading `globalValue` here
 // keeps that true even if the declaration changes.
 //
-// The same holds for every setting that decides what a request costs (issue 10, item 5): the
+// The same holds for every setting that decides what a request costs: the
 // chat and image model, the channel (prices differ per channel), the number of tool rounds
 // (each is a paid request) and the request timeout. A repository's settings for them are
 // ignored, in trusted and Restricted Mode alike, and reported once as a problem so the user
@@ -78,7 +79,7 @@ export interface CompletionSettings {
 
 /**
  * `config.inspect(key)`, once per key for one reading of the settings: inspect is the costly part
- * of reading them in the extension host (issue 9: readSettings runs in activate()).
+ * of reading them in the extension host (readSettings runs in activate()).
  */
 type Inspect = (key: string) => ReturnType<vscode.WorkspaceConfiguration['inspect']>;
 function inspector(config: vscode.WorkspaceConfiguration): Inspect {

@@ -61,7 +61,7 @@ function figuresOf(raw: unknown): UsageEntry | undefined {
 export class UsageLedger implements vscode.Disposable {
   private lastEntry: UsageEntry | undefined;
   private totals: UsageTotals;
-  /** the spend ledger's one writer in this window (issue 21: appends queued, merged on write, never lost) */
+  /** the spend ledger's one writer in this window (appends queued, merged on write, never lost) */
   private readonly writer: SpendWriter;
   /** this window's part of each entry's id: entries are told apart when two windows' writes merge */
   private readonly windowId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -73,7 +73,7 @@ export class UsageLedger implements vscode.Disposable {
     const saved = store?.get(USAGE_STATE_KEY) as { totals?: unknown; last?: unknown } | undefined;
     this.totals = parseTotals(saved?.totals, Date.now());
     this.lastEntry = this.totals.requests > 0 ? figuresOf(saved?.last) : undefined;
-    // the ledger (up to 1,000 entries) is read from the store on first use, not at activation (issue 9)
+    // the ledger (up to 1,000 entries) is read from the store on first use, not at activation
     this.writer = new SpendWriter(store, SPEND_STATE_KEY);
   }
 

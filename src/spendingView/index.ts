@@ -7,8 +7,6 @@ import type { Services } from '../services/serviceContainer';
 import type { BudgetAsk } from '../services/budgetGuard';
 import { SpendView } from './spendView';
 
-export { BudgetGuard, SEND_ONCE, RAISE_BUDGET, type BudgetAsk } from '../services/budgetGuard';
-
 export interface SpendApi {
   /** what was spent in the current local day, week or month */
   summary(period: Period): SpendSummary;

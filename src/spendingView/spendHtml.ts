@@ -1,6 +1,6 @@
 // The "Modelgate: Show Spending" page. Pure, unit-tested in Node. Drawn
 // entirely here: the bars are inline SVG rectangles, the style and the one small script carry
-// the per-render nonce, and the CSP (src/services/webviewShell.ts) allows nothing else (no remote
+// the per-render nonce, and the CSP (src/core/webviewShell.ts) allows nothing else (no remote
 // hosts, no 'unsafe-inline', no 'unsafe-eval'). Every text that came from outside (model ids,
 // extension ids) is escaped.
 import { budgetMessage, type BudgetStatus } from '../core/spend/budget';
@@ -8,7 +8,7 @@ import { formatUsd } from '../core/spend/cost';
 import type { SpendRow, SpendSummary } from '../core/spend/spendBook';
 import { l10n } from '../core/l10n';
 import { counted, pricedCost } from '../core/spend/usageTotals';
-import { escapeHtml, renderWebviewShell } from '../services/webviewShell';
+import { escapeHtml, renderWebviewShell } from '../core/webviewShell';
 
 export interface SpendPage {
   today: SpendSummary;
@@ -55,7 +55,7 @@ function samePeriod(a: SpendSummary, b: SpendSummary): boolean {
   return a.requests === b.requests && a.cost === b.cost && a.unpriced === b.unpriced && a.images === b.images && a.promptTokens === b.promptTokens;
 }
 
-/** A period identical to the one before it is one line, not the same tables again (issue 20 item 6). */
+/** A period identical to the one before it is one line, not the same tables again. */
 function sameAs(id: string, title: string, s: SpendSummary, earlier: string): string {
   return `<section id="${id}"><h2>${escapeHtml(title)}: <span class="total" data-cost="${s.cost}" data-requests="${s.requests}" data-unpriced="${s.unpriced}">${escapeHtml(costText(s.cost, s.requests, s.unpriced))}</span></h2>
 <p class="sub same">${escapeHtml(l10n.t('The same requests as {0}.', earlier))}</p></section>`;

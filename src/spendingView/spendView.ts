@@ -9,10 +9,11 @@ import { spendCsv } from '../core/spend/spendCsv';
 import { summarizePeriod } from '../core/spend/spendBook';
 import type { UsageLedger } from '../services/usageLedger';
 import type { BudgetGuard } from '../services/budgetGuard';
-import { makeNonce } from '../services/webviewShell';
+import { makeNonce } from '../core/webviewShell';
 import { buildSpendHtml, type SpendPage } from './spendHtml';
+import { errorText } from '../core/errorText';
 
-/** built when the page first sends (issue 9: no schema is built at activation) */
+/** built when the page first sends (no schema is built at activation) */
 const messageSchema = lazy(() => z.object({ type: z.literal('exportCsv') }).strict());
 
 /** Where the CSV goes: VS Code's save dialog (tests replace it: a dialog cannot be clicked from the extension host). */
@@ -90,9 +91,7 @@ export class SpendView implements vscode.Disposable {
     try {
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(spendCsv(this.ledger.spend())));
     } catch (err) {
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), err instanceof Error ? err.message : String(err)),
-      );
+      void vscode.window.showErrorMessage(vscode.l10n.t('Modelgate: could not write {0}: {1}', uri.fsPath || uri.toString(true), errorText(err)));
       return undefined;
     }
     return uri;

@@ -8,9 +8,9 @@ import * as vscode from 'vscode';
 import { CHANNEL_INFO } from '../core/catalogue/modelCatalogue';
 import { acceptanceRate } from '../core/completions/completionDay';
 import { formatUsd } from '../core/spend/cost';
-import { completionMoney, hourlyText, stopText } from '../services/completionsMoney';
+import { completionMoney, hourlyText, stopText } from '../shared/completionsMoney';
 import type { CompletionsState } from '../services/completionsState';
-import { COMPLETIONS_COMMANDS } from '../services/featureIds';
+import { COMPLETIONS_COMMANDS } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
 
 export class CompletionsStatusItem implements vscode.Disposable {

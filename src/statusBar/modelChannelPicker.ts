@@ -7,8 +7,8 @@ import { formatHealth } from '../core/channels/channelHealth';
 import { REASONING_EFFORTS } from '../core/client/modelParams';
 import { updateChoice, updateReasoningEffort } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
-import { hourlyText } from '../services/completionsMoney';
-import { COMPLETIONS_COMMANDS } from '../services/featureIds';
+import { hourlyText } from '../shared/completionsMoney';
+import { COMPLETIONS_COMMANDS } from '../shared/featureIds';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(1)}M`;
@@ -186,7 +186,7 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   void services.refreshCatalogue();
   const hasKey = !!(await services.keys.get());
   const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
-  // The models first: the first row is the one Enter picks, so it is never "Change API Key…" (issue 20 item 6).
+  // The models first: the first row is the one Enter picks, so it is never "Change API Key…".
   const items: Item[] = [
     sep(vscode.l10n.t('Chat model')),
     ...modelItems(cat, s.chatModel, s.channel),
@@ -210,7 +210,7 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
           detail: vscode.l10n.t('No key is stored for this gateway yet.'),
           run: async () => vscode.commands.executeCommand('modelgate.setApiKey'),
         } as Item),
-    // VS Code's own Chat shows Modelgate's models once they are turned on there (issue 20 item 7).
+    // VS Code's own Chat shows Modelgate's models once they are turned on there.
     {
       label: vscode.l10n.t("$(comment-discussion) Use in VS Code's Chat…"),
       detail: vscode.l10n.t('Opens "Chat: Manage Language Models", where Modelgate\'s models are listed and can be shown in the Chat model picker.'),

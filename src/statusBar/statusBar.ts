@@ -96,7 +96,7 @@ export class ModelStatusBar implements vscode.Disposable {
   }
 }
 
-/** The tooltip's line about the last request: tokens for a chat answer, the image count for images (issue 20 item 6). */
+/** The tooltip's line about the last request: tokens for a chat answer, the image count for images. */
 function lastRequestLine(last: UsageEntry): string {
   const cost = (known: boolean) =>
     last.cost !== undefined ? ` · ${formatUsd(last.cost)}` : known ? vscode.l10n.t(' · no price configured') : vscode.l10n.t(' · cost unknown');

@@ -13,9 +13,9 @@ import { ACTION_LABELS } from './messageViews';
 import { Notices } from './notices';
 import { EditsView } from './editsView';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
-import { Transcript } from './conversationLog';
+import { TranscriptView } from './transcriptView';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export interface ChatAppOptions {
   window: Window;
@@ -30,7 +30,7 @@ export interface ChatAppOptions {
 
 export class ChatApp {
   readonly header: Header;
-  readonly transcript: Transcript;
+  readonly transcript: TranscriptView;
   readonly composer: Composer;
   readonly notices: Notices;
   readonly edits: EditsView;
@@ -53,7 +53,7 @@ export class ChatApp {
     const post = (m: WebviewMessage) => this.host.post(m);
 
     this.header = new Header(doc, { post, beforeLeave: () => this.composer.flushDraft() });
-    this.transcript = new Transcript(
+    this.transcript = new TranscriptView(
       doc,
       { post, edit: (id, text) => this.composer.startEdit(id, text), focusComposer: () => this.composer.focus() },
       options.frameHost ?? (win as unknown as FrameHost),
@@ -181,6 +181,9 @@ export class ChatApp {
         return this.transcript.approvalDone(msg.id);
       case 'images':
         return this.transcript.images(msg.messageId, msg.partId, msg.images);
+      default:
+        msg satisfies never; // every host message of protocol.ts has a case above: a new one without a case does not compile
+        return;
     }
   }
 

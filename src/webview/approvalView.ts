@@ -1,4 +1,4 @@
-// An approval card inside an answer (src/chat/tools/panelApproval.ts asks the question): a
+// An approval card inside an answer (src/chat/cards/panelApprovals.ts asks the question): a
 // title, detail lines, the exact code (a command) and one button per choice. Every text comes
 // from the host, which may quote the model (a command), so it is set as textContent only,
 // never parsed as HTML. The safe choice (the one that changes nothing) is drawn as the default
@@ -6,7 +6,7 @@
 // anything; Tab reaches the other choices.
 import type { ApprovalView } from '../chat/protocol';
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export class ApprovalCard {
   readonly element: HTMLElement;

@@ -4,7 +4,7 @@
 // when the block is closed (highlighting an open block per frame is what froze other panels).
 import hljs from 'highlight.js/lib/common';
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { IdleQueue, type IdleHost } from './frameScheduler';
 import { icon, type IconName } from './icons';
 import { sanitizeHighlightHtml } from './sanitize';
@@ -101,7 +101,7 @@ export function createPlainBlock(doc: Document, text: string): HTMLElement {
 /**
  * Whether markdown `text` ends inside a fenced code block that was never closed: the block an
  * answer was cut off in (stopped, failed or interrupted) is not the model's whole proposal, so it
- * is not offered for Apply (issue 20). Block quotes and list indentation are looked through.
+ * is not offered for Apply. Block quotes and list indentation are looked through.
  */
 export function endsInOpenFence(text: string): boolean {
   let open: { char: string; len: number } | undefined;

@@ -5,7 +5,7 @@ import type { ComposerState, WebviewMessage } from '../chat/protocol';
 import { clear, h, isElement } from './dom';
 import { formatContextUse } from './format';
 import { icon } from './icons';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { attachmentChip } from './messageViews';
 import { ModelChip } from './modelChip';
 import { ToolPicker } from './toolPicker';

@@ -6,7 +6,7 @@
 import type { AnswerEditsView, EditFileView, HostMessage, WebviewMessage } from '../chat/protocol';
 import { clear, h } from './dom';
 import { icon } from './icons';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 type EditsMessage = Extract<HostMessage, { type: 'edits' }>;
 

@@ -2,7 +2,7 @@
 // only formats what the host computed.
 import { formatUsd } from '../core/spend/cost';
 import type { MessageStatus, UsageView } from '../chat/protocol';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 const int = new Intl.NumberFormat('en-US');
 

@@ -6,7 +6,7 @@ import type { ConversationSummary, WebviewMessage } from '../chat/protocol';
 import { h } from './dom';
 import { formatTotalCost } from './format';
 import { icon } from './icons';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export interface HeaderCallbacks {
   post(message: WebviewMessage): void;

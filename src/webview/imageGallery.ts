@@ -1,4 +1,4 @@
-// Images a tool saved into the workspace, shown inline in the answer (issue 19). The answer's
+// Images a tool saved into the workspace, shown inline in the answer. The answer's
 // images part carries only workspace paths; the host resolves them and posts an `images` message
 // with a webview resource URL per file (src/chat/view/chatImages.ts). Only such a URL ever becomes
 // an <img src> (checked again here: never data:, never another host, and the page's CSP allows
@@ -7,7 +7,7 @@
 import type { ImagesPart, ShownImage } from '../chat/protocol';
 import { WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
 import { clear, h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export class ImageGallery {
   readonly element: HTMLElement;

@@ -7,7 +7,7 @@ import { clear, h } from './dom';
 import { formatUsageLine } from './format';
 import { icon } from './icons';
 import { ImageGallery } from './imageGallery';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { ReasoningBlock } from './reasoningView';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
 import { ToolCallElement } from './toolCallView';

@@ -1,6 +1,6 @@
 // The composer's model chip: "flagship-text [icon] stable", a button that opens the model and
 // channel picker. At the default side-bar width (about 290 px) the whole text does not fit beside
-// the attach buttons and Send, so it gives way in steps, measured in the real layout (issue 20);
+// the attach buttons and Send, so it gives way in steps, measured in the real layout;
 // the channel stays readable text at every step:
 //   1. the channel goes to a second line under the name, icon and word ("stacked");
 //   2. the model name is elided in the middle ("long-c…tools"): the end of a model id (size,
@@ -11,7 +11,7 @@
 // (jsdom) or while hidden, the chip keeps its whole text on one line.
 import { clear, h } from './dom';
 import { strokeIcon } from './icons';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 /** One icon per channel the gateway offers (24x24 strokes). */
 const CHANNEL_ICONS: Record<string, readonly string[]> = {

@@ -1,7 +1,7 @@
 // Notices that belong to no message (from the host, or from the panel itself), plus the
 // persistent "no API key" banner. Errors and warnings are announced as alerts, the others as status.
 //
-// The strip never buries the conversation (issue 20):
+// The strip never buries the conversation:
 // - each notice belongs to a conversation (or to the panel: set-up notices, "Code copied") and is
 //   shown only while that conversation is;
 // - only the newest is shown; the older ones fold behind one "2 more" button (the strip is also
@@ -13,7 +13,7 @@ import type { ErrorAction, NoticeTopic } from '../chat/protocol';
 import { h } from './dom';
 import { icon } from './icons';
 import { ACTION_LABELS, actionButton } from './messageViews';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 

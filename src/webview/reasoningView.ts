@@ -5,7 +5,7 @@
 // renderer, sanitizer and caps); its code blocks get no Copy/Insert/Apply (CSS hides them, and
 // the transcript's click handler ignores code actions inside a Thinking block).
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { StreamingMarkdown, type StreamingMarkdownOptions } from './streamingMarkdown';
 
 export function formatThinkingTime(ms: number): string {

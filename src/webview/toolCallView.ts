@@ -2,7 +2,7 @@
 // arguments and its status; the result stays collapsed until the user opens it.
 import type { ToolCallView as ToolCall } from '../chat/protocol';
 import { h } from './dom';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 import { icon } from './icons';
 
 const STATUS_TEXT: Record<ToolCall['status'], string> = {

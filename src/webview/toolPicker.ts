@@ -1,7 +1,7 @@
 // The composer's picker of tools from VS Code (MCP servers, other extensions): one checkbox per
 // tool, off until the user switches it on for this conversation, with its source and roughly what
 // it adds to every request: tokens, and what they cost at the model's input price when a price is
-// known (src/chat/vscodeTools; never "$0" for an unknown price). Hidden while VS Code lists none.
+// known (src/agentTools/vscodeTools; never "$0" for an unknown price). Hidden while VS Code lists none.
 // VS Code 1.139 tells extensions nothing when its tools change (an MCP server started), so the
 // picker asks the host for the current list whenever the panel or its message box gets the focus
 // and when it is opened; the host answers only when the list changed. While the list is the same
@@ -10,7 +10,7 @@
 import type { VscodeToolView, WebviewMessage } from '../chat/protocol';
 import { clear, h } from './dom';
 import { formatUsd } from './format';
-import { l10n } from './l10n';
+import { l10n } from './panelL10n';
 
 /** "~$0.0006" (the panel's money format, as a rough figure); "<$0.00001" where that would read $0.00. */
 export function formatToolCost(usd: number): string {

@@ -1,4 +1,4 @@
-// The conversation list with 1,000 conversations (issue 12): opening the store (its index now
+// The conversation list with 1,000 conversations: opening the store (its index now
 // carries a bounded search text per conversation, ~2 MB), building the list, and a content search
 // per keystroke. In-memory backend: what is measured is parsing and filtering, not the disk.
 import { searchConversations, searchTextOf, titleFrom, relativeDate } from '../../src/chat/conversations/conversationSearch';

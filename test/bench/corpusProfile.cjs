@@ -1,4 +1,4 @@
-// Where the hostile corpus's long tasks go (issue 10: "no flush over 50 ms"), one case at a time,
+// Where the hostile corpus's long tasks go (the target: no flush over 50 ms), one case at a time,
 // in Chromium, closer to the e2e than the panel bench: the real webview bundle in a plain page of
 // side-bar width, the case's text typed into the Message box and echoed as the user's message,
 // then streamed as the answer in small deltas at the e2e's pace. Prints the long tasks of each

@@ -1,6 +1,6 @@
 // A gateway that lists 500 models (OpenRouter's size, in OpenRouter's form): how long from the
-// /models body to the catalogue and the picker rows' data (issue 17, item 2: under 50 ms; a
-// figure, not an assertion). The QuickPickItem strings themselves need vscode and are not timed.
+// /models body to the catalogue and the picker rows' data (the target: under 50 ms;
+// a figure, not an assertion). The QuickPickItem strings themselves need vscode and are not timed.
 import { ModelCatalogue } from '../../src/core/catalogue/modelCatalogue';
 import { parseModelFacts } from '../../src/core/catalogue/modelFacts';
 import { figure } from './report';

@@ -1,4 +1,4 @@
-// The chat panel in Chromium (issue 9): the real webview bundle and media/chat.css in a plain
+// The chat panel in Chromium: the real webview bundle and media/chat.css in a plain
 // page of the test harness's headless Chromium, driven with the host's own messages
 // (test/bench/panelPage.js). Figures: restore of a 2,000-message conversation, a closed
 // 100 KB code block, and frame times while a 400 KB answer streams. Prints only, never asserts.

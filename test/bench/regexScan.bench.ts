@@ -1,5 +1,5 @@
-// The extension host's responsiveness while the tools' regex scans run on a busy machine (issue 21
-// (b)): twenty scans of a pattern that backtracks until the time limit ends it, four at a time,
+// The extension host's responsiveness while the tools' regex scans run on a busy machine:
+// twenty scans of a pattern that backtracks until the time limit ends it, four at a time,
 // beside busy processes (three per core, each in a session of its own, as the browsers, servers and
 // test runners of a full test run are). The figure is the longest gap of a 10 ms timer on this
 // thread; the floor is the same timer under the same load just before, with no scans (after, it
@@ -9,8 +9,8 @@
 // session's share (Linux's autogroup), 118-199 ms here.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createRegexScanner, endScanHost } from '../../src/chat/tools/regexScan';
-import { compileRegex, ScanTimeout } from '../../src/chat/tools/textScan';
+import { createRegexScanner, endScanHost } from '../../src/agentTools/regexScan';
+import { compileRegex, ScanTimeout } from '../../src/agentTools/textScan';
 import { figure } from './report';
 
 const SCANS = 20;

@@ -281,7 +281,7 @@ function realHostActivation(): void {
 }
 
 /**
- * The edit tools in the real VS Code (issue 18): runs the bench test of the integration suite
+ * The edit tools in the real VS Code: runs the bench test of the integration suite
  * 'edits under review' (a VS Code session of its own: build, package, one extension host), which
  * stages an answer's 20 files with 50 search-and-replace pairs and keeps them all, each beside its
  * floor measured in the same run, and writes test-results/edits.json. The targets (200 ms to stage,

@@ -5,7 +5,7 @@
 // Chunks are full OpenAI-shaped chat.completion.chunk objects (id, object, created, model,
 // system_fingerprint, logprobs, finish_reason), as the real service sends. A third body has the
 // same number of reasoning deltas (DeepSeek's `reasoning_content`, content null; "Reasoning Model",
-// api-docs.deepseek.com) instead of content deltas: issue 17 asks that reasoning decodes at the
+// api-docs.deepseek.com) instead of content deltas: reasoning should decode at the
 // same cost ratio against the SDK as content, so the two ratios are put side by side (figures,
 // never asserted).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -219,7 +219,7 @@ export async function benchSse(options: { smallDeltas?: number; bigBytes?: numbe
         target: kind === 'big' ? '<= 1.3' : '<= 3',
       });
     }
-    // The issue's figure: reasoning's ratio to the SDK over content's ratio to the SDK (1 = the same cost ratio).
+    // The figure that matters: reasoning's ratio to the SDK over content's ratio to the SDK (1 = the same cost ratio).
     if (vsSdk.small !== undefined && vsSdk.reasoning !== undefined)
       figure({
         name: `sse.${smallDeltas / 1000}kReasoningVsContent.ratioToSdk`,

@@ -33,8 +33,12 @@ describe('e2e apply: Accept and Discard in the editor title', function () {
     await gw?.close();
   });
 
+  let wb: Workbench;
+  before(() => {
+    wb = fixture.get();
+  });
+
   it('Apply opens the diff of the named file with Accept/Discard and a status-bar entry; Accept ends both', async () => {
-    const wb: Workbench = fixture.get();
     const chat: Frame = await wb.openChat();
     await wb.setKey(KEY);
 

@@ -1,4 +1,4 @@
-// The channel picker as the user sees it (issue 11 item 1): after a few answers on `direct`,
+// The channel picker as the user sees it: after a few answers on `direct`,
 // "Modelgate: Pick Channel" shows each channel's whole price and the health measured from
 // those answers. Screenshot: test-results/screenshots/channel-picker.png.
 import * as assert from 'node:assert/strict';
@@ -33,8 +33,12 @@ describe('e2e channels: the channel picker shows price and measured health', fun
     await gw?.close();
   });
 
+  let wb: Workbench;
+  before(() => {
+    wb = fixture.get();
+  });
+
   it('lists each channel with its whole price and the measured figures', async () => {
-    const wb: Workbench = fixture.get();
     await wb.runCommand('Modelgate: Set API Key');
     await wb.answerInput(KEY);
     await wb.runCommand('Modelgate: Open Chat');

@@ -84,12 +84,20 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await wb.page.locator('.part.sidebar').screenshot({ path });
   }
 
+  before(() => {
+    wb = fixture.get();
+    wb.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  });
+
   // The smoke checks first (they were a file of their own, which started a workbench for
   // three checks that any workbench with the packaged extension answers): the workbench loads
   // with the folder, the palette lists Modelgate's commands, the status bar entry shows the model
-  // once the extension is active (it activates on its commands and views, not on start-up).
+  // once the extension is active (`onStartupFinished`: it activates once the window is up; the
+  // Show Log below dates from when it activated on its commands and views only).
   it('smoke: loads the workbench with the workspace folder', async () => {
-    wb = fixture.get();
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ state: 'visible' });
   });
 
@@ -98,16 +106,12 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.ok(labels.includes('Modelgate: Set API Key'), `the palette listed: ${labels.join(' | ')}`);
   });
 
-  it('smoke: shows the chat model in the status bar once the extension is active', async () => {
+  it('smoke: shows the chat model in the status bar once the extension has activated after start-up', async () => {
     await wb.runCommand('Modelgate: Show Log');
     await wb.statusBarItem('flagship-text').first().waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('opens the panel and takes an API key', async () => {
-    wb.page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
     await chatFrame();
     await message().waitFor({ state: 'visible' });
     await wb.setKey(KEY);
@@ -398,7 +402,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       .waitFor({ state: 'visible', timeout: 30_000 });
   });
 
-  // Issue 19: VS Code's own Chat view on Modelgate alone (no GitHub account), after
+  // VS Code's own Chat view on Modelgate alone (no GitHub account), after
   // "Modelgate: Use in VS Code Chat" (docs/vscode-chat.md). Last here: it opens VS Code's Chat in
   // the secondary side bar and the user settings.json in the editor area.
   it("VS Code's own Chat view answers with a Modelgate model after Modelgate: Use in VS Code Chat (light and dark)", async () => {

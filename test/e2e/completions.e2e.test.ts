@@ -58,9 +58,12 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
     return (await ghost().innerText()).trim();
   }
 
-  it('shows ghost text while typing and the completions item, in Light Modern; Tab inserts it', async () => {
+  before(async () => {
     wb = fixture.get();
     await wb.setKey(KEY);
+  });
+
+  it('shows ghost text while typing and the completions item, in Light Modern; Tab inserts it', async () => {
     await wb.quickOpen('math.ts');
     const shown = await typeForGhostText('export function med');
     assert.ok(shown.startsWith('ian('), `ghost text: ${shown}`);

@@ -1,4 +1,4 @@
-// The conversation list (issue 12) in the real web workbench: conversations made through the
+// The conversation list in the real web workbench: conversations made through the
 // panel, the list opened from the panel's history control and from the view title, titles
 // without markdown, newest first, a search that finds a word of the content (not of a title),
 // the pick opening that conversation, rename and delete with the item buttons; and the panel
@@ -76,7 +76,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
     return path;
   }
 
-  it("problems chip: attaches the current file's problems, and the user can remove it", async () => {
+  before(async () => {
     wb = fixture.get();
     // The walkthrough opens at start-up (in the preview slot, taking the focus): let it come first.
     await wb.page
@@ -84,6 +84,9 @@ describe('e2e conversations: the conversation list and the panel controls', func
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 })
       .catch(() => undefined);
+  });
+
+  it("problems chip: attaches the current file's problems, and the user can remove it", async () => {
     // open the file from the Explorer, as a person does (a double click keeps it open)
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'broken.json' }).first().dblclick({ timeout: 60_000 });
     await wb.page.locator('.tabs-container .tab', { hasText: 'broken.json' }).first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -105,7 +108,6 @@ describe('e2e conversations: the conversation list and the panel controls', func
   });
 
   it('makes two conversations through the panel (New chat from the view title)', async () => {
-    wb = fixture.get();
     // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
     chat = await wb.openChat({ timeoutMs: 120_000 });
     await wb.setKey(KEY);

@@ -1,4 +1,4 @@
-// Reliability suite 8 (crash safety), in the real web workbench: the extension host killed
+// Crash safety (docs/reliability.md, category 8), in the real web workbench: the extension host killed
 // (SIGKILL, from this test runner) while an answer streams, and the window reloaded while an
 // answer streams. Afterwards: every stored chat file parses (no corrupted store, no half-written
 // file in place of a conversation), the partial answer is back in the panel marked
@@ -162,7 +162,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     console.log(`[crash] ${label}: ${a.length} words shown before, ${b.length} kept after the restart (${Math.max(0, a.length - b.length)} lost)`);
   }
 
-  it('opens the chat and takes a key', async () => {
+  before(async () => {
     wb = fixture.get();
     await chatFrame();
     await message().waitFor({ state: 'visible' });

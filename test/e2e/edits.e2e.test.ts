@@ -1,4 +1,4 @@
-// The model's edits reviewed in the real web workbench (issue 18): an answer (scripted through the
+// The model's edits reviewed in the real web workbench: an answer (scripted through the
 // gateway simulator) edits two files, creates one and edits a package.json; the panel lists them
 // with their +/- counts, the package.json with its warning; the user opens a diff, keeps one file,
 // undoes another, keeps the new one (the package.json stays to review), then restores the files to
@@ -72,10 +72,13 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
     assert.equal(onDisk('.env'), ENV, 'nothing written');
   }
 
-  it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
+  before(async () => {
     wb = fixture.get();
     chat = await wb.openChat();
     await wb.setKey(KEY);
+  });
+
+  it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
     await secretCard('edits-secret-light.png', () => button('Refuse').click());
     await chat.getByRole('textbox', { name: 'Message' }).fill(SCRIPT);
     await button('Send').click();

@@ -1,4 +1,4 @@
-// Hostile markdown corpus (issue 10, suite item 1): 70+ hostile answers streamed into the REAL
+// Hostile markdown corpus (docs/reliability.md, category 1): 70+ hostile answers streamed into the REAL
 // chat panel (VS Code web workbench in Chromium) in seeded random chunkings (the simulator's
 // `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long case).
 // For every case: no script runs (dialog + console sentinels,
@@ -204,7 +204,8 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     await button('Send').waitFor({ state: 'visible', timeout: 30_000 });
   }
 
-  it('opens the panel, takes a key, and watches every request, dialog and console message', async () => {
+  // Opens the panel, takes a key, and watches every request, dialog and console message.
+  before(async () => {
     wb = fixture.get();
     const context = wb.page.context();
     context.on('request', (r: Request) => {

@@ -1,4 +1,4 @@
-// Reliability suite 4 "hostile workspace" (issue 10), the `.code-workspace` half: the integration
+// Hostile workspace (docs/reliability.md, category 4), the `.code-workspace` half: the integration
 // suites put the attacker's values in .vscode/settings.json of an opened folder; here they are in
 // the `settings` of a `.code-workspace` file, opened as a multi-root workspace
 // (`/?workspace=<file>` in the web workbench), trusted and in Restricted Mode. Every Modelgate
@@ -11,7 +11,6 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { DEFAULT_WORKSPACE_FILES } from '../harness/code-server';
 import { startGateway, type RunningGateway } from '../gateway/index';
@@ -56,6 +55,8 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
           'modelgate.chat.maxToolRounds': 1,
         },
         workspaceFiles: { ...DEFAULT_WORKSPACE_FILES, [WORKSPACE_FILE]: JSON.stringify(workspaceFile, null, 2) },
+        // the window opens the .code-workspace file (`/?workspace=`), not the folder
+        workspaceFile: WORKSPACE_FILE,
       };
     });
 
@@ -67,13 +68,12 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
     let wb: Workbench;
     let chat: Frame;
     const button = (name: string) => chat.getByRole('button', { name, exact: true });
+    before(() => {
+      wb = fixture.get();
+    });
 
     it('opens the .code-workspace file, and VS Code applies its settings (its dark theme shows)', async () => {
-      wb = fixture.get();
-      const file = join(wb.workspace, WORKSPACE_FILE);
-      await wb.page.goto(`${wb.origin}/?workspace=${encodeURIComponent(file)}`, { waitUntil: 'domcontentloaded' });
-      await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-      await wb.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 120_000 });
+      // The user's theme is light: dark is the workspace file's.
       await wb.page.waitForFunction(() => document.title.includes('(Workspace)'), undefined, { timeout: 60_000, polling: 100 });
       await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
       console.log(`[hostile .code-workspace] window title: ${await wb.page.title()}`);

@@ -1,4 +1,4 @@
-// Issue 8, "every runtime string through vscode.l10n.t", seen in the real workbench: the server
+// Every runtime string goes through vscode.l10n.t, seen in the real workbench: the server
 // runs with a display language (code-server --locale) for which the installed extension carries
 // a pseudo translation, generated here from the English bundle and package.nls.json (every
 // message wrapped in ⟦…⟧, placeholders kept). A text of the extension that shows without its
@@ -102,8 +102,11 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
   /** `text` without its ⟦…⟧ parts (two levels: a translated message inside another). */
   const bare = (text: string) => text.replace(/⟦[^⟦⟧]*⟧/g, '').replace(/⟦[^⟦⟧]*⟧/g, '');
 
-  it('lists the commands under their translated titles (package.nls)', async () => {
+  before(() => {
     wb = fixture.get();
+  });
+
+  it('lists the commands under their translated titles (package.nls)', async () => {
     const labels = await wb.findCommands('Open Chat', { expect: 'Modelgate: ⟦Open Chat⟧', timeoutMs: 60_000 });
     assert.ok(labels.includes('Modelgate: ⟦Open Chat⟧'), labels.join(' | '));
   });

@@ -40,10 +40,13 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     return path;
   }
 
-  it('streams the thinking, collapses it when the answer starts, answers through a tool round', async () => {
+  before(async () => {
     wb = fixture.get();
     chat = await wb.openChat();
     await wb.setKey(KEY);
+  });
+
+  it('streams the thinking, collapses it when the answer starts, answers through a tool round', async () => {
     await message().fill('Which files are here? [[reasoning:passback]] [[call:list_files {"path":"."}]]\n```ts\nconst answerCode = 1;\n```');
     await button('Send').click();
     const answer = assistants().last();

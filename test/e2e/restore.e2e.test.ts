@@ -1,6 +1,6 @@
-// Issue 9: a 2,000-message conversation restored into the chat panel in the real web workbench.
+// A 2,000-message conversation restored into the chat panel in the real web workbench.
 // The panel renders the newest messages at once and the older ones later, a page at a time
-// (src/webview/conversationLog.ts); this checks that windowing never loses one: after scrolling to the
+// (src/webview/transcriptView.ts); this checks that windowing never loses one: after scrolling to the
 // top, the first message, one in the middle and the last are each shown as text where the user
 // scrolled to, and every message is in the log exactly once, in order. The conversation is
 // seeded as the extension's own store files (src/chat/conversations/conversationStore.ts: an index plus one
@@ -163,14 +163,17 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
     assert.match(r.text, expected, `message ${i} shows its text`);
   }
 
-  it('opens a stored 2,000-message conversation from the conversation list', async function () {
-    this.timeout(180_000);
+  before(async () => {
     wb = fixture.get();
     seedStore(wb.profile.userDataDir);
     // The extension host registers its commands a while after the workbench shows (long on a loaded machine).
     chat = await wb.openChat({ timeoutMs: 120_000 });
     await chat.getByRole('button', { name: `Conversations: ${SHORT_TITLE}` }).waitFor({ state: 'visible', timeout: 30_000 });
     await wb.setKey(KEY);
+  });
+
+  it('opens a stored 2,000-message conversation from the conversation list', async function () {
+    this.timeout(180_000);
     // Open the long one as a user does: the history control, then its row in the list. A page
     // that takes the focus as it opens (the walkthrough) can close the list before the click:
     // then open it again.

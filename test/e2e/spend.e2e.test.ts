@@ -68,11 +68,14 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok(kind === 'light' ? seen.luminance >= 0.6 : seen.luminance <= 0.4, `the workbench is not painted ${kind}: ${JSON.stringify(seen)}`);
   }
 
-  it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
+  before(async () => {
     wb = fixture.get();
     chat = await wb.openChat();
-    const message = chat.getByRole('textbox', { name: 'Message' });
     await wb.setKey(KEY);
+  });
+
+  it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
+    const message = chat.getByRole('textbox', { name: 'Message' });
 
     await message.fill('hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
@@ -123,7 +126,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
   });
 
-  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page (issue 20 item 6)', async () => {
+  it('Show Spending in a half-width editor: every table cell on one line, nothing wider than the page', async () => {
     // a laptop-sized window (1000 px), the side bar as it is, and an empty editor group beside the
     // page: it keeps half the editor area, about 320 px
     const size = wb.page.viewportSize()!;

@@ -1,4 +1,4 @@
-// Reliability suite 3 "canary key", the browser half (issue 10). In the web workbench
+// Canary key (docs/reliability.md, category 3), the browser half. In the web workbench
 // (code-server) VS Code keeps globalState, workspaceState and every webview's state in the
 // browser (IndexedDB / localStorage), and shows notifications only in the page: an integration
 // test cannot reach them. Here a distinctive key is stored through "Set API Key", goes through a
@@ -170,6 +170,11 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     }
   }
 
+  before(() => {
+    wb = fixture.get();
+    poller = setInterval(() => void collectToasts(), 400);
+  });
+
   it("the test's own search finds every form of the key (it can fail)", () => {
     assert.ok(leaks(`x Bearer ${KEY} y`).length > 0);
     assert.ok(leaks(KEY.slice(5, 13).toUpperCase()).length > 0);
@@ -180,8 +185,6 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
   });
 
   it('stores the key, chats with a tool round, and meets proxies that echo the key', async () => {
-    wb = fixture.get();
-    poller = setInterval(() => void collectToasts(), 400);
     await chatFrame();
     await message().waitFor({ state: 'visible' });
     await wb.setKey(KEY);

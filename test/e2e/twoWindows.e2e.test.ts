@@ -1,4 +1,4 @@
-// Reliability suites 7 and 8 (issue 10), the part an integration suite cannot do: two windows.
+// Endurance and crash safety (docs/reliability.md, categories 7 and 8), the part an integration suite cannot do: two windows.
 // Two pages of the browser on the same code-server workspace are two VS Code windows, each with
 // its own extension host, sharing one chat history on disk. Ten conversations stream at once,
 // five started in each window (interleaved); afterwards every one is whole on disk (the question
@@ -110,9 +110,12 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
   }
 
+  before(() => {
+    windows.push({ wb: fixture.get(), name: 'A' });
+  });
+
   it('opens two windows on one workspace, each with its own extension host, sharing the key', async () => {
-    const first = fixture.get();
-    windows.push({ wb: first, name: 'A' });
+    const first = windows[0]!.wb;
     await chatFrame(windows[0]!);
     await first.setKey(KEY);
     second = await first.openWindow();

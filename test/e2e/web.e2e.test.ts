@@ -51,6 +51,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
       'remote.extensionKind': { 'modelgate.modelgate': ['web'] },
     },
     viewport: { width: 1280, height: 860 },
+    ownServer: "the web build runs in the browser's worker extension host, which a window picks when it loads (remote.extensionKind)",
   }));
 
   const gw = () => fixture.gateway();
@@ -92,8 +93,11 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
 
   const chatRequests = (g: RunningGateway) => g.requests.filter((r) => r.path.endsWith('/chat/completions') && r.method === 'POST');
 
-  it('stores the key in SecretStorage and answers a chat question with a tool call, fetching from the browser', async () => {
+  before(() => {
     wb = fixture.get();
+  });
+
+  it('stores the key in SecretStorage and answers a chat question with a tool call, fetching from the browser', async () => {
     await wb.setKey(KEY); // checked against the gateway, then stored: only then ask
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });

@@ -1,5 +1,5 @@
 // Error responses in the shape OpenAI-compatible services use: {"error": {message, type, param, code}}.
-// The spec leaves the shape "not shown"; this is the shape the field notes say is usual.
+// The gateway's interface leaves the shape "not shown"; this is the usual one.
 
 export interface ErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };

@@ -1,5 +1,5 @@
 // The api server's request pipeline: record, route, injected upfront faults (a proxy in front
-// of the service answers before it checks anything), authentication (spec 5), Content-Type and
+// of the service answers before it checks anything), authentication (a bearer key), Content-Type and
 // JSON checks, then the endpoint handler. Handlers throw ApiError for 4xx/5xx answers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, invalidRequest, notFound } from './api-error';

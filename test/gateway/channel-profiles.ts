@@ -1,4 +1,4 @@
-// How the three channels (spec 2.4) differ: latency (time to first token), throughput (pause
+// How the three channels differ: latency (time to first token), throughput (pause
 // between streamed chunks), reliability (error rate), price and context window ("direct is a
 // direct upstream connection: native behavior and the full context window"). `direct` is fast
 // with an occasional 502 from the upstream, `stable` is routed for reliability, `economical`
@@ -13,7 +13,7 @@ import type { Rng } from './rng';
 export interface ChannelProfile {
   /** time to first token on a tiny prompt */
   firstTokenMs: number;
-  /** extra time to first token per 1K uncached prompt tokens (spec 8: it grows with input length) */
+  /** extra time to first token per 1K uncached prompt tokens (the interface: it grows with input length) */
   perKiloPromptTokenMs: number;
   /** pause between streamed chunks (throughput) */
   perChunkMs: number;

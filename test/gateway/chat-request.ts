@@ -69,7 +69,7 @@ export type WireTool = z.infer<typeof toolSchema>;
 export interface ValidChatRequest {
   model: SimChatModel;
   channel: Channel;
-  /** spec 2.1: streaming is on by default, so only an explicit `false` turns it off */
+  /** the gateway's interface: streaming is on by default, so only an explicit `false` turns it off */
   stream: boolean;
   includeUsage: boolean;
   messages: WireMessage[];
@@ -86,7 +86,7 @@ export interface ValidChatRequest {
 
 export interface ChatValidationOptions {
   rejectStreamOptions: boolean;
-  /** share of the model's context window a channel offers (spec 2.4: only `direct` gives all of it) */
+  /** share of the model's context window a channel offers (only `direct` gives all of it) */
   contextShare?: (channel: Channel) => number;
 }
 

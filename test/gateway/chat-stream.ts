@@ -1,5 +1,5 @@
 // The wire form of a chat answer: SSE chunks in the shape OpenAI-compatible services stream
-// (spec 2.2 plus what the field notes list: a role-only first chunk, chunks without content,
+// (the interface's form plus what real servers send: a role-only first chunk, chunks without content,
 // keep-alive comments, tool-call fragments interleaved by index, a usage chunk with empty
 // `choices`, then [DONE]); or one chat.completion object when streaming is off.
 import type { Reply } from './chat-reply';

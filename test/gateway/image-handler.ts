@@ -1,5 +1,5 @@
 // POST /v1/images/generations: validate, charge, render real PNGs, answer with URLs on the
-// separate image host (default) or with base64 data (spec 2.3, 4.2).
+// separate image host (default) or with base64 data (`response_format: "b64_json"`).
 import { channelRefuses, upstreamFailure } from './chat-handler';
 import { drawFailure, imageDelayMs } from './channel-profiles';
 import { applyUpfrontFault, sendJsonWithFault } from './fault-responses';

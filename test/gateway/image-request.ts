@@ -1,4 +1,4 @@
-// Validation of an image request (spec 4.2). Per-model rules: the restricted third-generation
+// Validation of an image request. Per-model rules: the restricted third-generation
 // model makes one image at a time in three sizes and is the only one that takes quality and
 // style; the small second-generation model makes up to ten, in the small sizes. A parameter a
 // model does not take is rejected by name rather than silently ignored, so a client that

@@ -1,5 +1,5 @@
-// Generated images, kept for the image host until their URL expires (spec 2.3: "Temporary;
-// callers should download promptly"), plus a small cache of encoded files so that tests asking
+// Generated images, kept for the image host until their URL expires (the gateway's URLs are
+// temporary: callers should download promptly), plus a small cache of encoded files so that tests asking
 // for the same picture again do not pay for encoding it again.
 import { randomBytes } from 'node:crypto';
 import { encodePng, renderPromptPixels } from './png';

@@ -1,5 +1,5 @@
-// The gateway simulator: a real HTTP server on 127.0.0.1 that implements the service interface
-// (/work/shared/spec/service-interface.md) plus the OpenAI-compatible details the spec leaves
+// The gateway simulator: a real HTTP server on 127.0.0.1 that implements the hosted
+// gateway's service interface plus the OpenAI-compatible details the interface leaves
 // "not shown", with faults on demand. Used in-process by unit and integration tests and as a
 // separate process (cli.ts) by end-to-end tests and the demo. Only Node built-ins and zod.
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,5 @@
-// What the simulated gateway serves: the models of the service interface (spec section 1 and
-// 4.2), under the ids the extension's built-in catalogue expects (src/core/catalogue/modelCatalogue.ts).
+// What the simulated gateway serves: the models of the hosted gateway's
+// service interface, under the ids the extension's built-in catalogue expects (src/core/catalogue/modelCatalogue.ts).
 // The simulator deliberately does not import the catalogue: it stands for the real service,
 // which knows nothing about the client.
 import type { Channel } from '../../src/core/client/types';
@@ -10,7 +10,7 @@ export interface SimChatModel {
   imageInput: boolean;
   contextWindow: number;
   maxOutput: number;
-  /** explicit prompt caching (spec 4.1 rule 3) */
+  /** explicit prompt caching: a prefix repeated from an earlier request is billed at the cache price */
   caching: boolean;
 }
 
@@ -21,7 +21,7 @@ export interface SimImageModel {
   id: string;
   sizes: readonly SimImageSize[];
   maxN: number;
-  /** quality and style "apply to <image_model_restricted> only" (spec 4.2) */
+  /** quality and style "apply to <image_model_restricted> only", says the interface */
   qualityAndStyle: boolean;
   /** only the third-generation model refines prompts */
   revisesPrompt: boolean;
@@ -36,11 +36,11 @@ export const SIM_IMAGE_MODELS: readonly SimImageModel[] = [
   { kind: 'image', id: 'image-restricted', sizes: ['1024x1024', '1792x1024', '1024x1792'], maxN: 1, qualityAndStyle: true, revisesPrompt: true },
   { kind: 'image', id: 'image-small', sizes: ['256x256', '512x512', '1024x1024'], maxN: 10, qualityAndStyle: false, revisesPrompt: false },
   // Listed by GET /models only: the extension's built-in catalogue does not know its rules
-  // (issue 12: such a model must work on the first call, with the options the caller asked for).
+  // (such a model must work on the first call, with the options the caller asked for).
   { kind: 'image', id: 'image-gateway-only', sizes: ['256x256', '512x512', '1024x1024'], maxN: 4, qualityAndStyle: false, revisesPrompt: false },
 ];
 
-/** Spec 2.4: "When `provider` is omitted, the service picks the default channel." The sim picks this one. */
+/** The interface: "When `provider` is omitted, the service picks the default channel." The sim picks this one. */
 export const DEFAULT_CHANNEL: Channel = 'stable';
 export const SIM_CHANNELS: readonly Channel[] = ['direct', 'stable', 'economical'];
 
@@ -53,7 +53,7 @@ export function imageModel(id: string): SimImageModel | undefined {
 }
 
 /**
- * The metadata forms of GET /models real servers use (issue 17, item 2); `minimal` is the
+ * The metadata forms of GET /models real servers use; `minimal` is the
  * interface document's `{id, object, owned_by}`. Each form follows a public document:
  * - openrouter: https://openrouter.ai/docs/api-reference/list-available-models (`context_length`,
  *   `top_provider.max_completion_tokens`, `pricing.*` as USD-per-token strings,

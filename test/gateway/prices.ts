@@ -1,5 +1,5 @@
 // The simulator's price card: the one place tests read to compute what a request should cost.
-// Chat prices are USD per 1M tokens, per model and per channel. As in the spec's model table,
+// Chat prices are USD per 1M tokens, per model and per channel. As in the interface's model table,
 // only `long-context-tools` lists a cache-read price; `flagship-text` caches prompts but its
 // card has input and output only, so its cached tokens are billed at the input price (the
 // same rule as src/core/spend/cost.ts applies to an absent `cacheRead`).

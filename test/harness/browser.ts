@@ -3,7 +3,9 @@
 // never looks at the page, needs a browser on the workbench URL.
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { appendFileSync, mkdirSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { toolPaths } from './paths';
+import { spawnGroup, type GroupProcess } from './processes';
 
 /** Flags from the harness recipe: no sandbox (root in a container), no GPU, nothing online. */
 export const CHROMIUM_ARGS = [
@@ -22,6 +24,62 @@ export const CHROMIUM_ARGS = [
   // resolve inside the browser, so nothing leaks out even if the workbench tries.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
 ];
+
+/**
+ * Headless Chromium showing `url`, with no automation attached: for a page that nobody drives (the
+ * integration sessions' workbench, whose extension host runs the suite itself). Playwright's
+ * connection costs CPU in the browser and in this process for every event it reports, and a
+ * workbench reports many (each websocket frame to and from its server, every console message):
+ * in the endurance suite alone 229 s of CPU against 270 s (docs/performance.md). The browser
+ * writes the page's console to `logFile` itself.
+ *
+ * The one thing the page needs from outside is what launchBrowser grants: the clipboard of its
+ * origin (VS Code's clipboard in the web is the browser's). That goes over the DevTools protocol
+ * on a pipe (--remote-debugging-pipe), where the grant lasts as long as the connection: it stays
+ * open, and with no domain enabled on it the browser sends nothing.
+ */
+export async function launchPlainBrowser(url: string, profileDir: string, logFile: string, viewport = { width: 1400, height: 900 }): Promise<GroupProcess> {
+  const { chromium: executable } = toolPaths();
+  mkdirSync(profileDir, { recursive: true });
+  const args = [
+    ...CHROMIUM_ARGS,
+    `--user-data-dir=${profileDir}`,
+    `--window-size=${viewport.width},${viewport.height}`,
+    // as Playwright's reducedMotion: 'reduce' (see launchBrowser)
+    '--force-prefers-reduced-motion',
+    '--remote-debugging-pipe',
+    url,
+  ];
+  // chromium-headless-shell is headless by itself; Debian's chromium (the fallback) is told so.
+  if (!/headless-shell/.test(executable)) args.unshift('--headless');
+  const browser = spawnGroup(executable, args, { logFile, pipes: 2 });
+  const [toBrowser, fromBrowser] = [browser.child.stdio[3] as Writable, browser.child.stdio[4] as Readable];
+  const answer = new Promise<string>((resolve, reject) => {
+    let text = '';
+    fromBrowser.setEncoding('utf8');
+    fromBrowser.on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\0');
+      if (end >= 0) resolve(text.slice(0, end));
+    });
+    fromBrowser.once('error', reject);
+    void browser.exited.then((code) => reject(new Error(`the browser exited (${code}) before it answered`)));
+  });
+  // Messages are JSON, each ended by a NUL byte.
+  const origin = new URL(url).origin;
+  toBrowser.write(
+    `${JSON.stringify({ id: 1, method: 'Browser.grantPermissions', params: { origin, permissions: ['clipboardReadWrite', 'clipboardSanitizedWrite'] } })}\0`,
+  );
+  const reply = JSON.parse(await answer) as { id: number; error?: { message: string } };
+  if (reply.error) {
+    await browser.stop();
+    throw new Error(`the browser did not grant the clipboard to ${origin}: ${reply.error.message}`);
+  }
+  // The pipes must not keep this process alive once the browser is no longer needed.
+  (toBrowser as Writable & { unref?: () => void }).unref?.();
+  (fromBrowser as Readable & { unref?: () => void }).unref?.();
+  return browser;
+}
 
 export interface BrowserSession {
   context: BrowserContext;

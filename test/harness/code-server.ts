@@ -1,8 +1,8 @@
 // Starts a real VS Code 1.139 (code-server's build of the VS Code server) on loopback, in a
 // throw-away profile: fresh user data, extensions and workspace folders under one temp folder.
-// See /work/shared/docs/vscode-test-harness.md for why it is code-server and not
-// `--extensionDevelopmentPath`: the server ignores that option, so extensions are installed
-// from .vsix files instead.
+// code-server, because a desktop VS Code cannot be downloaded on the test machines (npm can
+// install this build); the server ignores `--extensionDevelopmentPath`, so extensions are
+// installed from .vsix files instead.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -192,6 +192,31 @@ export async function installExtensions(profile: Profile, vsixes: string[], tool
   if (installed.length < vsixes.length) {
     throw new Error(`installing ${vsixes.length} extension(s) left only [${installed.join(', ')}] in ${profile.extensionsDir}\n${tailOf(profile.installLog)}`);
   }
+}
+
+/**
+ * Puts an unpacked extension into an extensions folder the way an install does (its folder and an
+ * entry in extensions.json), without packaging it: for the test helpers (the integration runner,
+ * the e2e control extension), which have nothing to package and would cost a vsce run each.
+ * `files` maps a file name of the extension folder to the file to copy; package.json is one.
+ */
+export function installExtensionFolder(extensionsDir: string, files: Record<string, string>): string {
+  const manifest = JSON.parse(readFileSync(files['package.json']!, 'utf8')) as { publisher: string; name: string; version: string };
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const folder = `${id}-${manifest.version}`;
+  mkdirSync(join(extensionsDir, folder), { recursive: true });
+  for (const [name, source] of Object.entries(files)) cpSync(source, join(extensionsDir, folder, name));
+  const listFile = join(extensionsDir, 'extensions.json');
+  const list = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as unknown[]) : [];
+  list.push({
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, path: join(extensionsDir, folder), scheme: 'file' },
+    relativeLocation: folder,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  });
+  writeFileSync(listFile, JSON.stringify(list));
+  return id;
 }
 
 export interface ServerOptions {

@@ -1,4 +1,4 @@
-// The attacker's Modelgate settings for suite 4 "hostile workspace" (issue 10), shared by the
+// The attacker's Modelgate settings for the hostile-workspace suites (docs/reliability.md, category 4), shared by the
 // integration case (a repository's .vscode/settings.json) and the e2e case (a .code-workspace
 // file): every setting, pointing the base URL at the attacker's capture server, in the plain
 // ("modelgate.x"), nested ("modelgate": {x}, dotted keys as nested objects) and language-scoped

@@ -18,13 +18,13 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { launchBrowser, type BrowserSession } from './browser';
+import { launchBrowser, launchPlainBrowser, type BrowserSession } from './browser';
 import { createProfile, startServer, type RunningServer } from './code-server';
 import { runWithElectron } from './electron';
 import { extensionVsix, repoRoot, toolPaths } from './paths';
-import { tailOf, waitFor } from './processes';
+import { tailOf, waitFor, type GroupProcess } from './processes';
 import { ENV, type IntegrationResults, type SuiteFilter } from './results';
-import { buildRunnerVsix } from './runner-vsix';
+import { installRunnerExtension } from './runner-install';
 import { writeTestMcpConfig } from './mcp';
 
 interface Session {
@@ -153,11 +153,11 @@ function progressPrinter(
 }
 
 /**
- * One session: a fresh profile (its extensions copied from `extensionsTemplate`, else installed
- * from `vsixes`), a server, a browser, until the runner extension writes the results. `tag`
+ * One session: a fresh profile (its extensions copied from `extensionsTemplate`), a server, a
+ * browser, until the runner extension writes the results. `tag`
  * goes in front of every line it prints (sessions run side by side).
  */
-async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate?: string, tag = ''): Promise<SessionOutcome> {
+async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate: string, tag = ''): Promise<SessionOutcome> {
   const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
   const started = Date.now();
   const say = (text: string) => {
@@ -173,6 +173,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   const consoleLog = join(profile.baseDir, 'browser-console.log');
   let server: RunningServer | undefined;
   let browser: BrowserSession | undefined;
+  let plainBrowser: GroupProcess | undefined;
   let pageCrashed = false;
   const outcome: SessionOutcome = { session };
   try {
@@ -186,15 +187,21 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
       },
     });
     log(`server up at ${server.origin} after ${((Date.now() - started) / 1000).toFixed(1)} s; opening the workbench in headless Chromium`);
-    browser = await launchBrowser(join(profile.baseDir, 'chromium-profile'), consoleLog);
-    browser.page.on('crash', () => (pageCrashed = true));
-    await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    if (process.env.MODELGATE_INTEGRATION_PLAYWRIGHT === '1') {
+      browser = await launchBrowser(join(profile.baseDir, 'chromium-profile'), consoleLog);
+      browser.page.on('crash', () => (pageCrashed = true));
+      await browser.page.goto(server.workbenchUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    } else {
+      // Nothing drives the page: no automation attached (see launchPlainBrowser).
+      plainBrowser = await launchPlainBrowser(server.workbenchUrl, join(profile.baseDir, 'chromium-profile'), consoleLog);
+    }
 
     const progress = progressPrinter(progressFile, started, say);
     outcome.times = progress.times;
     const running = server;
     const abort = () => {
       progress.print();
+      if (plainBrowser?.hasExited()) return `the browser exited (see ${consoleLog})`;
       return running.deathReason() ?? (pageCrashed ? 'the workbench page crashed' : undefined);
     };
     // The runner announces itself as soon as the extension host activates it; if that never
@@ -218,6 +225,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     outcome.error = (err as Error).message;
   } finally {
     await browser?.close();
+    await plainBrowser?.stop();
     await server?.stop();
     // The browser profile is most of the folder's size and says nothing about a failure.
     rmSync(join(profile.baseDir, 'chromium-profile'), { recursive: true, force: true });
@@ -263,17 +271,14 @@ async function main(): Promise<number> {
     const vsix = extensionVsix(root);
     const workDir = mkdtempSync(join(tmpdir(), 'modelgate-integration-'));
     log(`work folder ${workDir}; extension under test ${vsix}`);
-    const runnerVsix = await buildRunnerVsix(workDir, root);
-    const vsixes = [vsix, runnerVsix];
+    const vsixes = [vsix];
     // The sessions run side by side (MODELGATE_INTEGRATION_SERIAL=1: one after the other, and the
     // trusted suites in one session), each in its own profile, server and browser; the extensions
-    // are installed once and copied.
-    let template: string | undefined;
-    if (sessions.length > 1) {
-      const t0 = Date.now();
-      template = (await createProfile({ baseDir: join(workDir, 'extensions-template'), vsixes, workspaceFiles: {} })).extensionsDir;
-      log(`extensions installed once for ${sessions.length} sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    }
+    // are installed once (the package under test, and the runner as a folder) and copied.
+    const t0 = Date.now();
+    const template = (await createProfile({ baseDir: join(workDir, 'extensions-template'), vsixes, workspaceFiles: {} })).extensionsDir;
+    installRunnerExtension(template, root);
+    log(`extensions installed once for ${sessions.length} session(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const width = Math.max(...sessions.map((s) => sessionId(s).length));
     const tag = (s: Session) => (sessions.length > 1 && !serial ? `${sessionId(s).padEnd(width)} | ` : '');
     if (serial) {

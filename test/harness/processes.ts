@@ -52,12 +52,14 @@ export interface GroupProcess {
 
 /**
  * Spawns `command` as the leader of a new process group with stdout and stderr appended to
- * `logFile`. The child is unref'd: an open server never keeps the test process alive.
+ * `logFile`, and `pipes` more pipes (fd 3, 4, ...: child.stdio[3], ...). The child is unref'd: an
+ * open server never keeps the test process alive.
  */
-export function spawnGroup(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string }): GroupProcess {
+export function spawnGroup(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; logFile: string; pipes?: number }): GroupProcess {
   installExitHooks();
   const fd = openSync(opts.logFile, 'a');
-  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', fd, fd] });
+  const pipes = Array.from({ length: opts.pipes ?? 0 }, () => 'pipe' as const);
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', fd, fd, ...pipes] });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   const pid = child.pid;

@@ -1,4 +1,4 @@
-// Activation and the lazily loaded features (issue 9), inside the real VS Code extension host.
+// Activation and the lazily loaded features, inside the real VS Code extension host.
 // activate() only registers: chat, images and the vscode.lm provider are built on first use, and
 // in the Node host their code (dist/chat.js, images.js, lm.js) is not even required before that.
 // Independent of the suites' order: what activation left is read from the state index.ts records
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import { FEATURE_COMMANDS } from '../../src/services/featureIds';
+import { FEATURE_COMMANDS } from '../../src/shared/featureIds';
 import { EXTENSION_ID, until, useModelgate } from './helpers';
 import { FEATURE_FILES, isRequired, ownCommands, startState, type Feature } from './startState';
 
@@ -136,10 +136,17 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
 
-  it("package.json's commands, the proxied lists (src/services/featureIds.ts) and what the built features register agree", async () => {
-    // every feature built (lm registers no commands)
+  it("package.json's commands, the proxied lists (src/shared/featureIds.ts) and what the built features register agree", async () => {
+    // every feature built, and the lm module's commands registered (its one command answered "no")
     void mg.api.chat;
     await vscode.commands.executeCommand('modelgate.generateImage', { prompt: 'x', nonsense: 1 }).then(undefined, () => undefined);
+    mg.api.useInVsCodeChatPrompts({ confirm: async () => false, notify: async () => undefined });
+    try {
+      await vscode.commands.executeCommand('modelgate.useInVsCodeChat');
+    } finally {
+      mg.api.useInVsCodeChatPrompts(undefined);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
     assert.deepEqual(
       built()
@@ -148,7 +155,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
       ['chat', 'images'],
     );
     const contributed = new Set((ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command));
-    const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images];
+    const proxied = [...FEATURE_COMMANDS.chat, ...FEATURE_COMMANDS.images, ...FEATURE_COMMANDS.lm];
     assert.deepEqual(
       proxied.filter((id) => !contributed.has(id)),
       [],

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply, PendingChange, Placement } from '../../src/chat/apply';
-import { until, useModelgate } from './helpers';
+import type { ApplyUi, ChatApply, PendingChange, Placement } from '../../src/workspaceEdits/apply';
+import { revertAndCloseAllEditors, until, useModelgate } from './helpers';
 
 const KEY = 'sk-apply-suite-7c41e9a2d0';
 const DIR = 'mg-apply-fixture';
@@ -83,14 +83,8 @@ describe('apply (real VS Code)', function () {
 
   afterEach(async () => {
     for (const c of apply().pending()) await apply().discard(c.id);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // revert what a test applied without saving, so the next one starts from the files on disk
-    for (const d of vscode.workspace.textDocuments) {
-      if (d.isDirty && d.uri.scheme === 'file') {
-        await vscode.window.showTextDocument(d);
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      }
-    }
+    // what a test applied without saving is reverted: the next one starts from the files on disk
+    await revertAndCloseAllEditors();
   });
 
   after(() => {

@@ -1,4 +1,4 @@
-// Budgets in a real VS Code extension host against the gateway simulator (issue 11, item 4):
+// Budgets in a real VS Code extension host against the gateway simulator:
 // a tiny daily budget with known prices; the next chat send asks (Cancel sends nothing and puts
 // the text back; "Send Once" sends that one message), the image command asks likewise, a
 // vscode.lm request from another extension (this suite runs in the test-runner extension) is

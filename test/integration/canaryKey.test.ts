@@ -1,4 +1,4 @@
-// Suite 3 "canary key" (issue 10): a distinctive key goes through chat, a tool round, errors from
+// Canary key (docs/reliability.md, category 3): a distinctive key goes through chat, a tool round, errors from
 // a proxy that echoes it (whole, cut off, URL-encoded, base64 at every alignment, upper and lower
 // case, as a JSON error, plain text and an HTML page), retries (5xx) and a reload; then every
 // place the extension writes that a test can reach is searched for the key and any 8-character

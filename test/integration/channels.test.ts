@@ -1,4 +1,4 @@
-// Channels in the real extension host (issue 11 items 1, 2 and 7), against the gateway
+// Channels in the real extension host, against the gateway
 // simulator with channels set to behave differently:
 // - health: after a few requests on a fast, reliable channel and a slow, failing one, the channel
 //   picker's figures order them as the simulator's own record does, and its error counts are the
@@ -11,16 +11,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { PickerItemView } from '../../src/statusBar/modelChannelPicker';
-import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
+import type { HostMessage } from '../../src/chat/protocol';
 import { PRICE_CARD } from '../gateway/index';
-import { config, until, useModelgate } from './helpers';
+import { answerText, config, lastAssistant, until, useModelgate } from './helpers';
 
 const KEY = 'sk-channels-5e1d93a0c7';
 const MODEL = 'flagship-text';
-
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
-const textOf = (m: MessageView | undefined): string =>
-  m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
 
 /** "p50 first token 0.8 s" / "42 ms" -> ms; "N errors in M" -> counts. */
 function figures(item: PickerItemView | undefined): { p50?: number; errors?: number; requests?: number; text: string } {
@@ -66,12 +62,6 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
   async function setFallback(channels: string[] | undefined): Promise<void> {
     await config().update('fallbackChannels', channels, vscode.ConfigurationTarget.Global);
     await until(() => mg.api.settings().fallbackChannels.join() === (channels ?? []).join(), `fallbackChannels = ${channels?.join() ?? '[]'}`);
-  }
-
-  async function lastAssistant(): Promise<Assistant> {
-    const m = (await chat().conversation()).messages.at(-1);
-    assert.ok(m && m.role === 'assistant', 'the last message is an answer');
-    return m;
   }
 
   beforeEach(async () => {
@@ -137,9 +127,9 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
     try {
       await chat().send('[[echo]] alpha beta gamma delta epsilon');
-      const a = await lastAssistant();
+      const a = await lastAssistant(chat());
       assert.equal(a.status, 'done', a.error?.message);
-      assert.equal(textOf(a), 'alpha beta gamma delta epsilon', 'the answer, once');
+      assert.equal(answerText(a), 'alpha beta gamma delta epsilon', 'the answer, once');
       const streamed = posts.flatMap((p) => (p.type === 'textDelta' ? [p.text] : [])).join('');
       assert.equal(streamed, 'alpha beta gamma delta epsilon', 'no text streamed twice');
       assert.equal(a.channel, 'stable', 'the answer names the channel that served it');
@@ -163,17 +153,17 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       assert.equal(figures(row('Stable')).errors, 0);
       // the same conversation switches again: not noted again
       await chat().send('[[echo]] zeta eta');
-      assert.equal(textOf(await lastAssistant()), 'zeta eta');
+      assert.equal(answerText(await lastAssistant(chat())), 'zeta eta');
       assert.equal(notes().length, 1, 'noted once per conversation');
       assert.equal(posts.filter((p) => p.type === 'notice' && p.level === 'error').length, 0);
       // a conversation whose first answer came from direct (its cache is there): the failover note says what the cache loss cost
       await chat().newChat();
       mg.gw.setChannel('direct', { failureRate: 0 });
       await chat().send('[[echo]] theta');
-      assert.equal((await lastAssistant()).channel, 'direct');
+      assert.equal((await lastAssistant(chat())).channel, 'direct');
       mg.gw.setChannel('direct', { failureRate: 1, failureStatus: 503 });
       await chat().send('[[echo]] iota');
-      assert.equal((await lastAssistant()).channel, 'stable');
+      assert.equal((await lastAssistant(chat())).channel, 'stable');
       assert.equal(notes().length, 2, 'the new conversation is noted');
       assert.match((notes()[1] as { message: string }).message, /prompt tokens were billed uncached on stable/);
     } finally {
@@ -207,9 +197,9 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     try {
       mg.gw.injectFault({ kind: 'drop', afterChunks: 2 });
       await chat().send('[[words:40]] cut off');
-      const a = await lastAssistant();
+      const a = await lastAssistant(chat());
       assert.equal(a.status, 'error');
-      assert.ok(textOf(a).length > 0, 'the partial answer is kept');
+      assert.ok(answerText(a).length > 0, 'the partial answer is kept');
       assert.equal(a.channel, 'direct');
       assert.deepEqual(channelsAsked(), ['direct'], 'nothing was sent to stable');
       assert.equal(posts.filter((p) => p.type === 'notice' && /came from/.test(p.message)).length, 0);
@@ -219,7 +209,7 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
     }
   });
 
-  describe('the model/channel picker (issue 20 items 6, 7)', () => {
+  describe('the model/channel picker', () => {
     // VS Code has no API to read a context key: the walkthrough's `modelgate.pickedModel` is set
     // by extension.ts exactly when the picker command resolves true, so each case checks that result.
     const OTHER = 'long-context-tools'; // not the first row, so "opens on the current model" is not "opens on the first row"

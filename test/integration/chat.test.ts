@@ -9,13 +9,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/services/balanceTopUp';
+import { consoleUrlSetting, topUp, type TopUpUi } from '../../src/shared/balanceTopUp';
 import { isOpenableLink } from '../../src/chat/view/codeActions';
 import { costOf } from '../../src/core/spend/cost';
 import type { ChatMessage } from '../../src/core/client/types';
 import { parseWebviewMessage, type AssistantPart, type HostMessage, type MessageView, type ToolCallView } from '../../src/chat/protocol';
 import { PRICE_CARD } from '../gateway/index';
-import { config, until, useModelgate, waitFor } from './helpers';
+import { answerText, type AnswerView, config, lastAssistant, until, useModelgate, waitFor } from './helpers';
 
 /** A distinctive key, so a search of the storage for it cannot hit anything by chance. */
 const KEY = 'sk-chat-suite-5d1e8b07c2';
@@ -28,10 +28,6 @@ const FIXTURE = 'mg-chat-fixture';
 const LCT_PRICE = PRICE_CARD.chat['long-context-tools']!.stable; // the simulator's default channel is stable
 const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable;
 
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
-
-const textOf = (m: MessageView | undefined): string =>
-  m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
 const toolsOf = (m: MessageView | undefined): ToolCallView[] =>
   m && m.role === 'assistant' ? m.parts.flatMap((p: AssistantPart) => (p.kind === 'tool' ? [p.call] : [])) : [];
 
@@ -79,12 +75,6 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await vscode.commands.executeCommand('modelgate.setApiKey', key);
   }
 
-  async function lastAssistant(): Promise<Assistant> {
-    const m = (await chat().conversation()).messages.at(-1);
-    assert.ok(m && m.role === 'assistant', 'the last message is an answer');
-    return m;
-  }
-
   before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
@@ -109,16 +99,16 @@ describe('chat (real VS Code, gateway simulator)', function () {
       view.messages.map((m) => m.role),
       ['user', 'assistant'],
     );
-    const answer = view.messages[1] as Assistant;
+    const answer = view.messages[1] as AnswerView;
     assert.equal(answer.status, 'done');
     assert.equal(answer.model, 'flagship-text');
     assert.equal(answer.channel, 'default');
-    assert.equal(textOf(answer).split(' ').length, 400);
+    assert.equal(answerText(answer).split(' ').length, 400);
 
     // The webview got the answer as deltas, not as repeated snapshots.
     const deltas = posts.filter((p): p is Extract<HostMessage, { type: 'textDelta' }> => p.type === 'textDelta');
     assert.ok(deltas.length >= 1);
-    assert.equal(deltas.map((d) => d.text).join(''), textOf(answer));
+    assert.equal(deltas.map((d) => d.text).join(''), answerText(answer));
     assert.equal(posts.filter((p) => p.type === 'snapshot').length, 0);
     const kinds = posts.map((p) => p.type);
     assert.ok(kinds.indexOf('messageAdded') < kinds.indexOf('textDelta'));
@@ -152,7 +142,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     try {
       await chat().send('Which channel? [[words:5]]');
       assert.deepEqual(lastRequest().provider, { channel: 'economical' });
-      const a = await lastAssistant();
+      const a = await lastAssistant(chat());
       assert.equal(a.channel, 'economical');
       // no price configured for this channel except the default entry: the default price applies
       assert.equal(a.usage?.cost, costOf(a.usage!, FLAG_PRICE));
@@ -168,9 +158,9 @@ describe('chat (real VS Code, gateway simulator)', function () {
     assert.equal(chat().busy, true);
     chat().stop();
     await sent;
-    const a = await lastAssistant();
+    const a = await lastAssistant(chat());
     assert.equal(a.status, 'stopped');
-    const text = textOf(a);
+    const text = answerText(a);
     assert.ok(text.length > 0, 'partial text kept');
     assert.ok(text.split(' ').length < 20000);
     assert.equal(a.error, undefined);
@@ -185,12 +175,12 @@ describe('chat (real VS Code, gateway simulator)', function () {
 
   it('regenerates the last answer, replaying the same request', async () => {
     await chat().send('What is a monad? [[words:20]]');
-    const first = await lastAssistant();
+    const first = await lastAssistant(chat());
     const firstRequest = lastRequest();
     await chat().regenerate();
     const view = await chat().conversation();
     assert.equal(view.messages.length, 2);
-    const second = view.messages[1] as Assistant;
+    const second = view.messages[1] as AnswerView;
     assert.notEqual(second.id, first.id);
     assert.equal(second.status, 'done');
     assert.ok(posts.some((p) => p.type === 'truncated' && p.fromMessageId === first.id));
@@ -209,7 +199,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     );
     assert.equal((view.messages[0] as { text: string }).text, 'edited question [[words:4]]');
     assert.equal(view.title, 'edited question [[words:4]]');
-    assert.equal(textOf(view.messages[1]).split(' ').length, 4);
+    assert.equal(answerText(view.messages[1]).split(' ').length, 4);
     const msgs = lastRequest().messages;
     assert.deepEqual(
       msgs.map((m) => m.role),
@@ -235,17 +225,17 @@ describe('chat (real VS Code, gateway simulator)', function () {
       view.messages.map((m) => m.role),
       ['user', 'assistant', 'user', 'assistant'],
     );
-    const last = view.messages[3] as Assistant;
+    const last = view.messages[3] as AnswerView;
     assert.equal(last.status, 'interrupted');
-    assert.ok(textOf(last).length > 0, 'partial text kept');
-    assert.equal(textOf(view.messages[1]).split(' ').length, 5);
+    assert.ok(answerText(last).length > 0, 'partial text kept');
+    assert.equal(answerText(view.messages[1]).split(' ').length, 5);
     assert.equal(view.draft, 'typed but not sent');
     assert.ok((await reopened.conversations()).some((c) => c.id === id && c.title === 'persist me [[words:5]]'));
     listen();
     // The reopened conversation goes on: the interrupted text is replayed as it stands.
     await reopened.send('go on [[words:2]]');
-    assert.equal((await lastAssistant()).status, 'done');
-    assert.deepEqual(lastRequest().messages.at(-2), { role: 'assistant', content: textOf(last) });
+    assert.equal((await lastAssistant(chat())).status, 'done');
+    assert.deepEqual(lastRequest().messages.at(-2), { role: 'assistant', content: answerText(last) });
   });
 
   it('lists, switches between and deletes conversations', async () => {
@@ -274,7 +264,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
   it('runs parallel tool calls, shows each, and returns a path escape as an error result', async () => {
     const before = chatRequests().length;
     await chat().send('Read both [[call:read_file {"path":"src/a.ts"}]] [[call:read_file {"path":"../../../../etc/passwd"}]]');
-    const a = await lastAssistant();
+    const a = await lastAssistant(chat());
     assert.equal(a.status, 'done');
     const calls = toolsOf(a);
     assert.equal(calls.length, 2);
@@ -298,7 +288,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       ['assistant', 'tool', 'tool'],
     );
     assert.equal(second.messages.at(-3)!.tool_calls?.length, 2);
-    assert.ok(textOf(a).length > 0, 'a final answer after the results');
+    assert.ok(answerText(a).length > 0, 'a final answer after the results');
     const composer = await chat().composer();
     assert.equal(composer.toolsDisabledReason, undefined);
   });
@@ -308,13 +298,13 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await until(() => mg.api.settings().maxToolRounds === 1, 'maxToolRounds = 1');
     try {
       await chat().send('[[rounds:3]] [[call:list_files {}]]');
-      const a = await lastAssistant();
+      const a = await lastAssistant(chat());
       assert.equal(a.status, 'done');
       assert.deepEqual(
         toolsOf(a).map((c) => c.status),
         ['done', 'denied'],
       );
-      assert.match(textOf(a), /Stopped after 1 round of tool calls/);
+      assert.match(answerText(a), /Stopped after 1 round of tool calls/);
     } finally {
       await config().update('chat.maxToolRounds', undefined, vscode.ConfigurationTarget.Global);
       await until(() => mg.api.settings().maxToolRounds === 8, 'maxToolRounds back to 8');
@@ -350,7 +340,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       const parts = last.content as { type: string; image_url?: { url: string } }[];
       assert.equal(parts[1]!.type, 'image_url');
       assert.ok(parts[1]!.image_url!.url.startsWith('data:image/png;base64,'));
-      assert.match(textOf(await lastAssistant()), /I received 1 image/);
+      assert.match(answerText(await lastAssistant(chat())), /I received 1 image/);
       assert.deepEqual((await chat().composer()).attachments, [], 'the image went with that message');
     } finally {
       await useModel('flagship-text');
@@ -382,7 +372,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       for (const q of ['What does big.ts export? [[words:30]]', 'Which value is largest? [[words:30]]', 'Make a table [[words:30]]']) {
         const balance = mg.gw.balance(KEY);
         await chat().send(q);
-        const a = await lastAssistant();
+        const a = await lastAssistant(chat());
         assert.equal(a.status, 'done');
         usages.push(a.usage!);
         spent.push(balance - mg.gw.balance(KEY));
@@ -449,7 +439,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     await setKey(WRONG_KEY);
     try {
       await chat().send('hello with a wrong key');
-      let a = await lastAssistant();
+      let a = await lastAssistant(chat());
       assert.equal(a.status, 'error');
       assert.ok(a.error!.actions.includes('setKey'), a.error!.actions.join());
       const view = await chat().conversation();
@@ -458,7 +448,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       // 402: no balance left
       await setKey(POOR_KEY);
       await chat().send('hello without balance');
-      a = await lastAssistant();
+      a = await lastAssistant(chat());
       assert.equal(a.status, 'error');
       // a channel switch cannot fix a balance: the card offers "Top up" only, and says it once
       assert.deepEqual(a.error!.actions, ['topUp']);
@@ -468,7 +458,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
     }
     // an HTML 502 page from a proxy: a short readable message, no markup
     await chat().send('through a broken proxy [[fault:html502]]');
-    const a = await lastAssistant();
+    const a = await lastAssistant(chat());
     assert.equal(a.status, 'error');
     assert.ok(!/[<>]/.test(a.error!.message), a.error!.message);
     assert.ok(a.error!.message.length > 10 && a.error!.message.length < 400, a.error!.message);
@@ -571,7 +561,7 @@ describe('chat (real VS Code, gateway simulator)', function () {
       editor.selection = new vscode.Selection(1, 0, 1, 4);
       await chat().handle({ type: 'insertCode', code: 'BETA' });
       assert.equal(doc.getText(), 'alpha\nBETA\ngamma\n');
-      // at the end of the last line with text: on a line of its own (issue 20), the file still ends with a break
+      // at the end of the last line with text: on a line of its own, the file still ends with a break
       editor.selection = new vscode.Selection(2, 5, 2, 5);
       await chat().handle({ type: 'insertCode', code: 'DELTA' });
       assert.equal(doc.getText(), 'alpha\nBETA\ngamma\nDELTA\n');

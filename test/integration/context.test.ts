@@ -7,17 +7,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ChatMessage } from '../../src/core/client/types';
-import { parseWebviewMessage, type HostMessage, type MessageView } from '../../src/chat/protocol';
+import { parseWebviewMessage, type HostMessage } from '../../src/chat/protocol';
 import { formatUsd } from '../../src/core/spend/cost';
 import { PRICE_CARD } from '../gateway/index';
-import { config, until, useModelgate } from './helpers';
+import { config, lastAssistant, until, useModelgate } from './helpers';
 
 const KEY = 'sk-context-suite-7a41c09e';
 const FIXTURE = 'mg-context-fixture';
 const FLAG_PRICE = PRICE_CARD.chat['flagship-text']!.stable;
 const LCT_PRICE = PRICE_CARD.chat['long-context-tools']!.stable;
 
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
 interface SimRequest {
   server: string;
   path: string;
@@ -55,12 +54,6 @@ describe('context (real VS Code, gateway simulator)', function () {
     await until(() => mg.api.settings().chatModel === model, `chat.model = ${model}`);
   }
 
-  async function lastAssistant(): Promise<Assistant> {
-    const m = (await chat().conversation()).messages.at(-1);
-    assert.ok(m && m.role === 'assistant', 'the last message is an answer');
-    return m;
-  }
-
   before(() => {
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
@@ -83,17 +76,17 @@ describe('context (real VS Code, gateway simulator)', function () {
     // A first question large enough for the cache (it caches from 1,024 tokens on).
     const filler = Array.from({ length: 600 }, (_, i) => `line ${i}: the quick brown fox`).join('\n');
     await chat().send(`Summarize this log [[words:20]]\n${filler}`);
-    const a1 = await lastAssistant();
+    const a1 = await lastAssistant(chat());
     assert.equal(a1.status, 'done');
 
     const late = vscode.Uri.file(path.join(ws, FIXTURE, 'late.ts'));
     fs.writeFileSync(late.fsPath, 'export const PINNED_LATE_MARKER = 42;\n');
     assert.equal(await chat().attachFile(late), true);
     await chat().send('Now look at late.ts [[words:20]]');
-    const a2 = await lastAssistant();
+    const a2 = await lastAssistant(chat());
     assert.equal(a2.status, 'done');
     await chat().send('And once more [[words:20]]');
-    const a3 = await lastAssistant();
+    const a3 = await lastAssistant(chat());
 
     const [r1, r2, r3] = (await simChatRequests()).slice(-3).map((r) => r.body.messages);
     // turn 2 starts with turn 1's messages, byte for byte (the system message is not rewritten) ...
@@ -135,7 +128,7 @@ describe('context (real VS Code, gateway simulator)', function () {
       assert.deepEqual(cacheNotices(), []);
 
       await chat().send('Hello there [[words:10]]');
-      assert.equal((await lastAssistant()).status, 'done');
+      assert.equal((await lastAssistant(chat())).status, 'done');
       await useModel('flagship-text');
       assert.equal(cacheNotices().length, 1);
       const first = cacheNotices()[0]!;
@@ -182,7 +175,7 @@ describe('context (real VS Code, gateway simulator)', function () {
       await useChannel('default');
       await chat().newChat();
       await chat().send('Hello again [[words:10]]');
-      assert.equal((await lastAssistant()).model, 'flagship-text');
+      assert.equal((await lastAssistant(chat())).model, 'flagship-text');
       await useModel('long-context-tools');
       assert.equal(
         cacheNotices().length,

@@ -1,4 +1,4 @@
-// The conversation list ("Modelgate: Open Conversation…", issue 12) in the real extension host,
+// The conversation list ("Modelgate: Open Conversation…") in the real extension host,
 // with 1,000 conversations in the store: it opens from the index without reading the
 // conversation files, searches their content, renames and deletes (the delete confirmed inside
 // the list, leaving the store's tombstone), and opens the picked one in the panel. Figures are

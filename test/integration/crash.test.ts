@@ -1,4 +1,4 @@
-// Reliability suite 8 (crash safety), the store's side, in the real extension host: what a kill in
+// Crash safety (docs/reliability.md, category 8), the store's side, in the real extension host: what a kill in
 // the middle of a write can leave on disk, planted exactly, then the history reopened the way a
 // restarted extension host opens it (ChatApi.reload). The e2e suite (test/e2e/crash.e2e.test.ts)
 // kills the real extension host mid-stream; this one covers the instants it cannot aim at.

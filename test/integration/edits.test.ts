@@ -1,4 +1,4 @@
-// The model's edits under review (issue 18), in a real VS Code extension host, driven through the
+// The model's edits under review, in a real VS Code extension host, driven through the
 // gateway simulator: `[[call:edit_file …]] [[then]] [[call:read_file …]]` scripts an answer that
 // edits in one round and reads back in the next. Fixtures live under <workspace>/mg-edits-fixture
 // and a temp folder outside the workspace that a symlink points to; both are removed afterwards.

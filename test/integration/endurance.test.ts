@@ -1,4 +1,4 @@
-// Reliability suite 7: endurance, in the real extension host against the gateway simulator.
+// Endurance (docs/reliability.md, category 7), in the real extension host against the gateway simulator.
 //  - 200 chats in a row, each a new conversation: send, and in turn regenerate, stop mid-stream,
 //    stop then regenerate;
 //  - 10 conversations streaming at once (held streaming, so "at once" does not depend on timing),
@@ -17,8 +17,8 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { AssistantPart, HostMessage, MessageView } from '../../src/chat/protocol';
-import { until, useModelgate, waitFor } from './helpers';
+import type { HostMessage } from '../../src/chat/protocol';
+import { answerText, type AnswerView, until, useModelgate, waitFor } from './helpers';
 
 const KEY = 'sk-endurance-2c7f0e93ab';
 const CHATS = 200;
@@ -31,10 +31,6 @@ const AT_ONCE = 10;
 const SLACK = 4;
 /** Heap after GC may grow by this much: 200+ conversations are legitimately kept loaded (~1-2 MB). */
 const HEAP_BOUND_MB = 48;
-
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
-const textOf = (m: MessageView | undefined): string =>
-  m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
 
 interface Expected {
   id: string;
@@ -236,11 +232,11 @@ describe('endurance (real VS Code, gateway simulator)', function () {
       const view = await reopened.conversation();
       const users = view.messages.filter((m) => m.role === 'user').map((m) => (m as { text: string }).text);
       assert.deepEqual(users, e.users, `the user messages of ${e.id}`);
-      const answers = view.messages.filter((m): m is Assistant => m.role === 'assistant');
+      const answers = view.messages.filter((m): m is AnswerView => m.role === 'assistant');
       assert.equal(answers.length, e.users.length, `one answer per message in ${e.id}`);
       const last = answers.at(-1)!;
       assert.equal(last.status, e.last, `the last answer of ${e.id}`);
-      assert.ok(textOf(last).length > 0, `the last answer of ${e.id} has its text`);
+      assert.ok(answerText(last).length > 0, `the last answer of ${e.id} has its text`);
       for (const a of answers.slice(0, -1)) assert.equal(a.status, 'done');
     }
   });

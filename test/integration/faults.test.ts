@@ -1,18 +1,18 @@
-// Reliability suite 5: the fault matrix, in the real extension host, through the gateway
+// The fault matrix (docs/reliability.md, category 5), in the real extension host, through the gateway
 // simulator. Every case sends one chat message into a fault and checks what the user is left
 // with: one clear message with the action that fixes it (no markup, no raw server page), the
 // partial answer kept (and replayed as it stands by the next request), the next request working,
 // and no unhandled promise rejection in the extension host.
 //
 // The two never-ending streams (keep-alive comments only; one endless SSE line) are in their own
-// describe: they need the decoder's idle/line caps (issue 10 item 3) and fail without them.
+// describe: they need the decoder's idle/line caps and fail without them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { ChatMessage } from '../../src/core/client/types';
-import type { AssistantPart, ErrorAction, HostMessage, MessageView } from '../../src/chat/protocol';
+import type { ErrorAction, HostMessage } from '../../src/chat/protocol';
 import type { Fault } from '../gateway/index';
-import { staysFalse, until, useModelgate } from './helpers';
+import { answerText, lastAssistant, staysFalse, until, useModelgate } from './helpers';
 
 const KEY = 'sk-fault-matrix-3a9c51d7e0';
 const POOR_KEY = 'sk-fault-poor-7be20c44';
@@ -20,10 +20,6 @@ const WRONG_KEY = 'sk-fault-wrong-c0d4e2aa';
 const HTML_PAGE = `<!DOCTYPE html><html><head><title>Service Unavailable</title><script>var x=1</script></head><body><h1>503 Service Unavailable</h1><p>The edge could not reach the origin. Ray 1f2e3d</p></body></html>`;
 /** the smallest idle timeout the setting allows (seconds) */
 const TIMEOUT_S = 5;
-
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
-const textOf = (m: MessageView | undefined): string =>
-  m && m.role === 'assistant' ? m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('') : '';
 
 interface Case {
   name: string;
@@ -63,12 +59,6 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
   const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
   const lastBody = () => chatRequests().at(-1)!.body as { messages: ChatMessage[] };
 
-  async function lastAssistant(): Promise<Assistant> {
-    const m = (await chat().conversation()).messages.at(-1);
-    assert.ok(m && m.role === 'assistant', 'the last message is an answer');
-    return m;
-  }
-
   async function setKey(key: string): Promise<void> {
     await vscode.commands.executeCommand('modelgate.setApiKey', key);
   }
@@ -104,7 +94,7 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
       if (c.inject) mg.gw.injectFault(c.inject.fault, c.inject.times);
       const before = chatRequests().length;
       await chat().send(c.prompt);
-      const a = await lastAssistant();
+      const a = await lastAssistant(chat());
       assert.equal(a.status, c.status, `status (${a.error?.message ?? ''})`);
       if (c.requests !== undefined) assert.equal(chatRequests().length - before, c.requests, 'requests made, retries included');
       const finished = posts.filter((p): p is Extract<HostMessage, { type: 'messageFinished' }> => p.type === 'messageFinished');
@@ -126,15 +116,15 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
         assert.equal(a.error, undefined);
         assert.equal(errorNotices.length, 0);
       }
-      const partial = textOf(a);
+      const partial = answerText(a);
       if (c.partial) assert.ok(partial.length > 0, 'the text streamed before the fault is kept');
       // The next request works, and carries the partial answer as it stands.
       if (c.key) await setKey(KEY);
       mg.gw.clearFaults();
       await chat().send('and now? [[words:3]]');
-      const next = await lastAssistant();
+      const next = await lastAssistant(chat());
       assert.equal(next.status, 'done', `the next request works (${next.error?.message ?? ''})`);
-      assert.equal(textOf(next).split(' ').length, 3);
+      assert.equal(answerText(next).split(' ').length, 3);
       const replayed = lastBody().messages;
       assert.equal(replayed.at(-1)!.content, 'and now? [[words:3]]');
       if (partial) assert.deepEqual(replayed.at(-2), { role: 'assistant', content: partial }, 'the partial answer is replayed as it stands');
@@ -277,14 +267,14 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
     assert.equal(chat().busy, true);
     chat().stop();
     await sent;
-    const a = await lastAssistant();
+    const a = await lastAssistant(chat());
     assert.equal(a.status, 'stopped');
     assert.equal(a.error, undefined, 'a stop is not an error');
     assert.equal(chat().busy, false);
     assert.equal(chatRequests().length - before, 1, 'no retry after the stop');
     // The next request works (it is the only one: the cancelled retry never fires).
     await chat().send('and now? [[words:3]]');
-    assert.equal((await lastAssistant()).status, 'done');
+    assert.equal((await lastAssistant(chat())).status, 'done');
     // Outlive the cancelled wait (Retry-After 5 from the rate-limited request, and a second), then
     // check nothing was sent for it; the case '429 Retry-After 5: waited out, answered' shows that
     // the same wait, not stopped, does send its retry.
@@ -298,7 +288,7 @@ describe('fault matrix (real VS Code, gateway simulator)', function () {
   });
 
   describe('fault matrix: never-ending streams', function () {
-    // Needs the decoder's fix (issue 10 item 3): without it these never finish and time out.
+    // Needs the decoder's fix: without it these never finish and time out.
     this.timeout(40_000);
 
     it('keep-alive comments only after 2 chunks: the idle timeout still ends it, partial kept', () =>

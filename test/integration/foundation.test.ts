@@ -37,7 +37,7 @@ describe('foundation (real VS Code)', function () {
       assert.ok(all.includes(c), c);
     }
     const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON;
-    // The status bar is there from start-up (issue 8): onStartupFinished, after the window is up,
+    // The status bar is there from start-up: onStartupFinished, after the window is up,
     // never '*' (which would delay the workbench's own start).
     assert.ok(!pkg.activationEvents?.includes('*'), 'no activation on *');
     assert.deepEqual(pkg.activationEvents, ['onStartupFinished'], 'activates after start-up only');

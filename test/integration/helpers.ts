@@ -13,6 +13,9 @@ import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway/index';
 
+/** Appends a question and its answer to a stored conversation (shared with the unit suites). */
+export { addTurn } from '../unit/helpers';
+
 export const EXTENSION_ID = 'modelgate.modelgate';
 
 /** the extension's settings (`modelgate.*`) */
@@ -56,6 +59,36 @@ export async function staysFalse(happened: () => boolean | Promise<boolean>, opt
     if (Date.now() >= end) return;
     await new Promise((r) => setTimeout(r, Math.min(options.intervalMs ?? 20, Math.max(1, end - Date.now()))));
   }
+}
+
+/** The chat panel's controller, as activate() hands it to the tests. */
+type PanelController = ModelgateApi['chat']['controller'];
+/** A message of the panel's open conversation, as the view gets it. */
+export type PanelMessage = Awaited<ReturnType<PanelController['conversation']>>['messages'][number];
+/** An answer of the panel's conversation. */
+export type AnswerView = Extract<PanelMessage, { role: 'assistant' }>;
+
+/** The open conversation's last message, which must be an answer (the test fails otherwise). */
+export async function lastAssistant(chat: PanelController): Promise<AnswerView> {
+  const m = (await chat.conversation()).messages.at(-1);
+  assert.ok(m && m.role === 'assistant', 'the last message is an answer');
+  return m;
+}
+
+/** The text of an answer, its text parts joined ('' for a user message or none). */
+export const answerText = (m: PanelMessage | undefined): string =>
+  m && m.role === 'assistant' ? m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') : '';
+
+/**
+ * Reverts every unsaved document (a dirty one would make "close all" ask to save, a modal dialog
+ * the tests cannot answer), then closes every editor: the next test starts from the files on disk.
+ */
+export async function revertAndCloseAllEditors(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
 /**

@@ -1,4 +1,4 @@
-// The extension host stays responsive (issue 21, item 6): measured from the test runner, a second
+// The extension host stays responsive: measured from the test runner, a second
 // extension in the same host, as the longest gap of a 10 ms timer while Modelgate works. Each
 // figure is printed; the assertion is on a bound far above noise (2 s), so that it fails on the
 // old code (28 s, 18 s and 18 s of stall) without flaking on a busy machine.
@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply } from '../../src/chat/apply';
+import type { ApplyUi, ChatApply } from '../../src/workspaceEdits/apply';
 import type { ChatController } from '../../src/chat/chatController';
 import { useModelgate } from './helpers';
 
@@ -86,7 +86,7 @@ async function report(test: Mocha.Context, what: string, gaps: Gaps): Promise<vo
   assert.ok(gaps.longest < BOUND_MS, `${what}: the extension host was blocked for ${Math.round(gaps.longest)} ms (bound ${BOUND_MS} ms)`);
 }
 
-describe('host responsiveness (issue 21)', function () {
+describe('host responsiveness', function () {
   this.timeout(120_000);
   const mg = useModelgate({
     gateway: { keys: { [KEY]: { balance: 100 } } },

@@ -1,4 +1,4 @@
-// Suite 4 "hostile workspace", trusted workspace: see hostileWorkspaceCase.ts.
+// Hostile workspace (docs/reliability.md, category 4), trusted workspace: see hostileWorkspaceCase.ts.
 import { hostileWorkspaceSuite } from './hostileWorkspaceCase';
 
 hostileWorkspaceSuite(true);

@@ -1,4 +1,4 @@
-// Suite 4 "hostile workspace", Restricted Mode: see hostileWorkspaceCase.ts.
+// Hostile workspace (docs/reliability.md, category 4), Restricted Mode: see hostileWorkspaceCase.ts.
 import { hostileWorkspaceSuite } from './hostileWorkspaceCase';
 
 hostileWorkspaceSuite(false);

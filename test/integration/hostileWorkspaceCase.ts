@@ -1,4 +1,4 @@
-// Suite 4 "hostile workspace" (issue 10): a repository's .vscode/settings.json sets every
+// Hostile workspace (docs/reliability.md, category 4): a repository's .vscode/settings.json sets every
 // Modelgate setting to an attacker's value, in the plain (`"modelgate.x"`), nested
 // (`"modelgate": {x}`) and language-scoped (`"[markdown]": {...}`) forms, with the base URL
 // pointing at the attacker's capture server (a second loopback HTTP server). Run trusted

@@ -1,4 +1,4 @@
-// Modelgate's image tool for every other agent (issue 19): `modelgate_generate_image`, called the
+// Modelgate's image tool for every other agent: `modelgate_generate_image`, called the
 // way a second extension calls it, through vscode.lm.invokeTool (this suite runs in the test
 // runner's extension, not in Modelgate). Outside a chat VS Code shows the tool's confirmation as a
 // modal dialog the extension host cannot click, so the suite turns on VS Code's own auto-approval

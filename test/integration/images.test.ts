@@ -15,7 +15,7 @@ import { runImageJob, type ImageJob } from '../../src/images/imageJob';
 import type { SaverFileSystem } from '../../src/images/imageSaver';
 import { configuredTarget, targetForResource } from '../../src/images/imageTarget';
 import { readPngChunks, readPngText } from '../../src/images/pngText';
-import { config as cfg, staysFalse, until, useModelgate } from './helpers';
+import { config as cfg, revertAndCloseAllEditors, staysFalse, until, useModelgate } from './helpers';
 
 const CMD = 'modelgate.generateImage';
 const TEST_DIR = 'mg-images-it';
@@ -78,12 +78,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
 
   afterEach(async () => {
     mg.gw.clearFaults();
-    // A dirty document would make "close all" ask to save (a modal dialog): revert them first.
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await revertAndCloseAllEditors();
   });
 
   after(async () => {
@@ -110,7 +105,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
       // what went over the wire: only the options the model has, n and size explicit
       const body = generations(mg.gw).at(-1)!.body as Record<string, unknown>;
       assert.deepEqual(body, { model: 'image-restricted', prompt: 'A sunset over mountains', n: 1, size: '1024x1024' });
-      // the status-bar tooltip names a successful image run as one, not as a chat that stopped early (issue 20 item 6)
+      // the status-bar tooltip names a successful image run as one, not as a chat that stopped early
       const tooltip = mg.api.statusBarTooltip();
       assert.match(tooltip, /\*\*Last request:\*\* image-restricted · 1 image · (no price configured|\$[\d.]+)/, tooltip);
       assert.doesNotMatch(tooltip, /stopped before/);
@@ -239,7 +234,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
   });
 
-  describe('the first call after start-up (issue 12)', () => {
+  describe('the first call after start-up', () => {
     it('a model the gateway lists works while GET /models is still in flight, with the options asked for', async () => {
       // As at start-up: a key is stored, the listing is in flight and the catalogue only has its
       // built-ins. The listing is held until the command is seen waiting for it.
@@ -320,7 +315,7 @@ describe('images: Generate Image Here (real VS Code)', function () {
     });
   });
 
-  describe('the end-user id: modelgate.endUserId and the `user` argument (issue 12)', () => {
+  describe('the end-user id: modelgate.endUserId and the `user` argument', () => {
     const setEndUser = async (value: unknown) => {
       await cfg().update('endUserId', value, vscode.ConfigurationTarget.Global);
       await until(() => JSON.stringify(cfg().inspect('endUserId')?.globalValue) === JSON.stringify(value), 'endUserId applied');

@@ -1,4 +1,4 @@
-// Model facts and custom headers in a real VS Code (issue 17, items 2 and 4): context sizes the
+// Model facts and custom headers in a real VS Code: context sizes the
 // gateway lists at GET /models (OpenRouter and vLLM form) reach vscode.lm's maxInputTokens; a bad
 // value is skipped without breaking the list; `modelgate.requestHeaders` and a secret header set
 // with "Modelgate: Set Secret Header…" go on every gateway request (chat, models, images) and

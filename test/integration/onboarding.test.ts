@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { freePort } from '../harness/processes';
 import { config as cfg, until, useModelgate } from './helpers';
 import { askBudget, RAISE_BUDGET, SEND_ONCE, SET_PRICE } from '../../src/services/budgetGuard';
-import { promptSensitiveRead } from '../../src/chat/tools/sensitiveAccess';
+import { promptSensitiveRead } from '../../src/agentTools/sensitiveAccess';
 import { setApiKeyCommand } from '../../src/onboarding/setKeyFlow';
 import type { Services } from '../../src/services/serviceContainer';
 import type { BudgetStatus } from '../../src/core/spend/budget';

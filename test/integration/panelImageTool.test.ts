@@ -1,4 +1,4 @@
-// The chat panel's generate_image tool (issue 19) in a real VS Code: the simulator's model calls it
+// The chat panel's generate_image tool in a real VS Code: the simulator's model calls it
 // ([[call:generate_image {...}]]). Before anything is spent the panel's approval card asks (the
 // suite presses its buttons through the view's own message entry, as the webview does): Generate,
 // Always allow in this conversation, or Skip, the default. The folder is asked once per

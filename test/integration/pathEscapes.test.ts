@@ -1,4 +1,4 @@
-// Suite 6 "path escapes" (issue 10) for the model's tools and for image saving, in the real
+// Path escapes (docs/reliability.md, category 6) for the model's tools and for image saving, in the real
 // extension host on a real disk: `..`, absolute paths, symbolic links out (a file, a parent
 // folder, one planted at the very name an image is about to get), case and separator tricks,
 // encoded forms and NUL. Nothing is read from or written to outside the workspace, and no
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceTools, type WorkspaceTools } from '../../src/chat/tools';
+import { createWorkspaceTools, type WorkspaceTools } from '../../src/agentTools';
 import { saveAllOrNothing, type PreparedImage } from '../../src/images/imageSaver';
 import { targetForPath } from '../../src/images/imageTarget';
 

@@ -1,4 +1,4 @@
-// A real third-party gateway in front of the simulator (issue 17, section 6): the open-source
+// A real third-party gateway in front of the simulator: the open-source
 // Portkey AI Gateway from the npm registry (docs/gateways.md) runs on 127.0.0.1, and Modelgate
 // reaches the simulator through it, configured the way a user would: `modelgate.baseUrl` is
 // Portkey's, and `modelgate.requestHeaders` carries Portkey's routing headers
@@ -10,19 +10,15 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
-import type { AssistantPart, MessageView } from '../../src/chat/protocol';
 import type { ChatMessage } from '../../src/core/client/types';
 import { reasoningText } from '../gateway/reasoning';
-import { config, until, useModelgate } from './helpers';
+import { answerText, config, lastAssistant, until, useModelgate } from './helpers';
 import { startPortkey, type RunningPortkey } from './portkeyGateway';
 
 // (no 8 characters in common with Portkey's messages: Modelgate redacts every 8-character piece of the key)
 const KEY = 'sk-pk-suite-7c41d09e';
 /** listed by the simulator's GET /models only: seen in the catalogue = the list came through */
 const LISTED_ONLY_UPSTREAM = 'portkey-upstream/listed-model';
-
-type Assistant = Extract<MessageView, { role: 'assistant' }>;
-const textOf = (m: Assistant) => m.parts.map((p: AssistantPart) => (p.kind === 'text' ? p.text : '')).join('');
 
 /** a loopback port that nothing listens on (bound, then released) */
 async function closedPort(): Promise<number> {
@@ -59,18 +55,12 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
   const chat = (): ChatController => mg.api.chat.controller;
   const upstream = (suffix: string) => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith(suffix));
 
-  async function lastAssistant(): Promise<Assistant> {
-    const m = (await chat().conversation()).messages.at(-1);
-    assert.ok(m && m.role === 'assistant', 'the last message is an answer');
-    return m;
-  }
-
   /** sends `text` and returns the answer's error message (the answer must have failed) */
   async function failedWith(text: string): Promise<string> {
     await chat().newChat();
     await chat().send(text);
-    const a = await lastAssistant();
-    assert.equal(a.status, 'error', `expected an error, got: ${textOf(a).slice(0, 200)}`);
+    const a = await lastAssistant(chat());
+    assert.equal(a.status, 'error', `expected an error, got: ${answerText(a).slice(0, 200)}`);
     return a.error!.message;
   }
 
@@ -84,7 +74,7 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
     const before = upstream('/chat/completions').length;
     const question = 'What does src/a.ts export? [[reasoning:passback]] [[call:read_file {"path":"src/a.ts"}]]';
     await chat().send(question);
-    const a = await lastAssistant();
+    const a = await lastAssistant(chat());
     assert.equal(a.status, 'done', a.error?.message);
     // The reasoning of both requests (before the call, after the result), streamed and shown.
     const thinking = a.parts.flatMap((p) => (p.kind === 'thinking' ? [p.text] : []));
@@ -93,7 +83,7 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
     assert.equal(tools.length, 1);
     assert.equal(tools[0]!.status, 'done');
     assert.match(tools[0]!.result ?? '', /export function add/);
-    assert.match(textOf(a), /^Tool read_file returned \d+ characters/);
+    assert.match(answerText(a), /^Tool read_file returned \d+ characters/);
     assert.ok(a.usage && a.usage.completionTokens > 0, 'usage came through the stream');
 
     // The simulator got both requests from Portkey, streamed, with the reasoning passed back.
@@ -117,7 +107,7 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
       await until(() => mg.api.settings().channel === 'direct', 'channel = direct');
       await chat().newChat();
       await chat().send('Which channel? [[words:3]]');
-      assert.equal((await lastAssistant()).status, 'done');
+      assert.equal((await lastAssistant(chat())).status, 'done');
       const body = upstream('/chat/completions').at(-1)!.body as Record<string, unknown>;
       assert.equal(body.model, 'long-context-tools');
       assert.equal('provider' in body, false, 'Portkey forwards OpenAI parameters only');
@@ -161,7 +151,7 @@ describe('Portkey AI Gateway in front of the simulator (real VS Code)', function
     // The upstream's own error, passed on by Portkey (`openai error: ` prefixed), with its action.
     let message = await failedWith('Which model? [[fault:status:401]]');
     assert.match(message, /\(401\): openai error: Simulated status 401\./);
-    assert.equal((await lastAssistant()).error!.actions.includes('setKey'), true);
+    assert.equal((await lastAssistant(chat())).error!.actions.includes('setKey'), true);
 
     // An upstream that answers a proxy's HTML page: Portkey wraps it in {"html-message": ...}.
     message = await failedWith('through a broken proxy [[fault:html502]]');

@@ -1,5 +1,5 @@
-// The spend ledger in a real VS Code extension host against the gateway simulator (issue 11,
-// item 3): the spending view's totals equal the simulator's billing record (the key's balance
+// The spend ledger in a real VS Code extension host against the gateway simulator:
+// the spending view's totals equal the simulator's billing record (the key's balance
 // it charged) to the cent, across panel chat, tool rounds, cached prompts, a vscode.lm request,
 // images and a reload; they equal the sum of the usage lines; a request without a price is
 // shown as unknown, never as $0; the CSV export has the same figures.
@@ -196,7 +196,7 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     }
   });
 
-  it('the spending view redraws on a budget change and on a refusal; the CSV asks where to save and has no float noise (issue 20 item 6)', async () => {
+  it('the spending view redraws on a budget change and on a refusal; the CSV asks where to save and has no float noise', async () => {
     const view = mg.api.spend.view;
     await useModel('long-context-tools');
     await mg.api.chat.controller.newChat();

@@ -1,5 +1,5 @@
 // Spending under concurrency and through every public door, in a real VS Code extension host
-// against the gateway simulator (issue 21, items 2 to 5):
+// against the gateway simulator:
 // - 8 vscode.lm requests at once, and the panel + 4 vscode.lm + an image at once: the ledger
 //   equals the simulator's billing record (the key's balance it charged), also after the ledger
 //   is read back from globalState as a reload does (it lost 5 of 8 and 1 of 5 before);
@@ -218,7 +218,7 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
 
   it('another extension gets only read-only copies through the exports, and cannot reach the gateway past a used-up budget', async function () {
     const pub = api.publicApi;
-    // noteSimulatorDemo: the demo seeder's one call (a notice in the panel, loopback gateways only; issue 20 item 5)
+    // noteSimulatorDemo: the demo seeder's one call (a notice in the panel, loopback gateways only)
     assert.deepEqual(Object.keys(pub).sort(), ['hasKey', 'lastUsage', 'noteSimulatorDemo', 'settings', 'spend', 'version']);
     assert.deepEqual(Object.keys(pub.spend), ['summary']);
     for (const testOnly of ['chat', 'activationTiming', 'setBudgetAsk', 'receive', 'refreshCatalogue', 'catalogue']) {

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceTools, type SensitiveReadRequest, type ToolResult, type WorkspaceTools } from '../../src/chat/tools';
+import { createWorkspaceTools, type SensitiveReadRequest, type ToolResult, type WorkspaceTools } from '../../src/agentTools';
 import { waitFor } from './helpers';
 
 const FIX = 'mg-sensitive-fixture';
@@ -304,7 +304,7 @@ describe('workspace tools and secret-looking files (real VS Code)', function () 
     });
   });
 
-  describe('credential files by name and by content (issue 21, item 8)', () => {
+  describe('credential files by name and by content', () => {
     const SA_MARKER = 'SA_PRIVATE_KEY_BODY_5771';
     const TF_MARKER = 'TFVARS_PASSWORD_6029';
     const WP_MARKER = 'WP_DB_PASSWORD_8110';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceTools, type ToolResult, type WorkspaceTools } from '../../src/chat/tools';
+import { createWorkspaceTools, type ToolResult, type WorkspaceTools } from '../../src/agentTools';
 import { until } from './helpers';
 
 const FIX = 'mg-tools-fixture';

@@ -5,10 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createChatEdits } from '../../src/chat/edits';
-import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '../../src/chat/tools';
-import { PanelApprovals } from '../../src/chat/tools/panelApproval';
-import { sensitiveReadInPanel } from '../../src/chat/tools/sensitiveAccess';
+import { createChatEdits } from '../../src/workspaceEdits/toolEdits';
+import { createWorkspaceTools, UNTRUSTED_MESSAGE, type WorkspaceTools } from '../../src/agentTools';
+import { PanelApprovals } from '../../src/chat/cards/panelApprovals';
+import { sensitiveReadInPanel } from '../../src/agentTools/sensitiveAccess';
 import { callMarkers } from '../gateway/markers';
 import { allowedEntries } from '../../src/core/workspace/allowedCommands';
 

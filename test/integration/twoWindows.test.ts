@@ -1,4 +1,4 @@
-// Two windows editing the chat history at once (issue 10, item 1 / suite 8 "two windows"): two
+// Two windows editing the chat history at once (docs/reliability.md, category 8): two
 // stores on one folder through the real FileBackend (workspace.fs, a real file watcher), and the
 // extension's own controller next to a second store on its storage folder, the way a second
 // window sees it. Both sets of messages survive, a deleted conversation stays deleted, and
@@ -11,26 +11,9 @@ import * as vscode from 'vscode';
 import { ConversationStore } from '../../src/chat/conversations/conversationStore';
 import { FileBackend } from '../../src/chat/conversations/conversationFiles';
 import type { Conversation } from '../../src/chat/conversations/conversationTranscript';
-import { userMessage } from '../../src/core/prompt/promptLayout';
 import type { ModelgateApi } from '../../src/extension';
-import { until } from './helpers';
+import { addTurn, until } from './helpers';
 
-let seq = 0;
-function addTurn(c: Conversation, text: string, answer: string) {
-  const n = ++seq;
-  c.messages.push({ id: `tw-u-${n}`, role: 'user', text, attachments: [], createdAt: Date.now(), context: [], wire: userMessage(text) });
-  c.messages.push({
-    id: `tw-a-${n}`,
-    role: 'assistant',
-    parts: [{ kind: 'text', text: answer }],
-    status: 'done',
-    model: 'm',
-    channel: 'direct',
-    createdAt: Date.now(),
-    wire: [],
-  });
-  if (c.messages.length === 2) c.title = text;
-}
 const userTexts = (c: { messages: { role: string; text?: string }[] }) => c.messages.filter((m) => m.role === 'user').map((m) => m.text);
 
 describe('chat history: two windows at once (real VS Code file system and watcher)', function () {

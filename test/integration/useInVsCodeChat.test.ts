@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VsCodeChatOutcome, VsCodeChatPrompts } from '../../src/onboarding/useInVsCodeChat';
-import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from '../../src/onboarding/userSettingsJson';
+import type { VsCodeChatOutcome, VsCodeChatPrompts } from '../../src/lm/useInVsCodeChat';
+import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from '../../src/lm/userSettingsJson';
 import { until, useModelgate } from './helpers';
 
 const KEYS = ['chat.allowAnonymousAccess', 'chat.byokUtilityModelDefault', 'chat.disableAIFeatures'] as const;

@@ -1,4 +1,4 @@
-// Tools from VS Code in the chat panel (issue 19, part 1), in a real VS Code 1.139: the test MCP
+// Tools from VS Code in the chat panel, in a real VS Code 1.139: the test MCP
 // server (test/harness/mcp-server/server.ts, in the profile's User/mcp.json: test/harness/mcp.ts)
 // is started the way a user would start it (VS Code's `workbench.mcp.startServer`, what MCP: List
 // Servers > Start Server runs), and its tools appear in `vscode.lm.tools`; the test-runner extension

@@ -1,4 +1,4 @@
-// Reliability suite 2: the chat webview's boundary, in the real extension host.
+// The chat webview's boundary (docs/reliability.md, category 2), in the real extension host.
 //  - the HTML the view is served: its Content-Security-Policy (default-src 'none', the script by
 //    nonce only, no unsafe-eval / unsafe-inline, no remote hosts for images, scripts or styles)
 //    and the webview options (localResourceRoots = the extension's dist and media only);

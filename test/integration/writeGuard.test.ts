@@ -1,5 +1,5 @@
-// The write guard (src/services/writeGuard.ts) in the real extension host on a real disk (issue 21,
-// items 1, 9 and 10): Apply through symbolic links planted before the proposal or swapped in
+// The write guard (src/shared/writeGuard.ts) in the real extension host on a real disk:
+// Apply through symbolic links planted before the proposal or swapped in
 // between the proposal and Accept (into .vscode, outside the workspace) is refused with a clear
 // message and writes nothing; a link that stays inside the workspace is written at the file it
 // leads to, and the diff says so; files that configure tools carry a warning in the diff's title;
@@ -10,12 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyUi, ChatApply, PendingChange } from '../../src/chat/apply';
+import type { ApplyUi, ChatApply, PendingChange } from '../../src/workspaceEdits/apply';
 import type { ModelgateApi } from '../../src/extension';
 import { saveAllOrNothing } from '../../src/images/imageSaver';
 import { checkImageFolder } from '../../src/images/imageTarget';
-import { guardWrite } from '../../src/services/writeGuard';
-import { until } from './helpers';
+import { guardWrite } from '../../src/shared/writeGuard';
+import { revertAndCloseAllEditors, until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';
 const DIR = 'mg-guard-fixture';
@@ -91,13 +91,7 @@ describe('write guard: Apply and image saving never write through a link (real V
 
   afterEach(async () => {
     for (const c of apply().pending()) await apply().discard(c.id);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const d of vscode.workspace.textDocuments) {
-      if (d.isDirty && d.uri.scheme === 'file') {
-        await vscode.window.showTextDocument(d);
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      }
-    }
+    await revertAndCloseAllEditors();
   });
 
   after(() => {
@@ -107,7 +101,7 @@ describe('write guard: Apply and image saving never write through a link (real V
     if (createdSettings) fs.rmSync(settingsFile(), { force: true });
   });
 
-  describe('Apply: the three cases of issue 21', () => {
+  describe('Apply: a link to .vscode or out of the workspace, planted before the proposal or swapped in before Accept', () => {
     it('innocent.json, a link to .vscode/settings.json, is refused when the answer names it', async () => {
       const before = outsideSnapshot();
       fs.symlinkSync(settingsFile(), path.join(fix, 'innocent.json'));
@@ -316,7 +310,7 @@ describe('write guard: Apply and image saving never write through a link (real V
     });
   });
 
-  describe('image folders on a non-file workspace folder (issue 21, item 9)', () => {
+  describe('image folders on a non-file workspace folder', () => {
     const SCHEME = 'mg-guard-vfs';
     let root: string;
     let reg: vscode.Disposable;

@@ -1,9 +1,9 @@
-// The measure behind issue 21's linear-growth tests must tell linear from quadratic, and must not
+// The measure behind the linear-growth tests must tell linear from quadratic, and must not
 // read times below the CPU clock's resolution as a runaway (seen: 8K 0.000 ms, 64K 0.001 ms failed).
 import * as assert from 'node:assert/strict';
 import { assertLinear, LINEAR_TEST_TIMEOUT_MS } from './linearGrowth';
 
-describe('linearGrowth: the measure of issue 21 tests', function () {
+describe('linearGrowth: the measure of the linear-growth tests', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
 
   it('passes a function too fast to time at every size', () => {

@@ -1,4 +1,4 @@
-// How a function's time grows with its input, for the hostile-input tests of issue 21 (a parser
+// How a function's time grows with its input, for the hostile-input tests (a parser
 // that model, workspace or gateway text reaches must be linear). Never an absolute time: the ratio
 // of the time on 64K characters to the time on 8K, against a generous bound (8x is linear,
 // quadratic is 64x, the old patterns were cubic). Each size is timed as the fastest of many single

@@ -1,4 +1,4 @@
-// What other extensions get from activate() (issue 21, item 4): the public API only, unless the
+// What other extensions get from activate(): the public API only, unless the
 // extension host was started for Modelgate's tests.
 import * as assert from 'node:assert/strict';
 import { exportsFor, inTestMode, publicApiOf, type ModelgateApi, type ModelgatePublicApi } from '../../src/modelgateApi';

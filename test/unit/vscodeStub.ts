@@ -20,7 +20,7 @@ export const stubState = {
 
 const format = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (i in args ? String(args[Number(i)]) : m));
 
-/** The language-model classes the tool-result code checks with instanceof (src/chat/vscodeTools). */
+/** The language-model classes the tool-result code checks with instanceof (src/agentTools/vscodeTools). */
 class LanguageModelTextPart {
   constructor(readonly value: string) {}
 }

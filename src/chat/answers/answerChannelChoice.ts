@@ -1,4 +1,4 @@
-// Which channel answers a chat message (issue 11 items 1 and 2): each answer gets a client that
+// Which channel answers a chat message: each answer gets a client that
 // fails over along `modelgate.fallbackChannels` and measures channel health; when the answer
 // ends, its record names the channel that served it (the usage line shows it) and is priced at
 // that channel's price, and the first switch in a conversation is noted once, with its cache cost.

@@ -10,17 +10,7 @@ import type { ChatMessage, ChatRequest, GatewayClient, ReasoningField, ToolCall,
 import type { ErrorView, ImagesPart, ToolCallView, UsageView } from '../protocol';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { addImages, appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
-
-export interface ToolResult {
-  content: string;
-  isError: boolean;
-  /** the user declined the call (shown as not run) */
-  denied?: boolean;
-  /** images a tool from VS Code returned (data URLs), for a model that takes image input: sent after the tool results */
-  modelImages?: string[];
-  /** image files the tool saved (workspace paths as the content names them): shown inline after the call */
-  images?: string[];
-}
+import type { ToolResult } from '../../agentTools/chatTools';
 
 export interface AnswerEvents {
   text(text: string): void;
@@ -47,7 +37,7 @@ export interface AnswerOptions {
   /**
    * Before each round of tool calls (its results go out in the next request): the answer's cost
    * so far and the messages so far. A text stops the answer there, like the round limit: the
-   * calls are not run and the text is appended (a budget used up mid-answer, issue 18).
+   * calls are not run and the text is appended (a budget used up mid-answer).
    */
   beforeToolRound?(spent: { usage?: Usage; cost?: number }, messages: ChatMessage[]): Promise<string | undefined>;
   describeError(err: unknown): ErrorView;

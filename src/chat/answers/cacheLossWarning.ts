@@ -1,6 +1,6 @@
 // Warns, in the panel, when the model or channel changes in the middle of a conversation: the
 // gateway's prompt cache is kept per model and channel, so the next turn sends the whole
-// conversation uncached (field notes: 3-5x the cost seen elsewhere). Once per conversation per
+// conversation uncached (3-5x the cost where the upstream changed each turn, cline/cline#10596). Once per conversation per
 // change; nothing on an empty conversation or when the old route has no cache price. The message itself is pure (unit-tested).
 import type { ChannelChoice, Price } from '../../core/catalogue/modelCatalogue';
 import { l10n } from '../../core/l10n';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { imagesOf, userMessage, type ImageInput, type VolatileContext } from '../../core/prompt/promptLayout';
 import type { AttachmentView } from '../protocol';
 import type { ChatScope } from '../chatScope';
-import type { AnswerRuns } from './activeAnswers';
+import type { AnswerRuns } from './answerRuns';
 import { checkSendable, refuse } from './sendChecks';
 import { nextMessageContext } from '../context/turnContext';
 import {

@@ -5,7 +5,7 @@ import { hasImages } from '../../core/prompt/promptLayout';
 import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
 import type { ChatMessage } from '../../core/client/types';
 import type { ErrorAction, NoticeTopic } from '../protocol';
-import { describeError } from '../../services/userErrors';
+import { describeError } from '../../shared/userErrors';
 import type { ChatScope } from '../chatScope';
 import type { Services } from '../../services/serviceContainer';
 import type { NoticeLevel } from '../view/chatOutput';

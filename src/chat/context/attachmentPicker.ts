@@ -15,7 +15,7 @@ export function pickSelection(editor: vscode.TextEditor | undefined): PendingAtt
  * `uri` (the explorer's or an editor's menu names it), else the files the user picks: a quick pick
  * of the open files, the active editor's first (Enter takes it), and "Choose files…" for a file
  * dialog. The panel's Attach file button asks rather than pinning whatever editor is active
- * (issue 20). Cancelled: nothing.
+ * (the user says which file the model sees). Cancelled: nothing.
  */
 export async function pickFiles(uri?: vscode.Uri): Promise<{ files: PinnedRecord[]; problems: string[] }> {
   const sources: (vscode.Uri | vscode.TextDocument)[] = [];

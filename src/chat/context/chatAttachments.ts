@@ -2,15 +2,27 @@
 // conversation (files), from the webview's buttons, the editor's commands or the API.
 import * as vscode from 'vscode';
 import { l10n } from '../../core/l10n';
+import type { ChatModelInfo } from '../../core/catalogue/modelCatalogue';
+import type { Services } from '../../services/serviceContainer';
 import { imageAttachment, pickFiles, pickImageFile, pickSelection } from './attachmentPicker';
-import type { ChatScope } from '../chatScope';
 import { isProblem } from './editorContext';
 import { problemsAttachment } from './problemsContext';
+import type { ConversationStore } from '../conversations/conversationStore';
 import type { Conversation } from '../conversations/conversationTranscript';
+import type { ChatOutput } from '../view/chatOutput';
 import { addPending, pinFile, removeAttachment } from './turnContext';
 
+/** What the attachments need of the controller (its ChatScope has it). */
+export interface AttachmentScope {
+  readonly services: Services;
+  readonly out: Pick<ChatOutput, 'notice'>;
+  store(): ConversationStore;
+  modelInfo(id: string): ChatModelInfo;
+  postComposer(): void;
+}
+
 export class ChatAttachments {
-  constructor(private readonly scope: ChatScope) {}
+  constructor(private readonly scope: AttachmentScope) {}
 
   /** Attaches the editor's selection to the next message. */
   attachSelection(editor = vscode.window.activeTextEditor): boolean {
@@ -83,7 +95,7 @@ export class ChatAttachments {
 }
 
 /** "model accepts text only, so ..." with a model that does take images, when there is one. */
-export function noImagesMessage(scope: ChatScope, model: string, what: string): string {
+export function noImagesMessage(scope: Pick<AttachmentScope, 'services'>, model: string, what: string): string {
   const alt = scope.services
     .catalogue()
     .chatModels()

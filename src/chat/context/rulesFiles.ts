@@ -9,7 +9,7 @@
 // prompt cache: the panel says so once per change.
 import * as vscode from 'vscode';
 import { capRulesText, RULES_FILE_NAMES, type RulesFile } from '../../core/prompt/projectRules';
-import { readText, resolvePath, workspaceFolders } from '../tools/workspaceAccess';
+import { readText, resolvePath, workspaceFolders } from '../../agentTools/workspaceAccess';
 
 export interface RulesChip {
   path: string;

@@ -9,9 +9,18 @@
 // is read while the list is open; the items are marked alwaysShow so VS Code does not hide the
 // ones whose label does not match.
 import * as vscode from 'vscode';
-import { cleanRename, plainLabel, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
-import type { ChatController } from '../chatController';
+import { plainLabel } from '../../core/plainLabel';
+import { cleanRename, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
 import type { ConversationStore } from './conversationStore';
+
+/** What the list's host needs of the chat's controller (ChatController has it). */
+export interface ListController {
+  history(): Promise<ConversationStore>;
+  switchConversation(id: string): Promise<boolean>;
+  renameConversation(id: string, title: string): Promise<boolean>;
+  deleteConversation(id: string): Promise<void>;
+  focusInput(): void;
+}
 
 /** What the list needs from the chat (the controller provides it). */
 export interface ConversationListHost {
@@ -218,10 +227,7 @@ export async function showConversationList(host: ConversationListHost, options?:
 }
 
 /** The list's view of a chat controller; `reveal` shows the chat view after a pick. */
-export function controllerListHost(
-  controller: () => Pick<ChatController, 'history' | 'switchConversation' | 'renameConversation' | 'deleteConversation' | 'focusInput'>,
-  reveal: () => Thenable<unknown>,
-): ConversationListHost {
+export function controllerListHost(controller: () => ListController, reveal: () => Thenable<unknown>): ConversationListHost {
   return {
     store: () => controller().history(),
     open: async (id) => {

@@ -1,6 +1,7 @@
 // Titles, search text and matching for the conversation list. Pure, unit-tested in
 // Node. The store keeps one bounded search text per conversation in its index, so the list can
 // search the content of 1,000 conversations without reading 1,000 files.
+import { plainLabel } from '../../core/plainLabel';
 
 /** Longest derived title (characters); a rename may be longer, up to RENAME_MAX. */
 export const TITLE_MAX = 60;
@@ -16,7 +17,7 @@ export const UNTITLED = 'New chat';
 /**
  * Markdown and whitespace out: what a title or a search text keeps of a message.
  *
- * Every pattern here is linear in the text (issue 21): a bracket, parenthesis or tag may not
+ * Every pattern here is linear in the text: a bracket, parenthesis or tag may not
  * contain its own opener, so a scan that fails stops at the next opener instead of running to the
  * end of the text from every opener (64K of `[` or `<a` took seconds with `[^\]]*` and `[^>]*`).
  */
@@ -32,21 +33,6 @@ export function plainText(text: string): string {
     .replace(/(\S)[*_](?=\s|$|[.,;:!?])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/**
- * Control characters, bidi overrides and isolates (U+202A-202E, U+2066-2069) and other invisible
- * format characters: a title or snippet that carries them can reorder or hide what the list shows.
- */
-const HIDDEN_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
-
-/**
- * Text shown as a label (quick pick label and detail, the panel's title): hidden characters out,
- * whitespace collapsed, and no `$(icon)` syntax (VS Code would draw `$(name)` as an icon): a
- * zero-width space goes between `$` and `(`.
- */
-export function plainLabel(text: string): string {
-  return text.replace(HIDDEN_CHARS, '').replace(/\s+/g, ' ').trim().replace(/\$\(/g, '$\u200b(');
 }
 
 /** A short title from the first message: plain text, cut at a word, `New chat` when empty. */
@@ -102,7 +88,7 @@ export function searchTextOf(c: SearchSource, max = SEARCH_TEXT_MAX): string {
 /**
  * The plain text of a message or part, kept per object while its text is the same string: the
  * store asks for a conversation's search text on every change (each streamed delta among them),
- * and that must not cost a pass over every earlier answer (issue 21: one answer of 32,000 `[`).
+ * and that must not cost a pass over every earlier answer (one earlier answer of 32,000 `[` froze the host).
  */
 const plainCache = new WeakMap<object, { text: string; plain: string }>();
 function plainTextOf(owner: object, text: string): string {

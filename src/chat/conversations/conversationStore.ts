@@ -27,6 +27,7 @@ import {
   summaryOf,
   type Conversation,
 } from './conversationTranscript';
+import { errorText } from '../../core/errorText';
 
 export interface StorageBackend {
   /** names of the files there are (empty when the folder does not exist yet) */
@@ -136,7 +137,7 @@ export class ConversationStore {
     try {
       rawIndex = await backend.read(INDEX);
     } catch (err) {
-      warn(`The chat history index could not be read (${err instanceof Error ? err.message : String(err)}); it is rebuilt from the conversation files.`);
+      warn(`The chat history index could not be read (${errorText(err)}); it is rebuilt from the conversation files.`);
     }
     if (rawIndex !== undefined) {
       const parsed = safeJson(rawIndex, indexSchema);
@@ -525,7 +526,7 @@ export class ConversationStore {
           try {
             if (await this.syncConversation(id, text)) external = true;
           } catch (err) {
-            this.warn(`Could not save the chat history: ${err instanceof Error ? err.message : String(err)}`);
+            this.warn(`Could not save the chat history: ${errorText(err)}`);
           }
         }
         await this.syncIndex(true);
@@ -537,7 +538,7 @@ export class ConversationStore {
 
   private enqueue(write: () => Promise<void>): void {
     this.queue = this.queue.then(write).catch((err: unknown) => {
-      this.warn(`Could not save the chat history: ${err instanceof Error ? err.message : String(err)}`);
+      this.warn(`Could not save the chat history: ${errorText(err)}`);
     });
   }
 
@@ -556,7 +557,7 @@ async function loadConversation(backend: StorageBackend, id: string, warn: (m: s
   try {
     text = await backend.read(fileOf(id));
   } catch (err) {
-    warn(`A conversation of the chat history could not be read (${id}): ${err instanceof Error ? err.message : String(err)}.`);
+    warn(`A conversation of the chat history could not be read (${id}): ${errorText(err)}.`);
     return undefined;
   }
   if (text === undefined) {

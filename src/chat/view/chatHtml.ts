@@ -1,10 +1,10 @@
 // The chat panel's HTML. Pure, so it is unit-tested in Node; the host passes the webview's
 // cspSource, a fresh nonce per render (makeNonce) and the asWebviewUri() of the bundle/CSS. The
-// shell and its CSP are src/services/webviewShell.ts: no 'unsafe-eval', no inline script or style,
+// shell and its CSP are src/core/webviewShell.ts: no 'unsafe-eval', no inline script or style,
 // no remote hosts, and images only from the extension or data: URLs (attachment thumbnails).
 // Initial data goes in a data- attribute.
 import type { ChatInitialState } from '../protocol';
-import { renderWebviewShell } from '../../services/webviewShell';
+import { renderWebviewShell } from '../../core/webviewShell';
 
 export interface ChatHtmlOptions {
   /** webview.cspSource */

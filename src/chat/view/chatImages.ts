@@ -1,4 +1,4 @@
-// Images shown inline in an answer (issue 19): the files Modelgate's generate_image tool wrote into
+// Images shown inline in an answer: the files Modelgate's generate_image tool wrote into
 // the workspace, loaded by the webview from disk. The stored answer keeps only their workspace
 // paths (an `images` part); every time they are shown, each path is resolved again inside the
 // workspace through the tools' path guard (symlinks resolved, nothing outside a workspace folder,
@@ -7,12 +7,12 @@
 // moved since is shown as text saying so. The webview never sends a path back: a click names the
 // `openId` the host gave, and the host opens the file it resolved.
 import * as vscode from 'vscode';
-import { protectedArea } from '../../core/workspace/writeGuard';
+import { protectedArea } from '../../core/workspace/writeRules';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { path as platformPath } from '../../platform/path';
 import type { ShownImage } from '../protocol';
-import { statUri } from '../tools/fileAccess';
-import { resolvePath, type Target } from '../tools/workspaceAccess';
+import { statUri } from '../../agentTools/fileAccess';
+import { resolvePath, type Target } from '../../agentTools/workspaceAccess';
 
 /** The image types the image tool saves (fileNames.ts: the extension of the real image type). */
 const IMAGE_FILE = /\.(png|jpe?g|webp|gif)$/i;

@@ -6,23 +6,30 @@
 // on screen, added when they are needed. Changing the roots reloads the page (VS Code sets its
 // content again), which then says `ready` and gets a snapshot that shows them.
 import * as vscode from 'vscode';
-import { imagesMessageSchema, parseWebviewMessage, webviewMessageSchema, type HostMessage, type ImagesPart } from '../protocol';
+import { imagesMessageSchema, parseWebviewMessage, webviewMessageSchema, type HostMessage, type ImagesPart, type WebviewMessage } from '../protocol';
 import type { Log } from '../../services/log';
-import { makeNonce } from '../../services/webviewShell';
-import type { ChatController } from '../chatController';
+import { makeNonce } from '../../core/webviewShell';
 import { buildChatHtml } from './chatHtml';
 import { ChatImages, hasAll, unionOf, type ResolvedImages } from './chatImages';
+import { errorText } from '../../core/errorText';
 
-export { CHAT_VIEW_ID } from '../../services/featureIds';
+export { CHAT_VIEW_ID } from '../../shared/featureIds';
 
 /** The message types the webview may send: the only type names that may appear in the log. */
 const KNOWN_TYPES: ReadonlySet<string> = new Set(webviewMessageSchema.options.map((o) => o.shape.type.value));
+
+/** What the view needs of the chat's controller (ChatController has it; ChatApi.reload hands in a new one). */
+export interface ChatViewController {
+  readonly onDidPost: vscode.Event<HostMessage>;
+  postSnapshot(): Promise<void>;
+  handle(msg: WebviewMessage): Promise<void>;
+}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   /** the webview has said `ready` since it was last (re)created */
   private ready = false;
-  private controller: ChatController;
+  private controller: ChatViewController;
   private controllerSubscription: vscode.Disposable;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
   /** called once when the webview next says `ready` */
@@ -38,7 +45,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    controller: ChatController,
+    controller: ChatViewController,
     private readonly log: Log,
   ) {
     this.controller = controller;
@@ -46,7 +53,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Switches to another controller (after ChatApi.reload) and refreshes the view from it. */
-  setController(controller: ChatController): void {
+  setController(controller: ChatViewController): void {
     this.controllerSubscription.dispose();
     this.controller = controller;
     this.controllerSubscription = controller.onDidPost((m) => this.deliver(m));
@@ -119,9 +126,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     if (msg.type === 'ready') this.ready = true;
     if (msg.type === 'openImage') {
-      void this.images
-        .open(msg.openId)
-        .catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${err instanceof Error ? err.message : String(err)}`));
+      void this.images.open(msg.openId).catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${errorText(err)}`));
       return;
     }
     const handled = this.controller.handle(msg);
@@ -179,7 +184,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     try {
       resolved = await Promise.all(parts.map((p) => this.images.resolve(view.webview, p.part.paths)));
     } catch (err) {
-      this.log.warn(`Chat: could not look up the images to show: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`Chat: could not look up the images to show: ${errorText(err)}`);
       return;
     }
     if (this.view !== view || !this.ready || epoch !== this.epoch) return;

@@ -1,6 +1,6 @@
 // What Insert puts at the cursor (pure, no VS Code): the code block on lines of its own. At the end
 // of a line that has text, it starts on the next line; before text, that text moves to the line
-// after it; at the end of the file, the file still ends with a line break (issue 20).
+// after it; at the end of the file, the file still ends with a line break.
 
 export interface InsertionPoint {
   /** the text of the cursor's line before the cursor (or the selection's start) */

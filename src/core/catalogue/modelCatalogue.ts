@@ -62,7 +62,7 @@ export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
   },
 };
 
-// The schemas of `modelgate.models` are built on first use (issue 9: not while the bundle loads).
+// The schemas of `modelgate.models` are built on first use (not while the bundle loads: activation builds no schema).
 function buildSchemas() {
   const priceSchema = z.object({
     /** USD per 1M input tokens */
@@ -84,7 +84,7 @@ function buildSchemas() {
     tools: z.boolean().optional(),
     caching: z.boolean().optional(),
     prices: z.partialRecord(channelKey, priceSchema).optional(),
-    // request parameters (issue 17, item 3)
+    // request parameters
     maxOutputTokens: z.number().int().positive().max(100_000_000).optional(),
     maxTokensField: z.enum(MAX_TOKENS_FIELDS).optional(),
     temperature: z.number().min(0).max(2).optional(),
@@ -110,7 +110,7 @@ function buildSchemas() {
     maxN: z.number().int().min(1).max(10).optional(),
     quality: z.boolean().optional(),
     style: z.boolean().optional(),
-    /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} (issue 11, item 5) */
+    /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} */
     prices: imagePricesSchema.optional(),
   });
   const modelOverrideSchema = z.union([imageOverride, chatOverride]);

@@ -1,4 +1,4 @@
-// Model facts read from the gateway's GET /models (issue 17, item 2), in the forms real servers
+// Model facts read from the gateway's GET /models, in the forms real servers
 // use. Unknown fields are ignored; a bad value (negative, not a number, absurdly large) is
 // skipped and reported, and never drops the entry or the list.
 //

@@ -49,7 +49,7 @@ export interface PersistedHealth {
 }
 
 // What is stored is checked by hand, not with zod: activation reads it for the status bar, and
-// building the zod schemas cost more than the rest of activate() (issue 9). The rules are exactly
+// building the zod schemas cost more than the rest of activate(). The rules are exactly
 // those of z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) })
 // and z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60)):
 // test/unit/core/channels/channelHealth.test.ts compares both on a corpus.
@@ -77,7 +77,7 @@ const pairKey = (model: string, channel: string) => `${model.slice(0, 200)}\u000
 export class ChannelHealth {
   /**
    * insertion order = least recently recorded first. A pair read by fromJSON stays as stored rows
-   * until it is used (issue 9: the status bar reads the current model's pairs at activation, not
+   * until it is used (the status bar reads the current model's pairs at activation, not
    * all 32 × 200 samples); every pair is decoded before anything changes or is saved.
    */
   private readonly pairs = new Map<string, HealthSample[] | StoredRows>();

@@ -1,5 +1,5 @@
 // Reading a 2xx answer of the chat endpoint, whatever form the server chose: SSE (asked for
-// or not: the spec says streaming is on by default), a JSON answer, or an HTML page that a
+// or not: the gateway's interface says streaming is on by default), a JSON answer, or an HTML page that a
 // proxy put there instead. A missing or odd content type is decided by the first bytes.
 import { ChatStreamAssembler, completionFromJsonText, eventsFromCompletion, inBandError } from './chatStream';
 import { summarizeHtml } from './errorBody';
@@ -14,7 +14,7 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** A JSON answer (b64 images included) larger than this is refused. */
 export const MAX_JSON_BODY_BYTES = 128 * 1024 * 1024;
 /**
- * Objects and arrays a JSON answer may hold before it is parsed (issue 21, item 7): parsing cost
+ * Objects and arrays a JSON answer may hold before it is parsed: parsing cost
  * grows with them, not with long strings (base64 images), and 16 MB of `[{},{},…]` is seconds
  * of the extension host's thread. An image answer needs a few per image.
  */

@@ -1,5 +1,5 @@
-// Streamed chat chunks -> ChatStreamEvents. Pure (no I/O), so every odd stream the field notes
-// list can be fed to it directly: role-only first chunks, chunks without content, tool-call
+// Streamed chat chunks -> ChatStreamEvents. Pure (no I/O), so every odd stream real servers
+// send can be fed to it directly: role-only first chunks, chunks without content, tool-call
 // fragments, a usage-only last chunk with empty `choices`, `[DONE]`, errors inside the stream.
 import { detailsFromJson } from './errorBody';
 import { errorFromInBand, type ErrorContext } from './errorMessages';

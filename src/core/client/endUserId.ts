@@ -1,11 +1,11 @@
-// `modelgate.endUserId` and the image command's `user` argument: the spec's `user` field of the
+// `modelgate.endUserId` and the image command's `user` argument: the gateway's `user` field of the
 // image request (4.2), "End-user identifier for monitoring and abuse detection". An opaque id
 // the gateway's operator uses to tell end users apart. Checked before anything is sent: a value
 // that cannot be an id (not a string, control characters, absurdly long) is refused with words
 // saying why, rather than sent mangled or silently dropped. Pure.
 import { l10n } from '../l10n';
 
-/** Longest id accepted. The spec sets no limit; OpenAI-style gateways store ids of this order. */
+/** Longest id accepted. The gateway's interface sets no limit; OpenAI-style gateways store ids of this order. */
 export const END_USER_ID_MAX = 256;
 
 export type EndUserIdCheck = { ok: true; value: string | undefined } | { ok: false; problem: string };

@@ -1,6 +1,6 @@
 // Turns whatever a failed request sent back (JSON of several shapes, plain text, a proxy's
 // HTML page, nothing) into a short text a person can read. HTML is never passed on raw:
-// a CDN's 502 page dumped into a chat panel helps nobody (see field notes).
+// a CDN's 502 page dumped into a chat panel helps nobody.
 import { wire } from './wire';
 
 export const MAX_SERVER_MESSAGE_CHARS = 300;
@@ -113,7 +113,7 @@ const lowerAscii = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
  * The page's <title>, else its visible text, as one short line. One pass over at most
  * MAX_HTML_CHARS, whatever the page holds: the patterns this replaces (`<[^>]*>`,
  * `<(script|style|head)[^>]*>[\s\S]*?<\/\1>`) ran from every `<` to the end of a page without
- * `>`, and 512 KB of `<a` froze the extension host for over a minute (issue 21). Same result on
+ * `>`, and 512 KB of `<a` froze the extension host for over a minute. Same result on
  * pages those patterns handled.
  */
 export function summarizeHtml(html: string): string {

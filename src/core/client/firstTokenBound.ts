@@ -1,4 +1,4 @@
-// The first-token bound (issue 17, item 5): how long a chat request may wait for the first
+// The first-token bound: how long a chat request may wait for the first
 // content of its answer. It grows with the prompt (a 1M-token prompt can take minutes before its
 // first token on a slow channel) and with the channel's measured first-token times (p90 of the
 // user's own requests times a margin), between a floor (the idle bound, `requestTimeoutSeconds`)

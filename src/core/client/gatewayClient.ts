@@ -55,7 +55,7 @@ export interface GatewayClientTuning {
   /** A stream with keep-alives but no content for this long is stopped (default 5 x timeoutMs). */
   contentTimeoutMs?: number;
 }
-/** What the extension adds per request (issue 17): headers, per-model parameters, the first-token bound. */
+/** What the extension adds per request: headers, per-model parameters, the first-token bound. */
 export interface GatewayClientExtras {
   /**
    * Extra headers for every request to the gateway (chat, models, images), never to an image
@@ -300,7 +300,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     if (signal?.aborted) throw abortedError();
     const cred = await resolveKey();
     const context: ErrorContext = { model: request.model, operation: 'chat' };
-    // The spec says streaming is on by default and does not show the non-streamed shape:
+    // The gateway's interface says streaming is on by default and does not show the non-streamed shape:
     // whatever comes back (JSON or SSE) is read the same way.
     const body = chatBody(request, { stream: false, includeUsage: false, params: options.modelParams?.(request.model) });
     const bound = firstTokenBound(request, body);
@@ -352,7 +352,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
       const parsed = wire().modelListSchema.safeParse(json);
       if (!parsed.success) throw protocolError(`the model list has the wrong shape, ${describeZodError(parsed.error)}`);
       const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.data;
-      // Objects keep their other fields: the catalogue reads model facts from them (issue 17, item 2).
+      // Objects keep their other fields: the catalogue reads model facts from them.
       return entries.map((entry) => (typeof entry === 'string' ? { id: entry } : entry));
     });
   }

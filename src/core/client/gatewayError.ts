@@ -4,6 +4,7 @@
 // server's own words, HTTP reason phrases and technical details are passed in as received.
 import { truncate } from './errorBody';
 import { l10n } from '../l10n';
+import { errorText } from '../errorText';
 
 export type GatewayErrorKind =
   'auth' | 'balance' | 'rate_limit' | 'bad_request' | 'not_found' | 'unsupported' | 'server' | 'network' | 'timeout' | 'aborted' | 'protocol';
@@ -116,7 +117,7 @@ export function keyNotSendableError(): GatewayError {
 /** Anything thrown that is not a GatewayError yet (a bug, or an odd injected fetch). */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return new GatewayError('protocol', l10n.t('Unexpected failure while talking to the gateway ({0}).', text.slice(0, 160)), { retryable: false });
 }
 

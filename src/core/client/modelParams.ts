@@ -1,4 +1,4 @@
-// Per-model request parameters (issue 17, item 3): what `modelgate.models.<id>` adds to every
+// Per-model request parameters: what `modelgate.models.<id>` adds to every
 // chat request for that model, in the panel and through vscode.lm. The caller's own values (a
 // vscode.lm caller's modelOptions) win where they name the same thing.
 

@@ -9,6 +9,11 @@
 // character, and the encoding of MIN_PIECE key characters for the longer ones (hex: 2 per byte,
 // `\x`: 4, `\u`: 6), so that ordinary hex or escaped text is not mistaken for the key.
 // Callers redact before they cut text to a length.
+// A piece that is a plain word of the surrounding text is not the key: a key with a word in it
+// (the demo key `sk-modelgate-demo`) must not turn "Modelgate: Set API Key" into "[redacted]: Set
+// API Key". A match made of letters only that is a whole word, written as words are (lower case,
+// capitalised or upper case) and shorter than WORD_MAX, stays; a longer one, or one that runs into a
+// digit, a symbol or more letters of the key, is redacted.
 
 const REDACTED = '[redacted]';
 /** the shortest piece of the key that is redacted on its own */
@@ -70,6 +75,20 @@ function longForms(secret: string): { form: string; width: number }[] {
   ];
 }
 
+/** Letters-only matches from this length on are redacted even when they look like a word. */
+const WORD_MAX = 16;
+const isLetter = (c: string | undefined) => c !== undefined && /\p{L}/u.test(c);
+const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** Whether text[start, end) is a word of the text rather than a piece of the key. */
+function isPlainWord(text: string, start: number, end: number): boolean {
+  if (end - start >= WORD_MAX) return false;
+  if (isWordChar(text[start - 1]) || isWordChar(text[end])) return false;
+  const span = text.slice(start, end);
+  if (![...span].every((c) => isLetter(c))) return false;
+  return span === span.toLowerCase() || span === span.toUpperCase() || span === span[0]!.toUpperCase() + span.slice(1).toLowerCase();
+}
+
 interface WindowSet {
   size: number;
   windows: Set<string>;
@@ -112,18 +131,22 @@ export function redactSecret(text: string, secret: string | undefined): string {
   spans.sort((a, b) => a[0] - b[0]);
   let out = '';
   let copied = 0;
+  const emit = (start: number, end: number) => {
+    if (isPlainWord(text, start, end)) return;
+    out += text.slice(copied, start) + REDACTED;
+    copied = end;
+  };
   let [coverStart, coverEnd] = spans[0]!;
   for (const [start, end] of spans) {
     if (start <= coverEnd) coverEnd = Math.max(coverEnd, end);
     else {
-      out += text.slice(copied, coverStart) + REDACTED;
-      copied = coverEnd;
+      emit(coverStart, coverEnd);
       coverStart = start;
       coverEnd = end;
     }
   }
-  out += text.slice(copied, coverStart) + REDACTED;
-  return out + text.slice(coverEnd);
+  emit(coverStart, coverEnd);
+  return out + text.slice(copied);
 }
 
 /** Whether `text` holds a piece of the key in any form (tests and self-checks). */
@@ -144,7 +167,7 @@ export function redactErrorInPlace<E extends Error>(error: E, secret: string | u
   return error;
 }
 
-/** Secret request headers (issue 17, item 4) are redacted like the key: every secret, every form. */
+/** Secret request headers are redacted like the key: every secret, every form. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) out = redactSecret(out, secret);

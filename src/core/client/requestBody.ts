@@ -1,5 +1,5 @@
 // Wire bodies. `provider` is sent only when a channel is chosen: an empty `provider: {}` or an
-// undefined key is never put on the wire (the spec says: omit it and the gateway picks).
+// undefined key is never put on the wire (the gateway's interface says: omit it and the gateway picks).
 import type { ChatRequest, ImageRequest, ProviderSelection } from './types';
 import { withModelParams, type ModelRequestParams } from './modelParams';
 

@@ -1,4 +1,4 @@
-// Custom request headers (issue 17, item 4): `modelgate.requestHeaders` and the secret headers
+// Custom request headers: `modelgate.requestHeaders` and the secret headers
 // of "Modelgate: Set Secret Header…". Names the client sets itself, or that decide where and as
 // whom a request goes, are refused (as VS Code's own custom endpoints filter them).
 import { l10n } from '../l10n';

@@ -1,4 +1,4 @@
-// Retry policy, after the official SDK's sane baseline (see field notes): retry connection
+// Retry policy, after the official `openai` SDK's baseline: retry connection
 // errors, 408, 409, 429 and 5xx; exponential back-off from 0.5 s capped at 8 s with jitter;
 // honour Retry-After / retry-after-ms, but never park a request for longer than 30 s.
 import { abortedError, GatewayError } from './gatewayError';

@@ -101,6 +101,8 @@ function scanBytes(bytes: Uint8Array, from: number, to: number, last: number): n
   return last;
 }
 
+const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
 export function createSseDecoder(onComment?: (comment: string) => void, maxEventBytes = DEFAULT_MAX_EVENT_BYTES): SseDecoder {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** Bytes of the line in progress (no line end seen yet). */
@@ -108,7 +110,8 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
   let pendingBytes = 0;
   /** First byte of the line in progress, or -1 when none arrived yet. */
   let pendingFirst = -1;
-  let first = true;
+  /** Bytes of a leading byte order mark matched so far (a mark may arrive split across chunks); -1 once decided. */
+  let bomMatched = 0;
   /** The previous chunk ended with CR: a LF starting this one belongs to it. */
   let skipLf = false;
   let progressed = false;
@@ -228,9 +231,28 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
     push(bytes) {
       progressed = false;
       let start = 0;
-      if (first && bytes.byteLength > 0) {
-        first = false;
-        if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+      if (bomMatched >= 0 && bytes.byteLength > 0) {
+        let i = 0;
+        while (bomMatched < 3 && i < bytes.byteLength && bytes[i] === BOM[bomMatched]) {
+          bomMatched++;
+          i++;
+        }
+        if (bomMatched === 3) {
+          bomMatched = -1;
+          start = i;
+        } else if (i === bytes.byteLength) {
+          return take(); // so far only the start of a mark
+        } else {
+          // not a mark: the bytes taken for one are the stream's first bytes after all
+          const taken = BOM.subarray(0, bomMatched);
+          bomMatched = -1;
+          if (taken.byteLength > 0) {
+            const joined = new Uint8Array(taken.byteLength + bytes.byteLength - i);
+            joined.set(taken, 0);
+            joined.set(bytes.subarray(i), taken.byteLength);
+            bytes = joined;
+          }
+        }
       }
       if (skipLf && bytes.byteLength > start) {
         skipLf = false;
@@ -254,6 +276,8 @@ export function createSseDecoder(onComment?: (comment: string) => void, maxEvent
     },
     end() {
       progressed = false;
+      if (bomMatched > 0) stash(BOM.subarray(0, bomMatched));
+      bomMatched = -1;
       if (pending.length) {
         regionDirty = pendingDirty;
         lines(decoder.decode(joinPending(new Uint8Array(0))));

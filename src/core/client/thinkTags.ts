@@ -36,7 +36,7 @@ export class ThinkSplitter {
   private held = '';
   /**
    * start: the whitespace so far, in pieces. Joined with each chunk, 16K of spaces streamed in
-   * small chunks cost a pass over all of them per chunk (quadratic; issue 21).
+   * small chunks cost a pass over all of them per chunk (quadratic).
    */
   private space: string[] = [];
 

@@ -3,10 +3,11 @@
 // timeout ends the wait at once even if the injected fetch ignores its signal.
 import { abortedError, GatewayError, keepAliveOnlyError, networkMessage, timeoutError } from './gatewayError';
 import { l10n } from '../l10n';
+import { errorText } from '../errorText';
 
 const secondsOf = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
-/** The first-token bound ran out: nothing of the answer arrived in time (issue 17, item 5). */
+/** The first-token bound ran out: nothing of the answer arrived in time. */
 export function firstTokenTimeoutError(boundMs: number, waitedMs = boundMs): GatewayError {
   return new GatewayError(
     'timeout',
@@ -70,7 +71,7 @@ export interface Peer {
 /** A failure of the connection itself (fetch TypeError, ECONNRESET, a body that ends abruptly). */
 export function networkError(error: unknown, phase: 'connect' | 'read', peer: Peer): GatewayError {
   const code = errorCode(error);
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorText(error);
   const detail = code ? `${NETWORK_CODES[code] ?? 'network error'}, ${code}` : raw.slice(0, 120) || 'network error';
   const message = networkMessage(phase, peer.name, peer.where, detail, peer.hint);
   return new GatewayError('network', message, { code });

@@ -48,7 +48,7 @@ export interface ToolDefinition {
   function: { name: string; description?: string; parameters: Record<string, unknown> };
 }
 
-/** The chat wire body of the spec, without `stream` (the client sets it). */
+/** The chat wire body of the gateway's interface, without `stream` (the client sets it). */
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
@@ -107,7 +107,7 @@ export interface ChatCompletion {
 export const IMAGE_SIZES = ['256x256', '512x512', '1024x1024', '1792x1024', '1024x1792'] as const;
 export type ImageSize = (typeof IMAGE_SIZES)[number];
 
-/** The image wire body of the spec. */
+/** The image wire body of the gateway's interface. */
 export interface ImageRequest {
   model: string;
   prompt: string;

@@ -58,7 +58,7 @@ function buildSchemas() {
     }),
   });
 
-  /** A non-streamed chat answer (its shape is "not shown" in the spec; this is the OpenAI one). */
+  /** A non-streamed chat answer (its shape is "not shown" in the gateway's interface; this is the OpenAI one). */
   const chatCompletionSchema = z.looseObject({
     choices: z
       .array(

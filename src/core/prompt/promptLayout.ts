@@ -1,5 +1,5 @@
 // Prompt assembly, laid out for the gateway's prefix cache. A cache hit needs the request to
-// start with exactly the bytes of an earlier one, so (see field notes):
+// start with exactly the bytes of an earlier one, so:
 //   1. the system prompt and the pinned context (files attached to the conversation before its
 //      first message) come first, in attach order, with nothing volatile in them (no dates, no
 //      counters); a file pinned later goes in a message of its own at the point of the

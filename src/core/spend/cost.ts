@@ -1,6 +1,6 @@
 // Cost of one answer. Cached prompt tokens are part of promptTokens (as the gateway reports
 // them), so they are billed once, at the cache price, and only the rest at the input price.
-// Tools that added them on top billed users twice (see field notes).
+// Tools that added them on top billed users twice.
 import type { Price } from '../catalogue/modelCatalogue';
 import type { Usage } from '../client/types';
 

@@ -1,4 +1,4 @@
-// Reservations for the budgets (issue 21, item 3). A budget was checked against what the ledger
+// Reservations for the budgets. A budget was checked against what the ledger
 // held, and a request only entered the ledger when it ended: eight requests sent at once all
 // saw the same figure and all went out (33 % over the budget). Now each request reserves its
 // estimated cost before it is sent (its prompt tokens at the input price plus the output it asks

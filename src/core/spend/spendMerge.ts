@@ -1,4 +1,4 @@
-// Merging two copies of the spend ledger (issue 21, item 2): the one in globalState, which any
+// Merging two copies of the spend ledger: the one in globalState, which any
 // window may have written since, and the one this window holds. Nothing either side holds is
 // dropped: the entries are united by identity (an id per request), the day aggregates come from
 // the copy that folded the most, and entries that copy already folded are not added again.

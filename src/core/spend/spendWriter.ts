@@ -1,4 +1,4 @@
-// The one writer of the spend ledger in a window (issue 21, item 2). Requests that end together
+// The one writer of the spend ledger in a window. Requests that end together
 // used to each read the ledger from globalState, add their entry and write the whole ledger
 // back: with several writes in flight (and VS Code echoing earlier writes back into
 // globalState), later writes replaced earlier ones and entries were lost (8 requests, 3 entries).

@@ -7,7 +7,7 @@
 //     absolute path inside a folder), normalise, and reject `..` escapes and absolute paths elsewhere
 //     without touching the file system;
 //  2. real: resolve symlinks with realpath for the target AND the folder root, then check containment
-//     again. A symlink inside the workspace that points outside is an escape (field notes: tools that
+//     again. A symlink inside the workspace that points outside is an escape (tools that
 //     skipped this step let prompt injection read and write outside the project).
 import { path as nodePath } from '../../platform/path';
 import { nodeFs } from '../../platform/fs';

@@ -1,4 +1,4 @@
-// A corpus of streamed chat answers in the shapes other servers send (issue 17 section 6): each
+// A corpus of streamed chat answers in the shapes other servers send: each
 // transcript is the raw SSE body one provider's public documentation shows or describes, with
 // what a client must make of it. Used by the client's unit tests (test/unit/core/client/
 // streamCorpus.test.ts, every transcript at random byte splits) and by the simulator's

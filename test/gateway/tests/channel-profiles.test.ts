@@ -62,7 +62,7 @@ describe('gateway simulator: channel profiles', function () {
   });
 });
 
-describe('gateway simulator: channels changed during a test (issue 11 item 7)', function () {
+describe('gateway simulator: channels changed during a test', function () {
   this.timeout(30_000);
   const words = (channel: string, model = 'flagship-text') => ({ model, stream: false, provider: { channel }, messages: [user('[[words:3]]')] });
 

@@ -7,7 +7,7 @@ describe('gateway simulator: chat responses', function () {
   this.timeout(30_000);
   const ctx = useGateway();
 
-  it('streams when `stream` is absent (the spec: streaming is on by default)', async () => {
+  it('streams when `stream` is absent (the interface: streaming is on by default)', async () => {
     const res = await chat(ctx.gw, { messages: [user('What is a prefix cache?')] });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);

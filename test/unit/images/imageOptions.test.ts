@@ -8,7 +8,7 @@ const restricted = catalogue.imageModel('image-restricted') as ImageModelInfo;
 const small = catalogue.imageModel('image-small') as ImageModelInfo;
 
 describe('images: options per model, from the catalogue', () => {
-  it('the catalogue has the two image models of the spec', () => {
+  it("the catalogue has the gateway's two image models", () => {
     assert.ok(restricted && small);
     assert.equal(BUILTIN_MODELS.filter((m) => m.kind === 'image').length, 2);
   });
@@ -32,13 +32,13 @@ describe('images: options per model, from the catalogue', () => {
   it('follows a catalogue override from settings', () => {
     const c = ModelCatalogue.build({ overrides: { 'my-img': { kind: 'image', sizes: ['1024x1792', '512x512'], maxN: 3, quality: true } } });
     const space = optionSpace(c.imageModel('my-img') as ImageModelInfo);
-    assert.deepEqual(space.sizes, ['512x512', '1024x1792']); // spec order
+    assert.deepEqual(space.sizes, ['512x512', '1024x1792']); // the gateway's order
     assert.deepEqual(space.counts, [1, 2, 3]);
     assert.deepEqual(space.qualities, ['standard', 'hd']);
     assert.equal(space.styles, undefined);
   });
 
-  it('pre-selects the last choices while they are still allowed, else the spec defaults', () => {
+  it("pre-selects the last choices while they are still allowed, else the gateway's defaults", () => {
     assert.deepEqual(defaultChoices(restricted), { size: '1024x1024', n: 1, quality: 'standard', style: 'vivid' });
     assert.deepEqual(defaultChoices(restricted, { size: '1792x1024', quality: 'hd', style: 'natural', n: 4 }), {
       size: '1792x1024',
@@ -95,7 +95,7 @@ describe('images: options per model, from the catalogue', () => {
   });
 });
 
-describe('images: a model whose rules the catalogue does not know (issue 12)', () => {
+describe('images: a model whose rules the catalogue does not know', () => {
   const listed = ModelCatalogue.build({ gatewayIds: ['image-gateway-only'] }).imageModel('image-gateway-only') as ImageModelInfo;
 
   it('a gateway-listed image model is marked as of unknown rules', () => {
@@ -116,7 +116,7 @@ describe('images: a model whose rules the catalogue does not know (issue 12)', (
     });
   });
 
-  it('values outside the spec are still refused before any request', () => {
+  it('values the gateway does not define are still refused before any request', () => {
     const r = validateChoices(listed, { size: '333x333', n: 11, quality: 'ultra' });
     assert.equal(r.ok, false);
     if (!r.ok) assert.equal(r.problems.length, 3);

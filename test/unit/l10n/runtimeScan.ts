@@ -18,7 +18,7 @@ export interface L10nCall extends Finding {
   key?: string;
 }
 
-/** The chat webview's .ts files: their `l10n.t` (src/webview/l10n.ts) keys are in the bundle too. */
+/** The chat webview's .ts files: their `l10n.t` (src/webview/panelL10n.ts) keys are in the bundle too. */
 export function webviewSourceFiles(root: string): string[] {
   return readdirSync(join(root, 'src', 'webview'))
     .filter((n) => n.endsWith('.ts'))

@@ -24,14 +24,26 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const bundleDir = join(root, manifest.l10n ?? 'media/l10n');
 const bundleFile = join(bundleDir, 'bundle.l10n.json');
 const files = hostSourceFiles(root);
-// src/core's l10n.t (src/core/l10n.ts, wired to vscode.l10n.t) and the webview's (src/webview/l10n.ts,
+// src/core's l10n.t (src/core/l10n.ts, wired to vscode.l10n.t) and the webview's (src/webview/panelL10n.ts,
 // given the bundle by the host) look their messages up in the same bundle.
 const calls = l10nCalls(root, [...files, ...coreSourceFiles(root), ...webviewSourceFiles(root)]);
 const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
 
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
-  it('scans the host source (chat, images, status bar, lm, services, onboarding, spending view)', () => {
-    for (const dir of ['src/chat/', 'src/images/', 'src/statusBar/', 'src/lm/', 'src/onboarding/', 'src/services/', 'src/spendingView/']) {
+  it('scans the host source (chat, agent tools, workspace edits, images, status bar, lm, completions, services, shared helpers, onboarding, spending view)', () => {
+    for (const dir of [
+      'src/chat/',
+      'src/agentTools/',
+      'src/workspaceEdits/',
+      'src/images/',
+      'src/statusBar/',
+      'src/lm/',
+      'src/completions/',
+      'src/onboarding/',
+      'src/services/',
+      'src/shared/',
+      'src/spendingView/',
+    ]) {
       assert.ok(
         files.some((f) => f.startsWith(join(root, dir))),
         dir,
@@ -56,7 +68,7 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
   });
 
   it('src/webview: no textContent/title/placeholder/aria-label (property, setAttribute, h()/append() text) is a plain literal', () => {
-    assert.deepEqual(plainWebviewSinks(root, webviewSourceFiles(root)).map(fmt), [], 'wrap these in l10n.t(...) from src/webview/l10n.ts');
+    assert.deepEqual(plainWebviewSinks(root, webviewSourceFiles(root)).map(fmt), [], 'wrap these in l10n.t(...) from src/webview/panelL10n.ts');
   });
 
   it('every vscode.l10n.t message is a literal (so it can be a bundle key)', () => {

@@ -82,7 +82,7 @@ describe('lm: model information', () => {
     const text = modelInformation(builtin('flagship-text'), 'default');
     assert.deepEqual(text.capabilities, { imageInput: false, toolCalling: true });
     assert.match(text.detail, /Default channel/);
-    // the Pricing column of Chat: Manage Language Models (issue 20 item 7): only with a known price
+    // the Pricing column of Chat: Manage Language Models: only with a known price
     assert.equal(text.pricing, undefined);
     // short enough for the column's first cell (the e2e spend suite reads it whole); the whole price in the tooltip
     const priced = modelInformation(builtin('long-context-tools'), 'stable', { input: 1, output: 8, cacheRead: 0.25 });

@@ -1,4 +1,4 @@
-// What the manifest promises a newcomer (issue 20 item 6): "Generate Image Here" only where an
+// What the manifest promises a newcomer: "Generate Image Here" only where an
 // image can be linked (Markdown and HTML editors, not every .ts file), a walkthrough whose steps
 // each show their own picture (shipped in the package) and tick only on what the step asks.
 import * as assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   };
 };
 
-describe('packaging: manifest (issue 20)', () => {
+describe('packaging: manifest', () => {
   it('"Generate Image Here" is in the editor context menu of Markdown and HTML files only', () => {
     const entry = manifest.contributes.menus['editor/context']!.find((m) => m.command === 'modelgate.generateImage');
     assert.ok(entry, 'still in the editor context menu');

@@ -2,7 +2,7 @@
 // code come back, whose Stop ends what it started, and whose allowed words run without a shell.
 import * as assert from 'node:assert/strict';
 import { startProcess } from '../../../src/platform/commandProcess';
-import { OutputCollector, stripTerminalCodes } from '../../../src/chat/tools/commandOutput';
+import { OutputCollector, stripTerminalCodes } from '../../../src/agentTools/commandOutput';
 
 describe('command process (run_command)', function () {
   this.timeout(30_000);

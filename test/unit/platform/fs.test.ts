@@ -1,4 +1,4 @@
-// Crash safety of image saving (issue 10, suite 8): a process killed (SIGKILL) in the middle of
+// Crash safety of image saving (docs/reliability.md, category 8): a process killed (SIGKILL) in the middle of
 // writing an image must not leave a half-written file under the image's final name. The write
 // is the one the saver uses for file: URIs (nodeFs.createExclusive); a child process (this very
 // bundle, started in writer mode) writes a large image and is killed by this test the moment a

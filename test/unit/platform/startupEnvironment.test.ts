@@ -1,4 +1,4 @@
-// The environment the process started with: what decides Modelgate's test mode (issue 21, item 4).
+// The environment the process started with: what decides Modelgate's test mode.
 import * as assert from 'node:assert/strict';
 import { parseEnvironBlock, startupEnvironmentValue } from '../../../src/platform/startupEnvironment';
 import * as web from '../../../src/platform/startupEnvironment.web';

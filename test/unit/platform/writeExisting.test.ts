@@ -1,5 +1,5 @@
 // nodeFs.writeExisting (src/platform/fs.ts), the write of an existing file that Apply's Accept, the
-// edits' Keep and checkpoint restore go through (issue 21: no write through a link): a link at
+// edits' Keep and checkpoint restore go through (no write through a link): a link at
 // the file's name or at any folder above it is refused with nothing written where it leads, and
 // a file swapped for a link (or another file) between the checks and the open is refused too.
 import * as assert from 'node:assert/strict';

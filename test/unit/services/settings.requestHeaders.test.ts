@@ -1,4 +1,4 @@
-// `modelgate.requestHeaders` comes from user settings only (issue 17 §4): a workspace's value is
+// `modelgate.requestHeaders` comes from user settings only: a workspace's value is
 // never used, not when it adds a header, not when it changes one, not when it is the only value;
 // it is reported once as ignored. Read by the real readSettings() (a `vscode` stand-in supplies
 // the setting's scopes) and sent by the real GatewayService to the simulator.

@@ -1,12 +1,12 @@
-// `modelgate.chat.vscodeTools` comes from user settings only (issue 19): a workspace's value never
+// `modelgate.chat.vscodeTools` comes from user settings only: a workspace's value never
 // switches on a tool from VS Code (an MCP server's, another extension's), not beside the user's
 // list, not as the only value, not in a folder or language scope; it is reported once as ignored.
 // Read by the real readSettings() (a `vscode` stand-in supplies the setting's scopes) and used as
-// the defaults of the panel's picker by the real src/chat/vscodeTools, as src/chat/index.ts does.
+// the defaults of the panel's picker by the real src/agentTools/vscodeTools, as src/chat/index.ts does.
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import type { ChatTools } from '../../../src/chat/answers/activeAnswers';
-import { PanelApprovals } from '../../../src/chat/tools/panelApproval';
+import type { ChatTools } from '../../../src/agentTools/chatTools';
+import { PanelApprovals } from '../../../src/chat/cards/panelApprovals';
 import { installVscodeStub, stubState, type StubSetting } from '../vscodeStub';
 
 const KEY = 'chat.vscodeTools';
@@ -21,11 +21,11 @@ const inner: ChatTools = {
 
 describe('services/settings: a workspace’s modelgate.chat.vscodeTools is never used', () => {
   let settings: typeof import('../../../src/services/settings');
-  let tools: typeof import('../../../src/chat/vscodeTools');
+  let tools: typeof import('../../../src/agentTools/vscodeTools');
   before(async () => {
     installVscodeStub();
     settings = await import('../../../src/services/settings');
-    tools = await import('../../../src/chat/vscodeTools');
+    tools = await import('../../../src/agentTools/vscodeTools');
   });
   beforeEach(() => stubState.settings.clear());
 

@@ -1,26 +1,13 @@
 // The "Modelgate: Show Spending" page (src/spendingView/spendHtml.ts): its shell and CSP come from
-// src/services/webviewShell.ts; every id that came from outside is escaped.
+// src/core/webviewShell.ts; every id that came from outside is escaped.
 import * as assert from 'node:assert/strict';
-import { addSpend, emptySpend, summarizePeriod, type SpendEntry, type SpendState } from '../../../src/core/spend/spendBook';
+import { summarizePeriod } from '../../../src/core/spend/spendBook';
 import { buildSpendHtml } from '../../../src/spendingView/spendHtml';
-
-const entry = (t: number, cost: number | undefined, extra: Partial<SpendEntry> = {}): SpendEntry => ({
-  at: t,
-  source: 'panel',
-  model: 'flagship-text',
-  channel: 'stable',
-  promptTokens: 100,
-  cachedTokens: 20,
-  completionTokens: 10,
-  images: 0,
-  ...(cost === undefined ? {} : { cost }),
-  ...extra,
-});
-const fill = (entries: SpendEntry[], maxRaw?: number): SpendState => entries.reduce((s, e) => addSpend(s, e, maxRaw), emptySpend());
+import { fillSpend, spendEntry } from '../helpers';
 
 describe('spend page', () => {
   it('the page has a strict CSP with the nonce and escapes ids that came from outside', () => {
-    const s = fill([entry(Date.now(), 0.5, { source: 'lm', requester: '<img src=x onerror=alert(1)>' })]);
+    const s = fillSpend([spendEntry(Date.now(), 0.5, { source: 'lm', requester: '<img src=x onerror=alert(1)>' })]);
     const sum = summarizePeriod(s, 'day', Date.now());
     const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
     assert.match(
@@ -33,22 +20,22 @@ describe('spend page', () => {
     assert.throws(() => buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, "'unsafe-eval'", 'abcdefghijklmnop1234'), /cspSource/);
   });
 
-  it('a week or month identical to the shorter period before it is one line, not the same tables again (issue 20 item 6)', () => {
+  it('a week or month identical to the shorter period before it is one line, not the same tables again', () => {
     const now = Date.now();
-    const s = fill([entry(now, 0.5), entry(now, 0.25, { model: 'long-context-tools' })]);
+    const s = fillSpend([spendEntry(now, 0.5), spendEntry(now, 0.25, { model: 'long-context-tools' })]);
     const sum = summarizePeriod(s, 'day', now);
     const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
     assert.equal(html.match(/By model/g)?.length, 1, 'the tables once, under Today');
     assert.match(html, /<section id="week">.*The same requests as today\./s);
     assert.match(html, /<section id="month">.*The same requests as today\./s);
-    const more = summarizePeriod(fill([entry(now, 0.5), entry(now, 0.25, { model: 'long-context-tools' }), entry(now, 1)]), 'day', now);
+    const more = summarizePeriod(fillSpend([spendEntry(now, 0.5), spendEntry(now, 0.25, { model: 'long-context-tools' }), spendEntry(now, 1)]), 'day', now);
     const differs = buildSpendHtml({ today: sum, week: more, month: more, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
     assert.equal(differs.match(/By model/g)?.length, 2, 'Today and This week each have their tables');
     assert.match(differs, /<section id="month">.*The same requests as this week\./s);
   });
 
-  it('figures do not wrap at half width, and Export CSV… has a border in High Contrast themes (issue 20 item 6)', () => {
-    const sum = summarizePeriod(fill([entry(Date.now(), 0.5)]), 'day', Date.now());
+  it('figures do not wrap at half width, and Export CSV… has a border in High Contrast themes', () => {
+    const sum = summarizePeriod(fillSpend([spendEntry(Date.now(), 0.5)]), 'day', Date.now());
     const html = buildSpendHtml({ today: sum, week: sum, month: sum, budgets: [] }, 'vscode-resource:', 'abcdefghijklmnop1234');
     assert.match(html, /td\.n \{[^}]*white-space: nowrap/);
     assert.match(html, /@media \(max-width: 480px\) \{ td\.bar-cell \{ display: none; \}/);

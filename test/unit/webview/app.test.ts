@@ -162,7 +162,7 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.doc.querySelector('.meter-text')?.textContent, '12% of 1M tokens');
   });
 
-  it('an answer the gateway refused before answering (a 402, nothing received) is not "without a price" (issue 20)', () => {
+  it('an answer the gateway refused before answering (a 402, nothing received) is not "without a price"', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q'), { ...assistant('a2', ''), status: 'error' }]));
     assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123', 'a restored conversation');

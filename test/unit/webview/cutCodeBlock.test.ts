@@ -1,5 +1,5 @@
 // A stopped (or failed, or interrupted) answer keeps Copy and Insert on the code block it was cut
-// off in, but not Apply: that block is not the model's whole proposal (issue 20).
+// off in, but not Apply: that block is not the model's whole proposal.
 import * as assert from 'node:assert/strict';
 import type { MessageView } from '../../../src/chat/protocol';
 import { endsInOpenFence } from '../../../src/webview/codeBlock';

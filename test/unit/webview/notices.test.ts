@@ -1,4 +1,4 @@
-// The notice strip (issue 20): set-up notices leave once a key is stored; each notice belongs to a
+// The notice strip: set-up notices leave once a key is stored; each notice belongs to a
 // conversation (or to the panel) and goes with it; only the newest shows, the older ones fold
 // behind "N more"; informational ones collapse to one line, transient ones fade; a notice whose
 // condition is fixed goes away by itself. Timers are driven by the test, never waited for.

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { MessageView, WebviewMessage } from '../../../src/chat/protocol';
 import type { FrameHost } from '../../../src/webview/frameScheduler';
-import { Transcript } from '../../../src/webview/conversationLog';
+import { TranscriptView } from '../../../src/webview/transcriptView';
 import { formatThinkingTime } from '../../../src/webview/reasoningView';
 import { newWindow } from './jsdomEnv';
 
@@ -18,7 +18,7 @@ function setup(messages: MessageView[] = []) {
   const win = newWindow();
   windows.push(win);
   const posted: WebviewMessage[] = [];
-  const t = new Transcript(win.document, { post: (m) => posted.push(m), edit: () => undefined }, host, { highlight: false });
+  const t = new TranscriptView(win.document, { post: (m) => posted.push(m), edit: () => undefined }, host, { highlight: false });
   win.document.body.appendChild(t.element);
   t.reset(messages);
   const block = () => t.element.querySelector<HTMLDetailsElement>('.reasoning-block');

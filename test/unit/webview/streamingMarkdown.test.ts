@@ -319,7 +319,7 @@ describe('StreamingMarkdown', function () {
   });
 });
 
-// Issue 10 (hostile corpus: "no flush over 50 ms") and issue 9: block quotes and lists nested
+// No flush over 50 ms, on the hostile corpus and on restore: block quotes and lists nested
 // deeper than MAX_BLOCK_DEPTH are not built as DOM; what is inside the deepest allowed container
 // is one plain block holding its text exactly as typed. Checked as what is built (container
 // depth, the plain block's exact text), never as time.
@@ -421,10 +421,10 @@ describe('webview: block nesting is capped at MAX_BLOCK_DEPTH, text kept exactly
   });
 });
 
-// Issue 10 item 4: deeply nested markup must neither throw (stack overflow in jsdom) nor build
+// Deeply nested markup must neither throw (stack overflow in jsdom) nor build
 // a DOM thousands of elements deep, and no text may be lost. These check bounded work (DOM
 // depth, parser calls, fallbacks), never time.
-describe('webview: deeply nested markup (issue 10 #4)', () => {
+describe('webview: deeply nested markup', () => {
   const doc = newWindow().document;
 
   function depthOf(root: Element): number {
@@ -636,7 +636,7 @@ describe('hostile markdown', function () {
   });
 });
 
-// Issue 10 suite 1: blocks whose formatting costs the panel hundreds of milliseconds per flush
+// Blocks whose formatting costs the panel hundreds of milliseconds per flush
 // (one 200 KB line, a 3,000-column table) are shown as plain text instead, and no character is
 // lost; plain text and the raw preview are built in bounded segments. Checked as what is built
 // (a plain block holding the exact source, segment sizes), never as time.
@@ -753,7 +753,7 @@ describe('webview: size caps show oversized blocks as plain text, text exact', f
   });
 });
 
-// Issue 9: a big closed code block is highlighted in slices on idle time, never in one task.
+// A big closed code block is highlighted in slices on idle time, never in one task.
 // Checked as bounded work per idle step (characters handed to highlight.js), never as time.
 describe('webview: big code blocks are highlighted in slices on idle time', () => {
   function bigTs(chars: number): string {

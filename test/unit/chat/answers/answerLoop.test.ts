@@ -2,7 +2,8 @@
 // (parallel calls), the round cap, stop, errors, usage and cost, and the cache-friendly layout
 // over several turns.
 import * as assert from 'node:assert/strict';
-import { runAnswer, chatRequest, type AnswerOptions, type ToolResult } from '../../../../src/chat/answers/answerLoop';
+import { runAnswer, chatRequest, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
+import type { ToolResult } from '../../../../src/agentTools/chatTools';
 import { newConversation, wireHistory, type Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import { createGatewayClient, GatewayError } from '../../../../src/core';
 import { costOf } from '../../../../src/core/spend/cost';

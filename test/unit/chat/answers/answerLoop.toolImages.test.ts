@@ -1,11 +1,11 @@
-// Tool results from VS Code's tools (src/chat/vscodeTools) through the answer loop, against the
+// Tool results from VS Code's tools (src/agentTools/vscodeTools) through the answer loop, against the
 // simulator: images a tool returned follow the tool messages as one user message (a tool message
 // carries text only), and a call the user declined shows as not run.
 import * as assert from 'node:assert/strict';
 import { runAnswer, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
 import type { ChatMessage, ToolDefinition } from '../../../../src/core/client/types';
-import type { ToolResult } from '../../../../src/chat/answers/answerLoop';
+import type { ToolResult } from '../../../../src/agentTools/chatTools';
 import { streamingRecord, useSimulatorClient } from '../../simulatorClient';
 
 const TOOLS: ToolDefinition[] = [{ type: 'function', function: { name: 'mcp_s_badge', parameters: { type: 'object', properties: {} } } }];

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { ToolDefinition } from '../../../../src/core/client/types';
 import { systemPrompt } from '../../../../src/chat/context/systemPrompt';
-import { TOOL_DEFINITIONS } from '../../../../src/chat/tools/schemas';
+import { TOOL_DEFINITIONS } from '../../../../src/agentTools/schemas';
 
 const only = (...names: string[]): ToolDefinition[] => TOOL_DEFINITIONS.filter((d) => names.includes(d.function.name));
 const READ = ['read_file', 'list_files', 'search_text', 'get_selection', 'get_diagnostics'];

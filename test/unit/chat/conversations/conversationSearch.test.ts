@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import {
   cleanRename,
-  plainLabel,
   plainText,
   relativeDate,
   searchConversations,
@@ -14,22 +12,8 @@ import {
 } from '../../../../src/chat/conversations/conversationSearch';
 import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { addTurn } from '../../helpers';
 import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';
-
-function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
-  c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
-  c.messages.push({
-    id: `a${c.messages.length}`,
-    role: 'assistant',
-    parts: [{ kind: 'text', text: answer }],
-    status,
-    model: 'm',
-    channel: 'default',
-    createdAt: 2,
-    wire: [],
-  });
-  if (c.messages.length === 2) c.title = titleFrom(text);
-}
 
 describe('chat: conversation titles and search', () => {
   it('titles a conversation from its first message without markdown or extra whitespace', () => {
@@ -212,7 +196,7 @@ describe('chat: conversation store, search text and rename', () => {
   });
 });
 
-describe('chat: titles and snippets are plain text (issue 21, item 10)', () => {
+describe('chat: titles and snippets are plain text', () => {
   const HIDDEN = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
   const hostile = 'Fix $(alert) the \u202Egnp.exe\u202C bug\u0000 in \u2066main\u2069 \u001b[31mred\u200f now $(sync~spin)';
   const clean = (s: string) => {
@@ -240,14 +224,9 @@ describe('chat: titles and snippets are plain text (issue 21, item 10)', () => {
     const [match] = searchConversations([{ id: 'a', title: 'x', updatedAt: 1, text }], 'needle');
     clean(match!.snippet!);
   });
-
-  it('plainLabel keeps ordinary text, emoji and non-Latin scripts as they are', () => {
-    assert.equal(plainLabel('  Grüße — 日本語 🙂 עברית\tok '), 'Grüße — 日本語 🙂 עברית ok');
-    assert.equal(plainLabel('cost $5 (approx)'), 'cost $5 (approx)');
-  });
 });
 
-describe('chat: titles and search text on hostile text grow linearly (issue 21, item 6)', function () {
+describe('chat: titles and search text on hostile text grow linearly', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
   it('keeps links, images and tags as before, also with one level of parentheses in a URL', () => {
     assert.equal(plainText('see [the docs](https://en.wikipedia.org/wiki/Foo_(bar)) and ![a chart](c.png "t")'), 'see the docs and a chart');

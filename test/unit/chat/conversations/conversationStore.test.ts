@@ -4,23 +4,9 @@ import * as assert from 'node:assert/strict';
 import { userMessage } from '../../../../src/core/prompt/promptLayout';
 import { ConversationStore, MemoryBackend, DEFAULT_SAVE_DEBOUNCE_MS } from '../../../../src/chat/conversations/conversationStore';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
+import { addTurn } from '../../helpers';
 
 const KEY = 'sk-test-secret-key-123';
-
-function addTurn(c: Conversation, text: string, answer: string, status: AssistantRecord['status'] = 'done') {
-  c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
-  c.messages.push({
-    id: `a${c.messages.length}`,
-    role: 'assistant',
-    parts: [{ kind: 'text', text: answer }],
-    status,
-    model: 'm',
-    channel: 'default',
-    createdAt: 2,
-    wire: [],
-  });
-  c.title = text;
-}
 
 describe('chat: conversation store', () => {
   let clock = 1000;
@@ -313,21 +299,6 @@ describe('chat: conversation store write cadence', () => {
 // Two windows share one chat history folder: two stores on one backend. Each test fails on the
 // store that wrote its copy over the file (the state before the merge).
 describe('chat: conversation store, two windows on one folder', () => {
-  let seq = 0;
-  function addTurn(c: Conversation, text: string, answer: string) {
-    const n = ++seq;
-    c.messages.push({ id: `u-${n}`, role: 'user', text, attachments: [], createdAt: n, context: [], wire: userMessage(text) });
-    c.messages.push({
-      id: `a-${n}`,
-      role: 'assistant',
-      parts: [{ kind: 'text', text: answer }],
-      status: 'done',
-      model: 'm',
-      channel: 'direct',
-      createdAt: n,
-      wire: [],
-    });
-  }
   const texts = (c: Conversation) => c.messages.map((m) => (m.role === 'user' ? m.text : m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('')));
 
   let clock = 1000;

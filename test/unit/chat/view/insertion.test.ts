@@ -1,4 +1,4 @@
-// Insert puts a code block on lines of its own (issue 20: at the end of a file it was glued to
+// Insert puts a code block on lines of its own (at the end of a file it was once glued to
 // the last line, and the file lost its final line break).
 import * as assert from 'node:assert/strict';
 import { insertionText, type InsertionPoint } from '../../../../src/chat/view/insertion';

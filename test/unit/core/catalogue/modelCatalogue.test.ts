@@ -3,7 +3,7 @@ import { ModelCatalogue, BUILTIN_MODELS } from '../../../../src/core/catalogue/m
 import { costOf, formatUsd } from '../../../../src/core/spend/cost';
 
 describe('ModelCatalogue', () => {
-  it('has the spec models built in', () => {
+  it("has the gateway's models built in", () => {
     const c = ModelCatalogue.build({});
     assert.equal(c.chatModel('flagship-text')?.imageInput, false);
     assert.equal(c.chatModel('flagship-text')?.contextWindow, 1_000_000);

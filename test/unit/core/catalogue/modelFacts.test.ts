@@ -1,4 +1,4 @@
-// Model facts from GET /models (issue 17, item 2): every form real servers use, bad values
+// Model facts from GET /models: every form real servers use, bad values
 // skipped (never the entry, never the list), and the user's modelgate.models winning.
 import * as assert from 'node:assert/strict';
 import { describeFactsProblems, parseModelFacts } from '../../../../src/core/catalogue/modelFacts';

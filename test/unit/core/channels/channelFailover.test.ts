@@ -1,4 +1,4 @@
-// Opt-in failover between channels (issue 11 item 2), against the gateway simulator with the
+// Opt-in failover between channels, against the gateway simulator with the
 // real client: which failures move to the next channel, that nothing moves after content, and
 // that each attempt is measured against the channel that made it.
 import * as assert from 'node:assert/strict';

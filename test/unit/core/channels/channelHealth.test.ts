@@ -1,4 +1,4 @@
-// Channel health (issue 11 item 1): the rolling record per model × channel and how it reads.
+// Channel health: the rolling record per model × channel and how it reads.
 import * as assert from 'node:assert/strict';
 import * as z from 'zod';
 import {
@@ -99,7 +99,7 @@ describe('channel health: the rolling record', () => {
   });
 
   it('checks the stored form by hand exactly as the zod schemas it replaces (no schema is built at activation)', () => {
-    // the schemas fromJSON used before issue 9: the reference
+    // the zod schemas fromJSON used before the hand check: the reference
     const sampleSchema = z.tuple([z.number(), z.union([z.literal(0), z.literal(1)]), z.number(), z.number()]).rest(z.string().max(60));
     const storedSchema = z.object({ v: z.literal(1), pairs: z.record(z.string().max(300), z.array(z.unknown())) });
     let seed = 7;

@@ -1,4 +1,4 @@
-// completeChat: sends stream: false, reads a JSON answer or (the spec says streaming is on by
+// completeChat: sends stream: false, reads a JSON answer or (the gateway's interface says streaming is on by
 // default) an SSE one, and returns one ChatCompletion.
 import * as assert from 'node:assert/strict';
 import { countContainers, imageAnswerBytes, MAX_MODEL_LIST_BYTES, MAX_MODEL_LIST_CONTAINERS } from '../../../../src/core/client/chatResponse';
@@ -108,7 +108,7 @@ describe('core/completeChat', () => {
   });
 });
 
-describe('core/client: bodies are capped before they are parsed (issue 21)', () => {
+describe('core/client: bodies are capped before they are parsed', () => {
   /** A fetch whose body is `total` bytes of `unit` in 16 KB pieces; counts the bytes pulled. */
   function endlessPage(unit: string, total: number, contentType: string): { fetch: typeof globalThis.fetch; pulled: () => number } {
     let pulled = 0;

@@ -175,6 +175,17 @@ export function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
   return out;
 }
 
+/** Splits bytes at random places (`rnd`: a seeded generator): pieces of 1 to `max` bytes, so that 1 splits every UTF-8 character and CRLF. */
+export function randomPieces(bytes: Uint8Array, rnd: () => number, max: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length;) {
+    const n = 1 + Math.floor(rnd() * max);
+    out.push(bytes.subarray(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
 // ---- client + assertions ----
 
 /** Records back-off waits instead of sleeping (no timing in tests: count and inspect). */

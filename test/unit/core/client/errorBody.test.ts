@@ -1,4 +1,4 @@
-// The error-body parser and the HTML summary on hostile bodies (issue 21): linear in the body.
+// The error-body parser and the HTML summary on hostile bodies: linear in the body.
 import * as assert from 'node:assert/strict';
 import { parseErrorBody, summarizeHtml } from '../../../../src/core/client/errorBody';
 import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';

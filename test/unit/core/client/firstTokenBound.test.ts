@@ -1,4 +1,4 @@
-// Two timeouts (issue 17, item 5): a first-token bound that grows with the prompt and with the
+// Two timeouts: a first-token bound that grows with the prompt and with the
 // channel's measured p90, between a floor and a ceiling; an idle bound between chunks once the
 // answer flows. The error says which bound ran out and after how long. No timing assertions.
 import * as assert from 'node:assert/strict';

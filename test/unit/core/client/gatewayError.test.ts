@@ -47,7 +47,7 @@ describe('core/errors: HTTP status and body -> kind and message', () => {
       /\(403\): Forbidden: key disabled\. Set a new key/,
     ],
     ['402', json(402, { error: { message: 'Payment required' } }), 'balance', /balance is too low.*\(402\): Payment required\. Top up/],
-    // the gateway already says to top up (the simulator's words): said once, not twice (issue 20)
+    // the gateway already says to top up (the simulator's words): said once, not twice
     [
       '402 that says to top up',
       json(402, { error: { message: 'Insufficient balance. Top up in the console.', code: 'insufficient_balance' } }),
@@ -268,7 +268,7 @@ describe('core/errors: the API key never appears in an error', () => {
   });
 });
 
-describe('core/errors: one right action on the error card (issue 20)', () => {
+describe('core/errors: one right action on the error card', () => {
   it('a 5xx and a dropped connection offer Retry alone; a 402 Top up; a 401 Set API Key', async () => {
     const server = await failWith(json(503, { error: { message: 'Upstream overloaded' } }));
     assert.equal(server.kind, 'server');

@@ -1,4 +1,4 @@
-// Per-model request parameters (issue 17, item 3): validation in the catalogue (the message names
+// Per-model request parameters: validation in the catalogue (the message names
 // the bad field), the merge into the chat body (reserved fields never overridden, the caller's
 // own fields win), and a vscode.lm caller's modelOptions.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// Pieces of the key in every form an echoing proxy may send (issue 10, item 2). Each case fails
-// with the exact-match redaction that was there before.
+// Pieces of the key in every form an echoing proxy may send. Each case fails with an exact-match
+// redaction.
 import * as assert from 'node:assert/strict';
 import { GatewayError } from '../../../../src/core';
 import { containsSecret, MIN_PIECE, redactSecret, secretForms } from '../../../../src/core/client/redact';
@@ -106,7 +106,7 @@ describe('core/redact: every piece of the key, in every form', () => {
   });
 });
 
-describe('core/redact: hex, \\u and \\x escapes and JSON escapes (issue 21, item 10)', () => {
+describe('core/redact: hex, \\u and \\x escapes and JSON escapes', () => {
   // a key with the characters JSON encoders escape
   const ODD = 'sk-or/v1+Q7fZ2pLx9Kw/Rt4VbN8mJ=';
   const hex = (s: string) => Buffer.from(s).toString('hex');
@@ -137,6 +137,21 @@ describe('core/redact: hex, \\u and \\x escapes and JSON escapes (issue 21, item
       });
     }
   }
+
+  it('a word of the text that is also in the key stays; the key around it, or a long run of letters, does not', () => {
+    const demo = 'sk-modelgate-demo';
+    const card = 'Set a new key with “Modelgate: Set API Key”, or read modelgate.baseUrl and MODELGATE_KEY.';
+    assert.equal(redactSecret(card, demo), card);
+    assert.equal(redactSecret(`The key ${demo} was refused`, demo), 'The key [redacted] was refused');
+    assert.equal(redactSecret('echo: modelgate-demo', demo), 'echo: [redacted]');
+    assert.equal(redactSecret('echo: sk-modelgate', demo), 'echo: [redacted]');
+    assert.equal(redactSecret('echo: Modelgatedemo', demo), 'echo: [redacted]demo', 'runs into other letters: not a word of its own');
+    assert.equal(redactSecret('x1modelgate', demo), 'x1[redacted]', 'runs into other word characters');
+    const letters = 'abcdefghijklmnopqrstuvwxyzabcdef';
+    assert.equal(redactSecret(`key ${letters} end`, letters), 'key [redacted] end', 'a letters-only key echoed whole');
+    assert.equal(redactSecret(`key ${letters.slice(0, 15)} end`, letters), `key ${letters.slice(0, 15)} end`, 'a 15-letter word-like piece stays');
+    assert.equal(redactSecret(`key ${letters.slice(0, 16)} end`, letters), 'key [redacted] end', 'from 16 letters on it goes');
+  });
 
   it('ordinary hex (ids, hashes) and escaped text without the key stay', () => {
     const text = `request 9f86d081884c7d659a2feaa0c55ad015 failed; text \\u0048\\u0069 and ${hex('hello world')} and a\\/b`;

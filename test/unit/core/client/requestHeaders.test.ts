@@ -1,4 +1,4 @@
-// Custom request headers (issue 17, item 4): reserved names refused, headers on every gateway
+// Custom request headers: reserved names refused, headers on every gateway
 // request (chat, models, images) and never on an image download, secret values redacted like the key.
 import * as assert from 'node:assert/strict';
 import { headerNameProblem, mergeHeaders, parseRequestHeaders } from '../../../../src/core/client/requestHeaders';

@@ -102,6 +102,22 @@ describe('core/sse: decoding bytes into events', () => {
     );
   });
 
+  it('drops a leading byte order mark however the chunks split it, and keeps bytes that only began like one', () => {
+    const bytes = new TextEncoder().encode('\ufeffdata: one\n\ndata: two\n\n');
+    for (let a = 0; a <= 4; a++) {
+      for (let b = a; b <= 5; b++) {
+        const chunks = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)];
+        assert.deepEqual(decodeAll(chunks), ['one', 'two'], `split at ${a}, ${b}`);
+      }
+    }
+    // 0xEF 0xBB and then not 0xBF: those bytes belong to the first line (here an unknown field, ignored)
+    const notMark = new Uint8Array([0xef, 0xbb, ...new TextEncoder().encode('x\n\ndata: two\n\n')]);
+    assert.deepEqual(decodeAll([notMark.subarray(0, 1), notMark.subarray(1, 2), notMark.subarray(2)]), ['two']);
+    const dataAfter = new Uint8Array([0xef, ...new TextEncoder().encode('\ndata: two\n\n')]);
+    assert.deepEqual(decodeAll([dataAfter.subarray(0, 1), dataAfter.subarray(1)]), ['two']);
+    assert.deepEqual(decodeAll([new Uint8Array([0xef, 0xbb])]), [], 'a stream of only the start of a mark');
+  });
+
   it('flushes a last event that the server did not end with a blank line', () => {
     const decoder = createSseDecoder();
     assert.deepEqual(

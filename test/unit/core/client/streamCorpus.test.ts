@@ -104,7 +104,7 @@ function interleaveToolCalls(body: string): string | undefined {
 }
 
 describe('core/client: the stream corpus (other servers’ shapes)', () => {
-  it('has a transcript of every provider the issue names, each naming its document', () => {
+  it('has a transcript of every provider a user is likely to put behind Modelgate, each naming its document', () => {
     const names = STREAM_CORPUS.map((t) => t.name);
     for (const p of ['deepseek', 'kimi', 'qwen', 'openrouter', 'vllm', 'ollama', 'lmstudio', 'llamacpp', 'azure', 'groq', 'together', 'mistral', 'gemini'])
       assert.ok(

@@ -90,7 +90,7 @@ describe('core/thinkTags: a <think> block at the start of content', () => {
   });
 });
 
-describe('core/thinkTags: whitespace streamed before the answer grows linearly (issue 21, item 6)', function () {
+describe('core/thinkTags: whitespace streamed before the answer grows linearly', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
   const streamed = (text: string) => {
     const s = new ThinkSplitter();

@@ -287,11 +287,11 @@ describe('core/abort: options.signal and breaking out of the loop', () => {
   });
 });
 
-// Issue 10 item 3: streams that never end. A server that answers 200 and then sends only
+// Streams that never end. A server that answers 200 and then sends only
 // keep-alive comments, and one that starts a line and never ends it, must both end the request
 // with a clear message (and keep the partial answer), driven by the simulator's faults.
 // Small timeouts and caps keep each case bounded; nothing asserts on timing.
-describe('core: streams that never end (issue 10 item 3)', function () {
+describe('core: streams that never end', function () {
   const chat = (content: string) => ({ model: 'flagship-text', messages: [{ role: 'user' as const, content }] });
 
   this.timeout(20_000);

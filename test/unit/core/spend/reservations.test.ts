@@ -1,4 +1,4 @@
-// Budgets under bursts (issue 21, item 3): each request reserves its estimated cost before it
+// Budgets under bursts: each request reserves its estimated cost before it
 // is sent and settles it when its cost is recorded; a budget counts what is reserved, so a burst
 // stops once spent + reserved reaches it and passes it by at most the last request's estimate.
 import * as assert from 'node:assert/strict';

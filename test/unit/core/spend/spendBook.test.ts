@@ -1,36 +1,14 @@
-// The spend ledger and budgets (issue 11, items 3 and 4): local-time period boundaries, the
+// The spend ledger and budgets: local-time period boundaries, the
 // bounded ledger (old entries folded into day aggregates keep the totals exact), unknown prices
 // counted apart and never as $0, once-per-period warnings, and injection-safe CSV cells.
 import * as assert from 'node:assert/strict';
 import { budgetMessage, budgetStatuses, dueWarnings, exhausted, parseBudgetSetting } from '../../../../src/core/spend/budget';
-import {
-  addSpend,
-  emptySpend,
-  localDay,
-  parseSpend,
-  periodRange,
-  summarize,
-  summarizePeriod,
-  type SpendEntry,
-  type SpendState,
-} from '../../../../src/core/spend/spendBook';
+import { addSpend, emptySpend, localDay, parseSpend, periodRange, summarize, summarizePeriod, type SpendEntry } from '../../../../src/core/spend/spendBook';
 import { csvCell, spendCsv } from '../../../../src/core/spend/spendCsv';
 import { costText } from '../../../../src/spendingView/spendHtml';
+import { fillSpend, spendEntry } from '../../helpers';
 
 const at = (y: number, m: number, d: number, h = 12, min = 0) => new Date(y, m - 1, d, h, min).getTime();
-const entry = (t: number, cost: number | undefined, extra: Partial<SpendEntry> = {}): SpendEntry => ({
-  at: t,
-  source: 'panel',
-  model: 'flagship-text',
-  channel: 'stable',
-  promptTokens: 100,
-  cachedTokens: 20,
-  completionTokens: 10,
-  images: 0,
-  ...(cost === undefined ? {} : { cost }),
-  ...extra,
-});
-const fill = (entries: SpendEntry[], maxRaw?: number): SpendState => entries.reduce((s, e) => addSpend(s, e, maxRaw), emptySpend());
 
 describe('spend ledger: periods in local time', () => {
   it('a day runs from local midnight to local midnight', () => {
@@ -50,7 +28,7 @@ describe('spend ledger: periods in local time', () => {
     assert.equal(periodRange('month', at(2026, 12, 31, 23, 59)).end, at(2027, 1, 1, 0));
   });
   it('counts a request just before midnight in that day, not the next', () => {
-    const s = fill([entry(at(2026, 11, 23, 23, 59), 1), entry(at(2026, 11, 24, 0, 0), 2)]);
+    const s = fillSpend([spendEntry(at(2026, 11, 23, 23, 59), 1), spendEntry(at(2026, 11, 24, 0, 0), 2)]);
     assert.equal(summarizePeriod(s, 'day', at(2026, 11, 23, 8)).cost, 1);
     assert.equal(summarizePeriod(s, 'day', at(2026, 11, 24, 8)).cost, 2);
     assert.equal(summarizePeriod(s, 'month', at(2026, 11, 24, 8)).cost, 3);
@@ -62,13 +40,13 @@ describe('spend ledger: bounded, totals exact', () => {
     const entries: SpendEntry[] = [];
     for (let i = 0; i < 50; i++)
       entries.push(
-        entry(at(2026, 11, 1 + (i % 20), 10, i), i % 7 === 0 ? undefined : 0.001 * i, {
+        spendEntry(at(2026, 11, 1 + (i % 20), 10, i), i % 7 === 0 ? undefined : 0.001 * i, {
           source: i % 3 ? 'panel' : 'lm',
           requester: i % 3 ? undefined : 'pub.other',
         }),
       );
-    const unbounded = fill(entries, 10_000);
-    const bounded = fill(entries, 10);
+    const unbounded = fillSpend(entries, 10_000);
+    const bounded = fillSpend(entries, 10);
     assert.equal(bounded.entries.length, 10);
     assert.ok(bounded.days.length > 0);
     for (const p of ['day', 'week', 'month'] as const) {
@@ -84,9 +62,9 @@ describe('spend ledger: bounded, totals exact', () => {
     }
   });
   it('round-trips through JSON (globalState) and drops malformed parts', () => {
-    const s = fill([entry(at(2026, 11, 2), 0.5), entry(at(2026, 11, 3), undefined), entry(at(2026, 11, 4), 0.25)], 2);
+    const s = fillSpend([spendEntry(at(2026, 11, 2), 0.5), spendEntry(at(2026, 11, 3), undefined), spendEntry(at(2026, 11, 4), 0.25)], 2);
     assert.deepEqual(parseSpend(JSON.parse(JSON.stringify(s))), s);
-    const bad = { entries: [entry(1, -1), { ...entry(1, 1), model: 5 }, entry(at(2026, 11, 4), 0.25), 'x', null], days: [{ day: 'nope' }] };
+    const bad = { entries: [spendEntry(1, -1), { ...spendEntry(1, 1), model: 5 }, spendEntry(at(2026, 11, 4), 0.25), 'x', null], days: [{ day: 'nope' }] };
     const parsed = parseSpend(bad);
     assert.equal(parsed.entries.length, 1);
     assert.equal(parsed.days.length, 0);
@@ -94,7 +72,7 @@ describe('spend ledger: bounded, totals exact', () => {
     assert.deepEqual(parseSpend('garbage'), emptySpend());
   });
   it('an unknown price is counted apart and never shown as $0', () => {
-    const s = fill([entry(at(2026, 11, 2), undefined), entry(at(2026, 11, 2), undefined)]);
+    const s = fillSpend([spendEntry(at(2026, 11, 2), undefined), spendEntry(at(2026, 11, 2), undefined)]);
     const sum = summarize(s, at(2026, 11, 1, 0), at(2026, 12, 1, 0));
     assert.equal(sum.unpriced, 2);
     assert.equal(sum.cost, 0);
@@ -117,11 +95,11 @@ describe('budgets', () => {
     }
   });
   it('measures the daily budget against today and the monthly against this month (local time)', () => {
-    const s = fill([
-      entry(at(2026, 10, 31, 23), 5),
-      entry(at(2026, 11, 22, 23, 59), 1),
-      entry(at(2026, 11, 23, 0, 1), 0.5),
-      entry(at(2026, 11, 23, 9), undefined),
+    const s = fillSpend([
+      spendEntry(at(2026, 10, 31, 23), 5),
+      spendEntry(at(2026, 11, 22, 23, 59), 1),
+      spendEntry(at(2026, 11, 23, 0, 1), 0.5),
+      spendEntry(at(2026, 11, 23, 9), undefined),
     ]);
     const [daily, monthly] = budgetStatuses({ dailyUsd: 1, monthlyUsd: 2 }, s, now);
     assert.equal(daily!.spent, 0.5);
@@ -137,7 +115,7 @@ describe('budgets', () => {
     assert.deepEqual(budgetStatuses({}, s, now), []);
   });
   it('is used up at 100 % and warns at 80 % and 100 %, each once per period', () => {
-    const s = fill([entry(at(2026, 11, 23, 9), 0.85)]);
+    const s = fillSpend([spendEntry(at(2026, 11, 23, 9), 0.85)]);
     let st = budgetStatuses({ dailyUsd: 1 }, s, now);
     assert.equal(exhausted(st), undefined);
     let due = dueWarnings(st, new Set());
@@ -148,12 +126,13 @@ describe('budgets', () => {
     assert.deepEqual(dueWarnings(st, new Set(['daily:2026-11-23:80'])), []);
     // the next day starts afresh
     assert.deepEqual(
-      dueWarnings(budgetStatuses({ dailyUsd: 0.5 }, fill([entry(at(2026, 11, 24, 9), 0.45)]), at(2026, 11, 24, 10)), new Set(['daily:2026-11-23:80'])).map(
-        (d) => d.key,
-      ),
+      dueWarnings(
+        budgetStatuses({ dailyUsd: 0.5 }, fillSpend([spendEntry(at(2026, 11, 24, 9), 0.45)]), at(2026, 11, 24, 10)),
+        new Set(['daily:2026-11-23:80']),
+      ).map((d) => d.key),
       ['daily:2026-11-24:80'],
     );
-    st = budgetStatuses({ dailyUsd: 1 }, addSpend(s, entry(at(2026, 11, 23, 10), 0.15)), now);
+    st = budgetStatuses({ dailyUsd: 1 }, addSpend(s, spendEntry(at(2026, 11, 23, 10), 0.15)), now);
     assert.equal(exhausted(st)?.kind, 'daily');
     due = dueWarnings(st, new Set(['daily:2026-11-23:80']));
     assert.deepEqual(
@@ -163,7 +142,7 @@ describe('budgets', () => {
     assert.match(budgetMessage(st[0]!), /Daily budget of \$1\.00 \(modelgate\.budget\.dailyUsd\) reached: \$1\.00 spent today\./);
   });
   it('unpriced requests never use up a budget on their own (they cannot be counted in dollars)', () => {
-    const s = fill([entry(at(2026, 11, 23, 9), undefined), entry(at(2026, 11, 23, 9), undefined)]);
+    const s = fillSpend([spendEntry(at(2026, 11, 23, 9), undefined), spendEntry(at(2026, 11, 23, 9), undefined)]);
     const st = budgetStatuses({ dailyUsd: 0.01 }, s, now);
     assert.equal(exhausted(st), undefined);
     assert.equal(st[0]!.unpriced, 2);
@@ -180,7 +159,10 @@ describe('spend CSV', () => {
     assert.equal(csvCell(0.25), '0.25');
   });
   it('writes one line per request and per older day; an unknown cost is an empty cell, not 0', () => {
-    const s = fill([entry(at(2026, 11, 2), 0.5), entry(at(2026, 11, 3), undefined, { model: '=cmd|calc' }), entry(at(2026, 11, 4), 0.25)], 2);
+    const s = fillSpend(
+      [spendEntry(at(2026, 11, 2), 0.5), spendEntry(at(2026, 11, 3), undefined, { model: '=cmd|calc' }), spendEntry(at(2026, 11, 4), 0.25)],
+      2,
+    );
     const lines = spendCsv(s).trimEnd().split('\r\n');
     assert.equal(lines.length, 4);
     assert.match(lines[0]!, /^time,day,source,/);
@@ -190,7 +172,7 @@ describe('spend CSV', () => {
   });
 });
 
-describe('image prices in the catalogue (issue 11, item 5)', () => {
+describe('image prices in the catalogue', () => {
   it('prices an image run per model, quality and size; no price is undefined, never 0', async () => {
     const { ModelCatalogue } = await import('../../../../src/core/catalogue/modelCatalogue');
     const c = ModelCatalogue.build({

@@ -1,4 +1,4 @@
-// CSV cells that a spreadsheet would run as a formula even behind invisible characters (issue 21, item 10).
+// CSV cells that a spreadsheet would run as a formula even behind invisible characters.
 import * as assert from 'node:assert/strict';
 import { csvCell, csvNumber } from '../../../../src/core/spend/spendCsv';
 
@@ -24,7 +24,7 @@ describe('core/spend/spendCsv: formula cells behind control or invisible charact
     assert.equal(csvCell(-1), '-1');
   });
 
-  it('writes costs without float noise and never in exponent form (issue 20 item 6)', () => {
+  it('writes costs without float noise and never in exponent form', () => {
     assert.equal(csvNumber(0.0024731999999999996), '0.0024732');
     assert.equal(csvNumber(0.1 + 0.2), '0.3');
     assert.equal(csvNumber(1e-7), '0.0000001');

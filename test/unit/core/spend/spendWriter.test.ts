@@ -1,4 +1,4 @@
-// The spend ledger's one writer per window and its merge on write (issue 21, item 2): requests
+// The spend ledger's one writer per window and its merge on write: requests
 // that end together all reach the store, a write in flight never replaces another, VS Code
 // echoing an earlier write back into globalState loses nothing, and another window's entries
 // are never dropped. The store here behaves like globalState: update() keeps a copy at once and

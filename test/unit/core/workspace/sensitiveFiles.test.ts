@@ -1,11 +1,11 @@
 // Which files the workspace tools treat as secret-looking (src/core/workspace/sensitiveFiles.ts), and the texts
-// of the question the user gets and of the answer the model gets (src/chat/tools/sensitivePrompt.ts),
-// and the queue that puts those questions one at a time (src/chat/tools/approvalQueue.ts).
+// of the question the user gets and of the answer the model gets (src/agentTools/sensitivePrompt.ts),
+// and the queue that puts those questions one at a time (src/agentTools/approvalQueue.ts).
 import * as assert from 'node:assert/strict';
 import { hasSecretContent, isSensitivePath, MARKER_SCAN_CHARS } from '../../../../src/core/workspace/sensitiveFiles';
-import { approvalQuestion, declinedMessage, pathForDialog } from '../../../../src/chat/tools/sensitivePrompt';
-import { ApprovalQueue } from '../../../../src/chat/tools/approvalQueue';
-import { ToolCancelled } from '../../../../src/chat/tools/errors';
+import { approvalQuestion, declinedMessage, pathForDialog } from '../../../../src/agentTools/sensitivePrompt';
+import { ApprovalQueue } from '../../../../src/agentTools/approvalQueue';
+import { ToolCancelled } from '../../../../src/agentTools/errors';
 
 function expectAll(paths: string[], expected: boolean): void {
   const wrong = paths.filter((p) => isSensitivePath(p) !== expected);
@@ -140,7 +140,7 @@ describe('isSensitivePath', () => {
       ],
       true,
     );
-    // a bare `credentials` asks anywhere since issue 21 (AWS, gcloud and cargo files copied out of their folder)
+    // a bare `credentials` asks anywhere (AWS, gcloud and cargo files copied out of their folder)
     expectAll(
       ['config.json', 'src/config.json', 'config', '.kube/cache/discovery.json', '.aws/config', 'hosts.yml', 'ansible/hosts.yml', '.docker/daemon.json'],
       false,
@@ -313,7 +313,7 @@ describe('ApprovalQueue', () => {
   });
 });
 
-describe('sensitive files: credential files of clouds and apps (issue 21, item 8)', () => {
+describe('sensitive files: credential files of clouds and apps', () => {
   it('flags service-account keys, Terraform variables, wp-config.php and their like by name', () => {
     expectAll(
       [
@@ -371,7 +371,7 @@ describe('sensitive files: credential files of clouds and apps (issue 21, item 8
   });
 });
 
-describe('hasSecretContent: a key inside, whatever the name (issue 21, item 8)', () => {
+describe('hasSecretContent: a key inside, whatever the name', () => {
   it('finds PEM private keys of every kind', () => {
     for (const kind of ['', 'RSA ', 'EC ', 'DSA ', 'OPENSSH ', 'ENCRYPTED ', 'PGP ']) {
       const block = kind === 'PGP ' ? 'PGP PRIVATE KEY BLOCK' : `${kind}PRIVATE KEY`;

@@ -1,0 +1,561 @@
+// The transcript as the panel shows it: applies the host's snapshot and deltas to message
+// elements, batches streamed text to one DOM update per frame, keeps the view pinned to the
+// bottom while the user has not scrolled up, and routes clicks inside messages (code buttons,
+// links, edit, regenerate, error actions) to the host through one delegated listener.
+import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
+import { ApprovalCard } from './approvalView';
+import { codeTextOf, highlightCodeBlock } from './codeBlock';
+import { clear, h, isElement } from './dom';
+import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
+import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
+import { l10n } from './panelL10n';
+import { isOpenableHref } from './sanitize';
+import type { StreamingMarkdownOptions } from './streamingMarkdown';
+
+type Entry = UserMessageElement | AssistantMessageElement;
+
+export interface TranscriptCallbacks {
+  post(message: WebviewMessage): void;
+  /** the user asked to edit one of their earlier messages */
+  edit(messageId: string, text: string): void;
+  /** the keyboard focus goes back to the message box (an approval card it was on went away) */
+  focusComposer?(): void;
+}
+
+/** Distance from the bottom (px) within which the view counts as "at the bottom". */
+const STICK_THRESHOLD = 40;
+const COPIED_FEEDBACK_MS = 1500;
+/**
+ * Restoring a conversation renders the newest messages at once (what the user sees first, at
+ * the bottom) and the older ones afterwards, a few per idle step, newest first; scrolling near
+ * the top renders the next few at once. A 2,000-message conversation then paints after a
+ * few dozen messages instead of all of them.
+ */
+const INITIAL_MAX_MESSAGES = 16;
+const INITIAL_MAX_CHARS = 30_000;
+/**
+ * Within that budget the first window is sized to the view: the newest messages go in this many
+ * at a time until the log is taller than the view by FILL_MARGIN_PX (one layout read per batch;
+ * a view with no height yet, e.g. a hidden panel, takes the whole budget).
+ */
+const FILL_BATCH = 3;
+const FILL_MARGIN_PX = 120;
+/**
+ * Text denser than this (px per character, px per line) does not occur in the panel: a window
+ * holding more characters than the view could show at this density fills it for sure, and is
+ * not measured (measuring lays out every chunk, also those the view would skip).
+ */
+const DENSEST_CHAR_PX = 6;
+const DENSEST_LINE_PX = 16;
+/**
+ * A scroll near the top renders older messages at once for up to MAX_IDLE_SLICE_MS (at least one,
+ * at most a page): bounded by time, not by count, so that a few long answers do not make the
+ * scroll handler a long task and many short ones come in quickly.
+ */
+const SCROLL_MAX_MESSAGES = 50;
+/**
+ * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
+ * used up, so one message per step bounds every task by about one message's rendering; a step
+ * reads no layout (the browser's scroll anchoring keeps the view where it was).
+ */
+export const IDLE_BATCH = 1;
+/**
+ * Older messages are built off the page and inserted this many at a time, in one
+ * `.transcript-page` element (content-visibility: auto, so a page out of view costs the browser
+ * nearly nothing). Inserting each message on its own made every idle step a frame whose style,
+ * layout and intersection work grew with the whole log: quadratic over a 2,000-message restore.
+ */
+export const PAGE_MESSAGES = 50;
+
+export class TranscriptView {
+  readonly element: HTMLElement;
+  private readonly entries: Entry[] = [];
+  private readonly byId = new Map<string, Entry>();
+  private readonly dirty = new Set<AssistantMessageElement>();
+  /** approval cards on screen, by id */
+  private readonly approvals = new Map<string, ApprovalCard>();
+  /** images the host resolved, by message and part (a message of the windowed restore may be rendered later) */
+  private readonly shownImages = new Map<string, readonly ShownImage[]>();
+  private readonly scheduler: FrameScheduler;
+  private stick = true;
+  private lastAutoScrollTop = 0;
+  /** the scroll offset last seen (a scroll event or our own scroll), read without forcing layout */
+  private knownTop = 0;
+  private busy = false;
+  private readonly win: Window;
+  /** messages of the restored conversation not rendered yet, oldest first */
+  private older: MessageView[] = [];
+  /** the page of older messages being built off the page (not in the DOM yet), and its size */
+  private page: HTMLElement | null = null;
+  private pageCount = 0;
+  /** code blocks of the first window not coloured yet, in document order */
+  private uncoloured: Element[] = [];
+  private readonly idle: IdleQueue;
+  /** the clock scroll-time rendering is bounded by (the idle host's, so tests can stop it) */
+  private readonly now: () => number;
+
+  constructor(
+    private readonly doc: Document,
+    private readonly callbacks: TranscriptCallbacks,
+    frameHost: FrameHost,
+    private readonly markdownOptions: StreamingMarkdownOptions = {},
+  ) {
+    this.win = doc.defaultView!;
+    this.element = h(doc, 'div', {
+      className: 'transcript',
+      attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': l10n.t('Conversation'), tabindex: 0 },
+    });
+    this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
+    this.idle = new IdleQueue(frameHost as IdleHost);
+    const idleHost = frameHost as IdleHost;
+    this.now = () => (idleHost.now ? idleHost.now() : this.win.performance.now());
+    // Older messages are inserted above what is shown; the browser's scroll anchoring keeps the
+    // view on the same content (pinned to the bottom, or wherever the user scrolled to) without
+    // a layout read per step. Anchoring does nothing at scroll offset 0: renderOlder measures then.
+    this.element.addEventListener('scroll', () => this.onScroll());
+    // The log shrinks when a notice appears or the composer grows: stay pinned if we were.
+    const Observer = (this.win as unknown as { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;
+    if (Observer) new Observer(() => this.afterChange()).observe(this.element);
+    this.element.addEventListener('click', (e) => this.onClick(e));
+    // middle-click on a link would otherwise try to navigate the webview
+    this.element.addEventListener('auxclick', (e) => {
+      if (isElement(e.target) && e.target.closest('a')) e.preventDefault();
+    });
+  }
+
+  get messageCount(): number {
+    return this.entries.length + this.older.length;
+  }
+
+  /** Messages of a restored conversation not in the DOM yet (waiting for idle time, or on a page being built). */
+  get unrenderedCount(): number {
+    return this.older.length + this.pageCount;
+  }
+
+  reset(messages: MessageView[]): void {
+    this.scheduler.dispose();
+    this.idle.clear();
+    this.dirty.clear();
+    this.entries.length = 0;
+    this.byId.clear();
+    this.approvals.clear();
+    this.shownImages.clear();
+    this.page = null;
+    this.pageCount = 0;
+    this.uncoloured = [];
+    clear(this.element);
+    const start = this.renderWindow(messages, initialWindowStart(messages));
+    this.older = messages.slice(0, start);
+    // colour the first window's code on idle time, before older messages are rendered
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
+    if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH, false));
+    this.refreshControls();
+    this.stick = true;
+    this.scrollToBottom();
+  }
+
+  /** Renders every message still waiting (tests, and before anything needs them all). */
+  renderAll(): void {
+    this.renderOlder(this.older.length);
+    this.idle.clear();
+    if (this.uncoloured.length) this.idle.add(() => this.colourStep());
+  }
+
+  addMessage(message: MessageView): void {
+    if (this.byId.has(message.id) || this.older.some((m) => m.id === message.id)) return;
+    this.scheduler.runNow();
+    this.add(message);
+    this.refreshControls();
+    // A new message of the user's own always brings the view to the bottom.
+    if (message.role === 'user') this.stick = true;
+    this.afterChange();
+  }
+
+  textDelta(messageId: string, text: string): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    const renderer = entry.appendText(text);
+    if (!renderer) return;
+    this.dirty.add(entry);
+    this.scheduler.schedule();
+  }
+
+  thinkingDelta(messageId: string, text: string): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    const renderer = entry.appendThinking(text);
+    if (!renderer) return;
+    this.dirty.add(entry);
+    this.scheduler.schedule();
+  }
+
+  thinkingDone(messageId: string, ms: number): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.scheduler.runNow();
+    entry.endThinking(ms);
+    this.afterChange();
+  }
+
+  toolCall(messageId: string, call: ToolCallView): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    entry.upsertToolCall(call);
+    this.afterChange();
+  }
+
+  /** The host resolved the images of a part: shown in its answer (added at its end while the answer is written). */
+  images(messageId: string, partId: string, images: readonly ShownImage[]): void {
+    this.shownImages.set(`${messageId}\n${partId}`, images);
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.scheduler.runNow();
+    entry.showImages(partId, images);
+    this.afterChange();
+  }
+
+  /** Shows an approval card in its answer (at the end of the log when the answer is not shown) and focuses its safe choice. */
+  showApproval(view: ApprovalView): void {
+    if (this.approvals.has(view.id)) return;
+    this.scheduler.runNow();
+    const card = new ApprovalCard(this.doc, view, (choiceId) => this.callbacks.post({ type: 'approvalAnswer', id: view.id, choiceId }));
+    this.approvals.set(view.id, card);
+    const entry = this.byId.get(view.messageId);
+    if (entry instanceof AssistantMessageElement) entry.addCard(card.element);
+    else this.element.appendChild(card.element);
+    this.stick = true;
+    this.afterChange();
+    card.focus();
+  }
+
+  /** Removes an approval card (answered, or cancelled by Stop). */
+  approvalDone(id: string): void {
+    const card = this.approvals.get(id);
+    if (!card) return;
+    this.approvals.delete(id);
+    const hadFocus = card.element.contains(this.doc.activeElement);
+    card.element.remove();
+    if (hadFocus) this.callbacks.focusComposer?.();
+    this.afterChange();
+  }
+
+  finish(messageId: string, status: MessageStatus, usage?: UsageView, error?: ErrorView, channel?: string): void {
+    const entry = this.byId.get(messageId);
+    if (!(entry instanceof AssistantMessageElement)) return;
+    this.dirty.delete(entry);
+    entry.finish(status, usage, error, channel);
+    this.refreshControls();
+    this.afterChange();
+  }
+
+  /** whether the message is in the transcript (rendered or still waiting in the windowed restore) */
+  has(messageId: string): boolean {
+    return this.byId.has(messageId) || this.older.some((m) => m.id === messageId);
+  }
+
+  truncate(fromMessageId: string): void {
+    if (this.page || (!this.byId.has(fromMessageId) && this.older.some((m) => m.id === fromMessageId))) this.renderAll();
+    const index = this.entries.findIndex((e) => messageIdOf(e) === fromMessageId);
+    if (index < 0) return;
+    for (const e of this.entries.splice(index)) {
+      this.byId.delete(messageIdOf(e));
+      if (e instanceof AssistantMessageElement) this.dirty.delete(e);
+      e.element.remove();
+    }
+    this.refreshControls();
+    this.afterChange();
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.refreshControls();
+    // showing Regenerate (and the usage line above it) grows the last message: keep it in view
+    this.afterChange();
+  }
+
+  /** Applies buffered text now (tests, and before anything reads the DOM). */
+  flushNow(): void {
+    this.scheduler.runNow();
+  }
+
+  markEditing(messageId: string | undefined): void {
+    for (const e of this.entries) e.element.classList.toggle('editing', messageIdOf(e) === messageId);
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private createEntry(message: MessageView): Entry {
+    return message.role === 'user'
+      ? new UserMessageElement(this.doc, message)
+      : new AssistantMessageElement(this.doc, message, this.markdownOptions, this.imagesOf(message.id));
+  }
+
+  /**
+   * Renders the first window, newest first: at most the messages from `cap` on, and only as many
+   * as fill the view (but always back to the last answer, which owns Regenerate). Code in these
+   * messages is coloured on idle time right after the first paint (`uncoloured`), so the
+   * highlighter and its grammar compile stay out of the task that paints. Returns the index of
+   * the oldest message rendered.
+   */
+  private renderWindow(messages: MessageView[], cap: number): number {
+    const el = this.element;
+    const defer = this.markdownOptions.highlight !== false;
+    const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
+    let lastAssistant = -1;
+    for (let i = messages.length - 1; i >= cap; i--)
+      if (messages[i].role === 'assistant') {
+        lastAssistant = i;
+        break;
+      }
+    // the log was just emptied: this layout read is of the page without it
+    const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
+    const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
+    let chars = 0;
+    // chunks not yet painted would measure as their placeholder size (see chat.css)
+    if (view > 0) el.classList.add('filling');
+    let start = messages.length;
+    while (start > cap) {
+      const from = Math.max(cap, start - FILL_BATCH);
+      const frag = this.doc.createDocumentFragment();
+      const created: Entry[] = [];
+      const blocks: Element[] = [];
+      for (let i = from; i < start; i++) {
+        const m = messages[i];
+        chars += messageSize(m);
+        // a message still streaming keeps the normal options: its later blocks colour as they close
+        const settled = m.role === 'assistant' && m.status !== 'streaming';
+        const entry = settled ? new AssistantMessageElement(this.doc, m, options, this.imagesOf(m.id)) : this.createEntry(m);
+        created.push(entry);
+        this.byId.set(m.id, entry);
+        frag.appendChild(entry.element);
+        if (defer && settled) blocks.push(...entry.element.querySelectorAll('.code-block[data-lang]'));
+      }
+      // in document order; colouring pops from the end, so the lowest (in view) go first
+      this.uncoloured.unshift(...blocks);
+      this.entries.unshift(...created);
+      el.insertBefore(frag, el.firstChild);
+      start = from;
+      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && (chars > capacity || el.scrollHeight > view + FILL_MARGIN_PX)) break;
+    }
+    el.classList.remove('filling');
+    return start;
+  }
+
+  /** Colours one code block of the first window (the lowest one left); true while more wait. */
+  private colourStep(): boolean {
+    const block = this.uncoloured.pop();
+    if (block?.isConnected) highlightCodeBlock(block);
+    return this.uncoloured.length > 0;
+  }
+
+  private add(message: MessageView): void {
+    const entry = this.createEntry(message);
+    this.entries.push(entry);
+    this.byId.set(message.id, entry);
+    this.element.appendChild(entry.element);
+  }
+
+  /**
+   * Renders up to `count` of the waiting messages (the newest of them) onto the page being
+   * built, and puts that page above the messages shown once it is full, when nothing is left,
+   * or when `now` (a scroll near the top, renderAll). Returns true while more work is waiting.
+   * The view stays where it was: pinned to the bottom, or on the same content when the user
+   * has scrolled up.
+   */
+  private renderOlder(count: number, now = true): boolean {
+    const n = Math.min(count, this.older.length);
+    if (n === 0 && !this.page) return false;
+    const batch = this.older.splice(this.older.length - n, n);
+    const created: Entry[] = [];
+    const frag = this.doc.createDocumentFragment();
+    for (const m of batch) {
+      const entry = this.createEntry(m);
+      created.push(entry);
+      this.byId.set(m.id, entry);
+      frag.appendChild(entry.element);
+    }
+    // The initial window holds the last assistant message, so these never show Regenerate.
+    for (const e of created) {
+      if (e instanceof UserMessageElement) e.setBusy(this.busy);
+      else e.setCanRegenerate(false);
+    }
+    this.entries.unshift(...created);
+    this.page ??= h(this.doc, 'div', { className: 'transcript-page' });
+    this.page.insertBefore(frag, this.page.firstChild);
+    this.pageCount += n;
+    if (now || this.pageCount >= PAGE_MESSAGES || this.older.length === 0) this.insertPage(now);
+    return this.older.length > 0 || this.page !== null;
+  }
+
+  /** Older messages for a scroll near the top: as many as fit in one slice, then the page goes in. */
+  private renderOlderForScroll(): void {
+    const end = this.now() + MAX_IDLE_SLICE_MS;
+    let n = 0;
+    do {
+      this.renderOlder(1, false);
+      n++;
+    } while (this.older.length && n < SCROLL_MAX_MESSAGES && this.now() < end);
+    this.insertPage(true);
+  }
+
+  private insertPage(measure: boolean): void {
+    const page = this.page;
+    if (!page) return;
+    this.page = null;
+    this.pageCount = 0;
+    const el = this.element;
+    // Scroll anchoring keeps the view in place unless the view is at offset 0 (then nothing is
+    // anchored): only then, or when asked (a scroll near the top), is the layout measured.
+    measure ||= this.knownTop <= 0;
+    const heightBefore = measure ? el.scrollHeight : 0;
+    const topBefore = measure ? el.scrollTop : 0;
+    el.insertBefore(page, el.firstChild);
+    if (!measure) return;
+    if (this.stick) this.scrollToBottom();
+    else if (el.scrollTop === topBefore) {
+      // not moved by scroll anchoring (offset 0): keep the same content in view by hand
+      el.scrollTop = topBefore + (el.scrollHeight - heightBefore);
+      this.lastAutoScrollTop = el.scrollTop;
+      this.knownTop = el.scrollTop;
+    }
+  }
+
+  private refreshControls(): void {
+    let lastAssistant: AssistantMessageElement | undefined;
+    for (const e of this.entries) if (e instanceof AssistantMessageElement) lastAssistant = e;
+    for (const e of this.entries) {
+      if (e instanceof UserMessageElement) e.setBusy(this.busy);
+      else e.setCanRegenerate(!this.busy && e === lastAssistant && !e.isStreaming);
+    }
+  }
+
+  private flushFrame(): void {
+    let changed = false;
+    for (const entry of this.dirty) changed = entry.flush() || changed;
+    this.dirty.clear();
+    if (changed) this.afterChange();
+  }
+
+  private afterChange(): void {
+    if (this.stick) this.scrollToBottom();
+  }
+
+  private scrollToBottom(): void {
+    const el = this.element;
+    el.scrollTop = el.scrollHeight;
+    this.lastAutoScrollTop = el.scrollTop;
+    this.knownTop = this.lastAutoScrollTop;
+  }
+
+  private onScroll(): void {
+    const el = this.element;
+    this.knownTop = el.scrollTop;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (distance <= STICK_THRESHOLD) this.stick = true;
+    // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
+    // grew before the scroll event arrived must not unpin the view.
+    else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
+    // The user scrolled up to near the top with older messages still waiting: show the next ones
+    // now, not on idle. Only the user's scroll: the first window is about one view tall, so our
+    // own scroll to the bottom of it also lands "near the top".
+    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
+  }
+
+  private imagesOf(messageId: string): (partId: string) => readonly ShownImage[] | undefined {
+    return (partId) => this.shownImages.get(`${messageId}\n${partId}`);
+  }
+
+  private onClick(e: MouseEvent): void {
+    const target = e.target;
+    if (!isElement(target)) return;
+    const image = target.closest('[data-open-image]');
+    if (image) {
+      const openId = image.getAttribute('data-open-image');
+      if (openId) this.callbacks.post({ type: 'openImage', openId });
+      return;
+    }
+    const codeButton = target.closest('[data-code-action]');
+    if (codeButton) {
+      const block = codeButton.closest('.code-block');
+      // Copy, Insert and Apply take the answer only, never the model's reasoning.
+      if (!block || block.closest('.reasoning-block')) return;
+      const code = codeTextOf(block);
+      const action = codeButton.getAttribute('data-code-action');
+      if (action === 'copy') {
+        this.callbacks.post({ type: 'copyCode', code });
+        this.showCopied(block, codeButton);
+      } else if (action === 'insert') this.callbacks.post({ type: 'insertCode', code });
+      else if (action === 'apply' && !block.hasAttribute('data-cut')) {
+        const lang = block.getAttribute('data-lang') ?? undefined;
+        this.callbacks.post({ type: 'applyCode', code, ...(lang ? { language: lang } : {}) });
+      }
+      return;
+    }
+    const link = target.closest('a');
+    if (link) {
+      e.preventDefault();
+      const href = link.getAttribute('href');
+      if (isOpenableHref(href)) this.callbacks.post({ type: 'openLink', href });
+      return;
+    }
+    const edit = target.closest('[data-edit-message]');
+    if (edit) {
+      const id = edit.getAttribute('data-edit-message')!;
+      const entry = this.byId.get(id);
+      if (entry instanceof UserMessageElement && !this.busy) this.callbacks.edit(id, entry.message.text);
+      return;
+    }
+    if (target.closest('[data-regenerate]')) {
+      if (!this.busy) this.callbacks.post({ type: 'regenerate' });
+      return;
+    }
+    const action = target.closest('[data-action]')?.getAttribute('data-action');
+    if (action && action in ACTION_LABELS) this.callbacks.post({ type: 'action', action: action as ErrorAction });
+  }
+
+  private showCopied(block: Element, button: Element): void {
+    const toolbar = block.querySelector('.code-toolbar');
+    if (!toolbar) return;
+    toolbar.querySelector('.code-feedback')?.remove();
+    const note = h(this.doc, 'span', { className: 'code-feedback', text: l10n.t('Copied'), attrs: { role: 'status' } });
+    toolbar.insertBefore(note, button);
+    button.classList.add('copied');
+    this.win.setTimeout(() => {
+      note.remove();
+      button.classList.remove('copied');
+    }, COPIED_FEEDBACK_MS);
+  }
+}
+
+function messageSize(m: MessageView): number {
+  if (m.role === 'user') return m.text.length;
+  let n = 0;
+  for (const p of m.parts) n += p.kind === 'tool' || p.kind === 'images' ? 200 : p.text.length;
+  return n;
+}
+
+/**
+ * Index of the first message rendered at once: the newest ones up to a count and a size
+ * budget (at least one), extended back to include the last assistant message, which is the
+ * one that may show Regenerate.
+ */
+export function initialWindowStart(messages: MessageView[]): number {
+  let start = messages.length;
+  let chars = 0;
+  while (start > 0 && messages.length - start < INITIAL_MAX_MESSAGES && (start === messages.length || chars < INITIAL_MAX_CHARS)) {
+    start--;
+    chars += messageSize(messages[start]);
+  }
+  let lastAssistant = -1;
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'assistant') {
+      lastAssistant = i;
+      break;
+    }
+  if (lastAssistant >= 0 && lastAssistant < start) start = lastAssistant;
+  return start;
+}
+
+function messageIdOf(e: Entry): string {
+  return e instanceof UserMessageElement ? e.message.id : e.id;
+}
