@@ -10,6 +10,7 @@
 // folder, how it was allowed, exit code and time, never the output.
 import * as vscode from 'vscode';
 import { allowedBy, visibleCommand, type AllowedEntry } from '../core/workspace/allowedCommands';
+import { clipForLog } from '../core/logText';
 import type { Log } from '../services/log';
 import type { ToolRunContext } from './toolContext';
 import { throwIfCancelled } from './cancellation';
@@ -96,7 +97,7 @@ export async function runCommandTool(
     );
     throwIfCancelled(token);
     if (choice !== 'run') {
-      deps.log.info(`run_command skipped by the user: ${JSON.stringify(command)} in ${dir.display}`);
+      deps.log.info(`run_command skipped by the user: ${clipForLog(JSON.stringify(command))} in ${dir.display}`);
       return `The user chose Skip: the command was not run.\nCommand: ${command}\nDo not run it again unless the user asks; continue without its result or tell the user how to run it.`;
     }
   }
@@ -155,7 +156,7 @@ export async function runCommandTool(
   const ending = reason === 'exited' ? `exit code ${exitCode ?? 'unknown'}` : reason;
   terminal.finished(`${ending}, ${seconds} s.`);
   deps.log.info(
-    `run_command ${allowed ? `allowed by the setting entry ${JSON.stringify(allowed.entry.text)}` : 'approved by the user'}: ${JSON.stringify(command)} in ${dir.display}, ` +
+    `run_command ${allowed ? `allowed by the setting entry ${JSON.stringify(allowed.entry.text)}` : 'approved by the user'}: ${clipForLog(JSON.stringify(command))} in ${dir.display}, ` +
       `${ending}, ${seconds} s`,
   );
   throwIfCancelled(token);

@@ -39,4 +39,6 @@ export interface VscodeToolView {
   /** rough USD those tokens cost per request at the model's input price; absent when no price is known */
   cost?: number;
   on: boolean;
+  /** set when the tool is too large to offer: why, for the picker (its checkbox is disabled) */
+  refused?: string;
 }

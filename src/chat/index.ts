@@ -109,10 +109,11 @@ export function registerChat(
   const commands = commandTable(CHAT_COMMANDS, {
     openChat: async () => {
       await focus();
-      // A view opened cold cannot take the keyboard until its page has loaded: the workbench's
-      // focus reaches an empty frame. Once the page says `ready`, focus it again (what a second
-      // press did), then the cursor goes into the message box.
-      if (!provider.isReady && (await provider.whenReady(10_000))) await focus();
+      // A view opened cold may not take the keyboard until its page has loaded: the workbench's
+      // focus can reach an empty frame. Once the page says `ready` without the focus, focus it
+      // again (what a second press did). A page that already holds it keeps it: focusing the view
+      // again takes the keyboard away for a moment, and what the user types then is lost.
+      if (!provider.isReady && (await provider.whenReady(10_000)) && !provider.hadFocusAtReady) await focus();
       controller.focusInput();
     },
     newChat: async () => {

@@ -211,7 +211,7 @@ const text = z.string().max(2_000_000);
 // never sends one), rather than accepted with the field dropped.
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('ready'), hasFocus: z.boolean().optional() }),
   z.strictObject({ type: z.literal('send'), text }),
   z.strictObject({ type: z.literal('stop') }),
   z.strictObject({ type: z.literal('regenerate') }),

@@ -1,7 +1,9 @@
 // The extension's log: a LogOutputChannel ("Modelgate" in the Output panel). Nothing that is
 // logged may contain the API key or an Authorization header; callers log facts (status, kind,
-// model, timings), never request headers.
+// model, timings), never request headers. Every line is capped (its start and its length): a
+// line can carry a tool's error or a server's words, which may be megabytes.
 import * as vscode from 'vscode';
+import { logLine } from '../core/logText';
 
 export interface Log {
   debug(message: string): void;
@@ -14,10 +16,10 @@ export interface Log {
 export function createLog(): Log & vscode.Disposable {
   const channel = vscode.window.createOutputChannel('Modelgate', { log: true });
   return {
-    debug: (m) => channel.debug(m),
-    info: (m) => channel.info(m),
-    warn: (m) => channel.warn(m),
-    error: (m) => channel.error(m),
+    debug: (m) => channel.debug(logLine(m)),
+    info: (m) => channel.info(logLine(m)),
+    warn: (m) => channel.warn(logLine(m)),
+    error: (m) => channel.error(logLine(m)),
     show: () => channel.show(true),
     dispose: () => channel.dispose(),
   };

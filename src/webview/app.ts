@@ -308,6 +308,7 @@ export function startChatApp(win: Window, api: VsCodeApi, options: Partial<ChatA
   win.addEventListener('message', (e: MessageEvent) => app.handle(e.data));
   const initial = readInitialState(win.document);
   if (initial?.snapshot) app.handle(initial.snapshot);
-  api.postMessage({ type: 'ready' } satisfies WebviewMessage);
+  // Whether the page already holds the keyboard (Open Chat then leaves the focus where it is).
+  api.postMessage({ type: 'ready', hasFocus: win.document.hasFocus() } satisfies WebviewMessage);
   return app;
 }

@@ -6,6 +6,8 @@
 // picker asks the host for the current list whenever the panel or its message box gets the focus
 // and when it is opened; the host answers only when the list changed. While the list is the same
 // the rows are updated in place, so an answer never takes a click or the focus from a checkbox.
+// A tool too large to offer (its description or schema would go with every request) is listed with
+// its checkbox disabled and the host's note why.
 // Names and sources come from other extensions and MCP servers: textContent only.
 import type { VscodeToolView, WebviewMessage } from '../chat/protocol';
 import { clear, h } from './dom';
@@ -84,12 +86,16 @@ export class ToolPicker {
     for (const t of rows) {
       const row = this.rows.get(t.name)!;
       if (row.box.checked !== t.on) row.box.checked = t.on;
+      row.box.disabled = t.refused !== undefined;
+      row.label.classList.toggle('tool-picker-refused', t.refused !== undefined);
       row.name.textContent = t.label;
       row.meta.textContent =
-        t.cost !== undefined && t.cost > 0
-          ? l10n.t('{0} · ~{1} tokens, {2} per request', t.source, t.tokens, formatToolCost(t.cost))
-          : l10n.t('{0} · ~{1} tokens per request', t.source, t.tokens);
-      row.label.title = `${t.name}\n${row.meta.textContent}`; // the meta line may be cut short
+        t.refused !== undefined
+          ? l10n.t('{0} · {1}', t.source, t.refused)
+          : t.cost !== undefined && t.cost > 0
+            ? l10n.t('{0} · ~{1} tokens, {2} per request', t.source, t.tokens, formatToolCost(t.cost))
+            : l10n.t('{0} · ~{1} tokens per request', t.source, t.tokens);
+      row.label.title = `${t.name}\n${row.meta.textContent}`; // VS Code's name, which the label may not be
     }
   }
 

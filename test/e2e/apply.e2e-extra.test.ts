@@ -9,6 +9,7 @@ import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { useWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-apply-3f9a10';
 const CALC =
@@ -45,7 +46,7 @@ describe('e2e apply: Accept and Discard in the editor title', function () {
     // another file is the active editor
     await wb.quickOpen('other.ts');
 
-    await chat.getByRole('textbox', { name: 'Message' }).fill(`[[echo]]Use a local:\n\n\`\`\`ts src/calc.ts\n${BLOCK}\n\`\`\`\n`);
+    await fillField(chat.getByRole('textbox', { name: 'Message' }), `[[echo]]Use a local:\n\n\`\`\`ts src/calc.ts\n${BLOCK}\n\`\`\`\n`);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     const answer = chat.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
     await answer.getByRole('button', { name: 'Apply' }).first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -7,6 +7,7 @@ import type { Frame } from 'playwright-core';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { repoRoot } from '../harness/paths';
 import { useWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-channels-40b7e1';
 const card = PRICE_CARD.chat['flagship-text']!;
@@ -44,7 +45,7 @@ describe('e2e channels: the channel picker shows price and measured health', fun
     await wb.runCommand('Modelgate: Open Chat');
     const chat: Frame = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
     for (const [i, text] of ['[[words:40]] first', '[[words:40]] second'].entries()) {
-      await chat.getByRole('textbox', { name: 'Message' }).fill(text);
+      await fillField(chat.getByRole('textbox', { name: 'Message' }), text);
       await chat.getByRole('button', { name: 'Send', exact: true }).click();
       // finished: its usage line is there (the Stop button may not have shown yet)
       await chat.locator('.message-usage', { hasText: 'completion' }).nth(i).waitFor({ state: 'visible', timeout: 60_000 });

@@ -13,6 +13,7 @@ import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
 import { PRICE_CARD } from '../gateway/index';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { fillField, renderedText, typeKeys } from './typing';
 
 const KEY = 'sk-e2e-chat-7c41d2';
 const HOSTILE = [
@@ -66,7 +67,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   }
 
   async function send(text: string): Promise<void> {
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
   }
 
@@ -120,7 +121,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   it('sends a message and streams the answer into the transcript', async () => {
     await send('How do I count words in a string? [[fault:drip:2]]');
     await users().first().waitFor({ state: 'visible' });
-    assert.match(await users().first().innerText(), /How do I count words/);
+    assert.match(await renderedText(users().first()), /How do I count words/);
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
     const answer = assistants().last();
     // Text shows up while the answer is still being written (Stop is still there).
@@ -132,10 +133,10 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       undefined,
       { timeout: 30_000, polling: 100 },
     );
-    const partial = (await answer.innerText()).length;
+    const partial = (await renderedText(answer)).length;
     assert.equal(await button('Stop').isVisible(), true, 'still streaming when the first text showed');
     await waitIdle();
-    const full = await answer.innerText();
+    const full = await renderedText(answer);
     assert.ok(full.length > partial, `the answer grew after the first text (${partial} -> ${full.length})`);
     // Rendered markdown: a heading, a table, and a highlighted code block with its buttons.
     assert.ok((await answer.locator('h2').count()) >= 1);
@@ -147,7 +148,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
 
   it('inserts a code block into a new editor with Insert', async () => {
     const answer = assistants().last();
-    const code = await answer.locator('pre code').first().innerText();
+    const code = await renderedText(answer.locator('pre code').first());
     // the longest identifier of the block: no spaces, which the editor renders its own way
     const word = (code.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []).sort((a, b) => b.length - a.length)[0]!;
     assert.ok(word, code);
@@ -171,7 +172,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await waitIdle();
     const answer = assistants().last();
     await answer.getByText('Stopped').waitFor({ state: 'visible', timeout: 10_000 });
-    const stopped = await answer.innerText();
+    const stopped = await renderedText(answer);
     assert.ok(stopped.length > 20);
     assert.ok(stopped.split(/\s+/).length < 20000);
   });
@@ -218,7 +219,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.equal(await inTranscript('a[href^="javascript:"], a[href^="command:"]'), 0, 'a javascript:/command: link is clickable');
     assert.equal(await chat.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
     // The script in the code block is shown as text.
-    assert.match(await answer.locator('pre code').first().innerText(), /<script>alert\("in code"\)<\/script>/);
+    assert.match(await renderedText(answer.locator('pre code').first()), /<script>alert\("in code"\)<\/script>/);
     // Clicking the javascript: link does nothing either.
     const link = answer.getByText('click me');
     if (await link.count()) await link.first().click();
@@ -242,7 +243,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await users().first().waitFor({ state: 'detached', timeout: 30_000 });
     await send('How do I debounce a function in TypeScript?');
     await waitIdle();
-    await message().fill('Can it also cancel a pending call?');
+    await fillField(message(), 'Can it also cancel a pending call?');
     await screenshotPanel('chat-light.png');
 
     // Switch the theme the way a person does (it writes workbench.colorTheme to settings.json).
@@ -382,7 +383,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.match(src, /^https:\/\/[^/]*\.vscode-resource\.vscode-cdn\.net\//, 'loaded from the webview resource origin');
     assert.ok(decodeURIComponent(src).endsWith(`/images/${saved[0]}`), src);
     assert.equal(await img.getAttribute('alt'), `images/${saved[0]}`);
-    assert.match(await assistants().last().innerText(), /\$\d/, 'the usage line has the cost');
+    assert.match(await renderedText(assistants().last()), /\$\d/, 'the usage line has the cost');
     await screenshotPanel('image-light.png');
 
     await wb.runCommand('Preferences: Color Theme');
@@ -454,8 +455,12 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     await input.waitFor({ state: 'visible', timeout: 60_000 });
     // the model picker shows the Modelgate model of modelgate.chat.model
     await vsChat.locator('.interactive-input-part', { hasText: 'Flagship (text)' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await input.click({ force: true });
-    await wb.page.keyboard.type('Say hello [[words:6]]');
+    // Typed once the editor has the focus, and checked: it shows the whole question before Enter.
+    await typeKeys(wb.page, 'Say hello [[words:6]]', {
+      focused: () => input.evaluate((el) => el.classList.contains('focused') && el.ownerDocument.hasFocus()),
+      focus: () => input.click({ force: true }),
+      read: async () => (await input.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ').trim(),
+    });
     await wb.page.keyboard.press('Enter');
     // VS Code's chat sent it to the gateway with the Modelgate model, and shows the answer
     const asked = () =>

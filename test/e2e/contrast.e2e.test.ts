@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-contrast-5e19a0';
 
@@ -264,7 +265,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
   const button = (name: string) => chat.getByRole('button', { name, exact: true });
 
   async function send(text: string): Promise<void> {
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
     await button('Send').waitFor({ state: 'visible', timeout: 10_000 });
@@ -351,7 +352,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
     await button('Attach selection').click();
     await chat.locator('.notices .notice:not([hidden])').first().waitFor({ state: 'visible', timeout: 30_000 });
     await chat.locator('.context-meter').waitFor({ state: 'visible', timeout: 30_000 });
-    await message().fill('Can it also cancel a pending call?');
+    await fillField(message(), 'Can it also cancel a pending call?');
     // Nothing keeps the keyboard focus in the panel: no control shows a focus ring.
     await wb.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
 

@@ -13,6 +13,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { DEFAULT_WORKSPACE_FILES } from '../harness/code-server';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField, renderedText } from './typing';
 
 const KEY = 'sk-e2e-convlist-51a9e0';
 
@@ -37,7 +38,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
 
   async function send(text: string): Promise<void> {
     const before = await users().count();
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     // the message is in the log before the answer is awaited: on a loaded machine Stop may not
     // have shown yet, and "Stop hidden" alone let the next send go while this one was starting
@@ -139,10 +140,11 @@ describe('e2e conversations: the conversation list and the panel controls', func
     const input = quickInput().locator('.quick-input-box input');
     // The list filters when the query changes; the index may take the last message a moment
     // after it was sent (the save is queued), so the query is typed again, up to 3 times.
+    // fillField checks that the box holds the query before the rows are read.
     let found: string[] = [];
     for (let i = 0; i < 3 && found.length === 0; i++) {
-      await input.fill('');
-      await input.fill('OSTRICH');
+      await fillField(input, '');
+      await fillField(input, 'OSTRICH');
       found = await listed(['How do I parse JSON in Go?']);
       if (found.length === 0) console.log(`    [e2e] search found nothing (try ${i + 1})`);
     }
@@ -152,8 +154,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await input.press('Enter');
     await quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
     await users().nth(1).waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await users().first().innerText(), /parse \*\*?|parse/);
-    assert.match(await users().nth(1).innerText(), /ostrich/);
+    assert.match(await renderedText(users().first()), /parse \*\*?|parse/);
+    assert.match(await renderedText(users().nth(1)), /ostrich/);
     await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
   });
 
@@ -170,7 +172,7 @@ describe('e2e conversations: the conversation list and the panel controls', func
       undefined,
       { timeout: 10_000, polling: 100 },
     );
-    await input.fill('Python sorting notes');
+    await fillField(input, 'Python sorting notes');
     await input.press('Enter');
     assert.deepEqual(
       await listed(['Python sorting notes', 'How do I parse JSON in Go?']),

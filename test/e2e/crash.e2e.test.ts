@@ -19,6 +19,7 @@ import { extensionHostPids, waitFor } from '../harness/processes';
 import { folderState, killDuringWrite, mib, processGone, startTicks, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
 import { repoRoot } from '../harness/paths';
 import { useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField, renderedText } from './typing';
 
 const screenshotFile = (name: string) => join(repoRoot(), 'test-results', 'screenshots', name);
 
@@ -118,11 +119,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     // A Send before the new chat's snapshot arrives goes to the previous chat: wait for the snapshot.
     await chat.getByRole('log').getByRole('article').first().waitFor({ state: 'detached', timeout: 30_000 });
     const text = `${label} [[words:20000]] [[fault:drip:2]]`;
-    await message().fill(text);
-    await chat
-      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000, polling: 100 })
-      .catch(() => undefined);
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
     await chat.waitForFunction(
@@ -141,7 +138,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       },
       { timeoutMs: 60_000, intervalMs: 50 },
     );
-    return { shown: (await assistants().last().innerText()).trim(), stored };
+    return { shown: (await renderedText(assistants().last())).trim(), stored };
   }
 
   /** After the restart: the last answer is marked interrupted and keeps (most of) what was shown. */
@@ -149,7 +146,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await chatFrame();
     const last = assistants().last();
     await last.getByText(INTERRUPTED).waitFor({ state: 'visible', timeout: 60_000 });
-    const restored = (await last.innerText()).replace(/Interrupted:.*$/s, '').trim();
+    const restored = (await renderedText(last)).replace(/Interrupted:.*$/s, '').trim();
     assert.ok(restored.length > 0, 'the partial answer is kept');
     const a = shown.split(/\s+/);
     const b = restored.split(/\s+/);
@@ -184,10 +181,10 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     await checkRestored('SIGKILL', shown);
     checkStore(wb.profile.userDataDir);
     // And the chat goes on.
-    await message().fill('still there? [[words:3]]');
+    await fillField(message(), 'still there? [[words:3]]');
     await button('Send').click();
     await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
-    assert.equal((await assistants().last().innerText()).trim().split(/\s+/).length >= 3, true);
+    assert.equal((await renderedText(assistants().last())).trim().split(/\s+/).length >= 3, true);
   });
 
   it('the window reloaded mid-stream: store whole, the answer back as interrupted', async () => {

@@ -18,6 +18,7 @@ import { CONSOLE_PATH, TOP_UP_USD } from '../gateway/console-page';
 import { DEMO_KEY } from '../gateway/demo-key';
 import { PRICE_CARD } from '../gateway/prices';
 import { sleep, waitFor } from '../harness/processes';
+import { fillField, hasKeyboardFocus, renderedText } from './typing';
 
 interface Proc {
   pid: number;
@@ -187,18 +188,31 @@ describe('e2e npm start: the one-command demo', function () {
     }
     assert.ok(chatFrame, 'Ctrl+Alt+M opened the chat panel');
     const box = chatFrame.getByRole('textbox', { name: 'Message' });
-    const focused = async () => ((await box.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)) ? true : undefined);
+    // The keyboard's focus (the box's page has it too), and where the frame lost and got it back.
+    const focused = async () => ((await hasKeyboardFocus(box)) ? true : undefined);
+    await chatFrame.evaluate(() => {
+      const w = window as unknown as { mgFocusMoves: string[] };
+      w.mgFocusMoves = [];
+      for (const kind of ['blur', 'focus']) window.addEventListener(kind, () => w.mgFocusMoves.push(`${kind} at ${performance.now().toFixed(0)} ms`));
+    });
     // The panel opened cold by Ctrl+Alt+M takes the cursor: the command focuses the view again
     // once its page said `ready` (src/chat/index.ts), and the page focuses the message box on the
     // first focus it gets (src/webview/app.ts focusComposerWhenOpened). One press, no retry.
     await waitFor('the message box to take the cursor after one Ctrl+Alt+M', focused, { timeoutMs: 30_000 });
+    const typingAt = await chatFrame.evaluate(() => performance.now());
     await page.keyboard.type('Hello from npm start');
-    assert.equal(await box.inputValue(), 'Hello from npm start', 'typed straight into the message box');
+    const moves = await chatFrame.evaluate(() => (window as unknown as { mgFocusMoves: string[] }).mgFocusMoves);
+    // Keys typed once the cursor shows in the box all reach it, as a person's would.
+    assert.equal(
+      await box.inputValue(),
+      'Hello from npm start',
+      `typed straight into the message box (the frame's focus events since the panel showed: ${moves.join(', ') || 'none'}; typing began at ${typingAt.toFixed(0)} ms)`,
+    );
     await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
     const answer = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
     await answer.waitFor({ state: 'visible', timeout: 60_000 });
     await chatFrame.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 90_000 });
-    const text = (await answer.innerText()).trim();
+    const text = (await renderedText(answer)).trim();
     assert.ok(text.length > 0, 'the answer has text');
     assert.doesNotMatch(text, /base URL|401|no API key/i, `no set-up error in the answer: ${text}`);
     // the demo's scripted model answers a greeting with a guide to the demo
@@ -243,12 +257,12 @@ describe('e2e npm start: the one-command demo', function () {
     // explains it (after thinking) and proposes a fix naming the file; Apply changes mean() only.
     const mathFile = join(demoDir, 'profile', 'workspace', 'src', 'math.ts');
     const mathBefore = readFileSync(mathFile, 'utf8');
-    await box.fill('What does mean() do?');
+    await fillField(box, 'What does mean() do?');
     await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
     const explained = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
     await explained.getByRole('button', { name: 'Apply' }).first().waitFor({ state: 'visible', timeout: 90_000 });
     await chatFrame.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 90_000 });
-    const explanation = await explained.innerText();
+    const explanation = await renderedText(explained);
     assert.match(explanation, /adds the numbers up/, explanation);
     assert.match(explanation, /NaN/, explanation);
     // It thought first: the Thinking block is there, collapsed to "Thought for …", and opens on its text.
@@ -258,7 +272,10 @@ describe('e2e npm start: the one-command demo', function () {
       timeoutMs: 10_000,
     });
     assert.match((await thinking.locator('summary').innerText()).trim(), /^Thought for \d+ s$/);
-    assert.match(await thinking.locator('.reasoning-body').innerText(), /I should not guess its code: it lives in src\/math\.ts, so I read that file first\./);
+    assert.match(
+      await renderedText(thinking.locator('.reasoning-body')),
+      /I should not guess its code: it lives in src\/math\.ts, so I read that file first\./,
+    );
     const toolRequests = (
       (await getJson(`${simBase}/__sim/requests`)) as { path: string; body: { messages?: { role: string; content?: unknown }[] } }[]
     ).filter((r) => r.path.endsWith('/chat/completions') && r.body.messages?.some((m) => m.role === 'tool'));
@@ -322,7 +339,7 @@ describe('e2e npm start: the one-command demo', function () {
         }
       ).balance;
     const balanceBefore = await balance();
-    await box.fill('[[fault:status:402]] Top up, please');
+    await fillField(box, '[[fault:status:402]] Top up, please');
     await chatFrame.getByRole('button', { name: 'Send', exact: true }).click();
     const refused = chatFrame.getByRole('log').getByRole('article', { name: 'Assistant' }).last();
     const topUp = refused.getByRole('button', { name: 'Top up balance' });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-edits-51c8a2';
 const A = 'export const alpha = 1;\nexport const beta = 2;\n';
@@ -55,9 +56,10 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
 
   /** An answer that edits .env: the card names the file, Refuse has the focus; `refuse` answers it. */
   async function secretCard(shot: string, refuse: () => Promise<void>): Promise<void> {
-    await chat
-      .getByRole('textbox', { name: 'Message' })
-      .fill(`Change the token ${call('edit_file', { path: '.env', edits: [{ search: 'abc', replace: 'pwned' }] })}`);
+    await fillField(
+      chat.getByRole('textbox', { name: 'Message' }),
+      `Change the token ${call('edit_file', { path: '.env', edits: [{ search: 'abc', replace: 'pwned' }] })}`,
+    );
     await button('Send').click();
     const card = chat.locator('.approval-card');
     await card.waitFor({ state: 'visible', timeout: 60_000 });
@@ -80,7 +82,7 @@ describe('e2e edits: review the model’s edits in the panel, then restore', fun
 
   it('lists the files, opens a diff, keeps one, undoes another, and restores the answer', async () => {
     await secretCard('edits-secret-light.png', () => button('Refuse').click());
-    await chat.getByRole('textbox', { name: 'Message' }).fill(SCRIPT);
+    await fillField(chat.getByRole('textbox', { name: 'Message' }), SCRIPT);
     await button('Send').click();
     const card = chat.locator('.edit-answer');
     await card.waitFor({ state: 'visible', timeout: 60_000 });

@@ -20,6 +20,7 @@ import type { Frame, Request } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { useWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-corpus-5b19e0';
 const SEED = Number(process.env.MODELGATE_CORPUS_SEED ?? 20261123);
@@ -289,7 +290,7 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       // case streams in at most ~1,600 events (the 200 KB line took 16,000 events of 1-24
       // characters, most of the corpus's time, with nothing hostile between word 50 and word 25,000).
       const maxPiece = Math.max(24, Math.ceil(text.length / 800));
-      await message().fill(`[[echo]][[chunks:${seed}:${maxPiece}]]\n${text}`);
+      await fillField(message(), `[[echo]][[chunks:${seed}:${maxPiece}]]\n${text}`);
       // Typing the case into the Message box is the test's input, not a flush of the answer: its
       // long tasks (the box lays out up to 170 KB of text) are printed in their own column.
       const typing = await chat.evaluate(async () => {

@@ -16,6 +16,7 @@ import { DEFAULT_WORKSPACE_FILES } from '../harness/code-server';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { useWorkbench, type Workbench } from './workbench';
 import { hostileSettings } from '../harness/hostileSettings';
+import { fillField } from './typing';
 
 const WORKSPACE_FILE = 'hostile.code-workspace';
 
@@ -85,7 +86,7 @@ function hostileWorkspaceFileSuite(trusted: boolean): void {
       await wb.setKey(KEY);
       const start = gw.requests.length;
       const text = trusted ? 'List it [[call:list_files {"path":"."}]] [[rounds:5]]' : 'Tell me [[words:6]]';
-      await chat.getByRole('textbox', { name: 'Message' }).fill(text);
+      await fillField(chat.getByRole('textbox', { name: 'Message' }), text);
       await button('Send').click();
       await chat.getByRole('log').getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'attached', timeout: 60_000 });
       await button('Stop').waitFor({ state: 'hidden', timeout: 90_000 });

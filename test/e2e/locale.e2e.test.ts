@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import type { Profile } from '../harness/code-server';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-locale-5c2e91';
 const LOCALE = 'qps-ploc';
@@ -122,12 +123,12 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
 
     // The webview's own texts (its bundle), an answer, then an error written by src/core.
     const message = chat.getByRole('textbox', { name: '⟦Message⟧' });
-    await message.fill('hello [[words:12]]');
+    await fillField(message, 'hello [[words:12]]');
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).click();
     // The answer is whole once its Regenerate shows (Stop may not have shown yet right after Send).
     await chat.getByRole('button', { name: '⟦Regenerate⟧' }).first().waitFor({ state: 'visible', timeout: 60_000 });
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
-    await message.fill('again [[fault:html502]]');
+    await fillField(message, 'again [[fault:html502]]');
     await chat.getByRole('button', { name: '⟦Send⟧', exact: true }).click();
     await chat.getByText('again [[fault:html502]]').first().waitFor({ state: 'visible', timeout: 30_000 });
     const error = chat.locator('[role="alert"]').filter({ hasText: /502/ }).first();

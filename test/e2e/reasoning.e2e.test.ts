@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-reasoning-5b2e90';
 
@@ -47,7 +48,7 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
   });
 
   it('streams the thinking, collapses it when the answer starts, answers through a tool round', async () => {
-    await message().fill('Which files are here? [[reasoning:passback]] [[call:list_files {"path":"."}]]\n```ts\nconst answerCode = 1;\n```');
+    await fillField(message(), 'Which files are here? [[reasoning:passback]] [[call:list_files {"path":"."}]]\n```ts\nconst answerCode = 1;\n```');
     await button('Send').click();
     const answer = assistants().last();
     const block = answer.locator('details.reasoning-block').first();
@@ -130,7 +131,7 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
   /** Sends `text`, waits for its answer to finish, returns that answer. */
   async function ask(text: string) {
     const before = await assistants().count();
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     const answer = assistants().nth(before);
     await answer.waitFor({ state: 'attached', timeout: 60_000 });

@@ -14,6 +14,7 @@ import type { Frame } from 'playwright-core';
 import { demoModelSettings } from '../gateway/demo-key';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-spend-3f9a01';
 
@@ -77,7 +78,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
   it('asks before a send once the daily budget is used up; Cancel keeps the text and sends nothing', async () => {
     const message = chat.getByRole('textbox', { name: 'Message' });
 
-    await message.fill('hello [[words:40]]');
+    await fillField(message, 'hello [[words:40]]');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('article', { name: 'Assistant' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 60_000 });
@@ -86,7 +87,7 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.ok(chatRequests() >= 1, 'the first question reached the gateway');
     const sent = chatRequests();
 
-    await message.fill('a second question');
+    await fillField(message, 'a second question');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids } from '../harness/processes';
 import { useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField } from './typing';
 
 const KEY = 'sk-e2e-two-windows-8e31c0';
 const PER_WINDOW = 5;
@@ -101,11 +102,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     }
     const text = `${label} [[words:${WORDS}]]`;
     const box = chat.getByRole('textbox', { name: 'Message' });
-    await box.fill(text);
-    await chat
-      .waitForFunction((t) => (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value === t, text, { timeout: 10_000, polling: 100 })
-      .catch(() => undefined);
-    await box.fill(text);
+    await fillField(box, text);
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     await chat.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
   }

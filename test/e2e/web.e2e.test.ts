@@ -14,6 +14,7 @@ import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import type { RunningGateway } from '../gateway/index';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { fillField, renderedText } from './typing';
 
 const KEY = 'sk-e2e-web-51f0a9';
 const SHOTS = join(repoRoot(), 'test-results', 'screenshots');
@@ -64,14 +65,14 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
 
   async function ask(text: string): Promise<string> {
     const before = await assistants().count();
-    await message().fill(text);
+    await fillField(message(), text);
     await button('Send').click();
     const sentAt = Date.now();
     await until('an answer', async () => ((await assistants().count()) > before ? true : undefined)).catch(async (err: unknown) => {
       throw new Error(`${(err as Error).message}\n${await whatHappened(sentAt)}`);
     });
     await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
-    return (await assistants().nth(before).innerText()).trim();
+    return (await renderedText(assistants().nth(before))).trim();
   }
 
   /** For a failure message: what the simulator saw since `since`, the panel's text and the end of Modelgate's log. */
@@ -205,7 +206,7 @@ describe('e2e web: the web build in the browser (web worker extension host)', fu
     gw().setCors(false);
     await wb.runCommand('Modelgate: Open Chat');
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
-    await message().fill('Does this reach the gateway?');
+    await fillField(message(), 'Does this reach the gateway?');
     await button('Send').click();
     const text = await until('the CORS message', async () => {
       const t = await chat.locator('body').innerText();

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { BrowserSession } from '../harness/browser';
 import { removeProfile, type Profile, type RunningServer } from '../harness/code-server';
+import { fillField, waitForKeyboardFocus } from './typing';
 
 export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
@@ -123,9 +124,11 @@ export class WorkbenchSession implements Workbench {
     for (let attempt = 0; ; attempt++) {
       await this.page.keyboard.press('Escape'); // Close whatever quick input is open.
       await this.page.keyboard.press('F1');
+      // Ready when it shows, takes text and holds the keyboard focus (what F1 gives it).
       const ready = await input
         .waitFor({ state: 'visible', timeout: 10_000 })
         .then(() => input.isEditable({ timeout: 2_000 }))
+        .then((editable) => editable && waitForKeyboardFocus(input, 5_000))
         .catch(() => false);
       if (ready) return input;
       if (attempt >= 3) throw new Error('the command palette did not open (F1) or stayed inert');
@@ -146,15 +149,18 @@ export class WorkbenchSession implements Workbench {
    * Types `query` into the palette until an entry labelled `expect` is listed or time is up.
    * The palette filters once per keystroke, and commands of the remote extension host are
    * registered a few seconds after the workbench shows: so the query is typed again every 2 s.
+   * Rows are read only while the palette holds exactly the query: a focus change can cut the
+   * typed query short or send it elsewhere, and the rows are then those of another query.
    */
   private async searchPalette(query: string, expect: string | undefined, timeoutMs: number): Promise<{ labels: string[]; found?: Locator }> {
     const deadline = Date.now() + timeoutMs;
+    const typed = `>${query}`;
     let labels: string[] = [];
     for (;;) {
       const input = await this.openPalette();
       // A page that takes the focus as it opens (the walkthrough) can close the palette again.
       if (
-        !(await input.fill(`>${query}`, { timeout: 5_000 }).then(
+        !(await fillField(input, typed, { timeoutMs: 5_000, attempts: 2 }).then(
           () => true,
           () => false,
         ))
@@ -167,7 +173,9 @@ export class WorkbenchSession implements Workbench {
       let stableRounds = 0;
       while (Date.now() < roundEnd) {
         await this.page.waitForTimeout(200);
-        labels = await this.quickInputItems();
+        const rows = await this.quickInputItems();
+        if ((await input.inputValue({ timeout: 2_000 }).catch(() => undefined)) !== typed) break; // closed or typed into: again
+        labels = rows;
         if (expect !== undefined && labels.includes(expect)) return { labels, found: this.rowByLabel(expect).first() };
         const now = labels.join('\n');
         stableRounds = now === previous ? stableRounds + 1 : 0;
@@ -246,8 +254,7 @@ export class WorkbenchSession implements Workbench {
     for (let attempt = 0; ; attempt++) {
       await this.page.keyboard.press('Escape');
       await this.page.keyboard.press('Control+P');
-      const opened = await input
-        .fill(fileName, { timeout: 10_000 })
+      const opened = await fillField(input, fileName, { timeoutMs: 10_000, attempts: 2 })
         .then(() => row.click({ timeout: 20_000 }))
         .then(() => this.page.locator('.tab.active', { hasText: fileName }).waitFor({ state: 'visible', timeout: 20_000 }))
         .then(
@@ -265,7 +272,9 @@ export class WorkbenchSession implements Workbench {
   }
 
   async findCommands(query: string, options: { expect?: string; timeoutMs?: number } = {}): Promise<string[]> {
-    const { labels } = await this.searchPalette(query, options.expect, options.timeoutMs ?? 30_000);
+    // Waiting for an entry: as long as runCommand waits (the window learns an extension's commands
+    // a while after it shows; with several workbenches starting on two cores, over 30 s).
+    const { labels } = await this.searchPalette(query, options.expect, options.timeoutMs ?? (options.expect !== undefined ? 90_000 : 30_000));
     await this.page.keyboard.press('Escape');
     return labels;
   }
@@ -273,7 +282,9 @@ export class WorkbenchSession implements Workbench {
   async answerInput(text: string, options: { timeoutMs?: number } = {}): Promise<void> {
     const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
     await input.waitFor({ state: 'visible', timeout: options.timeoutMs ?? 10_000 });
-    await input.fill(text);
+    // The box takes the keyboard focus as it opens: typed before that, the text went elsewhere.
+    if (!(await waitForKeyboardFocus(input, options.timeoutMs ?? 10_000))) throw new Error('the input box showed without the keyboard focus');
+    await fillField(input, text, { timeoutMs: options.timeoutMs ?? 10_000 });
     await input.press('Enter');
   }
 

@@ -11,7 +11,7 @@
 // MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
 //
 // Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
-// MODELGATE_INTEGRATION_TIMEOUT_S (default 1200), MODELGATE_KEEP_TMP=1 (keep profiles),
+// MODELGATE_INTEGRATION_TIMEOUT_S (default 1800), MODELGATE_KEEP_TMP=1 (keep profiles),
 // MODELGATE_INTEGRATION_APART=endurance (trusted suites that get a session of their own; empty: none),
 // MODELGATE_INTEGRATION_SERIAL=1 (one session after the other, the trusted suites in one),
 // MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
@@ -158,7 +158,7 @@ function progressPrinter(
  * goes in front of every line it prints (sessions run side by side).
  */
 async function runSession(session: Session, workDir: string, vsixes: string[], entry: string, extensionsTemplate: string, tag = ''): Promise<SessionOutcome> {
-  const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1200) * 1000;
+  const timeoutMs = Number(process.env.MODELGATE_INTEGRATION_TIMEOUT_S ?? 1800) * 1000; // under the stage's 35 minutes in npm test
   const started = Date.now();
   const say = (text: string) => {
     for (const line of text.split('\n')) console.log(`${tag}${line}`);

@@ -43,3 +43,17 @@ export const spendEntry = (t: number, cost: number | undefined, extra: Partial<S
 
 /** A ledger holding `entries` (at most `maxRaw` raw entries, the rest folded into day aggregates). */
 export const fillSpend = (entries: SpendEntry[], maxRaw?: number): SpendState => entries.reduce((s, e) => addSpend(s, e, maxRaw), emptySpend());
+
+/**
+ * Splits `whole` (text or bytes) at random places (`rnd`: a seeded generator) into pieces of 1 to
+ * `max` characters or bytes, in order.
+ */
+export function randomSplit<T extends { length: number; slice(start: number, end: number): T }>(whole: T, rnd: () => number, max: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < whole.length;) {
+    const n = 1 + Math.floor(rnd() * max);
+    out.push(whole.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}

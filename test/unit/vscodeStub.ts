@@ -1,6 +1,7 @@
 // A stand-in for the `vscode` module, for unit tests of the few host modules that read settings
 // or build picker rows (plain Node has no `vscode`). Only what those modules use: l10n.t,
-// workspace.getConfiguration (inspect/get/update over a table per key) and ConfigurationTarget.
+// workspace.getConfiguration (inspect/get/update over a table per key), ConfigurationTarget and
+// window.createOutputChannel (a log channel that records its lines).
 // installVscodeStub() must run before such a module is first loaded (import it dynamically).
 import Module from 'node:module';
 
@@ -16,6 +17,21 @@ export const stubState = {
   settings: new Map<string, StubSetting>(),
   /** every update() call: key, value, target */
   updates: [] as { key: string; value: unknown; target: unknown }[],
+  /** every line written to an output channel: level and text */
+  logLines: [] as { level: string; text: string }[],
+};
+
+const outputChannel = () => {
+  const write = (level: string) => (text: string) => void stubState.logLines.push({ level, text });
+  return {
+    trace: write('trace'),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    show: () => undefined,
+    dispose: () => undefined,
+  };
 };
 
 const format = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (i in args ? String(args[Number(i)]) : m));
@@ -41,6 +57,7 @@ export const vscodeStub = {
   lm: { tools: [] as unknown[] },
   l10n: { t: (message: string, ...args: unknown[]) => format(message, ...args) },
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  window: { createOutputChannel: outputChannel },
   workspace: {
     getConfiguration: (section: string) => ({
       inspect: (key: string) => ({ key: `${section}.${key}`, ...(stubState.settings.get(key) ?? {}) }),

@@ -6,6 +6,8 @@
 // vscode_editFile_internal, ...), which belong to VS Code's own chat sessions.
 // A foreign tool never takes the name of one of Modelgate's tools: a clash is offered under a
 // `vscode_` prefix, and a name still taken after that is dropped (docs/mcp-tools.md).
+// A tool whose description or whole definition is larger than any tool needs is listed but
+// refused: it would go with every request once switched on (a 10 MB description is 10 MB a request).
 import * as vscode from 'vscode';
 import type { ToolDefinition } from '../../core/client/types';
 import { estimateTokens } from '../../core/prompt/tokens';
@@ -24,7 +26,21 @@ export interface VscodeToolEntry {
   source: ToolSource;
   /** rough tokens the definition adds to every request */
   tokens: number;
+  /** set when the tool is too large to offer: never sent, cannot be switched on */
+  refused?: ToolRefusal;
 }
+
+/** Why a tool is not offered: its description, or its whole definition (input schema included), is `chars` long, over `max`. */
+export interface ToolRefusal {
+  part: 'description' | 'definition';
+  chars: number;
+  max: number;
+}
+
+/** Characters of a tool's description past which it is refused (about 2,000 tokens; real tools use a few hundred). */
+export const TOOL_DESCRIPTION_MAX_CHARS = 8_000;
+/** Characters of a whole definition (name, description, input schema as JSON) past which it is refused (about 8,000 tokens). */
+export const TOOL_DEFINITION_MAX_CHARS = 32_000;
 
 /** What the catalogue reads of VS Code (tests pass their own). */
 export interface ToolHost {
@@ -86,11 +102,24 @@ export function listVscodeTools(host: ToolHost, reserved: ReadonlySet<string>): 
     if (taken.has(modelName)) modelName = sanitize(`vscode_${tool.name}`);
     if (!modelName || taken.has(modelName)) continue;
     taken.add(modelName);
-    const definition: ToolDefinition = {
-      type: 'function',
-      function: { name: modelName, description: tool.description, parameters: parametersOf(tool.inputSchema) },
-    };
-    out.push({ name: tool.name, modelName, definition, source, tokens: estimateTokens(JSON.stringify(definition)) + 8 });
+    const description = typeof tool.description === 'string' ? tool.description : '';
+    // a huge description is not even serialised (that would cost as much on every listing)
+    const definition: ToolDefinition | undefined =
+      description.length > TOOL_DESCRIPTION_MAX_CHARS
+        ? undefined
+        : { type: 'function', function: { name: modelName, description, parameters: parametersOf(tool.inputSchema) } };
+    const json = definition ? JSON.stringify(definition) : undefined;
+    const chars = json?.length ?? description.length;
+    const refused: ToolRefusal | undefined = !definition
+      ? { part: 'description', chars, max: TOOL_DESCRIPTION_MAX_CHARS }
+      : chars > TOOL_DEFINITION_MAX_CHARS
+        ? { part: 'definition', chars, max: TOOL_DEFINITION_MAX_CHARS }
+        : undefined;
+    if (refused) {
+      // listed for the picker's note; its definition is never built into a request
+      const empty: ToolDefinition = { type: 'function', function: { name: modelName, description: '', parameters: { type: 'object', properties: {} } } };
+      out.push({ name: tool.name, modelName, definition: empty, source, tokens: Math.ceil(chars / 4), refused });
+    } else out.push({ name: tool.name, modelName, definition: definition!, source, tokens: estimateTokens(json!) + 8 });
   }
   return out;
 }

@@ -16,10 +16,11 @@ import type { ToolRunContext } from '../toolContext';
 import type { VscodeToolsPanel } from '../vscodeToolsPanel';
 
 export type { VscodeToolsPanel } from '../vscodeToolsPanel';
-import { listVscodeTools, vscodeToolHost, type ToolHost, type VscodeToolEntry } from './catalog';
+import { listVscodeTools, vscodeToolHost, type ToolHost, type ToolRefusal, type VscodeToolEntry } from './catalog';
 import { VscodeToolChoice } from './choice';
 import { toolResultOf, type InvokeResult } from './results';
 import { errorText } from '../../core/errorText';
+import { clipForLog } from '../../core/logText';
 
 export interface VscodeToolsDeps {
   approvals: Approvals;
@@ -38,6 +39,14 @@ const CARD_INPUT_CHARS = 4_000;
 
 export const SKIPPED_MESSAGE = 'The user skipped this tool call: it was not run. Continue without it, or ask the user.';
 export const NOT_ON_MESSAGE = 'This tool is not switched on in this conversation: it was not run. Use the tools you were offered.';
+export const REFUSED_MESSAGE = 'This tool is not offered: its definition is too large to send. It was not run. Use the tools you were offered.';
+
+/** The picker's note on a tool that is too large to offer. */
+function refusalNote(r: ToolRefusal): string {
+  return r.part === 'description'
+    ? vscode.l10n.t('Not offered: its description has {0} characters (the limit is {1}), and it would be sent with every request.', r.chars, r.max)
+    : vscode.l10n.t('Not offered: its definition has {0} characters (the limit is {1}), and it would be sent with every request.', r.chars, r.max);
+}
 
 /** A price that can be multiplied (a finite, non-negative number), else undefined: unknown. */
 function usablePrice(perMillion: number | undefined): number | undefined {
@@ -55,14 +64,24 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
   const invoke =
     deps.invoke ??
     (async (name: string, input: object, token: vscode.CancellationToken) => vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
-  const catalog = () => listVscodeTools(host, RESERVED);
+  /** the tools refused for their size that the log has named (once each per window) */
+  const refusalsLogged = new Set<string>();
+  const catalog = () => {
+    const entries = listVscodeTools(host, RESERVED);
+    for (const e of entries) {
+      if (!e.refused || refusalsLogged.has(e.name)) continue;
+      refusalsLogged.add(e.name);
+      deps.log(`Chat: VS Code tool ${clipForLog(e.name)} not offered: its ${e.refused.part} has ${e.refused.chars} characters (limit ${e.refused.max}).`);
+    }
+    return entries;
+  };
   const sourceLine = (e: VscodeToolEntry) =>
     e.source.kind === 'mcp' ? vscode.l10n.t('From MCP server “{0}”', e.source.server) : vscode.l10n.t('From extension “{0}”', e.source.extension);
 
   /** what picker() last listed (tools and price), so a refresh that finds the same posts nothing */
   let listed: string | undefined;
   const signature = (entries: readonly VscodeToolEntry[], price: number | undefined) =>
-    JSON.stringify([price, entries.map((e) => [e.name, e.modelName, e.tokens, e.source])]);
+    JSON.stringify([price, entries.map((e) => [e.name, e.modelName, e.tokens, e.source, e.refused ?? null])]);
 
   const panel: VscodeToolsPanel = {
     picker: (conversationId) => {
@@ -75,7 +94,8 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
         source: sourceLine(e),
         tokens: e.tokens,
         ...(price !== undefined ? { cost: requestCost(e.tokens, price) } : {}),
-        on: choice.isOn(conversationId, e.name),
+        on: !e.refused && choice.isOn(conversationId, e.name),
+        ...(e.refused ? { refused: refusalNote(e.refused) } : {}),
       }));
     },
     changedSinceListed: () => {
@@ -85,7 +105,7 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
       return changed;
     },
     toggle: (conversationId, name) => {
-      if (!catalog().some((e) => e.name === name)) return false;
+      if (!catalog().some((e) => e.name === name && !e.refused)) return false;
       choice.toggle(conversationId, name);
       return true;
     },
@@ -136,7 +156,7 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
       // VS Code's own confirmation (an MCP tool not marked read-only) answered Cancel
       if (err instanceof vscode.CancellationError) return { content: `${SKIPPED_MESSAGE} (declined in VS Code's confirmation)`, isError: false, denied: true };
       const message = errorText(err);
-      deps.log(`Chat: VS Code tool ${e.name} failed: ${message}`);
+      deps.log(`Chat: VS Code tool ${clipForLog(e.name)} failed: ${clipForLog(message)}`);
       return { content: `The tool ${call.name} failed: ${message}`.slice(0, 4_000), isError: true };
     }
   }
@@ -147,7 +167,7 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
       if (!base.length || conversationId === undefined) return base;
       const own = new Set(base.map((d) => d.function.name));
       const extra = catalog()
-        .filter((e) => choice.isOn(conversationId, e.name) && !own.has(e.modelName))
+        .filter((e) => !e.refused && choice.isOn(conversationId, e.name) && !own.has(e.modelName))
         .map((e) => e.definition);
       return extra.length ? [...base, ...extra] : base;
     },
@@ -162,7 +182,11 @@ export function withVscodeTools(inner: ChatTools, deps: VscodeToolsDeps): ChatTo
         const e = entries.get(call.name)!;
         mine.set(
           call,
-          !context || !choice.isOn(context.conversationId, e.name) ? { content: NOT_ON_MESSAGE, isError: true } : await runOne(e, call, token, context),
+          e.refused
+            ? { content: REFUSED_MESSAGE, isError: true }
+            : !context || !choice.isOn(context.conversationId, e.name)
+              ? { content: NOT_ON_MESSAGE, isError: true }
+              : await runOne(e, call, token, context),
         );
       }
       const rest = await otherResults;

@@ -17,6 +17,7 @@ import { costUnknown } from '../../core/spend/answerCost';
 import type { ToolRunContext } from '../../agentTools/toolContext';
 import type { ChatTools, ToolResult } from '../../agentTools/chatTools';
 import { errorText } from '../../core/errorText';
+import { clipForLog } from '../../core/logText';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -205,7 +206,7 @@ export class AnswerRuns {
           (u
             ? `, tokens ${u.promptTokens} prompt / ${u.cachedTokens} cached / ${u.completionTokens} completion${u.reasoningTokens ? ` (${u.reasoningTokens} reasoning)` : ''}`
             : '') +
-          (record.error ? `; ${record.error.message}` : ''),
+          (record.error ? `; ${clipForLog(record.error.message)}` : ''),
       );
       store.changed(c, { touch: true });
       out.postFor(c, {

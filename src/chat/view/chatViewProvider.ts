@@ -29,6 +29,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   /** the webview has said `ready` since it was last (re)created */
   private ready = false;
+  /** the page held the keyboard focus when it last said `ready` */
+  private focusedAtReady = false;
   private controller: ChatViewController;
   private controllerSubscription: vscode.Disposable;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
@@ -58,6 +60,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.controller = controller;
     this.controllerSubscription = controller.onDidPost((m) => this.deliver(m));
     if (this.view && this.ready) void controller.postSnapshot();
+  }
+
+  /** Whether the page held the keyboard focus when it said `ready` (its message box has the cursor then). */
+  get hadFocusAtReady(): boolean {
+    return this.ready && this.focusedAtReady;
   }
 
   /** Whether the webview is loaded and has said `ready` (a cold view has not, yet). */
@@ -124,7 +131,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.log.warn(`Chat view sent a message that is not valid (type ${type}); ignored.`);
       return;
     }
-    if (msg.type === 'ready') this.ready = true;
+    if (msg.type === 'ready') {
+      this.ready = true;
+      this.focusedAtReady = msg.hasFocus === true;
+    }
     if (msg.type === 'openImage') {
       void this.images.open(msg.openId).catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${errorText(err)}`));
       return;

@@ -9,15 +9,51 @@
 //  - anything inside `.vscode` (settings.json can turn on automatic tasks, tasks.json and
 //    launch.json run programs: code that runs when the folder opens, the CVE-2025-53773 class);
 //  - a `*.code-workspace` file (the same settings and tasks, for a multi-root workspace).
-// Windows would open `.vscode.` or `.git::$DATA` as `.vscode` / `.git`, so those count too.
+// A name counts as what the file systems would open for it (`foldName`): Windows opens `.vscode.`,
+// `.vscode::$DATA`, `.VSCODE` and its 8.3 short name `VSCODE~1` as `.vscode`; HFS+ drops
+// ignorable code points, so `.vs<zero-width joiner>code` is `.vscode` there.
 
 export type ProtectedArea = 'git' | 'vscode' | 'workspaceFile';
 
-/** The names Windows would open for a segment: trailing dots/spaces dropped, `name:stream` -> `name`. */
-function plainName(segment: string): string {
-  const colon = segment.indexOf(':');
-  const name = colon > 0 ? segment.slice(0, colon) : segment;
-  return name.replace(/[. ]+$/, '').toLowerCase() || segment.toLowerCase();
+/** Code points a file system may drop from a name (HFS+ does) and a reader does not see: ZWJ, BOM, bidi marks... */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+/** An 8.3 short name: up to 6 characters (fewer with a longer tail), `~` and a number, an extension of up to 3. */
+const SHORT_NAME = /^([^~.]{1,7})~(\d{1,7})(?:\.([^.]{1,3}))?$/;
+/** The short-name basis of each protected folder: the long name without its leading dot. */
+const SHORT_BASES: readonly [string, string][] = [
+  ['vscode', '.vscode'],
+  ['git', '.git'],
+];
+
+/**
+ * The long name a short name may stand for, where it may stand for a protected one: `VSCODE~1`,
+ * `VSCOD~10` and the hashed form `VS1A2B~1` (two characters and four hex digits, after four
+ * collisions) for `.vscode`; `GIT~1` for `.git`; `TEAM~1.COD` for a `*.code-workspace` file.
+ * Windows decides which long name a short one is, so any that could be is taken as it.
+ */
+function longNameOf(name: string): string {
+  const m = SHORT_NAME.exec(name);
+  if (!m) return name;
+  const [, prefix, , ext] = m as unknown as [string, string, string, string | undefined];
+  if (ext !== undefined) return ext === 'cod' ? `${name}.code-workspace` : name;
+  for (const [basis, long] of SHORT_BASES) {
+    if (basis.startsWith(prefix)) return long;
+    if (/^.{2}[0-9a-f]{4}$/.test(prefix) && basis.startsWith(prefix.slice(0, 2))) return long;
+  }
+  return name;
+}
+
+/**
+ * The name a file system would open for a segment, lower case: ignorable code points dropped,
+ * `name:stream` -> `name`, trailing dots and spaces dropped, case folded (through upper case, as
+ * NTFS's upcase table does: `ſ` is `s`, `ı` is `i`), a short name read as the long name it may be.
+ */
+export function foldName(segment: string): string {
+  const visible = segment.replace(IGNORABLE, '').normalize('NFC');
+  const colon = visible.indexOf(':');
+  const name = (colon > 0 ? visible.slice(0, colon) : visible).replace(/[. ]+$/, '');
+  const folded = name.toUpperCase().toLowerCase();
+  return folded ? longNameOf(folded) : segment.toLowerCase();
 }
 
 function segmentsOf(relative: string): string[] {
@@ -26,7 +62,7 @@ function segmentsOf(relative: string): string[] {
 
 /** The protected area a workspace-relative path (`/` or `\`) lies in, if any. */
 export function protectedArea(relative: string): ProtectedArea | undefined {
-  const names = segmentsOf(relative).map(plainName);
+  const names = segmentsOf(relative).map(foldName);
   if (names.includes('.git')) return 'git';
   if (names.includes('.vscode')) return 'vscode';
   const last = names[names.length - 1];
@@ -109,7 +145,7 @@ const HOOK_FILES = new Set(['.pre-commit-config.yaml', 'lefthook.yml', '.lintsta
  * workflows, package manifests and package-manager configuration, build files and git hooks.
  */
 export function toolConfigKind(relative: string): ToolConfigKind | undefined {
-  const names = segmentsOf(relative).map(plainName);
+  const names = segmentsOf(relative).map(foldName);
   if (names.length === 0) return undefined;
   const joined = names.join('/');
   const base = names[names.length - 1]!;

@@ -1,6 +1,7 @@
 // Shared helpers of the webview tests: a jsdom window, accessible-name lookups (the names the
 // e2e tests and screen readers use), a seeded random source and a reference renderer.
 import { JSDOM } from 'jsdom';
+import { randomSplit } from '../helpers';
 import { md } from '../../../src/webview/markdown';
 import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
 import { decorate } from '../../../src/webview/streamingMarkdown';
@@ -73,13 +74,7 @@ export { seededRng as seeded } from '../../gateway/rng';
 
 /** Splits text into random pieces of 1..maxLen characters. */
 export function randomChunks(text: string, rnd: () => number, maxLen: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length;) {
-    const n = 1 + Math.floor(rnd() * maxLen);
-    out.push(text.slice(i, i + n));
-    i += n;
-  }
-  return out;
+  return randomSplit(text, rnd, maxLen);
 }
 
 /** Independent reference: one markdown-it render of the whole text, sanitized and decorated. */

@@ -110,4 +110,21 @@ describe('webview tool picker: size and cost per request, refresh on focus', () 
       [{ type: 'toggleVscodeTool', name: 'mcp_new' }],
     );
   });
+
+  it('a tool too large to offer has its checkbox disabled and the host’s note instead of its size', () => {
+    const t = picker();
+    const note = 'Not offered: its description has 10485760 characters (the limit is 8000), and it would be sent with every request.';
+    t.p.setTools([row('mcp_a', 200, true, 0.0006), { ...row('mcp_huge', 2_621_440, false, 7.86), refused: note }]);
+    const [a, huge] = Array.from(t.p.element.querySelectorAll('input'));
+    assert.equal(a!.disabled, false);
+    assert.equal(huge!.disabled, true);
+    assert.equal(huge!.checked, false);
+    assert.deepEqual(
+      Array.from(t.p.element.querySelectorAll('label')).map((l) => l.classList.contains('tool-picker-refused')),
+      [false, true],
+      'the refused row is marked, so its name reads as unavailable',
+    );
+    assert.deepEqual(t.metas(), ['From MCP server “mgtest” · ~200 tokens, ~$0.0006 per request', `From MCP server “mgtest” · ${note}`]);
+    assert.equal(t.summary(), 'Tools from VS Code: 1 of 2 on (~200 tokens, ~$0.0006 per request)');
+  });
 });

@@ -83,6 +83,7 @@ describe('agentTools/vscodeTools: tools from VS Code in the panel', () => {
   ) {
     const approvals = new PanelApprovals();
     const shown: ApprovalChange[] = [];
+    const logs: string[] = [];
     let reply = 'once';
     approvals.onDidChange((c) => {
       shown.push(c);
@@ -91,12 +92,12 @@ describe('agentTools/vscodeTools: tools from VS Code in the panel', () => {
     const t = tools.withVscodeTools(inner, {
       approvals,
       defaults: () => defaults,
-      log: () => undefined,
+      log: (line) => void logs.push(line),
       host: host(list, {}),
       invoke: (name, input) => invoke(name, input),
       ...(inputPrice ? { inputPrice } : {}),
     });
-    return { t, shown, setReply: (r: string) => (reply = r) };
+    return { t, shown, logs, setReply: (r: string) => (reply = r) };
   }
   const ctx = { conversationId: 'c1', messageId: 'm1' };
   const call = (name: string, args: object | string) => ({ id: `call-${name}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
@@ -252,5 +253,64 @@ describe('agentTools/vscodeTools: tools from VS Code in the panel', () => {
     assert.equal(t.vscodeTools.changedSinceListed(), false, 'a switch is posted by the toggle itself');
     list.splice(0, 2); // the server stopped
     assert.equal(t.vscodeTools.changedSinceListed(), true);
+  });
+
+  it('a tool that throws a 10 MB error: the model gets 4,000 characters, the log the start and the length', async () => {
+    const huge = 'E'.repeat(10 * 1024 * 1024);
+    const { t, logs } = setup([tool('mcp_s_boom', ['mcp'])], () => Promise.reject(new Error(huge)));
+    t.vscodeTools.toggle('c1', 'mcp_s_boom');
+    const [r] = await t.runAll([call('mcp_s_boom', {})], tokenSource().token, ctx);
+    assert.equal(r!.isError, true);
+    assert.ok(r!.content.length <= 4_000);
+    assert.equal(logs.length, 1);
+    assert.ok(logs[0]!.length < 500, `${logs[0]!.length} characters logged`);
+    assert.match(logs[0]!, /^Chat: VS Code tool mcp_s_boom failed: E+… \(10485760 characters\)$/);
+  });
+
+  it('a tool whose description or definition is too large is listed with a note, never sent, never run', async () => {
+    const { TOOL_DESCRIPTION_MAX_CHARS, TOOL_DEFINITION_MAX_CHARS } = catalog;
+    const longDescription = { ...tool('mcp_s_long', ['mcp']), description: 'd'.repeat(10 * 1024 * 1024) } as vscode.LanguageModelToolInformation;
+    const bigSchema = {
+      ...tool('mcp_s_schema', ['mcp']),
+      inputSchema: { type: 'object', properties: { x: { type: 'string', description: 's'.repeat(TOOL_DEFINITION_MAX_CHARS) } } },
+    } as vscode.LanguageModelToolInformation;
+    const atLimit = { ...tool('mcp_s_ok', ['mcp']), description: 'o'.repeat(TOOL_DESCRIPTION_MAX_CHARS) } as vscode.LanguageModelToolInformation;
+    let invoked = 0;
+    // on in every conversation by the user setting: still not offered
+    const { t, logs } = setup(
+      [longDescription, bigSchema, atLimit],
+      () => (invoked++, Promise.resolve({ content: [] })),
+      ['mcp_s_long', 'mcp_s_schema', 'mcp_s_ok'],
+      () => 3,
+    );
+    const rows = t.vscodeTools.picker('c1');
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.on, r.refused]),
+      [
+        [
+          'mcp_s_long',
+          false,
+          `Not offered: its description has ${10 * 1024 * 1024} characters (the limit is ${TOOL_DESCRIPTION_MAX_CHARS}), and it would be sent with every request.`,
+        ],
+        ['mcp_s_schema', false, rows[1]!.refused],
+        ['mcp_s_ok', true, undefined],
+      ],
+    );
+    assert.match(rows[1]!.refused ?? '', /^Not offered: its definition has \d+ characters \(the limit is 32000\)/);
+    assert.ok(rows[0]!.tokens > 2_000_000, 'the size it would have added is shown');
+    assert.equal(t.vscodeTools.toggle('c1', 'mcp_s_long'), false, 'cannot be switched on');
+    const sent = t.definitions('c1');
+    assert.deepEqual(
+      sent.map((d) => d.function.name),
+      ['read_file', 'mcp_s_ok'],
+    );
+    assert.ok(JSON.stringify(sent).length < TOOL_DESCRIPTION_MAX_CHARS + 1_000);
+    const [r] = await t.runAll([call('mcp_s_long', {})], tokenSource().token, ctx);
+    assert.equal(r!.isError, true);
+    assert.match(r!.content, /not offered: its definition is too large/);
+    assert.equal(invoked, 0);
+    t.vscodeTools.picker('c1');
+    assert.equal(logs.length, 2, 'each refusal logged once');
+    for (const line of logs) assert.ok(line.length < 300, line);
   });
 });

@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatEventBatches } from '../../../../src/core/client/chatResponse';
 import { Attempt } from '../../../../src/core/client/transport';
+import { randomSplit } from '../../helpers';
 import {
   createGatewayClient,
   GatewayError,
@@ -177,13 +178,7 @@ export function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
 
 /** Splits bytes at random places (`rnd`: a seeded generator): pieces of 1 to `max` bytes, so that 1 splits every UTF-8 character and CRLF. */
 export function randomPieces(bytes: Uint8Array, rnd: () => number, max: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length;) {
-    const n = 1 + Math.floor(rnd() * max);
-    out.push(bytes.subarray(i, i + n));
-    i += n;
-  }
-  return out;
+  return randomSplit(bytes, rnd, max);
 }
 
 // ---- client + assertions ----

@@ -25,6 +25,73 @@ describe('core/workspace/writeRules', () => {
       for (const [p, area] of cases) assert.equal(protectedArea(p), area, p);
     });
 
+    it('folds names the way file systems do: case, 8.3 short names, ignorable code points, trailing dots and spaces', () => {
+      // each spelling opens .vscode, .git or a workspace file on NTFS (upcase table, short names,
+      // trailing dots and spaces dropped) or HFS+ (ignorable code points dropped)
+      const cases: [string, string][] = [
+        // case, including letters whose upper case is ASCII on NTFS's upcase table
+        ['.VsCoDe/settings.json', 'vscode'],
+        ['.v\u017Fcode/settings.json', 'vscode'], // long s
+        ['.g\u0131t/config', 'git'], // dotless i
+        ['.GIT/HOOKS/pre-commit', 'git'],
+        // Windows short names
+        ['VSCODE~1/settings.json', 'vscode'],
+        ['vscode~1/tasks.json', 'vscode'],
+        ['VSCODE~2/launch.json', 'vscode'],
+        ['VSCOD~10/settings.json', 'vscode'],
+        ['VS1A2B~1/tasks.json', 'vscode'], // the hashed form after four collisions
+        ['sub/VSCODE~1/settings.json', 'vscode'],
+        ['GIT~1/config', 'git'],
+        ['git~2/hooks/pre-commit', 'git'],
+        ['pkg\\GIT~1\\config', 'git'],
+        ['VSCODE~1./settings.json', 'vscode'],
+        ['VSCODE~1::$INDEX_ALLOCATION/settings.json', 'vscode'],
+        ['TEAM~1.COD', 'workspaceFile'],
+        ['sub/teamco~2.cod', 'workspaceFile'],
+        // ignorable code points (HFS+ drops them; a name shown with them looks the same)
+        ['.vs\u200Dcode/settings.json', 'vscode'], // zero-width joiner
+        ['\uFEFF.vscode/settings.json', 'vscode'], // BOM
+        ['.vscode\u200C/tasks.json', 'vscode'], // zero-width non-joiner
+        ['.v\u200Bscode/settings.json', 'vscode'], // zero-width space
+        ['.vscode\u00AD/settings.json', 'vscode'], // soft hyphen
+        ['.v\u034Fscode/settings.json', 'vscode'], // combining grapheme joiner
+        ['.vscode\u2060/settings.json', 'vscode'], // word joiner
+        ['.vscode\uFE0F/settings.json', 'vscode'], // variation selector
+        ['\u202E.vscode/settings.json', 'vscode'], // right-to-left override
+        ['.vscode\u{E0001}/settings.json', 'vscode'], // language tag
+        ['.g\u200Dit/config', 'git'],
+        ['\uFEFF.git/hooks/pre-commit', 'git'],
+        ['.git\u180E/config', 'git'], // Mongolian vowel separator
+        ['.git\u2066/config', 'git'], // bidi isolate
+        ['team.code\u200B-workspace', 'workspaceFile'],
+        // trailing dots and spaces, and all of it at once
+        ['.vscode. ./settings.json', 'vscode'],
+        ['.vscode  /settings.json', 'vscode'],
+        ['.git . ./config', 'git'],
+        ['team.code-workspace. ', 'workspaceFile'],
+        ['\u200BVSCODE~1 ./settings.json', 'vscode'],
+        ['.V\u200D\u017FCODE\uFEFF. /tasks.json', 'vscode'],
+      ];
+      const missed = cases.filter(([p, area]) => protectedArea(p) !== area).map(([p]) => JSON.stringify(p));
+      assert.deepEqual(missed, [], `${missed.length} of ${cases.length} spellings not refused`);
+    });
+
+    it('folds short names only where they can stand for a protected name', () => {
+      for (const p of [
+        'VSCODE~1.TXT', // the short name of .vscode.txt, a file
+        'SRC~1/a.ts',
+        'BACKUP~1/x.json',
+        'GITHUB~1/x.md',
+        'notes~1.md',
+        'README~1',
+        'a~b/c.ts',
+        'docs/a\u200Bb.md',
+        'git-tools/run.sh',
+      ]) {
+        assert.equal(protectedArea(p), undefined, p);
+      }
+    });
+
     it('lets ordinary files and look-alike names through', () => {
       for (const p of [
         'src/a.ts',
