@@ -8,7 +8,6 @@ import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
 import { CompletionsState } from './services/completionsState';
-import { CompletionsStatusItem } from './statusBar/completionsItem';
 import { channelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
@@ -70,8 +69,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
 
   clock.phase('services');
   const statusBar = new ModelStatusBar(services);
-  const completionsItem = new CompletionsStatusItem(services, completions);
-  context.subscriptions.push(statusBar, completionsItem);
+  context.subscriptions.push(statusBar);
   clock.phase('statusBar');
 
   const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -90,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));
   command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).then(picked).catch(reportPickerError));
-  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services).then(picked));
+  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services, (model, channel) => features.completionsHourly(model, channel)).then(picked));
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
@@ -141,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     },
     completions: {
       probe: () => features.completions()?.probeApi,
-      status: () => completionsItem.view,
+      status: () => features.completionsStatus()?.view ?? { visible: false, text: '', tooltip: '' },
       setTurnOnAsk: (ask) => (completions.turnOnAsk = ask),
     },
   }));

@@ -13,7 +13,7 @@ import type { CompletionsState, TurnOnAnswer, TurnOnAsk } from '../services/comp
 import { COMPLETIONS_COMMANDS, commandTable } from '../shared/featureIds';
 import { updateCompletionSetting } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
-import { hourlyText, stopText } from '../shared/completionsMoney';
+import { hourlyText, stopText } from './completionsMoney';
 
 function troubleText(t: TroubleState): string {
   switch (t.kind) {

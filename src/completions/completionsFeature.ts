@@ -15,11 +15,12 @@ import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
 import type { Channel } from '../core/client/types';
 import { costOf } from '../core/spend/cost';
 import type { Hold } from '../core/spend/reservations';
-import { completionMoney } from '../shared/completionsMoney';
+import { completionMoney } from './completionsMoney';
 import type { CompletionsState } from '../services/completionsState';
 import type { Services } from '../services/serviceContainer';
 import { DocumentFacts } from './documentFacts';
 import { relatedSnippets } from './relatedSnippets';
+import type { CompletionTally } from './completionTally';
 
 /** Run by VS Code right after it inserted a completion (Tab): the acceptance count. Internal, not in the palette. */
 export const ACCEPTED_COMMAND = 'modelgate.completions.accepted';
@@ -47,6 +48,7 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
   constructor(
     private readonly services: Services,
     private readonly state: CompletionsState,
+    private readonly tally: CompletionTally,
   ) {
     this.engine = new CompletionEngine({
       now: () => performance.now(),
@@ -59,14 +61,14 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
         if (t) services.log.warn(`Completions back off after an error (${t.kind}): ${t.message}`);
         state.setTrouble(t);
       },
-      typing: state.typing(),
+      typing: tally.typing(),
     });
     this.subscriptions.push(
       vscode.commands.registerCommand(ACCEPTED_COMMAND, (offerId: unknown) => {
         if (typeof offerId !== 'number') return;
         const before = this.engine.stats.accepted;
         this.engine.accepted(offerId);
-        if (this.engine.stats.accepted > before) state.noteAccepted();
+        if (this.engine.stats.accepted > before) tally.noteAccepted();
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!e.contentChanges.length) return;
@@ -152,7 +154,7 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
     };
     const result = await this.engine.complete(ask, token);
     if (!result || token.isCancellationRequested) return undefined;
-    if (!result.reused) this.state.noteShown();
+    if (!result.reused) this.tally.noteShown();
     this.probe.lastOffer = { uri: ask.doc.docKey, line: position.line, character: position.character, text: result.text, reused: result.reused };
     // the range is the cursor itself: without one, VS Code would replace the word before the cursor
     const item = new vscode.InlineCompletionItem(result.text, new vscode.Range(position, position), {
@@ -216,7 +218,7 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
     if (this.probe.reports.length > 50) this.probe.reports.shift();
     if (++this.sinceSave >= 25) {
       this.sinceSave = 0;
-      void this.state.saveTyping(this.engine.typing.toJSON());
+      void this.tally.saveTyping(this.engine.typing.toJSON());
     }
     if (!r.sent) return;
     const channel: ChannelChoice = r.request.provider?.channel ?? 'default';
@@ -234,7 +236,7 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
 
   dispose(): void {
     this.engine.stop();
-    void this.state.saveTyping(this.engine.typing.toJSON());
+    void this.tally.saveTyping(this.engine.typing.toJSON());
     for (const d of this.subscriptions) d.dispose();
   }
 }

@@ -14,9 +14,13 @@ import type { ImageLmTool, PanelImageTool } from '../images';
 import type { VsCodeChatPrompts } from '../lm';
 import { loadChatModule, loadCompletionsModule, loadImagesModule, loadLmModule } from './featureBundles';
 import { registerCompletionsProxy } from './completionsProxy';
-import type { CompletionsFeature } from '../completions';
+import type { CompletionsFeature, CompletionsStatusItem, CompletionTally } from '../completions';
+import type { CompletionsHourly } from '../statusBar/modelChannelPicker';
 import type { Services } from '../services/serviceContainer';
 import { errorText } from '../core/errorText';
+
+/** How long after activation the completions status-bar item is made: its bundle and the spend ledger stay off the activation path. */
+const STATUS_ITEM_AFTER_MS = 1500;
 
 export type FeatureName = 'chat' | 'images' | 'lm' | 'completions';
 
@@ -41,6 +45,10 @@ export interface Features {
   flush(): Promise<void> | undefined;
   /** completions as you type once built (the first keystroke that may complete), else undefined */
   completions(): CompletionsFeature | undefined;
+  /** the completions status-bar item once made (a moment after activation while completions are on), else undefined */
+  completionsStatus(): CompletionsStatusItem | undefined;
+  /** what an hour of typing with completions costs on a model and channel, from the completions bundle (loads it) */
+  completionsHourly: CompletionsHourly;
 }
 
 /** What the wiring hands the features besides the services. */
@@ -128,8 +136,16 @@ export function registerLazyFeatures(services: Services, hooks: FeatureHooks): F
   // ---------- completions as you type ----------
   // the inline completion provider (built on the first keystroke that may complete) and the
   // commands of the status-bar item's menu (registered on the first one's use), one bundle
+  // today's counts and the learned typing rhythm, shared by the feature and the status bar's look
+  let tally: CompletionTally | undefined;
+  const tallyOf = (): CompletionTally => {
+    if (tally) return tally;
+    tally = loadCompletionsModule().createTally(services, services.completions);
+    context.subscriptions.push(tally);
+    return tally;
+  };
   const completions = registerCompletionsProxy(services, services.completions, (trigger) =>
-    timed('completions', trigger, () => loadCompletionsModule().createCompletions(services, services.completions)),
+    timed('completions', trigger, () => loadCompletionsModule().createCompletions(services, services.completions, tallyOf())),
   );
   let completionCommands = false;
   const completionProxies = proxyCommands(FEATURE_COMMANDS.completions, (trigger) => {
@@ -141,6 +157,24 @@ export function registerLazyFeatures(services: Services, hooks: FeatureHooks): F
     log.info(`Registered the completions commands on first use (${trigger}) in ${Math.round(performance.now() - t0)} ms.`);
   });
   context.subscriptions.push(completions);
+  // The status-bar item is in the completions bundle too: made a moment after activation (off its
+  // path) while completions are on, or when they are turned on. It does not build the feature.
+  let statusItem: CompletionsStatusItem | undefined;
+  let statusDue = false;
+  const showStatus = () => {
+    if (statusItem || !statusDue || !services.settings().completions.enabled) return;
+    try {
+      statusItem = loadCompletionsModule().createStatusItem(services, services.completions, tallyOf());
+      context.subscriptions.push(statusItem);
+    } catch (err) {
+      log.warn(`The completions status-bar item could not be made: ${errorText(err)}`);
+    }
+  };
+  const statusTimer = setTimeout(() => {
+    statusDue = true;
+    showStatus();
+  }, STATUS_ITEM_AFTER_MS);
+  context.subscriptions.push(services.onDidChangeSettings(showStatus), new vscode.Disposable(() => clearTimeout(statusTimer)));
 
   return {
     chat: (trigger = 'api') => ensureChat(trigger).api,
@@ -149,6 +183,8 @@ export function registerLazyFeatures(services: Services, hooks: FeatureHooks): F
     panelImageTool: () => panelImageTool,
     flush: () => chat?.api.controller.close(),
     completions: () => completions.feature(),
+    completionsStatus: () => statusItem,
+    completionsHourly: (model, channel) => loadCompletionsModule().hourlyText(services, model, channel),
   };
 }
 

@@ -1,10 +1,11 @@
 // What the status bar and the completions feature share about completions as you type: the
-// snooze (kept in globalState, so a reload keeps it), today's shown and accepted counts, the
-// typing rhythm the delay learned, and what currently stops completions (a budget, the daily
-// cap, an error backing off). The feature writes it as it works; the status bar reads it, and
-// works before the feature is built (the feature loads on the first keystroke that may complete).
+// snooze (kept in globalState, so a reload keeps it) and what currently stops completions (a
+// budget, the daily cap, an error backing off). The feature writes it as it works; the status bar
+// reads it, and works before the feature is built (the feature loads on the first keystroke that
+// may complete). Today's counts and the learned typing rhythm are in the completions bundle
+// (src/completions/completionTally.ts): activation does not need them.
 import * as vscode from 'vscode';
-import { parseSnooze, today, type CompletionDay, type Snooze } from '../core/completions/completionDay';
+import { parseSnooze, type Snooze } from '../core/completions/completionDay';
 import type { CompletionStop } from '../core/completions/completionCost';
 import type { TroubleState } from '../core/completions/completionTrouble';
 import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
@@ -15,8 +16,6 @@ export type TurnOnAnswer = 'on' | 'choose' | undefined;
 export type TurnOnAsk = (model: string, channel: ChannelChoice, cost: string) => Thenable<TurnOnAnswer>;
 
 export const SNOOZE_KEY = 'modelgate.completions.snooze';
-export const DAY_KEY = 'modelgate.completions.today';
-export const TYPING_KEY = 'modelgate.completions.typing';
 
 interface Memento {
   get(key: string): unknown;
@@ -28,8 +27,6 @@ export class CompletionsState implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   #stop: CompletionStop | undefined;
   #trouble: TroubleState | undefined;
-  #day: CompletionDay;
-  #saveTimer: ReturnType<typeof setTimeout> | undefined;
   #wake: ReturnType<typeof setTimeout> | undefined;
   /** replaces the question before turning completions on (tests; the modal cannot be clicked from the extension host) */
   turnOnAsk: TurnOnAsk | undefined;
@@ -38,7 +35,6 @@ export class CompletionsState implements vscode.Disposable {
     private readonly memento: Memento,
     private readonly now: () => number = Date.now,
   ) {
-    this.#day = today(memento.get(DAY_KEY), now());
     this.#armWake();
   }
 
@@ -88,46 +84,12 @@ export class CompletionsState implements vscode.Disposable {
     this.#changed.fire();
   }
 
-  /** Today's shown and accepted completions. */
-  day(): CompletionDay {
-    const d = today(this.#day, this.now());
-    if (d.day !== this.#day.day) this.#day = d;
-    return { ...this.#day };
-  }
-
-  noteShown(): void {
-    this.#count('shown');
-  }
-
-  noteAccepted(): void {
-    this.#count('accepted');
-  }
-
-  #count(what: 'shown' | 'accepted'): void {
-    this.#day = today(this.#day, this.now());
-    this.#day[what]++;
+  /** Something the status bar shows changed (today's counts). */
+  notify(): void {
     this.#changed.fire();
-    // one write per burst
-    this.#saveTimer ??= setTimeout(() => {
-      this.#saveTimer = undefined;
-      void this.memento.update(DAY_KEY, this.#day);
-    }, 2000);
-  }
-
-  /** The typing rhythm and acceptance the delay learned (TypingDelay's JSON). */
-  typing(): unknown {
-    return this.memento.get(TYPING_KEY);
-  }
-
-  saveTyping(state: unknown): Thenable<void> {
-    return this.memento.update(TYPING_KEY, state);
   }
 
   dispose(): void {
-    if (this.#saveTimer) {
-      clearTimeout(this.#saveTimer);
-      void this.memento.update(DAY_KEY, this.#day);
-    }
     if (this.#wake) clearTimeout(this.#wake);
     this.#changed.dispose();
   }
