@@ -1,14 +1,15 @@
 // Completions as you type in the real web workbench (VS Code 1.139 in headless Chromium), against
 // the simulator's completions mode: typing in the sample's src/math.ts shows ghost text in the
-// editor and the completions item in the status bar; Tab inserts the ghost text. In Light Modern
-// and Dark Modern, at the default side-bar width; screenshots go to test-results/screenshots/
-// (completions-light.png, completions-dark.png).
+// editor, Tab inserts it (and the status-bar item's tooltip counts the acceptance), Escape
+// dismisses it. The completions item's tooltip (today's spend, acceptance, the cost of an hour of
+// typing) is shot beside the ghost text in Light Modern and Dark Modern at the default side-bar
+// width (290 px): test-results/screenshots/completions-light.png and completions-dark.png.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoModelSettings } from '../gateway/demo-key';
 import { repoRoot } from '../harness/paths';
-import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
 
 const KEY = 'sk-e2e-completions-71c2';
 
@@ -29,7 +30,6 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
         'workbench.colorTheme': 'Light Modern',
       },
       workspaceFiles: { 'src/math.ts': sample('src/math.ts'), 'src/main.ts': sample('src/main.ts'), 'README.md': sample('README.md') },
-      viewport: { width: 1280, height: 860 },
     }),
     // the economical channel's first token in a quarter of a second, so the test does not wait for a realistic one
     { channels: { economical: { firstTokenMs: 250, perChunkMs: 20 } } },
@@ -37,54 +37,98 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
 
   let wb: Workbench;
   const shots = join(repoRoot(), 'test-results', 'screenshots');
-  const ghost = () => wb.page.locator('.monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text').first();
-  const completionsItem = () => wb.page.locator('.statusbar-item[id$="modelgate.completions"]');
+  /** the ghost text's first line (the part on the cursor's line) */
+  const ghost = () => wb.page.locator('.monaco-editor .ghost-text-decoration').first();
+  const editor = () => wb.page.locator('.part.editor .monaco-editor').first();
+  const completionsItem = () => wb.page.locator('.part.statusbar .statusbar-item[id$="modelgate.completions"]');
+  const hover = () => wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Modelgate completions as you type' }).first();
 
-  async function setTheme(label: string, id: string, workbenchClass: string): Promise<void> {
+  async function setTheme(label: string, workbenchClass: string): Promise<void> {
     await wb.runCommand('Preferences: Color Theme');
     await wb.answerInput(label);
-    for (let i = 0; i < 100 && userSettingsOf(wb)?.['workbench.colorTheme'] !== id; i++) await wb.page.waitForTimeout(200);
     await wb.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ state: 'attached', timeout: 60_000 });
   }
 
-  /** Types a new function's start at the end of math.ts and waits for its ghost text. */
+  /**
+   * Starts a new function at the end of math.ts, keystroke by keystroke once the editor holds the
+   * keyboard focus, and waits for its ghost text; returns the ghost text's first line.
+   */
   async function typeForGhostText(start: string): Promise<string> {
-    await wb.page.locator('.monaco-editor .view-lines').first().click();
+    await wb.quickOpen('math.ts');
+    await editor().locator('.view-lines').click();
+    await wb.page.waitForFunction(() => !!document.querySelector('.part.editor .monaco-editor.focused') && document.hasFocus(), undefined, {
+      timeout: 30_000,
+      polling: 100,
+    });
     await wb.page.keyboard.press('Control+End');
     await wb.page.keyboard.press('Enter');
     await wb.page.keyboard.press('Enter');
+    // about 11 characters a second, with the pause at the end where ghost text appears
     await wb.page.keyboard.type(start, { delay: 90 });
+    await editor().locator('.view-line', { hasText: start }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await ghost().waitFor({ state: 'visible', timeout: 30_000 });
-    return (await ghost().innerText()).trim();
+    return (await ghost().innerText()).replace(/\u00a0/g, ' ').trim();
+  }
+
+  /** Hovers the completions item until its tooltip shows `text`; returns the tooltip's text. */
+  async function tooltip(text: RegExp): Promise<string> {
+    await completionsItem().waitFor({ state: 'visible', timeout: 30_000 });
+    for (let attempt = 0; ; attempt++) {
+      await completionsItem().hover();
+      const shown = await hover()
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => hover().innerText())
+        .catch(() => '');
+      if (text.test(shown)) return shown;
+      if (attempt >= 4) throw new Error(`the completions tooltip does not show ${text}: ${JSON.stringify(shown)}`);
+      // away and back: the hover is made again from the item's current tooltip
+      await wb.page.mouse.move(700, 300);
+      await hover()
+        .waitFor({ state: 'hidden', timeout: 10_000 })
+        .catch(() => undefined);
+    }
+  }
+
+  async function sidebarIsDefaultWidth(): Promise<void> {
+    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    assert.ok(box && Math.abs(box.width - 290) <= 2, `the side bar is ${box?.width} px wide, not the default 290`);
   }
 
   before(async () => {
     wb = fixture.get();
     await wb.setKey(KEY);
+    mkdirSync(shots, { recursive: true });
   });
 
-  it('shows ghost text while typing and the completions item, in Light Modern; Tab inserts it', async () => {
-    await wb.quickOpen('math.ts');
+  it('in Light Modern: typing shows ghost text from the gateway, the tooltip its cost, and Tab inserts it', async () => {
     const shown = await typeForGhostText('export function med');
     assert.ok(shown.startsWith('ian('), `ghost text: ${shown}`);
-    await completionsItem().waitFor({ state: 'visible', timeout: 10_000 });
-    mkdirSync(shots, { recursive: true });
-    await wb.page.waitForTimeout(300);
+    const before = await tooltip(/Today:.*for \d+ requests/s);
+    assert.match(before, /about \$[0-9.]+ per hour of typing/);
+    assert.match(before, /On: ghost text appears when you pause typing/);
+    await sidebarIsDefaultWidth();
+    assert.equal(await ghost().isVisible(), true, 'the ghost text is still there while the tooltip shows');
     await wb.screenshot(join(shots, 'completions-light.png'));
+
     await wb.page.keyboard.press('Tab');
-    await wb.page.locator('.monaco-editor .view-lines', { hasText: 'const sorted = [...xs].sort' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    assert.equal(await ghost().count(), 0, 'no ghost text left after Tab');
+    await editor().locator('.view-line', { hasText: 'const sorted = [...xs].sort' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await editor().locator('.view-line', { hasText: 'export function median(xs: number[]): number {' }).first().waitFor({ state: 'visible' });
+    // VS Code ran the accept command: the acceptance is counted
+    await wb.page.mouse.move(700, 300);
+    assert.match(await tooltip(/Accepted:\s*1 of \d+ shown today/), /Accepted:\s*1 of/);
   });
 
-  it('shows ghost text in Dark Modern too', async () => {
-    await setTheme('Dark Modern', 'Dark Modern', 'vs-dark');
-    await wb.quickOpen('math.ts');
+  it('in Dark Modern: ghost text and the tooltip; Escape dismisses the ghost text', async () => {
+    await setTheme('Dark Modern', 'vs-dark');
     const shown = await typeForGhostText('export function varia');
     assert.ok(shown.startsWith('nce('), `ghost text: ${shown}`);
-    await wb.page.waitForTimeout(300);
+    await tooltip(/Today:.*for \d+ requests/s);
+    await sidebarIsDefaultWidth();
     await wb.screenshot(join(shots, 'completions-dark.png'));
+
+    await wb.page.mouse.move(700, 300);
     await wb.page.keyboard.press('Escape');
-    await wb.page.waitForTimeout(300);
-    assert.equal(await ghost().count(), 0, 'Escape dismissed it');
+    await ghost().waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await editor().locator('.view-line', { hasText: 'const m = mean(xs)' }).count(), 0, 'nothing was inserted');
   });
 });
