@@ -24,7 +24,7 @@ describe('completions as you type (real VS Code)', function () {
     // a first token soon enough for a test, late enough that a keystroke can come while it is awaited
     gateway: { channels: { economical: { firstTokenMs: 150, perChunkMs: 2 } } },
     settings: { 'completions.enabled': true, models: prices },
-    restores: ['completions.enabled', 'completions.exclude', 'completions.dailyUsd', 'budget.dailyUsd', 'completions.channel'],
+    restores: ['completions.enabled', 'completions.exclude', 'completions.languages', 'completions.dailyUsd', 'budget.dailyUsd', 'completions.channel'],
   });
   let folder: vscode.WorkspaceFolder;
   const uriOf = (rel: string) => vscode.Uri.joinPath(folder.uri, FIX, rel);
@@ -113,7 +113,7 @@ describe('completions as you type (real VS Code)', function () {
     }
   });
 
-  it('sends nothing from .env or an excluded file, while an ordinary file beside them completes', async () => {
+  it('sends nothing from .env, an excluded file or a language switched off, while an ordinary file beside them completes', async () => {
     const asked = probe()!.asked;
     await open('.env', 'API_KEY=sk-live-1234\n');
     await type('DB_PASSWORD=');
@@ -127,6 +127,17 @@ describe('completions as you type (real VS Code)', function () {
     await type('export function med');
     await until(() => probe()!.asked > askedExcluded, 'VS Code asked for ghost text in the excluded file');
     await staysFalse(() => streams().length > 0, { forMs: 1500, what: 'a request from an excluded file' });
+
+    // a language switched off: a TypeScript file sends nothing while "typescript" is false
+    await config().update('completions.languages', { typescript: false }, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().completions.languages.typescript === false, 'the language switch read');
+    const askedOff = probe()!.asked;
+    await open('langOff.ts', MATH_START);
+    await type('export function med');
+    await until(() => probe()!.asked > askedOff, 'VS Code asked for ghost text in a language switched off');
+    await staysFalse(() => streams().length > 0, { forMs: 1500, what: 'a request for a language switched off' });
+    await config().update('completions.languages', undefined, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().completions.languages.typescript === undefined, 'the language switch removed');
 
     // the positive control: the same typing in an ordinary file does send
     await open('math4.ts', MATH_START);
