@@ -14,37 +14,22 @@ import { COMPLETIONS_COMMANDS, commandTable } from '../shared/featureIds';
 import { updateCompletionSetting } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
 import { hourlyText, stopText } from './completionsMoney';
-
-function troubleText(t: TroubleState): string {
-  switch (t.kind) {
-    case 'key':
-      return vscode.l10n.t('The gateway refused the API key. Completions resume once a new key is set.');
-    case 'balance':
-      return vscode.l10n.t('The gateway balance is used up. Completions try again in 10 minutes, or after you top up.');
-    case 'rateLimit':
-      return vscode.l10n.t('The gateway limits the request rate. Completions try again shortly; another channel may not be limited.');
-    case 'server':
-      return vscode.l10n.t('The channel is failing ({0}). Completions try again shortly; another channel may work now.', t.message);
-    case 'network':
-      return vscode.l10n.t('The gateway cannot be reached ({0}). Completions try again shortly.', t.message);
-    default:
-      return vscode.l10n.t('The gateway refused the completion request ({0}). Check the completion model and channel.', t.message);
-  }
-}
+import { troubleActionLabel, troubleText } from './troubleText';
 
 /** The one action of a trouble: its label and what it runs. */
 function troubleAction(services: Services, t: TroubleState): { label: string; run: () => unknown } {
+  const label = troubleActionLabel(t);
   switch (TROUBLE_ACTION[t.kind]) {
     case 'setKey':
-      return { label: vscode.l10n.t('Set API Key'), run: () => vscode.commands.executeCommand('modelgate.setApiKey') };
+      return { label, run: () => vscode.commands.executeCommand('modelgate.setApiKey') };
     case 'topUp':
-      return { label: vscode.l10n.t('Top Up'), run: () => topUp() };
+      return { label, run: () => topUp() };
     case 'changeChannel':
-      return { label: vscode.l10n.t('Change Channel'), run: () => pickCompletionModel(services) };
+      return { label, run: () => pickCompletionModel(services) };
     case 'showLog':
-      return { label: vscode.l10n.t('Show Log'), run: () => services.log.show() };
+      return { label, run: () => services.log.show() };
     default:
-      return { label: vscode.l10n.t('Choose Completion Model'), run: () => pickCompletionModel(services) };
+      return { label, run: () => pickCompletionModel(services) };
   }
 }
 

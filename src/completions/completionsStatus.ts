@@ -15,6 +15,7 @@ import { COMPLETIONS_COMMANDS } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
 import { completionMoney, hourlyText, stopText } from './completionsMoney';
 import type { CompletionTally } from './completionTally';
+import { troubleActionLabel, troubleText } from './troubleText';
 
 /** The item's text (a codicon, the snooze's minutes left), its warning colour, its tooltip (markdown) and its accessible label. */
 export interface CompletionsStatusLook {
@@ -48,7 +49,7 @@ export function completionsStatusLook(services: Services, state: CompletionsStat
     warn = true;
   } else if (trouble) {
     icon = '$(warning)';
-    sentence = vscode.l10n.t('Paused after an error, trying again later: {0}', trouble.message);
+    sentence = vscode.l10n.t('Paused after an error: {0}', troubleText(trouble));
     warn = true;
   }
   const day = tally.day();
@@ -65,7 +66,9 @@ export function completionsStatusLook(services: Services, state: CompletionsStat
     rate === undefined
       ? vscode.l10n.t('**Accepted:** none shown yet today')
       : vscode.l10n.t('**Accepted:** {0} of {1} shown today ({2} %)', day.accepted, day.shown, Math.round(rate * 100)),
-    vscode.l10n.t('Click to snooze, resume or change them.'),
+    trouble && !stop && snooze === undefined
+      ? vscode.l10n.t('Click for {0}, or to snooze or change them.', `**${troubleActionLabel(trouble)}**`)
+      : vscode.l10n.t('Click to snooze, resume or change them.'),
   ];
   return {
     text: typeof snooze === 'number' ? `${icon} ${minutesLeft(snooze, now)}` : icon,
