@@ -34,6 +34,8 @@ export interface CompletionsProbe {
   readonly stats: CompletionEngine['stats'];
   /** the requests that went out, as reported when they ended (newest last, at most 50) */
   readonly reports: readonly RequestReport[];
+  /** asks answered with nothing before the engine, by why (the suggestion list open, a selection, a rule) */
+  readonly skipped: Readonly<Record<string, number>>;
 }
 
 export class CompletionsFeature implements vscode.InlineCompletionItemProvider, vscode.Disposable {
@@ -41,7 +43,12 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
   private readonly facts = new DocumentFacts();
   private readonly holds = new Set<Hold>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly probe = { asked: 0, lastOffer: undefined as CompletionsProbe['lastOffer'], reports: [] as RequestReport[] };
+  private readonly probe = {
+    asked: 0,
+    lastOffer: undefined as CompletionsProbe['lastOffer'],
+    reports: [] as RequestReport[],
+    skipped: {} as Record<string, number>,
+  };
   /** requests since the learned typing rhythm was last saved */
   private sinceSave = 0;
 
@@ -108,6 +115,9 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
       get reports() {
         return probe.reports;
       },
+      get skipped() {
+        return probe.skipped;
+      },
     };
   }
 
@@ -121,23 +131,25 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
     const settings = this.services.settings().completions;
     // Nothing at all in Restricted Mode, while off or snoozed.
     if (!settings.enabled || !vscode.workspace.isTrusted || this.state.snoozed()) return undefined;
+    const skip = (why: string): undefined => void (this.probe.skipped[why] = (this.probe.skipped[why] ?? 0) + 1);
     // The suggestion list is open: a completion would have to extend its item; it is left alone.
-    if (context.selectedCompletionInfo) return undefined;
+    if (context.selectedCompletionInfo) return skip('suggestionList');
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document !== doc) return undefined;
+    if (!editor || editor.document !== doc) return skip('notActiveEditor');
     const lineText = doc.lineAt(position.line).text;
     const selectionEmpty = editor.selections.length === 1 && editor.selection.isEmpty;
-    if (cursorSkip({ selectionEmpty, lineText, character: position.character })) return undefined;
+    const atCursor = cursorSkip({ selectionEmpty, lineText, character: position.character });
+    if (atCursor) return skip(atCursor);
     const names = await this.facts.namesOf(doc);
     if (token.isCancellationRequested) return undefined;
-    const skip = documentSkip({
+    const inDocument = documentSkip({
       names: names.names,
       languageId: doc.languageId,
       chars: doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end),
       languages: settings.languages,
       excluded: this.facts.isExcluded(doc, settings.exclude),
     });
-    if (skip) return undefined;
+    if (inDocument) return skip(inDocument);
 
     const ask: CompletionAsk = {
       doc: {

@@ -21,6 +21,8 @@ import { TypingDelay } from './typingDelay';
 
 /** A request that has not finished this long after it went out is no use any more. */
 export const COMPLETION_DEADLINE_MS = 6_000;
+/** How long a request whose asks the editor all cancelled waits for the editor to ask again for the same place. */
+export const CANCEL_GRACE_MS = 40;
 
 export interface CompletionDocument {
   /** identifies the document (its URI) */
@@ -111,6 +113,10 @@ interface InFlight {
   controller: AbortController;
   reason?: AbortReason;
   done: Promise<CompletionResult | undefined>;
+  /** the editor's asks waiting on it that were not cancelled */
+  holders: number;
+  /** set after the last holder cancelled: closes the request unless an ask joins first */
+  grace?: unknown;
 }
 
 interface Waiting {
@@ -193,7 +199,11 @@ export class CompletionEngine {
 
     const key = `${doc.docKey}\u0000${cursor.line}:${cursor.character}\u0000${this.lastKeyAt.get(doc.docKey) ?? 0}`;
     // The editor asks again for the same place: join the request in flight.
-    if (this.inflight?.key === key && !this.inflight.reason) return this.inflight.done;
+    if (this.inflight?.key === key && !this.inflight.reason && !cancel?.isCancellationRequested) {
+      const flight = this.inflight;
+      const held = this.hold(flight, cancel);
+      return flight.done.finally(() => held?.dispose());
+    }
     if (this.inflight) this.abort(this.inflight, 'superseded');
     if (this.backoff.blocked(askedAt) || cancel?.isCancellationRequested) return undefined;
 
@@ -223,7 +233,15 @@ export class CompletionEngine {
     if (!prepared) return undefined;
 
     const controller = new AbortController();
-    const flight: InFlight = { key, docKey: doc.docKey, line: cursor.line, character: cursor.character, controller, done: Promise.resolve(undefined) };
+    const flight: InFlight = {
+      key,
+      docKey: doc.docKey,
+      line: cursor.line,
+      character: cursor.character,
+      controller,
+      done: Promise.resolve(undefined),
+      holders: 0,
+    };
     this.inflight = flight;
     flight.done = this.run(flight, prompt, prepared, cancel, { keyAt, firedAt, delayMs }, doc.docKey, cursor);
     return flight.done;
@@ -277,8 +295,31 @@ export class CompletionEngine {
     });
   }
 
+  /**
+   * Ties the request to one of the editor's asks. VS Code cancels an ask and often asks again for
+   * the same place at once (the same text and cursor): the request waits CANCEL_GRACE_MS after its
+   * last ask was cancelled for a new one to join, and is closed only if none does. A keystroke or a
+   * cursor move still closes it at once (noteChange, noteCursor).
+   */
+  private hold(flight: InFlight, cancel: CancelToken | undefined): { dispose(): void } | undefined {
+    if (!cancel) return undefined;
+    flight.holders++;
+    if (flight.grace !== undefined) {
+      this.deps.clearTimeout(flight.grace);
+      flight.grace = undefined;
+    }
+    return cancel.onCancellationRequested(() => {
+      if (--flight.holders > 0 || flight.reason) return;
+      flight.grace = this.deps.setTimeout(() => {
+        flight.grace = undefined;
+        if (flight.holders === 0) this.abort(flight, 'cancelled');
+      }, CANCEL_GRACE_MS);
+    });
+  }
+
   private abort(flight: InFlight, reason: AbortReason): void {
     if (flight.reason) return;
+    if (flight.grace !== undefined) this.deps.clearTimeout(flight.grace);
     flight.reason = reason;
     flight.controller.abort();
     if (this.inflight === flight) this.inflight = undefined;
@@ -295,7 +336,7 @@ export class CompletionEngine {
   ): Promise<CompletionResult | undefined> {
     const sentAt = this.deps.now();
     this.stats.requests++;
-    const sub = cancel?.onCancellationRequested(() => this.abort(flight, 'cancelled'));
+    const sub = this.hold(flight, cancel);
     const deadline = this.deps.setTimeout(() => this.abort(flight, 'deadline'), COMPLETION_DEADLINE_MS);
     let raw = '';
     let sent = false;

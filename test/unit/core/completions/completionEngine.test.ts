@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import {
   CompletionEngine,
   answerComplete,
+  CANCEL_GRACE_MS,
   COMPLETION_DEADLINE_MS,
   type CompletionAsk,
   type EngineDeps,
@@ -192,6 +193,8 @@ describe('CompletionEngine', () => {
     const a = s.engine.complete(s.ask(), t);
     await s.clock.advance(s.delay());
     t.cancel();
+    await s.clock.advance(CANCEL_GRACE_MS);
+    assert.equal(s.gw.calls[0]!.signal.aborted, true, 'closed once no ask joined within the grace');
     assert.equal(await a, undefined);
     assert.equal(s.reports[0]!.aborted, 'cancelled');
 
@@ -204,6 +207,24 @@ describe('CompletionEngine', () => {
     await s.clock.advance(s.delay());
     s.gw.answer('<COMPLETION>// mean of xs\n</COMPLETION>');
     assert.equal((await c)?.text, '// mean of xs\n'.trimEnd());
+  });
+
+  it('keeps the request when the editor cancels an ask and asks again for the same place at once', async () => {
+    const s = setup();
+    const t1 = token();
+    const a = s.engine.complete(s.ask(), t1);
+    await s.clock.advance(s.delay());
+    assert.equal(s.gw.calls.length, 1);
+    t1.cancel();
+    const t2 = token();
+    const b = s.engine.complete(s.ask(), t2);
+    await s.clock.advance(CANCEL_GRACE_MS * 2);
+    assert.equal(s.gw.calls[0]!.signal.aborted, false, 'the same request goes on for the new ask');
+    s.gw.answer('<COMPLETION>0;</COMPLETION>');
+    assert.equal((await b)?.text, '0;');
+    assert.equal((await a)?.text, '0;');
+    assert.equal(s.gw.calls.length, 1, 'no second request');
+    assert.notEqual(s.reports[0]!.aborted, 'cancelled');
   });
 
   it('joins the request in flight when the editor asks again for the same place', async () => {
