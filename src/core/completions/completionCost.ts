@@ -9,16 +9,18 @@ import { exhausted, type BudgetStatus } from '../spend/budget';
 import { periodRange, type SpendState } from '../spend/spendBook';
 
 /**
- * An hour of steady typing, as `npm run bench -- completions` measures it (a 200-line file typed
- * at 8 characters per second with the pauses people make, against the simulator's economical
- * channel): requests that reach the gateway, and what each carries.
+ * An hour of steady typing, as `npm run bench -- completions` measured it on 2026-11-29 (a 200-line
+ * file typed at 8 characters per second with the pauses people make, against the simulator):
+ * 1,454 requests an hour on the economical channel and 1,875 on direct, about 870 prompt tokens
+ * each, half of them from the prompt cache, and 1 to 12 completion tokens on average (most
+ * requests are closed by the next keystroke). Between the two runs; docs/performance.md.
  */
 export const TYPING_HOUR = {
-  requests: 620,
-  promptTokens: 1_500,
+  requests: 1_650,
+  promptTokens: 880,
   /** share of prompt tokens read from the prompt cache on consecutive requests in one file */
   cachedShare: 0.5,
-  completionTokens: 20,
+  completionTokens: 12,
 } as const;
 
 export type TypingProfile = { [K in keyof typeof TYPING_HOUR]: number };
@@ -91,8 +93,8 @@ export function requestCost(price: Price | undefined, usage: Usage): number | un
   return price ? costOf(usage, price) : undefined;
 }
 
-/** An estimate of what a request will cost, reserved while it runs: the prompt plus a typical completion. */
+/** What a request may cost, reserved while it runs: the prompt uncached plus the most it may answer (max_tokens is small). */
 export function requestEstimate(price: Price | undefined, promptTokens: number, maxTokens: number): number {
   if (!price) return 0;
-  return costOf({ promptTokens, cachedTokens: 0, completionTokens: Math.min(maxTokens, TYPING_HOUR.completionTokens * 2) }, price);
+  return costOf({ promptTokens, cachedTokens: 0, completionTokens: maxTokens }, price);
 }
