@@ -28,6 +28,8 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
         'modelgate.models': demoModelSettings(),
         'modelgate.completions.enabled': true,
         'workbench.colorTheme': 'Light Modern',
+        // with the suggestion list open, completions wait for it to close: TypeScript's list must not open on its own while the test types
+        'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
       },
       workspaceFiles: { 'src/math.ts': sample('src/math.ts'), 'src/main.ts': sample('src/main.ts'), 'README.md': sample('README.md') },
     }),

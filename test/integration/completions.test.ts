@@ -11,6 +11,7 @@ import { PRICE_CARD } from '../gateway/index';
 import { staysFalse, until, useModelgate, config } from './helpers';
 
 const FIX = 'mg-completions';
+const QUIET_SUGGESTIONS = { other: 'off', comments: 'off', strings: 'off' };
 const MATH_START = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\n';
 
 const prices = {
@@ -79,8 +80,12 @@ describe('completions as you type (real VS Code)', function () {
     assert.equal(vscode.workspace.isTrusted, true);
     folder = f;
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, FIX));
+    // With the suggestion list open, completions wait for it to close (they do not extend its
+    // selected item); TypeScript's list opening on its own while a test types would take the ghost text away.
+    await vscode.workspace.getConfiguration('editor').update('quickSuggestions', QUIET_SUGGESTIONS, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
+    await vscode.workspace.getConfiguration('editor').update('quickSuggestions', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder.uri, FIX), { recursive: true, useTrash: false });
   });
@@ -228,7 +233,10 @@ describe('completions as you type (real VS Code)', function () {
     await staysFalse(() => streams().length > 0, { forMs: 1200, what: 'a request while snoozed' });
     await vscode.commands.executeCommand('modelgate.completions.resume');
     await type('i');
-    await until(() => streams().length > 0, 'a request after resuming');
+    await until(() => streams().length > 0, 'a request after resuming').catch((err: unknown) => {
+      const p = probe();
+      throw new Error(`${(err as Error).message}; asked ${p?.asked}, skipped ${JSON.stringify(p?.skipped)}, stats ${JSON.stringify(p?.stats)}`);
+    });
   });
 
   it('turning completions on asks first, with the cost of an hour of typing; the safe answer leaves them off', async () => {
