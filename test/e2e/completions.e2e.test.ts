@@ -91,8 +91,18 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
     }
   }
 
+  /** The side bar at the default width (290 px), dragged there by its sash if it is not. */
   async function sidebarIsDefaultWidth(): Promise<void> {
-    const box = await wb.page.locator('.part.sidebar').boundingBox();
+    const sidebar = wb.page.locator('.part.sidebar');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const box = (await sidebar.boundingBox())!;
+      if (Math.abs(box.width - 290) <= 1) return;
+      await wb.page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(box.x + 291, box.y + box.height / 2, { steps: 8 });
+      await wb.page.mouse.up();
+    }
+    const box = await sidebar.boundingBox();
     assert.ok(box && Math.abs(box.width - 290) <= 2, `the side bar is ${box?.width} px wide, not the default 290`);
   }
 
@@ -103,12 +113,12 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
   });
 
   it('in Light Modern: typing shows ghost text from the gateway, the tooltip its cost, and Tab inserts it', async () => {
+    await sidebarIsDefaultWidth();
     const shown = await typeForGhostText('export function med');
     assert.ok(shown.startsWith('ian('), `ghost text: ${shown}`);
     const before = await tooltip(/Today:.*for \d+ requests/s);
     assert.match(before, /about \$[0-9.]+ per hour of typing/);
     assert.match(before, /On: ghost text appears when you pause typing/);
-    await sidebarIsDefaultWidth();
     assert.equal(await ghost().isVisible(), true, 'the ghost text is still there while the tooltip shows');
     await wb.screenshot(join(shots, 'completions-light.png'));
 
@@ -122,10 +132,10 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
 
   it('in Dark Modern: ghost text and the tooltip; Escape dismisses the ghost text', async () => {
     await setTheme('Dark Modern', 'vs-dark');
+    await sidebarIsDefaultWidth();
     const shown = await typeForGhostText('export function varia');
     assert.ok(shown.startsWith('nce('), `ghost text: ${shown}`);
     await tooltip(/Today:.*for \d+ requests/s);
-    await sidebarIsDefaultWidth();
     await wb.screenshot(join(shots, 'completions-dark.png'));
 
     await wb.page.mouse.move(700, 300);
