@@ -39,7 +39,7 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
 
   let wb: Workbench;
   const shots = join(repoRoot(), 'test-results', 'screenshots');
-  /** the ghost text's first line (the part on the cursor's line) */
+  /** the ghost text on the cursor's line (its first piece) */
   const ghost = () => wb.page.locator('.monaco-editor .ghost-text-decoration').first();
   const editor = () => wb.page.locator('.part.editor .monaco-editor').first();
   const completionsItem = () => wb.page.locator('.part.statusbar .statusbar-item[id$="modelgate.completions"]');
@@ -67,9 +67,12 @@ describe('e2e completions as you type: ghost text in the web workbench', functio
     await wb.page.keyboard.press('Enter');
     // about 11 characters a second, with the pause at the end where ghost text appears
     await wb.page.keyboard.type(start, { delay: 90 });
-    await editor().locator('.view-line', { hasText: start }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const line = editor().locator('.view-line', { hasText: start }).first();
+    await line.waitFor({ state: 'visible', timeout: 10_000 });
     await ghost().waitFor({ state: 'visible', timeout: 30_000 });
-    return (await ghost().innerText()).replace(/\u00a0/g, ' ').trim();
+    // the ghost text is drawn inside the cursor's line, in pieces coloured like code: read the line after what was typed
+    const shown = (await line.innerText()).replace(/\u00a0/g, ' ');
+    return shown.slice(shown.indexOf(start) + start.length);
   }
 
   /** Hovers the completions item until its tooltip shows `text`; returns the tooltip's text. */

@@ -98,6 +98,8 @@ describe('completions as you type (real VS Code)', function () {
     assert.ok(text.startsWith('ian(xs: number[]): number {'), text);
     assert.equal(loadedCompletions(), true, 'the completions feature was built on the first keystroke');
     const before = mg.api.completions.status();
+    // the provider has answered; the explicit trigger resolves once VS Code holds the ghost text (the rest of the offer, no new request)
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
     await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
     await until(() => editor.document.getText().includes('export function median(xs: number[]): number {\n  const sorted'), 'the completion inserted');
     await until(() => probe()!.stats.accepted === 1, 'the acceptance counted');
