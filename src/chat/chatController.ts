@@ -34,6 +34,8 @@ import { budgetStillRefuses } from './answers/sendChecks';
 import { ProjectRules } from './context/rulesFiles';
 import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
 import { conversationView, type Conversation } from './conversations/conversationTranscript';
+import { ComposerQuotes } from './quote/composerQuotes';
+import { ESTIMATE_RULE } from '../core/quote/promptCount';
 
 export interface ChatControllerOptions {
   services: Services;
@@ -58,6 +60,7 @@ export class ChatController implements vscode.Disposable {
   readonly #attachments: ChatAttachments;
   readonly #edits: EditsPanel | undefined;
   readonly #turns: ChatTurns;
+  readonly #quotes: ComposerQuotes;
   readonly #router: ChatMessageRouter;
   readonly #subscriptions: vscode.Disposable[] = [];
   #hasKey = false;
@@ -94,7 +97,14 @@ export class ChatController implements vscode.Disposable {
       },
     };
     this.#edits = options.edits ? new EditsPanel(options.edits, this.#scope) : undefined;
-    this.#runs = new AnswerRuns(this.#scope, this.#tools, this.#edits ? (c, answerId) => this.#edits!.answerEnded(c, answerId) : undefined);
+    // the panel counts with the calibrated estimate: the tokenizers load with the lm feature, not here
+    this.#quotes = new ComposerQuotes(
+      this.#scope,
+      (id) => this.#runs.has(id),
+      () => ESTIMATE_RULE,
+    );
+    const ended = this.#edits ? (c: Conversation, answerId: string) => this.#edits!.answerEnded(c, answerId) : undefined;
+    this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals);
     this.#attachments = new ChatAttachments(this.#scope);
     this.#turns = new ChatTurns(this.#scope, this.#runs);
     this.#router = new ChatMessageRouter({
@@ -104,6 +114,7 @@ export class ChatController implements vscode.Disposable {
       approvals: options.approvals,
       edits: this.#edits,
       vscodeTools: this.#tools.vscodeTools,
+      quotes: this.#quotes,
     });
     const s = options.services;
     const rules = this.#rules;
@@ -124,6 +135,7 @@ export class ChatController implements vscode.Disposable {
       s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
       new CacheLossNotices(this.#scope),
+      this.#quotes,
       ...(this.#edits ? [this.#edits] : []),
       options.approvals.onDidChange((change) => this.#postApproval(change)),
       // the picker of tools from VS Code follows VS Code's list (an MCP server started, an extension came)
@@ -159,6 +171,11 @@ export class ChatController implements vscode.Disposable {
     return !!this.#store && this.#runs.has(this.#store.active.id);
   }
 
+  /** The quote next to Send (what sending now would cost) and the conversation's spending limit. */
+  get quotes(): Pick<ComposerQuotes, 'refresh' | 'last' | 'setEnvelope'> {
+    return this.#quotes;
+  }
+
   /** Resolves when no answer is running (in any conversation). */
   whenIdle(): Promise<void> {
     return this.#runs.whenIdle();
@@ -187,6 +204,7 @@ export class ChatController implements vscode.Disposable {
     // the webview lost its cards with its page: the one waiting for an answer comes back
     const shown = this.#approvals.shownIn(c.id);
     if (shown) this.#out.post({ type: 'approvalRequest', approval: shown });
+    this.#quotes.schedule(0);
   }
 
   #postApproval(change: ApprovalChange): void {
@@ -372,6 +390,7 @@ export class ChatController implements vscode.Disposable {
   #postComposer(): void {
     if (!this.#store || this.#closing) return;
     this.#out.post({ type: 'composer', composer: this.#composerState(this.store.active) });
+    this.#quotes.schedule();
   }
 
   /**

@@ -13,6 +13,8 @@ import { describeError, runErrorAction } from '../shared/userErrors';
 import { errorText } from '../core/errorText';
 import { copyCode, insertCode, openLink } from './view/codeActions';
 import { decodePastedImage } from '../core/prompt/imageInput';
+import type { ComposerQuotes } from './quote/composerQuotes';
+import { askEnvelope } from './quote/envelopeLimit';
 
 /** What the router asks of the controller (ChatController implements it). */
 export interface ChatActions {
@@ -40,6 +42,8 @@ export interface ChatMessageRouterOptions {
   edits: EditsPanel | undefined;
   /** the picker of tools from VS Code (src/agentTools/vscodeTools) */
   vscodeTools?: VscodeToolsPanel | undefined;
+  /** the quote next to Send: recomputed as the draft changes */
+  quotes: Pick<ComposerQuotes, 'schedule'>;
 }
 
 export class ChatMessageRouter {
@@ -114,7 +118,8 @@ export class ChatMessageRouter {
           await scope.refreshKey();
           return scope.postComposer();
         case 'draft':
-          return this.#setDraft(msg.text);
+          this.#setDraft(msg.text);
+          return this.o.quotes.schedule();
         case 'editReview':
         case 'restoreAnswer':
         case 'setAutoAccept':
@@ -132,6 +137,11 @@ export class ChatMessageRouter {
         case 'approvalAnswer':
           if (!this.o.approvals.answer(msg.id, msg.choiceId)) services.log.warn('The chat view answered a question that is not open; ignored.');
           return;
+        case 'setEnvelope': {
+          const c = scope.store().active;
+          if (await askEnvelope(scope, c)) this.o.quotes.schedule(0);
+          return;
+        }
         case 'openImage':
           return; // the view provider opens it (chatViewProvider.receive): it owns the images' webview URIs
         default:

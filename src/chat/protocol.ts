@@ -8,10 +8,13 @@ import type { ErrorAction, ErrorView } from '../core/errorView';
 import { MAX_IMAGES_PER_PART, WEBVIEW_RESOURCE_URL } from '../core/webviewResource';
 import type { ApprovalChoiceView, ApprovalView, VscodeToolView } from '../agentTools/toolViews';
 import type { AnswerEditsView, EditFileView } from '../workspaceEdits/toolEdits/reviewViews';
+import type { QuoteView } from '../core/quote/quoteView';
 
 export type { ErrorAction, ErrorView };
 // the tools' cards and picker rows, and the edits' review state, as the tools and the edits declare them
 export type { AnswerEditsView, ApprovalChoiceView, ApprovalView, EditFileView, VscodeToolView };
+// what sending now will cost, as the host computed it (src/core/quote)
+export type { QuoteView };
 
 // ---------- shared view model (host-owned transcript, as the webview sees it) ----------
 
@@ -103,6 +106,10 @@ export interface ConversationSummary {
   id: string;
   title: string;
   updatedAt: number;
+  /** USD the conversation has spent (the list shows what each task cost) */
+  totalCost?: number;
+  /** share of its prompt tokens the gateway read from the cache (0–1) */
+  cachedShare?: number;
 }
 
 export interface ComposerState {
@@ -201,7 +208,9 @@ export type HostMessage =
    * resolved the paths and checked the message with `imagesMessageSchema`); the part is added at
    * the end of the answer when the panel does not have it yet (an answer being written)
    */
-  | { type: 'images'; messageId: string; partId: string; images: ShownImage[] };
+  | { type: 'images'; messageId: string; partId: string; images: ShownImage[] }
+  /** what sending the composer's text now would cost (absent figures: no price); recomputed as the draft, attachments or settings change */
+  | { type: 'quote'; quote: QuoteView };
 
 // ---------- webview -> host (validated) ----------
 
@@ -259,6 +268,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('approvalAnswer'), id, choiceId: id }),
   /** the user clicked an image the host showed (`openId` of an `images` message): open it in VS Code */
   z.strictObject({ type: z.literal('openImage'), openId: id }),
+  /** the quote's "Set a Spending Limit…": the host asks for the conversation's limit */
+  z.strictObject({ type: z.literal('setEnvelope') }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -55,6 +55,8 @@ export interface Settings {
   budgets: Budgets;
   /** `modelgate.completions.*`: completions as you type */
   completions: CompletionSettings;
+  /** modelgate.budget.conversationUsd (user settings only): the spending limit a conversation has until the user sets its own; unset = none */
+  conversationUsd: number | undefined;
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -110,6 +112,7 @@ export const USER_ONLY_KEYS = [
   'completions.model',
   'completions.channel',
   'completions.dailyUsd',
+  'budget.conversationUsd',
 ] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
@@ -196,6 +199,7 @@ export function readSettings(): Settings {
   const monthlyUsd = budget('budget.monthlyUsd');
   const chatModel = str('chat.model', 'flagship-text');
   const completions = readCompletionSettings(c, chatModel, str, budget, problems);
+  const conversationUsd = budget('budget.conversationUsd');
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
@@ -216,6 +220,7 @@ export function readSettings(): Settings {
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     completions,
+    conversationUsd,
     problems,
   };
 }

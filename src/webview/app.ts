@@ -16,6 +16,7 @@ import type { StreamingMarkdownOptions } from './streamingMarkdown';
 import { TranscriptView } from './transcriptView';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
 import { l10n } from './panelL10n';
+import { QuoteBadge } from './quoteView';
 
 export interface ChatAppOptions {
   window: Window;
@@ -38,11 +39,15 @@ export class ChatApp {
   private readonly emptyState: HTMLElement;
   private readonly loading: HTMLElement;
   private conversationId: string | undefined;
+  /** what sending now will cost, beside the context meter under Send */
+  readonly quote: QuoteBadge;
   private ready = false;
   private busy = false;
   /** ids of finished answers with no known cost, for the header total */
   private unpriced = new Set<string>();
   private lastTotal: number | undefined;
+  /** prompt tokens of this conversation's answers and the part the cache served (the header's share cached) */
+  private prompts = { prompt: 0, cached: 0 };
   /** model and channel of the last composer state */
   private route: string | undefined;
 
@@ -73,6 +78,8 @@ export class ChatApp {
       options.draftDebounceMs,
     );
     this.composer.onEditChanged = (id) => this.transcript.markEditing(id);
+    this.quote = new QuoteBadge(doc, { post });
+    this.composer.addStatus(this.quote.element, this.quote.details);
 
     this.emptyState = h(doc, 'div', { className: 'empty-state' }, [
       h(doc, 'div', { className: 'empty-title', text: l10n.t('Ask about your code') }),
@@ -148,12 +155,16 @@ export class ChatApp {
         if (msg.costUnknown) this.unpriced.add(msg.messageId);
         else this.unpriced.delete(msg.messageId);
         if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;
-        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
+        if (msg.usage) {
+          this.prompts.prompt += msg.usage.promptTokens;
+          this.prompts.cached += msg.usage.cachedTokens;
+        }
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return;
       case 'truncated':
         this.transcript.truncate(msg.fromMessageId);
         for (const id of this.unpriced) if (!this.transcript.has(id)) this.unpriced.delete(id);
-        this.header.setTotalCost(this.lastTotal, this.unpriced.size);
+        this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return this.refreshEmpty();
       case 'composer':
         this.setComposer(msg.composer);
@@ -181,6 +192,9 @@ export class ChatApp {
         return this.transcript.approvalDone(msg.id);
       case 'images':
         return this.transcript.images(msg.messageId, msg.partId, msg.images);
+      case 'quote':
+        if (msg.quote.conversationId === this.conversationId && !this.busy) this.quote.set(msg.quote);
+        return;
       default:
         msg satisfies never; // every host message of protocol.ts has a case above: a new one without a case does not compile
         return;
@@ -195,6 +209,7 @@ export class ChatApp {
     // clicked, then typing at once on a busy host): the host may not have that text yet, so it
     // goes with the conversation now shown.
     const typed = first ? this.composer.takeTypedBeforeReady() : this.conversationId !== conversation.id ? this.composer.takeUnpostedDraft() : undefined;
+    if (this.conversationId !== conversation.id) this.quote.set(undefined);
     this.conversationId = conversation.id;
     this.notices.setConversation(conversation.id);
     this.notices.keepConversations(msg.conversations.map((c) => c.id));
@@ -208,7 +223,13 @@ export class ChatApp {
     // answers with no known cost (no price, or no usage reported): the header says so
     this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && costUnknown(m)).map((m) => m.id));
     this.lastTotal = conversation.totalCost;
-    this.header.setTotalCost(conversation.totalCost, this.unpriced.size);
+    this.prompts = { prompt: 0, cached: 0 };
+    for (const m of conversation.messages)
+      if (m.role === 'assistant' && m.usage) {
+        this.prompts.prompt += m.usage.promptTokens;
+        this.prompts.cached += m.usage.cachedTokens;
+      }
+    this.header.setTotalCost(conversation.totalCost, this.unpriced.size, this.cachedShare());
     this.header.setReady(true);
     this.setComposer(msg.composer);
     this.setBusy(msg.busy);
@@ -268,8 +289,14 @@ export class ChatApp {
   private setBusy(busy: boolean): void {
     if (!busy) this.notices.resolve('busy');
     this.busy = busy;
+    // the quote is for the next send: while an answer runs it would be stale (the host posts a new one when it ends)
+    if (busy) this.quote.set(undefined);
     this.composer.setBusy(busy);
     this.transcript.setBusy(busy);
+  }
+
+  private cachedShare(): number | undefined {
+    return this.prompts.prompt > 0 ? Math.min(1, this.prompts.cached / this.prompts.prompt) : undefined;
   }
 
   private refreshEmpty(): void {

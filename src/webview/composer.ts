@@ -42,6 +42,7 @@ export class Composer {
   private readonly meterOf: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly editBanner: HTMLElement;
+  private readonly status: HTMLElement;
   /** the tools from VS Code the user may switch on for the conversation */
   readonly toolPicker: ToolPicker;
   private state: ComposerState | undefined;
@@ -138,7 +139,7 @@ export class Composer {
       ]),
       // the tool picker shares the context meter's row while closed (a row less under the message box,
       // which three notices and the composer share with the conversation at 290 px); open, it wraps to its own
-      h(doc, 'div', { className: 'composer-status' }, [this.meter, this.toolPicker.element, this.hint]),
+      (this.status = h(doc, 'div', { className: 'composer-status' }, [this.meter, this.toolPicker.element, this.hint])),
     ]);
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
@@ -147,6 +148,12 @@ export class Composer {
       if (rules) this.post({ type: 'toggleRules', path: rules.getAttribute('data-toggle-rules')! });
     });
     this.refresh();
+  }
+
+  /** Adds an item at the end of the row under the message box (and, below it, what it expands). */
+  addStatus(item: HTMLElement, expanded?: HTMLElement): void {
+    this.status.append(item);
+    if (expanded) this.element.append(expanded);
   }
 
   get isEditing(): boolean {

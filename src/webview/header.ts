@@ -90,11 +90,16 @@ export class Header {
   }
 
   /** `unpriced`: answers of this conversation with no known cost, said so rather than counted as $0 */
-  setTotalCost(total: number | undefined, unpriced = 0): void {
+  setTotalCost(total: number | undefined, unpriced = 0, cachedShare?: number): void {
     const text = formatTotalCost(total, unpriced);
     this.total.hidden = !text;
     this.total.textContent = text;
-    this.total.title = text ? l10n.t('Cost of this conversation so far: {0}', text) : l10n.t('Cost of this conversation so far'); // the badge may be cut
+    // the badge may be cut: the title has it whole, with how much of the prompts the cache served
+    const title = text ? l10n.t('Cost of this conversation so far: {0}', text) : l10n.t('Cost of this conversation so far');
+    this.total.title =
+      text && cachedShare !== undefined
+        ? `${title}. ${l10n.t('{0} of its prompt tokens were read from the cache.', `${Math.round(cachedShare * 100)}%`)}`
+        : title;
   }
 
   private render(): void {

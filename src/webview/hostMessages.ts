@@ -73,6 +73,15 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
     m.answers.every((a) => isObj(a) && isStr(a.messageId) && isArr(a.files)),
   approvalRequest: (m) => isApproval(m.approval),
   approvalDone: (m) => isStr(m.id),
+  quote: (m) =>
+    isObj(m.quote) &&
+    typeof m.quote.seq === 'number' &&
+    isStr(m.quote.conversationId) &&
+    isStr(m.quote.model) &&
+    isStr(m.quote.channel) &&
+    isArr(m.quote.channels) &&
+    isObj(m.quote.output) &&
+    isObj(m.quote.requests),
   images: (m) =>
     isStr(m.messageId) && isStr(m.partId) && isArr(m.images) && m.images.length > 0 && m.images.length <= MAX_IMAGES_PER_PART && m.images.every(isShownImage),
 };

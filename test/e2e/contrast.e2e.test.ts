@@ -368,6 +368,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
       '.context-meter',
       '.message-usage',
       '.edits .edit-file',
+      '.quote-button',
     ]) {
       assert.ok((await chat.locator(selector).count()) > 0, `the panel shows no ${selector}`);
     }
@@ -499,6 +500,7 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
                 composerBar: rect('.composer-bar')!,
                 total: { text: text('.total-cost'), whole: whole('.total-cost') },
                 percent: { text: text('.meter-percent'), whole: whole('.meter-percent') },
+                quote: { text: text('.quote-button'), whole: whole('.quote-button'), rect: rect('.quote-button') },
               };
             });
           const check = async (what: string) => {
@@ -514,6 +516,12 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
             assert.ok(l.total.whole, `the total is cut (${at})`);
             assert.match(l.percent.text, /^(<1|\d+)%$/, at);
             assert.ok(l.percent.whole, `the context share is cut (${at})`);
+            // the cost quote: whole, in view, right under Send
+            assert.match(l.quote.text, /^≈ \$\d[\d.,]*(–[\d.,]+)?$|^no price$/, `the quote reads "${l.quote.text}" (${at})`);
+            assert.ok(l.quote.whole, `the quote is cut (${at})`);
+            const q = l.quote.rect!;
+            assert.ok(q.bottom <= l.viewport.height && q.top >= l.send.bottom - 1 && q.top - l.send.bottom <= 40, `the quote is not under Send (${at})`);
+            assert.ok(Math.abs(q.right - l.send.right) <= 12, `the quote is not aligned with Send (${at})`);
             // the model chip: the whole name, the channel's icon and its word as readable text
             // (under the name at this width), nothing cut; both in its accessible name and tooltip
             assert.equal(l.chip.name, 'flagship-text', `the model name reads "${l.chip.name}" (${at})`);
@@ -543,6 +551,22 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           mkdirSync(join(repoRoot(), 'test-results', 'screenshots'), { recursive: true });
           await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot) });
           await more.click();
+          // the quote's details: every channel, the cache, the assumptions, the spending limit
+          await chat.locator('.quote-button').click();
+          const details = chat.locator('.quote-details');
+          await details.waitFor({ state: 'visible', timeout: 10_000 });
+          // the default channel this send goes to, then each named channel
+          assert.equal(await details.locator('.quote-channels tbody tr').count(), 4, 'a row per channel');
+          await details.getByRole('button', { name: /Spending Limit/ }).waitFor({ state: 'visible', timeout: 10_000 });
+          // above the composer, wholly in view however little room the panel has
+          const box = await details.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            return { top: r.top, bottom: r.bottom, composer: el.closest('.composer')!.getBoundingClientRect().top, height: innerHeight };
+          });
+          assert.ok(box.top >= 0 && box.bottom <= box.height && box.bottom <= box.composer + 8, `the quote's details are not in view: ${JSON.stringify(box)}`);
+          await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot.replace('chat-290', 'quote-290')) });
+          await chat.locator('.quote-button').click();
+          await details.waitFor({ state: 'hidden', timeout: 10_000 });
         } finally {
           await wb.page.setViewportSize(size);
           await sidebarWidth(520);

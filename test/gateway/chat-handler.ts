@@ -16,7 +16,8 @@ import { reasoningFor, refuseMissingReasoning } from './reasoning';
 import { replayMarker, replayUsage, sendReplay } from './replay';
 import type { RequestContext } from './request-context';
 import { ResponseSender } from './response-sender';
-import { tokensOf } from './tokens';
+import { deepseekTokens, renderMessage, tokensOf } from './tokens';
+import type { SimChatModel } from './models';
 
 export function upstreamFailure(status: 502 | 503): ApiError {
   return status === 502
@@ -33,9 +34,18 @@ export function channelRefuses(model: string, channel: string): ApiError {
   );
 }
 
-function completionTokens(reply: Reply): number {
-  if (reply.kind === 'text') return tokensOf(reply.text);
-  return reply.calls.reduce((n, c) => n + tokensOf(c.name) + tokensOf(c.arguments) + 3, 0);
+/** A text's tokens as the model counts them (models.ts `tokens`). */
+const textTokens = (model: SimChatModel, text: string): number => (model.tokens === 'deepseek' ? deepseekTokens(text) : tokensOf(text));
+
+function completionTokens(model: SimChatModel, reply: Reply): number {
+  if (reply.kind === 'text') return textTokens(model, reply.text);
+  return reply.calls.reduce((n, c) => n + textTokens(model, c.name) + textTokens(model, c.arguments) + 3, 0);
+}
+
+/** The answer as the next request sends it back (the end of DeepSeek's output unit). */
+function renderedReply(reply: Reply): string {
+  if (reply.kind === 'text') return renderMessage({ role: 'assistant', content: reply.text });
+  return renderMessage({ role: 'assistant', content: null, tool_calls: reply.calls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) });
 }
 
 export async function handleChat(ctx: RequestContext): Promise<void> {
@@ -85,24 +95,35 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     ? { ...textReply(request, fimAnswerText(fim)), chunkSeed: hash32(fim.prefix + fim.suffix), chunkMax: 6 }
     : decideReply(request, state.options.demo);
   const demoThinking = !fim && state.options.demo ? demoReasoning(request) : undefined;
-  const reasoning = fim ? undefined : (reasoningFor(request.messages) ?? (demoThinking ? { form: 'content' as const, text: demoThinking } : undefined));
-  const bucket = `${key}\u0000${request.model.id}\u0000${request.channel}`;
-  const cached = request.model.caching ? state.cache.lookupAndStore(bucket, request.prompt.text) : 0;
+  const model = request.model;
+  const reasoning = fim
+    ? undefined
+    : (reasoningFor(request.messages, model.thinks) ?? (demoThinking ? { form: 'content' as const, text: demoThinking } : undefined));
+  const bucket = `${key}\u0000${model.id}\u0000${request.channel}`;
+  let cached = 0;
+  if (model.caching && model.cacheScheme === 'deepseek') {
+    cached = state.units.lookup(bucket, request.rendered);
+    state.units.store(bucket, request.rendered, renderedReply(reply));
+  } else if (model.caching) cached = state.cache.lookupAndStore(bucket, request.prompt.text);
   // reasoning tokens are part of completion_tokens
-  const reasoningTokens = reasoning ? tokensOf(reasoning.text) : 0;
-  const completion = completionTokens(reply) + reasoningTokens;
+  const reasoningTokens = reasoning ? textTokens(model, reasoning.text) : 0;
+  const completion = completionTokens(model, reply) + reasoningTokens;
   const usage: WireUsage = {
     prompt_tokens: request.promptTokens,
     completion_tokens: completion,
     total_tokens: request.promptTokens + completion,
-    prompt_tokens_details: { cached_tokens: cached },
+    // DeepSeek reports its cache in two fields of its own ("Context Caching": checking cache hits)
+    ...(model.cacheScheme === 'deepseek'
+      ? { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: request.promptTokens - cached }
+      : { prompt_tokens_details: { cached_tokens: cached } }),
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
-  const price = profile.prices[request.model.id];
+  const price = profile.prices[model.id];
+  const billed = { prompt_tokens: request.promptTokens, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
   // A completion is billed as it streams: the prompt now, each token as it is sent (a stream the
   // client closes early stops costing). Other answers are charged whole when they start.
   const billAsStreamed = !!fim && request.stream;
-  const upfront = chatCost(request.model.id, request.channel, billAsStreamed ? { ...usage, completion_tokens: 0 } : usage, price);
+  const upfront = chatCost(model.id, request.channel, billAsStreamed ? { ...billed, completion_tokens: 0 } : billed, price);
   state.charge(key, upfront);
   record.completionTokens += completion;
 

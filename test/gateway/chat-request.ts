@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Channel } from '../../src/core/client/types';
 import { invalidRequest } from './api-error';
 import { chatModel, DEFAULT_CHANNEL, SIM_CHANNELS, type SimChatModel } from './models';
-import { promptTokens, serializePrompt, type SerializedPrompt } from './tokens';
+import { deepseekTokens, promptTokens, renderPrompt, serializePrompt, type SerializedPrompt } from './tokens';
 import { zodToApiError } from './zod-issue';
 
 const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
@@ -81,6 +81,8 @@ export interface ValidChatRequest {
   /** the end-user id the client sent, if any */
   user: string | undefined;
   prompt: SerializedPrompt;
+  /** the conversation as a `deepseek`-counted model reads it (tokens.ts renderPrompt); '' for the others */
+  rendered: string;
   promptTokens: number;
 }
 
@@ -138,7 +140,8 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
   }
 
   const prompt = serializePrompt(body.tools, body.messages);
-  const tokens = promptTokens(prompt);
+  const rendered = model.tokens === 'deepseek' ? renderPrompt(body.tools, req.messages) : '';
+  const tokens = model.tokens === 'deepseek' ? deepseekTokens(rendered) : promptTokens(prompt);
   const window = Math.floor(model.contextWindow * Math.min(1, options.contextShare?.(channel) ?? 1));
   if (tokens + (maxTokens ?? 0) > window) {
     const where = window < model.contextWindow ? ` on the '${channel}' channel (the full ${model.contextWindow} tokens only on 'direct')` : '';
@@ -162,6 +165,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
     stop: typeof req.stop === 'string' ? [req.stop] : (req.stop ?? []).filter((s) => s !== ''),
     user: req.user,
     prompt,
+    rendered,
     promptTokens: tokens,
   };
 }

@@ -5,7 +5,6 @@
 import type { Reply } from './chat-reply';
 import { reasoningDelta, reasoningMessageFields, thinkBlock, type ReasoningForm } from './reasoning';
 import { seededRng } from './rng';
-import type { SimUsage } from './prices';
 
 export interface CompletionMeta {
   id: string;
@@ -13,8 +12,14 @@ export interface CompletionMeta {
   model: string;
 }
 
-export interface WireUsage extends SimUsage {
+/** The usage object as sent: OpenAI's cached-token field, or DeepSeek's hit and miss fields (models.ts `cacheScheme`). */
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  prompt_cache_hit_tokens?: number;
+  prompt_cache_miss_tokens?: number;
   completion_tokens_details: { reasoning_tokens: number };
 }
 

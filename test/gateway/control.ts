@@ -8,6 +8,7 @@
 //                                                   context share or refused models -> {profile}
 //   GET  /__sim/channels                            {profiles, record}: how channels behave, what each did
 //   GET  /__sim/streams                             every streamed chat answer (planned, sent, charged; closed early?)
+//   POST /__sim/clock    {advanceMs}                 move the simulator's clock forward (prompt caches expire by it) -> {now}
 //   GET  /__sim/health                              {ok, baseUrl, imageHostUrl}
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -18,6 +19,13 @@ import { sendJson } from './http-io';
 import { paramPath } from './zod-issue';
 
 const balanceSchema = z.object({ key: z.string().min(1), usd: z.number().finite().optional() });
+const clockSchema = z.object({
+  advanceMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(365 * 24 * 3_600_000),
+});
 
 function bad(res: ServerResponse, message: string): void {
   sendJson(res, 400, { error: { message, type: 'invalid_request_error', param: null, code: null } });
@@ -61,6 +69,12 @@ export function handleControl(state: GatewayState, baseUrl: string, req: Incomin
       const { channel, ...patch } = parsed.data;
       applyChannelPatch(state.channels[channel], patch);
       return sendJson(res, 200, { profile: state.channels[channel] });
+    }
+    case 'POST /__sim/clock': {
+      const parsed = clockSchema.safeParse(parse(body));
+      if (!parsed.success) return bad(res, 'Expected {"advanceMs": a whole number of milliseconds, at least 0}.');
+      state.clockOffsetMs += parsed.data.advanceMs;
+      return sendJson(res, 200, { now: state.now() });
     }
     case 'GET /__sim/channels':
       return sendJson(res, 200, { profiles: state.channels, record: state.channelLedger.all() });

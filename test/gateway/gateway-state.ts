@@ -6,6 +6,7 @@ import { applyChannelPatch, ChannelLedger, defaultChannelProfiles, type ChannelP
 import { FaultQueue } from './faults';
 import { ImageStore } from './image-store';
 import { PromptCache } from './prompt-cache';
+import { PrefixUnits } from './prompt-units';
 import { seededRng, type Rng } from './rng';
 import type { Channel } from '../../src/core/client/types';
 import type { ModelsForm } from './models';
@@ -67,7 +68,14 @@ export interface ResolvedOptions {
 
 export class GatewayState {
   readonly balances = new Map<string, number>();
-  readonly cache = new PromptCache();
+  /** what advanceClock() moved the simulator's clock past the real one (ms) */
+  clockOffsetMs = 0;
+  /** the simulator's clock: what prompt caches expire by (tests move it with advanceClock) */
+  readonly now = (): number => Date.now() + this.clockOffsetMs;
+  /** OpenAI-style prompt cache (prompt-cache.ts) */
+  readonly cache = new PromptCache(this.now);
+  /** DeepSeek-style cache prefix units (prompt-units.ts) */
+  readonly units = new PrefixUnits(this.now);
   readonly faults = new FaultQueue();
   /** the same array for the simulator's whole life: tests may hold on to it */
   readonly requests: RecordedRequest[] = [];
@@ -102,6 +110,8 @@ export class GatewayState {
     this.balances.clear();
     for (const [key, { balance }] of Object.entries(this.options.keys)) this.balances.set(key, balance);
     this.cache.clear();
+    this.units.clear();
+    this.clockOffsetMs = 0;
     this.faults.clear();
     this.requests.length = 0;
     this.images.clear();

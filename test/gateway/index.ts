@@ -49,7 +49,9 @@ export interface RunningGateway {
   channelRecord(): ChannelRecord[]; // the simulator's own record per model × channel
   streams(): StreamRecord[]; // every streamed chat answer: planned, sent and charged tokens, and whether the client closed it early
   closedStreams(): StreamRecord[]; // the streams the client closed before their end
-  reset(): void;
+  reset(): void; // also puts the clock back
+  advanceClock(ms: number): number; // moves the simulator's clock (what prompt caches expire by) forward; returns now()
+  now(): number; // the simulator's clock: Date.now() plus what advanceClock() added
   balance(key: string): number;
   holdModelList(): () => void; // GET /models answers only once the returned release() is called (a listing still in flight)
   holdStreams(): () => void; // every chat stream pauses after its first content chunk until the returned release() is called (streams surely in flight at once)
@@ -132,6 +134,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     streams: () => state.streams.map((r) => ({ ...r })),
     closedStreams: () => state.streams.filter((r) => r.closedEarly).map((r) => ({ ...r })),
     reset: () => state.reset(),
+    advanceClock: (ms) => {
+      if (!(ms >= 0)) throw new Error('advanceClock(): the clock only moves forward');
+      state.clockOffsetMs += ms;
+      return state.now();
+    },
+    now: () => state.now(),
     balance: (key) => {
       const value = state.balances.get(key);
       if (value === undefined) throw new Error('balance(): no such key'); // the key itself is never put in a message

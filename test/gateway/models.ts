@@ -12,6 +12,22 @@ export interface SimChatModel {
   maxOutput: number;
   /** explicit prompt caching: a prefix repeated from an earlier request is billed at the cache price */
   caching: boolean;
+  /**
+   * How its prompt cache bills, each after a provider's document (prompt-cache.ts, prompt-units.ts):
+   * `openai` = OpenAI "Prompt caching" (automatic; the longest shared prefix from 1,024 tokens in
+   * 128-token increments; minutes of inactivity), `deepseek` = DeepSeek "Context Caching" (cache
+   * prefix units at the end of each request's input and output, at common prefixes and at fixed
+   * token intervals; hit only by a whole unit; kept for hours).
+   */
+  cacheScheme: 'openai' | 'deepseek';
+  /**
+   * How its tokens are counted (tokens.ts): `json` = a quarter token per character of the request's
+   * JSON (the simulator's own rule); `deepseek` = DeepSeek "Token & Token Usage" (about 0.3 token per
+   * English character, 0.6 per Chinese character) over the rendered conversation.
+   */
+  tokens: 'json' | 'deepseek';
+  /** a reasoning model: every answer starts with reasoning in `reasoning_content` (DeepSeek's form) */
+  thinks?: boolean;
 }
 
 export type SimImageSize = '256x256' | '512x512' | '1024x1024' | '1792x1024' | '1024x1792';
@@ -28,8 +44,30 @@ export interface SimImageModel {
 }
 
 export const SIM_CHAT_MODELS: readonly SimChatModel[] = [
-  { kind: 'chat', id: 'flagship-text', imageInput: false, contextWindow: 1_000_000, maxOutput: 128_000, caching: true },
-  { kind: 'chat', id: 'long-context-tools', imageInput: true, contextWindow: 2_000_000, maxOutput: 2_000_000, caching: true },
+  { kind: 'chat', id: 'flagship-text', imageInput: false, contextWindow: 1_000_000, maxOutput: 128_000, caching: true, cacheScheme: 'openai', tokens: 'json' },
+  {
+    kind: 'chat',
+    id: 'long-context-tools',
+    imageInput: true,
+    contextWindow: 2_000_000,
+    maxOutput: 2_000_000,
+    caching: true,
+    cacheScheme: 'openai',
+    tokens: 'json',
+  },
+  // Beyond the service interface: a reasoning model that bills as DeepSeek documents its API
+  // (context caching, token counts, usage fields), so quotes meet a second caching scheme.
+  {
+    kind: 'chat',
+    id: 'reasoner',
+    imageInput: false,
+    contextWindow: 128_000,
+    maxOutput: 64_000,
+    caching: true,
+    cacheScheme: 'deepseek',
+    tokens: 'deepseek',
+    thinks: true,
+  },
 ];
 
 export const SIM_IMAGE_MODELS: readonly SimImageModel[] = [
@@ -94,7 +132,7 @@ export function chatModelEntry(m: SimChatModel, form: ModelsForm, price?: { inpu
             }
           : {}),
         top_provider: { context_length: m.contextWindow, max_completion_tokens: m.maxOutput, is_moderated: false },
-        supported_parameters: ['max_tokens', 'temperature', 'top_p', 'tools', 'tool_choice', 'stop'],
+        supported_parameters: ['max_tokens', 'temperature', 'top_p', 'tools', 'tool_choice', 'stop', ...(m.thinks ? ['reasoning'] : [])],
       };
     case 'vllm':
       return { ...base, owned_by: 'vllm', root: m.id, parent: null, max_model_len: m.contextWindow, permission: [] };
@@ -106,6 +144,7 @@ export function chatModelEntry(m: SimChatModel, form: ModelsForm, price?: { inpu
         ...(price ? { input_cost_per_token: price.input / 1e6, output_cost_per_token: price.output / 1e6 } : {}),
         supports_vision: m.imageInput,
         supports_function_calling: true,
+        ...(m.thinks ? { supports_reasoning: true } : {}),
       };
     default:
       return base;

@@ -2,7 +2,8 @@
 // Chat prices are USD per 1M tokens, per model and per channel. As in the interface's model table,
 // only `long-context-tools` lists a cache-read price; `flagship-text` caches prompts but its
 // card has input and output only, so its cached tokens are billed at the input price (the
-// same rule as src/core/spend/cost.ts applies to an absent `cacheRead`).
+// same rule as src/core/spend/cost.ts applies to an absent `cacheRead`). `reasoner` is priced
+// the way DeepSeek prices its models: a cache hit at a tenth of a miss.
 // Image prices are USD per image, by model, quality and size (channel-independent).
 import type { Channel } from '../../src/core/client/types';
 import type { SimImageSize } from './models';
@@ -24,6 +25,11 @@ export const PRICE_CARD = {
       direct: { input: 1.25, output: 10, cacheRead: 0.3125 },
       stable: { input: 1, output: 8, cacheRead: 0.25 },
       economical: { input: 0.6, output: 4.8, cacheRead: 0.15 },
+    },
+    reasoner: {
+      direct: { input: 0.56, output: 1.68, cacheRead: 0.056 },
+      stable: { input: 0.5, output: 1.5, cacheRead: 0.05 },
+      economical: { input: 0.3, output: 0.9, cacheRead: 0.03 },
     },
   } as Record<string, Record<Channel, ChatPrice>>,
   image: {

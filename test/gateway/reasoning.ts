@@ -15,11 +15,17 @@
 //                           ("Thinking Mode", tool calls): every assistant message with
 //                           `tool_calls` of the tool loop in progress must carry its
 //                           `reasoning_content` back, else a 400 with DeepSeek's wording.
+// A model with `thinks` (models.ts: `reasoner`) reasons on every request in DeepSeek's form without
+// a marker; `[[think:N]]` makes its reasoning N words (default THINK_WORDS).
 // Reasoning tokens are reported in `usage.completion_tokens_details.reasoning_tokens` and are
 // part of `completion_tokens` (OpenAI's usage object; DeepSeek and OpenRouter follow it).
 import { invalidRequest } from './api-error';
 import type { WireMessage } from './chat-request';
 import { textOf } from './chat-request';
+import { wordsAnswer } from './answers';
+
+/** Words of a thinking model's reasoning when the question does not say (`[[think:N]]`). */
+export const THINK_WORDS = 150;
 
 export type ReasoningForm = 'content' | 'field' | 'tags' | 'passback';
 
@@ -47,15 +53,21 @@ export function reasoningText(userText: string, round: number): string {
     : `Round ${round}: the tool results are in. I check them before I answer.`;
 }
 
-/** The form and text of this request's reasoning, or undefined for a model that does not reason. */
-export function reasoningFor(messages: readonly WireMessage[]): { form: ReasoningForm; text: string } | undefined {
+/**
+ * The form and text of this request's reasoning, or undefined for a model that does not reason.
+ * `thinks`: a reasoning model, which reasons without a marker (DeepSeek's form, `[[think:N]]` words).
+ */
+export function reasoningFor(messages: readonly WireMessage[], thinks = false): { form: ReasoningForm; text: string } | undefined {
   const userIndex = lastUserIndex(messages);
   if (userIndex < 0) return undefined;
   const userText = textOf(messages[userIndex]!.content);
-  const form = reasoningMarker(userText);
-  if (!form) return undefined;
   const round = messages.slice(userIndex + 1).filter((m) => m.role === 'assistant' && m.tool_calls).length;
-  return { form, text: reasoningText(userText, round) };
+  const form = reasoningMarker(userText);
+  if (form) return { form, text: reasoningText(userText, round) };
+  if (!thinks) return undefined;
+  const words = /\[\[think:(\d+)\]\]/.exec(userText);
+  const n = words ? Math.min(20_000, Number(words[1])) : THINK_WORDS;
+  return { form: 'content', text: `${reasoningText(userText, round)} ${wordsAnswer(`${userText}\u0000${round}`, n)}` };
 }
 
 /** `passback`: refuses a tool loop whose assistant messages lost their reasoning_content. */

@@ -40,6 +40,14 @@ export interface AnswerOptions {
    * calls are not run and the text is appended (a budget used up mid-answer).
    */
   beforeToolRound?(spent: { usage?: Usage; cost?: number }, messages: ChatMessage[]): Promise<string | undefined>;
+  /**
+   * Before each request (the first and the one after every round): `cost` is what the answer's
+   * requests cost so far. `stop`: the request is not sent, the answer ends with that text; `channel`
+   * (with its price): this request and the rest go there (a cheaper channel the user chose).
+   */
+  beforeRequest?(r: { index: number; channel: ChannelChoice; cost: number; messages: ChatMessage[] }): Promise<RequestGate | undefined>;
+  /** A request ended with usage from the gateway: what was sent, when, where and what it was billed. */
+  requestDone?(r: { channel: ChannelChoice; messages: ChatMessage[]; at: number; usage: Usage; calls: boolean }): void;
   describeError(err: unknown): ErrorView;
   /** the catalogue's price for model and channel; no price, no cost */
   price?: Price;
@@ -48,6 +56,8 @@ export interface AnswerOptions {
   /** injectable clock (thinking time) */
   now?: () => number;
 }
+
+export type RequestGate = { stop: string } | { channel: ChannelChoice; price: Price | undefined };
 
 export interface AnswerOutcome {
   /** summed over the requests of the answer; undefined when the gateway reported none */
@@ -112,7 +122,11 @@ function truncateForView(text: string): string {
 export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   const rec = o.record;
   let messages = o.messages;
+  let channel = o.channel;
+  let price = o.price;
   let usage: Usage | undefined;
+  /** what the requests so far cost, each at its channel's price (undefined once one had usage and no price) */
+  let cost: number | undefined = 0;
   let requests = 0;
   let rounds = 0;
   let roundText = '';
@@ -127,7 +141,7 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   };
   const setUsage = () => {
     if (!usage) return;
-    rec.usage = usageView(usage, o.price ? costOf(usage, o.price) : undefined);
+    rec.usage = usageView(usage, cost);
   };
   try {
     for (;;) {
@@ -135,8 +149,23 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       let roundReasoning = '';
       let reasoningField: ReasoningField | undefined;
       const calls: ToolCall[] = [];
+      const gate: RequestGate | undefined = await o.beforeRequest?.({ index: requests, channel, cost: cost ?? 0, messages });
+      if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
+      if (gate && 'stop' in gate) {
+        appendText(rec, gate.stop);
+        o.events.text(gate.stop);
+        break;
+      }
+      if (gate) {
+        channel = gate.channel;
+        price = gate.price;
+        rec.channel = channel;
+      }
       requests++;
-      for await (const ev of o.client.streamChat(chatRequest(o.model, o.channel, messages, o.tools), { signal: o.signal })) {
+      const sentAt = Date.now();
+      let requestUsage: Usage | undefined;
+      const costBefore: number | undefined = cost;
+      for await (const ev of o.client.streamChat(chatRequest(o.model, channel, messages, o.tools), { signal: o.signal })) {
         if (ev.type === 'reasoning') {
           if (!ev.text) continue;
           thinkingSince ??= now();
@@ -155,10 +184,13 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
           calls.push(...ev.calls);
         } else if (ev.type === 'usage') {
           usage = addUsage(usage, ev.usage);
+          requestUsage = addUsage(requestUsage, ev.usage);
+          cost = costBefore !== undefined && price ? costBefore + costOf(requestUsage, price) : undefined;
           setUsage();
         }
       }
       stopThinking();
+      if (requestUsage) o.requestDone?.({ channel, messages, at: sentAt, usage: requestUsage, calls: calls.length > 0 });
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
       if (calls.length === 0) break;
 
@@ -175,7 +207,7 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
         o.events.text(note);
         break;
       }
-      const stop = await o.beforeToolRound?.({ usage, cost: usage && o.price ? costOf(usage, o.price) : undefined }, messages);
+      const stop = await o.beforeToolRound?.({ usage, cost: usage ? cost : undefined }, messages);
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
       if (stop !== undefined) {
         for (const c of calls) {
@@ -248,5 +280,5 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
     }
   }
   setUsage();
-  return { usage, cost: usage && o.price ? costOf(usage, o.price) : undefined, requests };
+  return { usage, cost: usage ? cost : undefined, requests };
 }

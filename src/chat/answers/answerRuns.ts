@@ -18,6 +18,9 @@ import type { ToolRunContext } from '../../agentTools/toolContext';
 import type { ChatTools, ToolResult } from '../../agentTools/chatTools';
 import { errorText } from '../../core/errorText';
 import { clipForLog } from '../../core/logText';
+import type { Approvals } from '../../agentTools/approvals';
+import type { ComposerQuotes } from '../quote/composerQuotes';
+import { envelopeGate } from '../quote/envelopeLimit';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -37,7 +40,11 @@ export class AnswerRuns {
   constructor(
     private readonly scope: ChatScope,
     private readonly tools: ChatTools,
-    private readonly ended?: AnswerEnded,
+    private readonly ended: AnswerEnded | undefined,
+    /** what the next request may cost (the envelope's check), and what each request teaches the quote */
+    private readonly quotes: ComposerQuotes,
+    /** the panel's cards: the pause before a request that would pass the conversation's limit */
+    private readonly approvals: Approvals,
   ) {
     this.#channels = new AnswerChannels(scope.services);
   }
@@ -94,6 +101,7 @@ export class AnswerRuns {
     const history = wireHistory(c);
     const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
+    if (tools?.length) record.tools = true;
     c.messages.push(record);
     store.changed(c, { touch: true });
     out.postFor(c, { type: 'messageAdded', message: messageView(record) });
@@ -122,6 +130,8 @@ export class AnswerRuns {
       );
     const messages = requestMessages(c, tools, rules.files, history);
     const answerClient = this.#channels.client(client);
+    const gateToken = new vscode.CancellationTokenSource();
+    run.abort.signal.addEventListener('abort', () => gateToken.cancel());
     if (rules.files.length) {
       const withRules = services.budget.hold(estimate(messages));
       hold.settle();
@@ -148,6 +158,25 @@ export class AnswerRuns {
           if (!refusal) return undefined;
           services.log.info(`Chat answer stopped before a tool round: a budget is used up (${model}).`);
           return `\n\n_${vscode.l10n.t('Stopped before the next round of tool calls: {0}', refusal.message)}_`;
+        },
+        // The conversation's spending limit: checked before every request, the answer pauses at a card
+        beforeRequest: async (r) => {
+          const gate = await envelopeGate({
+            scope: this.scope,
+            approvals: this.approvals,
+            conversation: c,
+            messageId: record.id,
+            channel: r.channel,
+            spent: (c.totalCost ?? 0) + r.cost,
+            quote: (ch) => this.quotes.nextRequest(c, record, model, ch, r.messages, tools),
+            token: gateToken.token,
+          });
+          if (gate.kind === 'stop') return { stop: gate.note };
+          if (gate.kind === 'switch') return { channel: gate.channel, price: services.catalogue().price(model, gate.channel) };
+          return undefined;
+        },
+        requestDone: (r) => {
+          if (!run.detached) this.quotes.requestDone(c, record, { ...r, ...(tools ? { tools } : {}) });
         },
         describeError: (err) => describeError(err),
         price,
@@ -188,6 +217,7 @@ export class AnswerRuns {
         );
         return;
       }
+      this.quotes.answerDone(record, !!tools?.length);
       outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note, [], { conversation: c }));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
       services.usage.recordAnswer(
@@ -220,6 +250,7 @@ export class AnswerRuns {
         costUnknown: costUnknown(record),
       });
     } finally {
+      gateToken.dispose();
       hold.settle();
       if (this.ended) await this.ended(c, record.id).catch((err: unknown) => services.log.warn(`Chat: after the answer: ${errorText(err)}`));
       this.#runs.delete(c.id);

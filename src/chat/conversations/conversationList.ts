@@ -10,6 +10,7 @@
 // ones whose label does not match.
 import * as vscode from 'vscode';
 import { plainLabel } from '../../core/plainLabel';
+import { formatUsd } from '../../core/spend/cost';
 import { cleanRename, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
 import type { ConversationStore } from './conversationStore';
 
@@ -184,10 +185,18 @@ export class ConversationListSession implements vscode.Disposable {
 
   private item(entry: ListEntry, snippet: string | undefined, activeId: string, now: number): ConversationItem {
     const when = relativeDate(entry.updatedAt, now);
+    // what the task cost, and how much of its prompts the cache served
+    const cost =
+      entry.totalCost === undefined
+        ? undefined
+        : entry.cachedShare !== undefined && entry.cachedShare >= 0.005
+          ? vscode.l10n.t('{0} ({1} cached)', formatUsd(entry.totalCost), `${Math.round(entry.cachedShare * 100)}%`)
+          : formatUsd(entry.totalCost);
+    const parts = [when, ...(cost ? [cost] : []), ...(entry.id === activeId ? [vscode.l10n.t('open now')] : [])];
     return {
       id: entry.id,
       label: displayTitle(entry.title),
-      description: entry.id === activeId ? `${when} · open now` : when,
+      description: parts.join(' · '),
       detail: snippet,
       alwaysShow: true,
       buttons: [RENAME, DELETE],

@@ -8,7 +8,7 @@
 //   inserted after their predecessor on disk, so a question stays next to its answer;
 // - a message both sides hold: this window's version when it changed it since `synced`, else disk's;
 // - the other fields (title, draft, attachments): this window's when it changed them since
-//   `synced`, else disk's; the cost adds both windows' spending.
+//   `synced`, else disk's; the cost adds both windows' spending; the last request is the later one.
 // A message can only disappear through an explicit removal, never because one window wrote a
 // stale copy, so a lost update between two writes is repaired by the next sync of either window.
 import type { Conversation, MessageRecord } from './conversationTranscript';
@@ -68,7 +68,7 @@ export function mergeInto(
   }
   local.messages.splice(0, local.messages.length, ...out);
 
-  const field = <K extends 'title' | 'renamed' | 'draft' | 'pinned' | 'pending'>(k: K) => {
+  const field = <K extends 'title' | 'renamed' | 'draft' | 'pinned' | 'pending' | 'envelope'>(k: K) => {
     if (synced && json(local[k]) === json(synced[k])) local[k] = disk[k];
   };
   field('title');
@@ -76,6 +76,9 @@ export function mergeInto(
   field('draft');
   field('pinned');
   field('pending');
+  field('envelope');
+  // the cache is predicted from whichever window sent last
+  if (disk.lastRequest && (!local.lastRequest || disk.lastRequest.at > local.lastRequest.at)) local.lastRequest = disk.lastRequest;
   if (local.totalCost !== undefined || disk.totalCost !== undefined) {
     const total = (local.totalCost ?? 0) + (disk.totalCost ?? 0) - (synced?.totalCost ?? 0);
     local.totalCost = Math.max(total, local.totalCost ?? 0, disk.totalCost ?? 0);

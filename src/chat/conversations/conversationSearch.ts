@@ -103,6 +103,8 @@ export interface ListEntry {
   id: string;
   title: string;
   updatedAt: number;
+  totalCost?: number;
+  cachedShare?: number;
   /** the bounded search text (any case); missing for entries written before it existed */
   text?: string;
 }

@@ -61,6 +61,8 @@ const indexSchema = z.object({
       id: z.string().refine(isValidId),
       title: z.string(),
       updatedAt: z.number(),
+      totalCost: z.number().nonnegative().finite().optional(),
+      cachedShare: z.number().min(0).max(1).optional(),
       /** bounded search text (conversationSearch.ts); missing in indexes written before it existed */
       text: z.string().optional(),
     }),
@@ -73,7 +75,13 @@ const DELETED_MAX = 1000;
 /** An index entry: what the list shows, plus the bounded search text of the conversation. */
 type IndexEntry = ConversationSummary & { text?: string };
 const entryOf = (c: Conversation): IndexEntry => ({ ...summaryOf(c), text: searchTextOf(c) });
-const summaryOfEntry = (e: IndexEntry): ConversationSummary => ({ id: e.id, title: e.title, updatedAt: e.updatedAt });
+const summaryOfEntry = (e: IndexEntry): ConversationSummary => ({
+  id: e.id,
+  title: e.title,
+  updatedAt: e.updatedAt,
+  ...(e.totalCost !== undefined ? { totalCost: e.totalCost } : {}),
+  ...(e.cachedShare !== undefined ? { cachedShare: e.cachedShare } : {}),
+});
 
 /** While an answer streams, the conversation is written at most this long after a change: a crash loses at most ~this much of it. */
 export const DEFAULT_SAVE_DEBOUNCE_MS = 100;
@@ -319,7 +327,15 @@ export class ConversationStore {
     const s = entryOf(c);
     const old = this.summaries[i];
     if (i < 0) this.summaries.push(s);
-    else if (!old || old.title !== s.title || old.updatedAt !== s.updatedAt || old.text !== s.text) this.summaries[i] = s;
+    else if (
+      !old ||
+      old.title !== s.title ||
+      old.updatedAt !== s.updatedAt ||
+      old.text !== s.text ||
+      old.totalCost !== s.totalCost ||
+      old.cachedShare !== s.cachedShare
+    )
+      this.summaries[i] = s;
     // A streamed delta changes the answer, not its entry (a streaming answer is not in the search
     // text): the index (~2 MB with 1,000 conversations) is not written again for it.
     if (i < 0 || this.summaries[i] !== old) this.indexDirty = true;

@@ -10,6 +10,8 @@ import type { AssistantPart, AttachmentView, ConversationSummary, ConversationVi
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
+import type { RequestUsage } from '../../core/quote/answerHistory';
+import type { PreviousRequest } from '../../core/quote/cachePrediction';
 import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
 
 /** A stored user message: what the webview shows, plus what was sent. */
@@ -28,6 +30,10 @@ export type AssistantRecord = Extract<MessageView, { role: 'assistant' }> & {
    * call without its result would make the next request invalid).
    */
   wire: ChatMessage[];
+  /** each request of the answer as the gateway billed it (what the quote learns the answer's length and rounds from) */
+  requests?: RequestUsage[];
+  /** tools were offered to it (an answer that may take rounds) */
+  tools?: boolean;
 };
 
 export type MessageRecord = UserRecord | AssistantRecord;
@@ -59,6 +65,10 @@ export interface Conversation {
   removed?: string[];
   /** the user renamed it: the title is theirs, never derived from a message again */
   renamed?: boolean;
+  /** the conversation's own spending limit (USD), set from the quote; absent: the default of the settings */
+  envelope?: number;
+  /** the last request the gateway answered (what the next one's prompt cache is predicted from) */
+  lastRequest?: PreviousRequest;
 }
 
 export const NEW_CHAT_TITLE = 'New chat';
@@ -86,7 +96,17 @@ export function isEmpty(c: Conversation): boolean {
 }
 
 export function summaryOf(c: Conversation): ConversationSummary {
-  return { id: c.id, title: c.title, updatedAt: c.updatedAt };
+  const s: ConversationSummary = { id: c.id, title: c.title, updatedAt: c.updatedAt };
+  if (c.totalCost !== undefined) s.totalCost = c.totalCost;
+  let prompt = 0;
+  let cached = 0;
+  for (const m of c.messages)
+    if (m.role === 'assistant' && m.usage) {
+      prompt += m.usage.promptTokens;
+      cached += m.usage.cachedTokens;
+    }
+  if (prompt > 0) s.cachedShare = Math.min(1, cached / prompt);
+  return s;
 }
 
 export function messageView(m: MessageRecord): MessageView {
@@ -270,6 +290,25 @@ const userRecord = z.object({
   context: z.array(volatile),
   wire: wireMessage,
 });
+const count = z.number().finite().nonnegative();
+const requestUsage = z.object({
+  at: z.number(),
+  channel: z.string().max(100),
+  promptTokens: count,
+  cachedTokens: count,
+  completionTokens: count,
+  reasoningTokens: count.optional(),
+  calls: z.boolean().optional(),
+  counted: count.optional(),
+});
+/** the previous request's fingerprint: per segment a hash and its tokens (no text) */
+const previousRequest = z.object({
+  model: z.string().max(200),
+  channel: z.string().max(100),
+  at: z.number(),
+  fingerprint: z.object({ rule: z.string().max(100), tokens: count, hashes: z.array(z.number()).max(100_000), sizes: z.array(count).max(100_000) }),
+  promptTokens: count.optional(),
+});
 const assistantRecord = z.object({
   id: z.string(),
   role: z.literal('assistant'),
@@ -289,6 +328,8 @@ const assistantRecord = z.object({
   error: z.object({ message: z.string(), actions: z.array(errorActions) }).optional(),
   createdAt: z.number(),
   wire: z.array(wireMessage),
+  requests: z.array(requestUsage).max(200).optional(),
+  tools: z.boolean().optional(),
 });
 const pendingAttachment = z.discriminatedUnion('kind', [
   z.object({ id: z.string(), kind: z.literal('selection'), label: z.string(), contexts: z.array(volatile) }),
@@ -317,6 +358,8 @@ export const storedConversationSchema = z.object({
   totalCost: z.number().optional(),
   removed: z.array(z.string()).optional(),
   renamed: z.boolean().optional(),
+  envelope: z.number().positive().finite().optional(),
+  lastRequest: previousRequest.optional(),
 });
 
 export function serializeConversation(c: Conversation): string {

@@ -90,3 +90,99 @@ describe('gateway simulator: prompt caching', function () {
     assert.ok(b.usage.prompt_tokens_details.cached_tokens >= 1024);
   });
 });
+
+describe('gateway simulator: cache lifetime on its clock', function () {
+  this.timeout(30_000);
+  const ctx = useGateway();
+  afterEach(() => ctx.gw.reset());
+
+  it('OpenAI-style: a prefix idle for 5 minutes is forgotten; one used within them stays', async () => {
+    const messages = [system('lifetime'), user('Lifetime question.')];
+    await complete(ctx.gw, { messages });
+    ctx.gw.advanceClock(4 * 60_000);
+    const warm = await complete(ctx.gw, { messages });
+    assert.ok(warm.usage.prompt_tokens_details.cached_tokens >= 1024, 'read within 5 minutes');
+    // the read made it active again: 4 more minutes are still within 5 minutes of that use
+    ctx.gw.advanceClock(4 * 60_000);
+    assert.ok((await complete(ctx.gw, { messages })).usage.prompt_tokens_details.cached_tokens >= 1024);
+    ctx.gw.advanceClock(5 * 60_000 + 1);
+    assert.equal((await complete(ctx.gw, { messages })).usage.prompt_tokens_details.cached_tokens, 0, 'expired after 5 idle minutes');
+  });
+
+  it('POST /__sim/clock moves the clock (for a simulator in another process)', async () => {
+    const before = ctx.gw.now();
+    const res = await fetch(ctx.gw.baseUrl.replace(/\/v1$/, '/__sim/clock'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 3_600_000 }),
+    });
+    const { now } = (await res.json()) as { now: number };
+    assert.ok(now - before >= 3_600_000 && now - before < 3_700_000);
+    const bad = await fetch(ctx.gw.baseUrl.replace(/\/v1$/, '/__sim/clock'), { method: 'POST', body: JSON.stringify({ advanceMs: -1 }) });
+    assert.equal(bad.status, 400);
+  });
+});
+
+describe('gateway simulator: DeepSeek-style context caching (reasoner)', function () {
+  this.timeout(30_000);
+  const ctx = useGateway();
+  afterEach(() => ctx.gw.reset());
+  type DsUsage = { prompt_tokens: number; prompt_cache_hit_tokens: number; prompt_cache_miss_tokens: number; prompt_tokens_details?: unknown };
+  const ask = async (messages: unknown[]) => {
+    const res = await chat(ctx.gw, { model: 'reasoner', stream: false, messages });
+    assert.equal(res.status, 200);
+    return (await res.json()) as { choices: { message: { content: string; reasoning_content: string } }[]; usage: DsUsage & { completion_tokens: number } };
+  };
+
+  it("reports hits and misses in DeepSeek's fields, and the next turn reads the answer from cache too", async () => {
+    const turn1 = [{ role: 'system', content: 'You are a helpful assistant.' }, user('What is the capital of France? [[words:30]]')];
+    const a1 = await ask(turn1);
+    assert.equal(a1.usage.prompt_cache_hit_tokens, 0);
+    assert.equal(a1.usage.prompt_cache_miss_tokens, a1.usage.prompt_tokens);
+    assert.equal(a1.usage.prompt_tokens_details, undefined);
+    assert.ok(a1.choices[0]!.message.reasoning_content.length > 0, 'a reasoning model reasons without a marker');
+    const answer = a1.choices[0]!.message.content;
+    const a2 = await ask([...turn1, { role: 'assistant', content: answer }, user('And of Spain? [[words:5]]')]);
+    // the unit at the end of the output: the first prompt and the answer, not the new question
+    const hit = a2.usage.prompt_cache_hit_tokens;
+    assert.ok(hit > a1.usage.prompt_tokens, `${hit} > ${a1.usage.prompt_tokens}: the answer was cached too`);
+    assert.ok(hit < a2.usage.prompt_tokens);
+    assert.equal(hit + a2.usage.prompt_cache_miss_tokens, a2.usage.prompt_tokens);
+    // no 1,024-token minimum, no 128-token blocks
+    assert.ok(hit < 1024);
+  });
+
+  it('hits only a whole unit; a common prefix becomes a unit for the request after', async () => {
+    const a = 'A'.repeat(3000);
+    const first = [{ role: 'system', content: a }, user('B question one')];
+    await ask(first);
+    const second = await ask([{ role: 'system', content: a }, user('C question two')]);
+    assert.equal(second.usage.prompt_cache_hit_tokens, 0, 'A+C matches no unit of A+B');
+    const third = await ask([{ role: 'system', content: a }, user('D question three')]);
+    assert.ok(third.usage.prompt_cache_hit_tokens >= 900, `A+D hits the common prefix A (${third.usage.prompt_cache_hit_tokens})`);
+  });
+
+  it('keeps units for hours, not minutes, and forgets them after 4 idle hours', async () => {
+    const turn = [{ role: 'system', content: 'Keep this. '.repeat(50) }, user('Question [[words:3]]')];
+    const a1 = await ask(turn);
+    ctx.gw.advanceClock(2 * 3_600_000);
+    assert.equal((await ask(turn)).usage.prompt_cache_hit_tokens, a1.usage.prompt_tokens, 'the whole input after 2 hours');
+    ctx.gw.advanceClock(4 * 3_600_000 + 1);
+    assert.equal((await ask(turn)).usage.prompt_cache_hit_tokens, 0);
+  });
+
+  it('bills cache hits at the cache price', async () => {
+    const turn = [{ role: 'system', content: 'Price check. '.repeat(80) }, user('Q [[words:2]]')];
+    await ask(turn);
+    const before = ctx.gw.balance('sk-test');
+    const u = (await ask(turn)).usage;
+    const charged = before - ctx.gw.balance('sk-test');
+    const expected = chatCost('reasoner', 'stable', {
+      prompt_tokens: u.prompt_tokens,
+      completion_tokens: u.completion_tokens,
+      prompt_tokens_details: { cached_tokens: u.prompt_cache_hit_tokens },
+    });
+    assert.ok(u.prompt_cache_hit_tokens > 0);
+    assert.ok(Math.abs(charged - expected) < 1e-12, `${charged} vs ${expected}`);
+  });
+});
