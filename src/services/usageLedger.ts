@@ -174,9 +174,11 @@ export class UsageLedger implements vscode.Disposable {
       this.lmCallers.push({ at: e.at, requester: e.requester ?? '' });
       if (this.lmCallers.length > 50) this.lmCallers.splice(0, this.lmCallers.length - 50);
     }
-    this.lastEntry = e;
+    // A completion as you type is not the status bar's "last request" (it would change at every
+    // pause in typing); it counts in the totals and the ledger like any request.
+    if (e.via !== 'completions') this.lastEntry = e;
     this.totals = addToTotals(this.totals, e.cost);
-    void this.store?.update(USAGE_STATE_KEY, { totals: this.totals, last: figuresOf(e) });
+    void this.store?.update(USAGE_STATE_KEY, { totals: this.totals, last: this.lastEntry ? figuresOf(this.lastEntry) : undefined });
     const u = e.usage;
     // In this window's ledger at once (the budgets count it from now on); written by the queue.
     this.shared.append({

@@ -29,6 +29,7 @@ function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
 }
 
 export async function handleApi(state: GatewayState, baseUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const arrivedAt = performance.timeOrigin + performance.now();
   const controller = new AbortController();
   state.live.add(controller);
   res.on('close', () => {
@@ -106,7 +107,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     if (!json) throw invalidRequest('The request body is empty; expected a JSON object.', null, 'invalid_json');
     if (!json.ok) throw invalidRequest('We could not parse the JSON body of your request.', null, 'invalid_json');
 
-    await handler({ state, req, res, signal, key, body: json.value, fault, markersApply: injected === undefined });
+    await handler({ state, req, res, signal, key, body: json.value, fault, markersApply: injected === undefined, arrivedAt });
   } catch (e) {
     if (res.headersSent || res.destroyed) {
       res.destroy();

@@ -1,4 +1,4 @@
-// The spend ledger's data: every billed request (chat panel, language-model provider, images)
+// The spend ledger's data: every billed request (chat panel, language-model provider, images, completions as you type)
 // with its time, source, model, channel, tokens and cost. Figures only: never prompt text,
 // never the key. Bounded: the newest MAX_RAW entries are kept as they are; older ones are
 // folded into per-day aggregates (local day), so today/week/month totals stay exact while the
@@ -12,8 +12,8 @@ import { english, l10n as userLanguage, type Translate } from '../l10n';
 const plainEnglish = { t: english };
 
 /** 'image': the image command; 'imageTool': the image tool another extension or VS Code's chat called */
-export type SpendSource = 'panel' | 'lm' | 'image' | 'imageTool';
-export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image', 'imageTool'];
+export type SpendSource = 'panel' | 'lm' | 'image' | 'imageTool' | 'completions';
+export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image', 'imageTool', 'completions'];
 
 /** The panel conversation a request belongs to: its id, and its title when the request was made. */
 export interface SpendConversation {
@@ -276,6 +276,7 @@ export function sourceLabel(source: SpendSource, requester?: string, l10n: { t: 
     if (!requester) return l10n.t('image tool (caller not reported)');
     return requester === 'core' ? l10n.t('image tool: VS Code chat') : l10n.t('image tool: {0}', requester);
   }
+  if (source === 'completions') return l10n.t('completions as you type');
   if (!requester) return l10n.t('vscode.lm (caller not reported)');
   return requester === 'core' ? l10n.t('vscode.lm: VS Code chat') : l10n.t('vscode.lm: {0}', requester);
 }
