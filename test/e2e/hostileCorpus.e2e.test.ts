@@ -204,6 +204,19 @@ function answersOf(cases: readonly Case[], only: RegExp | undefined): Placed[][]
   return answers;
 }
 
+const isLocalHost = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/i.test(host);
+
+/** A request is "leaving" when it is http(s)/ws(s) to a host other than this machine. */
+function leaves(url: string): boolean {
+  try {
+    const u = new URL(url);
+    if (!/^(https?|wss?):$/.test(u.protocol)) return false;
+    return !isLocalHost(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 // In the chat frame: what reached the DOM of the last answer. Runs in the page.
 interface AnswerScan {
   text: string;
