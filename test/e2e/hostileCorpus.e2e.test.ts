@@ -284,8 +284,9 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     wb.page.on('console', (m) => {
       if (m.text().includes('MG_PWNED')) pwnedConsole.push(m.text());
     });
-    // The panel's first load is a bound against a hang, not a speed check: 60 s ran out at load 29.
-    chat = await wb.openChat({ timeoutMs: 120_000 });
+    await wb.runCommand('Modelgate: Open Chat');
+    chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
+    await message().waitFor({ state: 'visible' });
     await wb.setKey(KEY);
   });
 
