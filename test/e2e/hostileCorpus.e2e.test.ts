@@ -3,12 +3,12 @@
 // `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long answer).
 // The cases go in a few answers of several cases each (a send and its answer cost about the same
 // CPU for 100 characters as for 10 KB; one answer per case made this one of the dearest e2e
-// files): short cases up to eight to an answer, each long one (over 19,200 characters) alone.
+// files): short cases seven to an answer, each long one (over 19,200 characters) alone.
 // Each case is wrapped in marker words, and its first marker must render as a paragraph of its
 // own at the top level of the answer: a case that left markdown or HTML open (a fence, a list, a
 // tag) would otherwise swallow the next one, which would then pass unseen as code. The cases that
-// do that on purpose (the open fence, the huge lines and deep nesting, after which the panel
-// shows the rest as plain text) end their answer; cases that define the same link reference go in
+// do that on purpose (the open fence, the huge lines and deep nesting, past whose caps the panel
+// shows the whole answer as plain text) go alone; cases that define the same link reference go in
 // different answers (the first definition would win).
 // For every case: no script runs (dialog + console sentinels,
 // no `__pwned` global in any frame), no request leaves for a non-local host (every request of the
@@ -158,14 +158,14 @@ const CASES: Case[] = [
 const PHOTOGRAPHED = new Set(['lists x120', 'block quotes x500', '200 KB line of words']);
 
 /**
- * Cases after which the rest of their answer is not read as fresh markdown, so each ends its
- * answer: the fence left open on purpose, and every huge line and deep nesting (the panel shows a
- * block past its caps as plain text, and the text after it in the same answer too).
+ * Cases that go alone in their answer: the fence left open on purpose, and every huge line and
+ * deep nesting (past its caps the panel shows the whole answer as plain text, the cases beside it
+ * too: the top-level check below found that).
  */
-const endsAnswer = (c: Case) => c.name === 'script in an unclosed fence' || c.category === 'huge line' || c.category === 'nesting';
+const alone = (c: Case) => c.name === 'script in an unclosed fence' || c.category === 'huge line' || c.category === 'nesting';
 /** A case longer than this (with its markers) goes in an answer of its own, chunked coarser. */
 const LONG_CASE_CHARS = 19_200;
-/** Short cases per answer, besides the one that ends it. */
+/** Short cases per answer. */
 const SHORT_PER_ANSWER = 7;
 
 interface Placed {
@@ -180,17 +180,14 @@ const referenceLabels = (body: string) => [...body.matchAll(/^\[([^\]]+)\]:/gm)]
 
 /**
  * The answers to stream: the short cases seven to an answer in the corpus's order (two that define
- * the same link reference never share one), each of those answers ended by one of the short cases
- * that must end an answer while there are any; then the rest, and each long case, alone.
+ * the same link reference never share one), then each case that goes alone and each long case.
  */
 function answersOf(cases: readonly Case[], only: RegExp | undefined): Placed[][] {
   const placed = cases.map((c, i) => ({ i, c, text: caseText(i, c) })).filter((p) => !only || only.test(p.c.name));
-  const long = placed.filter((p) => p.text.length > LONG_CASE_CHARS);
-  const short = placed.filter((p) => p.text.length <= LONG_CASE_CHARS);
-  const closers = short.filter((p) => endsAnswer(p.c));
+  const grouped = placed.filter((p) => p.text.length <= LONG_CASE_CHARS && !alone(p.c));
   const answers: Placed[][] = [];
   let current: Placed[] = [];
-  for (const p of short.filter((q) => !endsAnswer(q.c))) {
+  for (const p of grouped) {
     const labels = new Set(current.flatMap((q) => referenceLabels(q.c.body)));
     if (current.length >= SHORT_PER_ANSWER || referenceLabels(p.c.body).some((l) => labels.has(l))) {
       answers.push(current);
@@ -199,8 +196,7 @@ function answersOf(cases: readonly Case[], only: RegExp | undefined): Placed[][]
     current.push(p);
   }
   if (current.length) answers.push(current);
-  for (const answer of answers) if (closers.length) answer.push(closers.shift()!);
-  for (const p of [...closers, ...long]) answers.push([p]);
+  for (const p of placed.filter((q) => !grouped.includes(q))) answers.push([p]);
   return answers;
 }
 
@@ -470,7 +466,8 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         const problems = [...shared];
         const bad = scan.bad.filter((b) => b.i === p.i).map((b) => b.what);
         if (bad.length) problems.push(`active/remote markup in the DOM: ${bad.slice(0, 5).join(', ')}`);
-        const misplaced = scan.notTopLevel.find((t) => t.i === p.i);
+        // Alone in its answer, a case has nothing before it to hide in (and past the caps its own text is plain).
+        const misplaced = answer.length > 1 ? scan.notTopLevel.find((t) => t.i === p.i) : undefined;
         if (misplaced) problems.push(`its first marker is not a top-level paragraph (${misplaced.where}): the case before it left something open`);
         const [begin, end] = [`zq${p.i}a`, `zq${p.i}b`];
         if (!scan.text.includes(begin) || !scan.text.includes(end))
