@@ -135,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     },
     imageTool: () => features.imageTool(),
     panelImageTool: () => features.panelImageTool(),
+    imageQuestion: () => features.imageQuestion(),
     loadedFeatures: () => features.loaded(),
     activationTiming,
     spend: spend.api,

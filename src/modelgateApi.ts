@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ChatApi } from './chat';
 import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
 import type { ActivationTiming } from './featureLoading/activationTiming';
-import type { ImageLmTool, PanelImageTool } from './images';
+import type { ImageLmTool, ImageQuestionView, PanelImageTool } from './images';
 import type { FeatureLoad } from './featureLoading/lazyFeatures';
 import type { KeyStore } from './services/keyStore';
 import type { Settings } from './services/settings';
@@ -67,6 +67,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   imageTool(): ImageLmTool | undefined;
   /** the chat panel's generate_image tool once built (tests replace its questions), else undefined */
   panelImageTool(): PanelImageTool | undefined;
+  /** the image command's open question as shown (title, rows with their prices), else undefined */
+  imageQuestion(): ImageQuestionView | undefined;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /** where activation's time goes, in ms (printed by the activation integration test) */
