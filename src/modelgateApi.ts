@@ -61,6 +61,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   statusBarTooltip(): string;
   /** the row VS Code makes active in the open model/channel picker (the one Enter picks); undefined once it closes */
   pickerActiveRow(): string | undefined;
+  /** the open model/channel picker's rows in order, separators included; undefined once it closes */
+  pickerRows(): PickerItemView[] | undefined;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
   /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
