@@ -212,14 +212,16 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(isShown(t.button('Stop')), false);
   });
 
-  it('batches streamed text to one update per frame, with a timer fallback', () => {
+  it('draws the first words of an answer at once, then batches streamed text to one update per frame, with a timer fallback', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q')], { busy: true }));
     t.host({ type: 'messageAdded', message: assistant('a1', '', 'streaming') });
     const body = () => t.articles('Assistant')[0].querySelector('.message-body')!.textContent;
     t.host({ type: 'textDelta', messageId: 'a1', text: 'Hello ' });
+    assert.equal(body(), 'Hello', 'the first words do not wait for a frame');
+    assert.equal(t.frames.pending, 0);
     t.host({ type: 'textDelta', messageId: 'a1', text: 'world' });
-    assert.equal(body(), '', 'deltas wait for the frame');
+    assert.equal(body(), 'Hello', 'later deltas wait for the frame');
     t.frames.frame();
     assert.equal(body(), 'Hello world');
     t.host({ type: 'textDelta', messageId: 'a1', text: ', hidden' });
