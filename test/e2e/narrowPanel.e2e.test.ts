@@ -77,7 +77,9 @@ describe('e2e narrow panel (290 px): header, model chip and context meter in a l
       const rect = (el: Element | null) => el?.getBoundingClientRect();
       const header = document.querySelector('.chat-header')!;
       const kids = [...header.children].filter((c) => (c as HTMLElement).offsetParent !== null && !(c as HTMLElement).hidden);
-      const tops = kids.map((c) => Math.round(rect(c)!.top + rect(c)!.height / 2));
+      // rows: the children's vertical centres, a new row wherever two differ by more than 10 px
+      const centres = kids.map((c) => rect(c)!.top + rect(c)!.height / 2).sort((a, b) => a - b);
+      const rows = centres.filter((c, i) => i === 0 || c - centres[i - 1]! > 10).length;
       const chip = document.querySelector<HTMLElement>('.model-button')!;
       const name = chip.querySelector<HTMLElement>('.model-name')!;
       const effort = chip.querySelector<HTMLElement>('.model-effort-text');
@@ -88,7 +90,7 @@ describe('e2e narrow panel (290 px): header, model chip and context meter in a l
       return {
         width: innerWidth,
         // one row: every shown child of the header centred on the same line
-        headerRows: new Set(tops.map((t) => Math.round(t / 8))).size,
+        headerRows: rows,
         headerHeight: rect(header)!.height,
         total: { text: total.textContent ?? '', title: total.title, whole: total.scrollWidth <= total.clientWidth + 1 },
         chip: {
