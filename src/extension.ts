@@ -9,7 +9,7 @@ import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
 import { CompletionsState } from './services/completionsState';
-import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
+import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickerRows, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
@@ -130,11 +130,13 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     modelPickerItems: () => modelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
     pickerActiveRow,
+    pickerRows,
     get chat() {
       return features.chat();
     },
     imageTool: () => features.imageTool(),
     panelImageTool: () => features.panelImageTool(),
+    imageQuestion: () => features.imageQuestion(),
     loadedFeatures: () => features.loaded(),
     activationTiming,
     spend: spend.api,

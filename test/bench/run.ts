@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, bundle, activation, edits, endurance, panel, completions) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, firstWords, bundle, activation, edits, endurance, panel, completions) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { benchClient } from './client.bench';
 import { benchCompletions } from './completions.bench';
 import { benchConversationList } from './conversationList.bench';
 import { benchEndurance } from './endurance.bench';
+import { benchFirstWords } from './firstWords.bench';
 import { benchModelList } from './models.bench';
 import { benchPanel } from './panel.bench';
 import { benchQuote } from './quote.bench';
@@ -363,6 +364,7 @@ async function main(): Promise<void> {
     ['models', async () => benchModelList()],
     ['regexScan', benchRegexScan],
     ['quote', benchQuote],
+    ['firstWords', benchFirstWords],
     [
       'bundle',
       async () => {
