@@ -1,16 +1,26 @@
 // Hostile markdown corpus (docs/reliability.md, category 1): 70+ hostile answers streamed into the REAL
 // chat panel (VS Code web workbench in Chromium) in seeded random chunkings (the simulator's
-// `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long case).
+// `[[echo]][[chunks:SEED:MAX]]` markers: pieces of 1-24 characters, up to 1/800 of a long answer).
+// The cases go in a few answers of several cases each (a send and its answer cost about the same
+// CPU for 100 characters as for 10 KB; one answer per case made this one of the dearest e2e
+// files): short cases seven to an answer, each long one (over 19,200 characters) alone.
+// Each case is wrapped in marker words, and its first marker must render as a paragraph of its
+// own at the top level of the answer: a case that left markdown or HTML open (a fence, a list, a
+// tag) would otherwise swallow the next one, which would then pass unseen as code. The cases that
+// do that on purpose (the open fence, the huge lines and deep nesting, past whose caps the panel
+// shows the whole answer as plain text) go alone; cases that define the same link reference go in
+// different answers (the first definition would win).
 // For every case: no script runs (dialog + console sentinels,
 // no `__pwned` global in any frame), no request leaves for a non-local host (every request of the
 // page, its frames and workers is recorded; non-local ones are aborted and fail the test), the
 // case's marker words are in the rendered answer, no active or remote-loading markup reached the
-// DOM, and the work is bounded by deterministic proxies (DOM depth and node count of the answer).
-// No timing assertion: the longest main-thread task of the webview per case (PerformanceObserver
+// DOM (each element found is blamed on the case whose first marker precedes it), and the work is
+// bounded by deterministic proxies (DOM depth and node count of the answer).
+// No timing assertion: the longest main-thread task of the webview per answer (PerformanceObserver
 // 'longtask') from Send until idle, each long task with what the browser blames for it, the
-// longest task while the test fills the Message box with the case (typing, not a flush), and
-// send-to-idle times are printed only.
-// Seed: MODELGATE_CORPUS_SEED (default 20261123). One workbench, three conversations.
+// longest task while the test fills the Message box with the answer's text (typing, not a flush),
+// and send-to-idle times are printed only.
+// Seed: MODELGATE_CORPUS_SEED (default 20261123). One workbench, a few conversations.
 // MODELGATE_CORPUS_ONLY=<regex> runs only the cases whose name matches (for profiling; the suite
 // in `npm test` runs them all).
 import * as assert from 'node:assert/strict';
@@ -147,6 +157,49 @@ const CASES: Case[] = [
 /** Cases whose answer is photographed (what a user sees of the caps: test-results/screenshots/corpus-*.png). */
 const PHOTOGRAPHED = new Set(['lists x120', 'block quotes x500', '200 KB line of words']);
 
+/**
+ * Cases that go alone in their answer: the fence left open on purpose, and every huge line and
+ * deep nesting (past its caps the panel shows the whole answer as plain text, the cases beside it
+ * too: the top-level check below found that).
+ */
+const alone = (c: Case) => c.name === 'script in an unclosed fence' || c.category === 'huge line' || c.category === 'nesting';
+/** A case longer than this (with its markers) goes in an answer of its own, chunked coarser. */
+const LONG_CASE_CHARS = 19_200;
+/** Short cases per answer. */
+const SHORT_PER_ANSWER = 7;
+
+interface Placed {
+  /** index in CASES: the marker words are zq<i>a and zq<i>b */
+  i: number;
+  c: Case;
+  text: string;
+}
+
+const caseText = (i: number, c: Case) => `zq${i}a\n\n${c.body}\n\nzq${i}b`;
+const referenceLabels = (body: string) => [...body.matchAll(/^\[([^\]]+)\]:/gm)].map((m) => m[1]!.toLowerCase());
+
+/**
+ * The answers to stream: the short cases seven to an answer in the corpus's order (two that define
+ * the same link reference never share one), then each case that goes alone and each long case.
+ */
+function answersOf(cases: readonly Case[], only: RegExp | undefined): Placed[][] {
+  const placed = cases.map((c, i) => ({ i, c, text: caseText(i, c) })).filter((p) => !only || only.test(p.c.name));
+  const grouped = placed.filter((p) => p.text.length <= LONG_CASE_CHARS && !alone(p.c));
+  const answers: Placed[][] = [];
+  let current: Placed[] = [];
+  for (const p of grouped) {
+    const labels = new Set(current.flatMap((q) => referenceLabels(q.c.body)));
+    if (current.length >= SHORT_PER_ANSWER || referenceLabels(p.c.body).some((l) => labels.has(l))) {
+      answers.push(current);
+      current = [];
+    }
+    current.push(p);
+  }
+  if (current.length) answers.push(current);
+  for (const p of placed.filter((q) => !grouped.includes(q))) answers.push([p]);
+  return answers;
+}
+
 const isLocalHost = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/i.test(host);
 
 /** A request is "leaving" when it is http(s)/ws(s) to a host other than this machine. */
@@ -165,7 +218,10 @@ interface AnswerScan {
   text: string;
   nodes: number;
   depth: number;
-  bad: string[];
+  /** active or remote-loading markup, each with the case whose first marker precedes it */
+  bad: { i: number; what: string }[];
+  /** cases whose first marker is not a paragraph of its own at the top level of the answer */
+  notTopLevel: { i: number; where: string }[];
 }
 
 describe('e2e hostile markdown corpus: streamed into the real chat panel', function () {
@@ -260,10 +316,10 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
     const longest: number[] = [];
 
     const details: string[] = [];
-    for (let i = 0; i < CASES.length; i++) {
-      const c = CASES[i]!;
-      if (ONLY && !ONLY.test(c.name)) continue;
-      if (i > 0 && i % 25 === 0) {
+    const answers = answersOf(CASES, ONLY);
+    let inConversation = 0;
+    for (const [n, answer] of answers.entries()) {
+      if (inConversation >= 25) {
         // A few conversations, so no transcript grows without end.
         await wb.page
           .locator('.part.sidebar .title-actions')
@@ -273,11 +329,12 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
           timeout: 30_000,
           polling: 100,
         });
+        inConversation = 0;
       }
-      const begin = `zq${i}a`;
-      const end = `zq${i}b`;
-      const seed = (SEED + i * 7919) >>> 0;
-      const text = `${begin}\n\n${c.body}\n\n${end}`;
+      inConversation += answer.length;
+      const seed = (SEED + answer[0]!.i * 7919) >>> 0;
+      const text = answer.map((p) => p.text).join('\n\n');
+      const names = answer.map((p) => `#${p.i}`).join(' ');
       const answersBefore = await chat.locator('article[aria-label="Assistant"]').count();
       await chat.evaluate(() => {
         const w = window as unknown as { __mgLong: number[]; __mgTasks: string[]; __mgSent: number };
@@ -286,13 +343,13 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         w.__mgSent = performance.now();
       });
       const sent = Date.now();
-      // Pieces of 1-24 characters; a long case in pieces of up to 1/800 of its length, so that every
-      // case streams in at most ~1,600 events (the 200 KB line took 16,000 events of 1-24
+      // Pieces of 1-24 characters; a long answer in pieces of up to 1/800 of its length, so that every
+      // answer streams in at most ~1,600 events (the 200 KB line took 16,000 events of 1-24
       // characters, most of the corpus's time, with nothing hostile between word 50 and word 25,000).
       const maxPiece = Math.max(24, Math.ceil(text.length / 800));
       await fillField(message(), `[[echo]][[chunks:${seed}:${maxPiece}]]\n${text}`);
-      // Typing the case into the Message box is the test's input, not a flush of the answer: its
-      // long tasks (the box lays out up to 170 KB of text) are printed in their own column.
+      // Typing the cases into the Message box is the test's input, not a flush of the answer: its
+      // long tasks (the box lays out up to 200 KB of text) are printed in their own column.
       const typing = await chat.evaluate(async () => {
         const w = window as unknown as { __mgLong: number[]; __mgTasks: string[]; __mgSent: number };
         // let the observer deliver the fill's entries first
@@ -304,7 +361,7 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
         return longest;
       });
       await button('Send').click();
-      await chat.waitForFunction((n) => document.querySelectorAll('article[aria-label="Assistant"]').length > n, answersBefore, {
+      await chat.waitForFunction((k) => document.querySelectorAll('article[aria-label="Assistant"]').length > k, answersBefore, {
         timeout: 60_000,
         polling: 100,
       });
@@ -312,101 +369,145 @@ describe('e2e hostile markdown corpus: streamed into the real chat panel', funct
       const wall = Date.now() - sent;
       const long = await chat.evaluate(() => [...(window as unknown as { __mgLong: number[] }).__mgLong]);
       const tasks = await chat.evaluate(() => [...(window as unknown as { __mgTasks: string[] }).__mgTasks]);
-      if (tasks.length) details.push(`  #${String(i).padStart(2)} ${c.name}: ${tasks.join(', ')}`);
-      const scan: AnswerScan = await chat.evaluate(() => {
-        const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop()!;
-        const bad: string[] = [];
-        const forbidden =
-          'script,iframe,frame,frameset,object,embed,base,meta,link,style,form,input,textarea,select,svg,math,video,audio,source,picture,img,image,use,template,noscript,xmp';
-        // The panel's own icons are inline <svg> built with createElementNS inside its buttons.
-        for (const el of a.querySelectorAll(forbidden))
-          if (!(el.tagName.toLowerCase() === 'svg' && el.closest('button'))) bad.push(`<${el.tagName.toLowerCase()}>`);
-        let nodes = 0;
-        let depth = 0;
-        const walk = (n: Node, d: number) => {
-          nodes++;
-          if (d > depth) depth = d;
-          for (const k of n.childNodes) walk(k, d + 1);
-        };
-        walk(a, 0);
-        for (const el of a.querySelectorAll('*')) {
-          if (el.closest('button svg')) continue;
-          for (const attr of el.attributes) {
-            const name = attr.name.toLowerCase();
-            const value = attr.value.replace(/[\u0000-\u0020\u007f-\u00a0]/g, '').toLowerCase();
-            if (name.startsWith('on')) bad.push(`${name}= on <${el.tagName.toLowerCase()}>`);
-            if (['src', 'srcset', 'poster', 'background', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc'].includes(name))
-              bad.push(`${name}="${attr.value.slice(0, 60)}"`);
-            if (name === 'style' && /url\(|@import|expression\(/.test(value)) bad.push(`style="${attr.value.slice(0, 60)}"`);
-            if (name === 'href' && /^(javascript|vbscript|data|command):/.test(value)) bad.push(`href="${attr.value.slice(0, 60)}"`);
+      if (tasks.length) details.push(`  answer ${String(n).padStart(2)} (${names}): ${tasks.join(', ')}`);
+      const scan: AnswerScan = await chat.evaluate(
+        (indices) => {
+          const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop()!;
+          // The first marker of each case, in document order: [text node, case index].
+          const firsts: [Text, number][] = [];
+          const notTopLevel: { i: number; where: string }[] = [];
+          const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+          for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+            for (const m of (t.data ?? '').matchAll(/zq(\d+)a/g)) {
+              const i = Number(m[1]);
+              if (!indices.includes(i) || firsts.some(([, k]) => k === i)) continue;
+              firsts.push([t, i]);
+              const p = t.parentElement;
+              // A paragraph holding only the marker, with no block, inline or raw-text element around it.
+              const around = p?.parentElement?.closest('pre,code,blockquote,li,ul,ol,table,td,th,details,a,em,strong,del,h1,h2,h3,h4,h5,h6,p');
+              if (!p || p.tagName !== 'P' || p.textContent?.trim() !== `zq${i}a` || (around && a.contains(around)))
+                notTopLevel.push({ i, where: `in <${p?.tagName.toLowerCase() ?? '?'}>${around ? ` inside <${around.tagName.toLowerCase()}>` : ''}` });
+            }
           }
-        }
-        return { text: a.textContent ?? '', nodes, depth, bad };
-      });
-      if (PHOTOGRAPHED.has(c.name)) {
+          const owner = (el: Node): number => {
+            let i = -1;
+            for (const [t, k] of firsts) if (t.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) i = k;
+            return i;
+          };
+          const bad: { i: number; what: string }[] = [];
+          const forbidden =
+            'script,iframe,frame,frameset,object,embed,base,meta,link,style,form,input,textarea,select,svg,math,video,audio,source,picture,img,image,use,template,noscript,xmp';
+          // The panel's own icons are inline <svg> built with createElementNS inside its buttons.
+          for (const el of a.querySelectorAll(forbidden))
+            if (!(el.tagName.toLowerCase() === 'svg' && el.closest('button'))) bad.push({ i: owner(el), what: `<${el.tagName.toLowerCase()}>` });
+          let nodes = 0;
+          let depth = 0;
+          const walk = (node: Node, d: number) => {
+            nodes++;
+            if (d > depth) depth = d;
+            for (const k of node.childNodes) walk(k, d + 1);
+          };
+          walk(a, 0);
+          for (const el of a.querySelectorAll('*')) {
+            if (el.closest('button svg')) continue;
+            for (const attr of el.attributes) {
+              const name = attr.name.toLowerCase();
+              const value = attr.value.replace(/[\u0000-\u0020\u007f-\u00a0]/g, '').toLowerCase();
+              const flag = (what: string) => bad.push({ i: owner(el), what });
+              if (name.startsWith('on')) flag(`${name}= on <${el.tagName.toLowerCase()}>`);
+              if (['src', 'srcset', 'poster', 'background', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc'].includes(name))
+                flag(`${name}="${attr.value.slice(0, 60)}"`);
+              if (name === 'style' && /url\(|@import|expression\(/.test(value)) flag(`style="${attr.value.slice(0, 60)}"`);
+              if (name === 'href' && /^(javascript|vbscript|data|command):/.test(value)) flag(`href="${attr.value.slice(0, 60)}"`);
+            }
+          }
+          return { text: a.textContent ?? '', nodes, depth, bad, notTopLevel };
+        },
+        answer.map((p) => p.i),
+      );
+      for (const p of answer.filter((q) => PHOTOGRAPHED.has(q.c.name))) {
         const shots = join(repoRoot(), 'test-results', 'screenshots');
         mkdirSync(shots, { recursive: true });
-        const answer = chat.locator('article[aria-label="Assistant"]').last();
-        await answer.evaluate((a) => a.scrollIntoView({ block: 'start' }));
-        await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, `corpus-${c.name.replace(/[^a-z0-9]+/gi, '-')}.png`) });
-        // back to the bottom, so the log is pinned again for the next case (as a user would leave it)
-        await chat.evaluate(() => {
-          const log = document.querySelector('[role="log"]')!;
-          log.scrollTop = log.scrollHeight;
-        });
+        await chat.evaluate((marker) => {
+          const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop()!;
+          const p = [...a.querySelectorAll('p')].find((e) => e.textContent?.trim() === marker) ?? a;
+          p.scrollIntoView({ block: 'start' });
+        }, `zq${p.i}a`);
+        await wb.page.locator('.part.sidebar').screenshot({ path: join(shots, `corpus-${p.c.name.replace(/[^a-z0-9]+/gi, '-')}.png`) });
       }
+      // back to the bottom, so the log is pinned again for the next answer (as a user would leave it)
+      await chat.evaluate(() => {
+        const log = document.querySelector('[role="log"]')!;
+        log.scrollTop = log.scrollHeight;
+      });
       const globals = await Promise.all(
         wb.page.frames().map((f) => f.evaluate(() => (window as unknown as { __pwned?: number }).__pwned).catch(() => undefined)),
       );
-      const problems: string[] = [];
-      if (scan.bad.length) problems.push(`active/remote markup in the DOM: ${scan.bad.slice(0, 5).join(', ')}`);
-      if (!scan.text.includes(begin) || !scan.text.includes(end))
-        problems.push(`marker words lost (${begin}: ${scan.text.includes(begin)}, ${end}: ${scan.text.includes(end)})`);
+      // What concerns the whole answer: a script ran, a dialog opened, a request left (each names
+      // what it saw), or the answer's DOM is out of bounds; blamed on every case of the answer.
+      const shared: string[] = [];
       // Bounded work, deterministic proxies: depth within the caps (inline 16 + block 48 + the
       // answer's own wrappers), and no more nodes than source characters (+ the answer chrome).
-      if (scan.depth > 48 + 16 + 16) problems.push(`DOM depth ${scan.depth}`);
-      if (scan.nodes > text.length + 200) problems.push(`${scan.nodes} DOM nodes for ${text.length} characters`);
-      if (globals.some((g) => g !== undefined)) problems.push('a script set window.__pwned');
-      if (dialogs.length) problems.push(`dialogs: ${dialogs.join(' | ')}`);
-      if (pwnedConsole.length) problems.push(`console: ${pwnedConsole.join(' | ')}`);
-      if (leaving.length) problems.push(`requests left: ${leaving.join(' | ')}`);
+      if (scan.depth > 48 + 16 + 16) shared.push(`DOM depth ${scan.depth}`);
+      if (scan.nodes > text.length + 200) shared.push(`${scan.nodes} DOM nodes for ${text.length} characters`);
+      if (globals.some((g) => g !== undefined)) shared.push('a script set window.__pwned');
+      if (dialogs.length) shared.push(`dialogs: ${dialogs.join(' | ')}`);
+      if (pwnedConsole.length) shared.push(`console: ${pwnedConsole.join(' | ')}`);
+      if (leaving.length) shared.push(`requests left: ${leaving.join(' | ')}`);
       dialogs.length = 0;
       pwnedConsole.length = 0;
       leaving.length = 0;
+      const orphans = scan.bad.filter((b) => !answer.some((p) => p.i === b.i));
+      if (orphans.length) shared.push(`active/remote markup before the first case's marker: ${orphans.map((b) => b.what).join(', ')}`);
 
-      const cat = perCategory.get(c.category) ?? { tried: 0, held: 0 };
-      cat.tried++;
-      if (!problems.length) cat.held++;
-      perCategory.set(c.category, cat);
-      if (problems.length) failures.push(`#${i} ${c.category} / ${c.name}: ${problems.join('; ')}`);
       const maxLong = long.length ? Math.max(...long) : 0;
       longest.push(maxLong);
+      for (const p of answer) {
+        const problems = [...shared];
+        const bad = scan.bad.filter((b) => b.i === p.i).map((b) => b.what);
+        if (bad.length) problems.push(`active/remote markup in the DOM: ${bad.slice(0, 5).join(', ')}`);
+        // Alone in its answer, a case has nothing before it to hide in (and past the caps its own text is plain).
+        const misplaced = answer.length > 1 ? scan.notTopLevel.find((t) => t.i === p.i) : undefined;
+        if (misplaced) problems.push(`its first marker is not a top-level paragraph (${misplaced.where}): the case before it left something open`);
+        const [begin, end] = [`zq${p.i}a`, `zq${p.i}b`];
+        if (!scan.text.includes(begin) || !scan.text.includes(end))
+          problems.push(`marker words lost (${begin}: ${scan.text.includes(begin)}, ${end}: ${scan.text.includes(end)})`);
+        const cat = perCategory.get(p.c.category) ?? { tried: 0, held: 0 };
+        cat.tried++;
+        if (!problems.length) cat.held++;
+        perCategory.set(p.c.category, cat);
+        if (problems.length) failures.push(`#${p.i} ${p.c.category} / ${p.c.name} (answer ${n}): ${problems.join('; ')}`);
+        rows.push(
+          `  #${String(p.i).padStart(2)} ${(p.c.category + ' / ' + p.c.name).padEnd(58).slice(0, 58)} ${String(p.text.length).padStart(7)} ch  answer ${n}${problems.length ? '  FAIL' : ''}`,
+        );
+      }
       rows.push(
-        `  #${String(i).padStart(2)} ${(c.category + ' / ' + c.name).padEnd(58).slice(0, 58)} ${String(text.length).padStart(7)} ch  depth ${String(scan.depth).padStart(3)}  nodes ${String(scan.nodes).padStart(6)}  long tasks ${String(long.length).padStart(2)} max ${maxLong.toFixed(0).padStart(5)} ms  typing ${typing.toFixed(0).padStart(4)} ms  send->idle ${wall} ms${problems.length ? '  FAIL' : ''}`,
+        `    answer ${String(n).padStart(2)}: ${answer.length} case(s), ${String(text.length).padStart(7)} ch  depth ${String(scan.depth).padStart(3)}  nodes ${String(scan.nodes).padStart(6)}  long tasks ${String(long.length).padStart(2)} max ${maxLong.toFixed(0).padStart(5)} ms  typing ${typing.toFixed(0).padStart(4)} ms  send->idle ${wall} ms`,
       );
     }
     recording = false;
 
     console.log(
-      `[corpus] seed ${SEED}; per case: characters, DOM depth/nodes of the answer, webview long tasks (> 50 ms main thread) from Send to idle, the longest task while the Message box was filled with the case, send->idle wall time (printed, never asserted)`,
+      `[corpus] seed ${SEED}; per case: characters and its answer; per answer: characters, DOM depth/nodes, webview long tasks (> 50 ms main thread) from Send to idle, the longest task while the Message box was filled with the answer's cases, send->idle wall time (printed, never asserted)`,
     );
     for (const r of rows) console.log(r);
-    console.log('[corpus] long tasks per case after Send: duration, start after Send, blamed frame (iframe: the panel; window: the workbench around it)');
+    console.log('[corpus] long tasks per answer after Send: duration, start after Send, blamed frame (iframe: the panel; window: the workbench around it)');
     for (const d of details) console.log(d);
     const sorted = [...longest].sort((a, b) => a - b);
     const over = longest.filter((x) => x > 50).length;
     console.log(
-      `[corpus] longest webview task per case: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms; cases with a task > 50 ms: ${over}/${longest.length}`,
+      `[corpus] longest webview task per answer: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms; answers with a task > 50 ms: ${over}/${longest.length}`,
     );
     for (const [cat, v] of perCategory) console.log(`[corpus] ${cat.padEnd(14)} ${v.held}/${v.tried} held`);
     const held = [...perCategory.values()].reduce((n, v) => n + v.held, 0);
-    console.log(`[corpus] total ${held}/${rows.length} held${ONLY ? ` (only ${ONLY})` : ''}`);
+    const tried = [...perCategory.values()].reduce((n, v) => n + v.tried, 0);
+    console.log(`[corpus] total ${held}/${tried} held in ${answers.length} answers${ONLY ? ` (only ${ONLY})` : ''}`);
 
     const dir = join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(dir, { recursive: true });
     await wb.page.locator('.part.sidebar').screenshot({ path: join(dir, 'hostile-corpus.png') });
 
-    assert.ok(ONLY || rows.length === CASES.length);
+    assert.ok(ONLY || tried === CASES.length);
     assert.deepEqual(failures, [], `cases that did not hold:\n${failures.join('\n')}`);
   });
 });

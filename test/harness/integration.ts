@@ -96,13 +96,21 @@ function progressPrinter(
   file: string,
   since: number,
   say: (line: string) => void,
-): { print(): void; running(): string | undefined; tally: { passed: number; failed: number; skipped: number }; times: TestTime[] } {
+): {
+  print(): void;
+  running(): string | undefined;
+  tally: { passed: number; failed: number; skipped: number };
+  times: TestTime[];
+  suiteCpu: { title: string; cpuMs: number; ms: number }[];
+} {
   let offset = 0;
   let partial = '';
   let current: string | undefined;
   const tally = { passed: 0, failed: 0, skipped: 0 };
   const times: TestTime[] = [];
-  const open: { title: string; t0: number; passed: number; failed: number; skipped: number }[] = [];
+  const open: { title: string; t0: number; cpu0?: number; passed: number; failed: number; skipped: number }[] = [];
+  /** Top-level suites with the stage's CPU while each ran (where the runner could read it). */
+  const suiteCpu: { title: string; cpuMs: number; ms: number }[] = [];
   const indent = () => '  '.repeat(open.length);
   const print = () => {
     if (!existsSync(file)) return;
@@ -115,7 +123,15 @@ function progressPrinter(
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
-        const ev = JSON.parse(line) as { event: string; title?: string; state?: string; ms?: number; vscodeVersion?: string; trusted?: boolean };
+        const ev = JSON.parse(line) as {
+          event: string;
+          title?: string;
+          state?: string;
+          ms?: number;
+          cpuMs?: number;
+          vscodeVersion?: string;
+          trusted?: boolean;
+        };
         if (ev.event === 'begin') current = ev.title;
         else if (ev.event === 'test') {
           current = undefined;
@@ -129,12 +145,14 @@ function progressPrinter(
           log(`suite started in VS Code ${ev.vscodeVersion} (workspace trusted: ${ev.trusted}) after ${((Date.now() - since) / 1000).toFixed(1)} s`, say);
         else if (ev.event === 'suite') {
           say(`${indent()}${clock()} ${ev.title}`);
-          open.push({ title: ev.title ?? '', t0: Date.now(), passed: 0, failed: 0, skipped: 0 });
+          open.push({ title: ev.title ?? '', t0: Date.now(), cpu0: ev.cpuMs, passed: 0, failed: 0, skipped: 0 });
         } else if (ev.event === 'suite end') {
           const o = open.pop();
+          const cpuMs = o?.cpu0 !== undefined && ev.cpuMs !== undefined ? ev.cpuMs - o.cpu0 : undefined;
+          if (o && cpuMs !== undefined && !open.length) suiteCpu.push({ title: o.title, cpuMs, ms: Date.now() - o.t0 });
           if (o)
             say(
-              `${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`,
+              `${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s${cpuMs !== undefined ? ` (${(cpuMs / 1000).toFixed(1)} s CPU)` : ''}, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`,
             );
         } else if (ev.event === 'test') {
           const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
@@ -149,7 +167,7 @@ function progressPrinter(
       }
     }
   };
-  return { print, running: () => current, tally, times };
+  return { print, running: () => current, tally, times, suiteCpu };
 }
 
 /**
@@ -221,6 +239,13 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
     progress.print();
     outcome.results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
     log(`session '${sessionId(session)}' finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const dearest = [...progress.suiteCpu].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 12);
+    if (dearest.length) {
+      log(
+        `session '${sessionId(session)}': its dearest suites by CPU (every process of the stage while the suite ran; sessions side by side count each other):`,
+      );
+      for (const d of dearest) say(`  ${`${(d.cpuMs / 1000).toFixed(1)} s CPU`.padStart(13)} ${`${(d.ms / 1000).toFixed(1)} s`.padStart(9)} wall  ${d.title}`);
+    }
   } catch (err) {
     outcome.error = (err as Error).message;
   } finally {

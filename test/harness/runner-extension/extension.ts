@@ -3,10 +3,12 @@
 // startup it requires the compiled mocha entry named by MODELGATE_TEST_ENTRY, runs it in this
 // extension host and writes the results JSON to MODELGATE_TEST_RESULTS. Progress (one JSON
 // line per suite start and end and per test start and end, with the time each took) goes to
-// `<results>.progress` so the launcher can show it live.
+// `<results>.progress` so the launcher can show it live; a suite's start and end carry the CPU time
+// of the stage's cgroup (test/harness/cgroupCpu.ts), so the launcher can say what each suite cost.
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { cgroupCpuMs } from '../cgroupCpu';
 import { ENV, type IntegrationResults, type SuiteFilter, type TestOutcome } from '../results';
 
 interface IntegrationEntry {
@@ -118,10 +120,10 @@ function watchSuites(entry: string, note: (line: object) => void): void {
         return d;
       };
       runner.on('suite', (s) => {
-        if (!s.root) note({ event: 'suite', title: s.title, depth: depth(s) });
+        if (!s.root) note({ event: 'suite', title: s.title, depth: depth(s), cpuMs: cgroupCpuMs() });
       });
       runner.on('suite end', (s) => {
-        if (!s.root) note({ event: 'suite end', title: s.title, depth: depth(s) });
+        if (!s.root) note({ event: 'suite end', title: s.title, depth: depth(s), cpuMs: cgroupCpuMs() });
       });
       return runner;
     };
