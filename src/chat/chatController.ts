@@ -35,6 +35,7 @@ import { ProjectRules } from './context/rulesFiles';
 import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
 import { conversationView, type Conversation } from './conversations/conversationTranscript';
 import { ComposerQuotes } from './quote/composerQuotes';
+import { compactCommand, ConversationCompactor } from './compaction/conversationCompactor';
 import { ESTIMATE_RULE } from '../core/quote/promptCount';
 
 export interface ChatControllerOptions {
@@ -60,6 +61,7 @@ export class ChatController implements vscode.Disposable {
   readonly #attachments: ChatAttachments;
   readonly #edits: EditsPanel | undefined;
   readonly #turns: ChatTurns;
+  readonly #compactor: ConversationCompactor;
   readonly #quotes: ComposerQuotes;
   readonly #router: ChatMessageRouter;
   readonly #subscriptions: vscode.Disposable[] = [];
@@ -104,7 +106,8 @@ export class ChatController implements vscode.Disposable {
       () => ESTIMATE_RULE,
     );
     const ended = this.#edits ? (c: Conversation, answerId: string) => this.#edits!.answerEnded(c, answerId) : undefined;
-    this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals);
+    this.#compactor = new ConversationCompactor(this.#scope, (c) => this.#turns.isBusy(c));
+    this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals, this.#compactor);
     this.#attachments = new ChatAttachments(this.#scope);
     this.#turns = new ChatTurns(this.#scope, this.#runs);
     this.#router = new ChatMessageRouter({
@@ -235,7 +238,26 @@ export class ChatController implements vscode.Disposable {
    */
   async send(text: string): Promise<void> {
     await this.ready;
-    return this.#turns.send(text);
+    const slash = compactCommand(text);
+    if (slash === undefined) return this.#turns.send(text);
+    if (!(await this.compact(slash))) this.#out.post({ type: 'setDraft', text });
+  }
+
+  /** Compacts the active conversation (`instructions`: what the summary must keep); false when it was not. */
+  async compact(instructions?: string): Promise<boolean> {
+    await this.ready;
+    return this.#compactor.compactFromPanel(this.store.active, instructions);
+  }
+
+  /** Restores what was sent before the last compaction (until the next send). */
+  async undoCompaction(): Promise<boolean> {
+    await this.ready;
+    return this.#compactor.undoFromPanel(this.store.active);
+  }
+
+  /** The error card's Compact and Retry: compacts, then answers the last request again. */
+  async compactAndRetry(): Promise<void> {
+    if (await this.compact()) await this.regenerate();
   }
 
   /** Stops the answer of the active conversation at once; its partial text is kept. */

@@ -135,6 +135,13 @@ export function registerChat(
       await controller.attachProblems(editor);
       controller.focusInput();
     },
+    compactConversation: async (instructions?: unknown) => {
+      await focus();
+      await controller.compact(typeof instructions === 'string' ? instructions : undefined);
+    },
+    undoCompaction: async () => {
+      await controller.undoCompaction();
+    },
   });
 
   const disposables: vscode.Disposable[] = [

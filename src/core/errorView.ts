@@ -3,7 +3,7 @@
 // and commands show it as a notification with buttons.
 import type { GatewayErrorKind } from './client/gatewayError';
 
-export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog';
+export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'compactRetry' | 'undoCompaction';
 
 export interface ErrorView {
   message: string;

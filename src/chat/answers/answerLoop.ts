@@ -49,6 +49,12 @@ export interface AnswerOptions {
   /** A request ended with usage from the gateway: what was sent, when, where and what it was billed. */
   requestDone?(r: { channel: ChannelChoice; messages: ChatMessage[]; at: number; usage: Usage; calls: boolean }): void;
   describeError(err: unknown): ErrorView;
+  /**
+   * A request failed before anything streamed: when this returns messages (the conversation
+   * compacted after the gateway said the prompt does not fit), the request is sent again with
+   * them, once per answer.
+   */
+  onOverflow?(err: unknown): Promise<ChatMessage[] | undefined>;
   /** the catalogue's price for model and channel; no price, no cost */
   price?: Price;
   record: AssistantRecord;
@@ -130,6 +136,7 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   let requests = 0;
   let rounds = 0;
   let roundText = '';
+  let overflowRetried = false;
   const now = o.now ?? Date.now;
   let thinkingSince: number | undefined;
   const stopThinking = () => {
@@ -165,29 +172,39 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       const sentAt = Date.now();
       let requestUsage: Usage | undefined;
       const costBefore: number | undefined = cost;
-      for await (const ev of o.client.streamChat(chatRequest(o.model, channel, messages, o.tools), { signal: o.signal })) {
-        if (ev.type === 'reasoning') {
-          if (!ev.text) continue;
-          thinkingSince ??= now();
-          roundReasoning += ev.text;
-          reasoningField ??= ev.field;
-          appendThinking(rec, ev.text);
-          o.events.reasoning?.(ev.text);
-        } else if (ev.type === 'text') {
-          if (!ev.text) continue;
-          stopThinking();
-          roundText += ev.text;
-          appendText(rec, ev.text);
-          o.events.text(ev.text);
-        } else if (ev.type === 'tool_calls') {
-          stopThinking();
-          calls.push(...ev.calls);
-        } else if (ev.type === 'usage') {
-          usage = addUsage(usage, ev.usage);
-          requestUsage = addUsage(requestUsage, ev.usage);
-          cost = costBefore !== undefined && price ? costBefore + costOf(requestUsage, price) : undefined;
-          setUsage();
+      try {
+        for await (const ev of o.client.streamChat(chatRequest(o.model, channel, messages, o.tools), { signal: o.signal })) {
+          if (ev.type === 'reasoning') {
+            if (!ev.text) continue;
+            thinkingSince ??= now();
+            roundReasoning += ev.text;
+            reasoningField ??= ev.field;
+            appendThinking(rec, ev.text);
+            o.events.reasoning?.(ev.text);
+          } else if (ev.type === 'text') {
+            if (!ev.text) continue;
+            stopThinking();
+            roundText += ev.text;
+            appendText(rec, ev.text);
+            o.events.text(ev.text);
+          } else if (ev.type === 'tool_calls') {
+            stopThinking();
+            calls.push(...ev.calls);
+          } else if (ev.type === 'usage') {
+            usage = addUsage(usage, ev.usage);
+            requestUsage = addUsage(requestUsage, ev.usage);
+            cost = costBefore !== undefined && price ? costBefore + costOf(requestUsage, price) : undefined;
+            setUsage();
+          }
         }
+      } catch (err) {
+        // nothing of this request arrived: the overflow is compacted and the request sent again, once
+        const untouched = !roundText && !roundReasoning && calls.length === 0 && !requestUsage && !o.signal.aborted;
+        const retry = untouched && !overflowRetried && o.onOverflow ? await o.onOverflow(err) : undefined;
+        if (!retry || o.signal.aborted) throw err;
+        overflowRetried = true;
+        messages = retry;
+        continue;
       }
       stopThinking();
       if (requestUsage) o.requestDone?.({ channel, messages, at: sentAt, usage: requestUsage, calls: calls.length > 0 });

@@ -21,6 +21,7 @@ import { clipForLog } from '../../core/logText';
 import type { Approvals } from '../../agentTools/approvals';
 import type { ComposerQuotes } from '../quote/composerQuotes';
 import { envelopeGate } from '../quote/envelopeLimit';
+import { describeAnswerError, isOverflow, type ConversationCompactor } from '../compaction/conversationCompactor';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -45,6 +46,8 @@ export class AnswerRuns {
     private readonly quotes: ComposerQuotes,
     /** the panel's cards: the pause before a request that would pass the conversation's limit */
     private readonly approvals: Approvals,
+    /** compaction: Undo goes with the next send; an overflow is compacted and the request sent again once */
+    private readonly compactor?: ConversationCompactor,
   ) {
     this.#channels = new AnswerChannels(scope.services);
   }
@@ -98,6 +101,7 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info, c.id).tools;
+    this.compactor?.settle(c);
     const history = wireHistory(c);
     const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
@@ -178,7 +182,18 @@ export class AnswerRuns {
         requestDone: (r) => {
           if (!run.detached) this.quotes.requestDone(c, record, { ...r, ...(tools ? { tools } : {}) });
         },
-        describeError: (err) => describeError(err),
+        describeError: (err) => describeAnswerError(err),
+        onOverflow: async (err) => {
+          if (!this.compactor || !isOverflow(err) || run.detached) return undefined;
+          const done = await this.compactor.compact(c, { reason: 'overflow', signal: run.abort.signal });
+          if (!done.ok) {
+            out.notice('info', done.message, [], { conversation: c });
+            return undefined;
+          }
+          this.compactor.postDivider(c);
+          out.notice('info', this.compactor.doneNote(done, 'overflow'), ['undoCompaction'], { conversation: c });
+          return requestMessages(c, tools, rules.files);
+        },
         price,
         record,
         events: {
