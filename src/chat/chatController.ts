@@ -109,7 +109,7 @@ export class ChatController implements vscode.Disposable {
     this.#compactor = new ConversationCompactor(this.#scope, (c) => this.#turns.isBusy(c));
     this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals, this.#compactor);
     this.#attachments = new ChatAttachments(this.#scope);
-    this.#turns = new ChatTurns(this.#scope, this.#runs);
+    this.#turns = new ChatTurns(this.#scope, this.#runs, this.#compactor);
     this.#router = new ChatMessageRouter({
       scope: this.#scope,
       actions: this,

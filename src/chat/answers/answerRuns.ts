@@ -21,7 +21,7 @@ import { clipForLog } from '../../core/logText';
 import type { Approvals } from '../../agentTools/approvals';
 import type { ComposerQuotes } from '../quote/composerQuotes';
 import { envelopeGate } from '../quote/envelopeLimit';
-import { describeAnswerError, isOverflow, type ConversationCompactor } from '../compaction/conversationCompactor';
+import { describeAnswerError, overflowOf, type ConversationCompactor } from '../compaction/conversationCompactor';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -184,8 +184,13 @@ export class AnswerRuns {
         },
         describeError: (err) => describeAnswerError(err),
         onOverflow: async (err) => {
-          if (!this.compactor || !isOverflow(err) || run.detached) return undefined;
-          const done = await this.compactor.compact(c, { reason: 'overflow', signal: run.abort.signal });
+          const overflow = overflowOf(err);
+          if (!this.compactor || !overflow || run.detached) return undefined;
+          const done = await this.compactor.compact(c, {
+            reason: 'overflow',
+            signal: run.abort.signal,
+            ...(overflow.window ? { window: overflow.window } : {}),
+          });
           if (!done.ok) {
             out.notice('info', done.message, [], { conversation: c });
             return undefined;

@@ -10,7 +10,7 @@ import { estimateRequestTokens } from '../../core/prompt/tokens';
 import { lastEditRounds, planCompaction, type HistoryTurn } from '../../core/compaction/compactionPlan';
 import { summaryRequest, supersededCalls, turnIndex } from '../../core/compaction/compactedHistory';
 import { settled, undone, type StoredCompaction } from '../../core/compaction/compactionRecord';
-import { contextOverflow } from '../../core/compaction/contextOverflow';
+import { contextOverflow, type ContextOverflow } from '../../core/compaction/contextOverflow';
 import { GatewayError } from '../../core/client/gatewayError';
 import type { Usage } from '../../core/client/types';
 import type { ErrorView } from '../../core/errorView';
@@ -23,10 +23,12 @@ import { compactionView, historyTurns, type Conversation } from '../conversation
 export const SUMMARY_CHANNEL = 'economical';
 /** Share of the model's window kept verbatim as recent turns (besides the latest request). */
 export const KEEP_SHARE = 0.2;
+/** Share of the model's window the summary request may fill (the economical channel may offer less than the full window). */
+export const SUMMARY_INPUT_SHARE = 0.4;
 /** Expected length of a summary (tokens), for its quote. */
 export const SUMMARY_OUTPUT_TOKENS = 2_000;
 
-export type CompactReason = 'manual' | 'overflow';
+export type CompactReason = 'manual' | 'overflow' | 'room';
 
 export type CompactResult = { ok: true; summarised: number; cost?: number } | { ok: false; message: string };
 
@@ -38,11 +40,13 @@ export function compactCommand(text: string): string | undefined {
 
 /** Whether an error is the gateway saying the prompt does not fit the window. */
 export function isOverflow(err: unknown): boolean {
-  return (
-    err instanceof GatewayError &&
-    err.kind === 'bad_request' &&
-    !!contextOverflow({ status: err.status, code: err.code, message: err.serverMessage ?? err.message })
-  );
+  return overflowOf(err) !== undefined;
+}
+
+/** The overflow a gateway error reports (with the window it names, when it names one). */
+export function overflowOf(err: unknown): ContextOverflow | undefined {
+  if (!(err instanceof GatewayError) || err.kind !== 'bad_request') return undefined;
+  return contextOverflow({ status: err.status, code: err.code, message: err.serverMessage ?? err.message });
 }
 
 /** The error card of an answer: an overflow offers Compact and Retry as its one action. */
@@ -129,18 +133,23 @@ export class ConversationCompactor {
    * Writes the summary of every turn older than what stays verbatim and stores it with `c`.
    * Nothing changes when it fails (the error is returned as a sentence).
    */
-  async compact(c: Conversation, o: { instructions?: string; reason: CompactReason; signal?: AbortSignal }): Promise<CompactResult> {
+  async compact(
+    c: Conversation,
+    o: { instructions?: string; reason: CompactReason; signal?: AbortSignal; /** the window an overflow error named */ window?: number },
+  ): Promise<CompactResult> {
     if (this.#running.has(c.id)) return { ok: false, message: vscode.l10n.t('This conversation is being compacted already.') };
     const { services } = this.scope;
     const s = services.settings();
     const model = s.chatModel;
     const info = this.scope.modelInfo(model);
+    // a window the gateway named in an overflow error wins over a wrong one from the settings or /models
+    const window = Math.min(info.contextWindow, o.window ?? Infinity);
     const turns = historyTurns(c);
     const prev = c.compaction;
     const prevCut = prev ? turnIndex(turns, prev.cutId) : -1;
     const plan = planCompaction({
       turns,
-      keepTokens: o.reason === 'overflow' ? 0 : Math.floor(info.contextWindow * KEEP_SHARE),
+      keepTokens: o.reason === 'manual' ? Math.floor(window * KEEP_SHARE) : 0,
       ...(prevCut > 0 ? { previousCut: prevCut } : {}),
     });
     if (!plan) return { ok: false, message: vscode.l10n.t('Nothing to compact yet: the conversation has no turns older than your latest request.') };
@@ -154,6 +163,7 @@ export class ConversationCompactor {
       ...(prev && prevCut > 0 ? { previousSummary: prev.summary } : {}),
       ...(o.instructions?.trim() ? { instructions: o.instructions.trim() } : {}),
       editedPaths: kept.paths,
+      budgetTokens: Math.floor(window * SUMMARY_INPUT_SHARE),
     });
     const price = services.catalogue().price(model, SUMMARY_CHANNEL);
     const quote = price ? estimateCost(estimateRequestTokens(request), SUMMARY_OUTPUT_TOKENS, price) : undefined;
@@ -202,13 +212,19 @@ export class ConversationCompactor {
   /** The one line the panel shows after a compaction. */
   doneNote(r: Extract<CompactResult, { ok: true }>, reason: CompactReason): string {
     const cost = r.cost !== undefined ? formatUsd(r.cost) : vscode.l10n.t('an unknown price');
-    return reason === 'overflow'
-      ? vscode.l10n.t(
-          'The request did not fit the model’s context window: {0} earlier messages were compacted into a summary for {1}, and the request was sent again.',
-          r.summarised,
-          cost,
-        )
-      : vscode.l10n.t('{0} earlier messages were compacted into a summary for {1}. The full conversation stays above the divider.', r.summarised, cost);
+    if (reason === 'overflow')
+      return vscode.l10n.t(
+        'The request did not fit the model’s context window: {0} earlier messages were compacted into a summary for {1}, and the request was sent again.',
+        r.summarised,
+        cost,
+      );
+    if (reason === 'room')
+      return vscode.l10n.t(
+        'The conversation no longer fit the model’s context window with room for the answer: {0} earlier messages were compacted into a summary for {1} before sending.',
+        r.summarised,
+        cost,
+      );
+    return vscode.l10n.t('{0} earlier messages were compacted into a summary for {1}. The full conversation stays above the divider.', r.summarised, cost);
   }
 
   async #write(model: string, messages: ReturnType<typeof summaryRequest>, signal?: AbortSignal): Promise<{ text: string; usage?: Usage }> {

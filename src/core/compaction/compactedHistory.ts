@@ -8,6 +8,7 @@
 import type { ChatMessage } from '../client/types';
 import type { HistoryTurn } from './compactionPlan';
 import { stubSupersededResults, stubText } from './toolResultStubs';
+import { estimateTokens } from '../prompt/tokens';
 
 /** A compaction as stored with the conversation. */
 export interface CompactionRecord {
@@ -131,6 +132,8 @@ export function summaryRequest(i: {
   previousSummary?: string;
   instructions?: string;
   editedPaths?: readonly string[];
+  /** the most tokens the transcript may take: the oldest messages are left out first (the earlier summary stays) */
+  budgetTokens?: number;
 }): ChatMessage[] {
   const rules = [
     'You compact a conversation between a user and a coding assistant so that the assistant can continue the work without the full transcript.',
@@ -140,7 +143,17 @@ export function summaryRequest(i: {
   ];
   if (i.editedPaths?.length) rules.push(`These files were edited in the summarised part; name each one and what changed: ${i.editedPaths.join(', ')}.`);
   if (i.instructions?.trim()) rules.push(`The user's instructions for this summary: ${i.instructions.trim()}`);
-  const transcript = stubSupersededResults(i.wire).messages.map(render).filter(Boolean).join('\n\n');
+  const parts = stubSupersededResults(i.wire).messages.map(render).filter(Boolean);
+  let skipped = 0;
+  if (i.budgetTokens !== undefined) {
+    let total = parts.reduce((n, p) => n + estimateTokens(p), 0) + estimateTokens(i.previousSummary ?? '');
+    while (parts.length > 1 && total > i.budgetTokens) {
+      total -= estimateTokens(parts.shift()!);
+      skipped++;
+    }
+  }
+  if (skipped) parts.unshift(`[The ${skipped} oldest messages of this part were left out to fit the summariser's window.]`);
+  const transcript = parts.join('\n\n');
   const earlier = i.previousSummary ? `An earlier summary of what came before:\n\n${i.previousSummary}\n\n` : '';
   return [
     { role: 'system', content: rules.join('\n') },

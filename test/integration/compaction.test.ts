@@ -1,0 +1,148 @@
+// Compaction in a real VS Code extension host against the gateway simulator: a conversation on a
+// model with a 16K window keeps going through many turns with tool rounds (it is compacted when
+// the next request would leave no room for the answer, and when the gateway refuses an overflow),
+// the stored conversation keeps every turn, Undo Compaction restores what is sent, and a gateway
+// overflow 400 is compacted and sent again once.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatController } from '../../src/chat';
+import type { ChatMessage } from '../../src/core/client/types';
+import type { HostMessage } from '../../src/chat/protocol';
+import { SUMMARY_HEADING } from '../../src/core/compaction/compactedHistory';
+import { PRICE_CARD } from '../gateway/index';
+import { config, until, useModelgate } from './helpers';
+
+const KEY = 'sk-compaction-suite-7a31c9e4';
+const FIXTURE = 'mg-compaction-fixture';
+const MODEL = 'small-window';
+const PRICES = PRICE_CARD.chat[MODEL]!;
+const SMALL = { contextWindow: 16_000, maxOutput: 2_000, prices: { default: PRICES.direct, economical: PRICES.economical } };
+
+describe('compaction (real VS Code, gateway simulator, a model with a 16K window)', function () {
+  this.timeout(300_000);
+  const mg = useModelgate({
+    gateway: { keys: { [KEY]: { balance: 100 } } },
+    settings: { models: { [MODEL]: SMALL }, channel: 'direct', 'chat.model': MODEL },
+    ready: (api) => api.settings().chatModel === MODEL && api.catalogue().chatModel(MODEL)?.contextWindow === 16_000,
+    key: KEY,
+    chat: true,
+  });
+  const chat = (): ChatController => mg.api.chat.controller;
+  const chatRequests = () => mg.gw.requests.filter((r) => r.server === 'api' && r.path.endsWith('/chat/completions'));
+  const bodyOf = (r: { body: unknown }) => r.body as { model: string; messages: ChatMessage[]; provider?: { channel?: string } };
+  const summaryRequests = () => chatRequests().filter((r) => bodyOf(r).provider?.channel === 'economical');
+  let posts: HostMessage[] = [];
+  let subscription: vscode.Disposable | undefined;
+  let ws: string;
+
+  before(() => {
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    fs.mkdirSync(path.join(ws, FIXTURE), { recursive: true });
+    // about 1,000 tokens: each turn reads it again, so earlier reads are superseded
+    const lines = Array.from({ length: 60 }, (_, i) => `export const value${i} = 'the quick brown fox jumps over the lazy dog ${i}';`);
+    fs.writeFileSync(path.join(ws, FIXTURE, 'notes.ts'), lines.join('\n') + '\n');
+  });
+  beforeEach(async () => {
+    await chat().newChat();
+    posts = [];
+    subscription?.dispose();
+    subscription = chat().onDidPost((m) => posts.push(m));
+  });
+  after(() => {
+    subscription?.dispose();
+    fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
+  });
+
+  const turnText = (i: number) =>
+    `Turn ${i}: look at the notes again. ${'Keep the API small and the names stable. '.repeat(20)}[[call:read_file {"path":"${FIXTURE}/notes.ts"}]]`;
+  const notices = () => posts.filter((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice');
+
+  it('runs 40 turns with tool rounds on a 16K window without a failure, and the stored conversation keeps every turn', async () => {
+    const TURNS = 40;
+    for (let i = 1; i <= TURNS; i++) {
+      await chat().send(turnText(i));
+      const view = await chat().conversation();
+      const last = view.messages.at(-1)!;
+      assert.equal(last.role, 'assistant', `turn ${i} was answered`);
+      assert.equal(last.role === 'assistant' && last.status, 'done', `turn ${i}: ${JSON.stringify(last.role === 'assistant' ? last.error : undefined)}`);
+    }
+    const store = await chat().history();
+    const c = store.active;
+    assert.equal(c.messages.length, 2 * TURNS, 'every turn is stored, compacted or not');
+    assert.ok(c.messages[0]!.role === 'user' && c.messages[0]!.text.startsWith('Turn 1:'), 'the first turn is still stored');
+    assert.ok(c.compaction, 'the conversation was compacted');
+    assert.ok(summaryRequests().length >= 2, `compacted more than once (${summaryRequests().length})`);
+    for (const r of summaryRequests()) assert.equal(bodyOf(r).model, MODEL, 'the summary is written by the conversation model');
+    // what is sent: the system message, then the summary; the first turns are not sent any more
+    const preview = await chat().requestPreview();
+    assert.equal(preview[0]!.role, 'system');
+    assert.ok(String(preview[1]!.content).startsWith(SUMMARY_HEADING));
+    assert.ok(!preview.some((m) => typeof m.content === 'string' && m.content.startsWith('Turn 1:')));
+    // the panel said so, with the cost, and drew the divider
+    assert.ok(
+      notices().some((n) => /compacted into a summary for \$/.test(n.message)),
+      notices()
+        .map((n) => n.message)
+        .join('\n'),
+    );
+    assert.ok(posts.some((p) => p.type === 'compaction' && p.compaction?.cutId === c.compaction!.cutId));
+    const divider = (await chat().conversation()).compaction;
+    assert.equal(divider?.cutId, c.compaction.cutId);
+  });
+
+  it('Compact Conversation keeps the system message byte-identical, and Undo Compaction restores what is sent until the next send', async () => {
+    for (let i = 1; i <= 4; i++) await chat().send(`Question ${i}: ${'what about the cache? '.repeat(10)}[[words:80]]`);
+    const before = await chat().requestPreview();
+    const summaries = summaryRequests().length;
+    await vscode.commands.executeCommand('modelgate.compactConversation', 'keep the API design');
+    assert.equal(summaryRequests().length, summaries + 1);
+    const request = bodyOf(summaryRequests().at(-1)!);
+    assert.match(String(request.messages[0]!.content), /keep the API design/, 'the instructions reach the summary request');
+    const after = await chat().requestPreview();
+    assert.equal(JSON.stringify(after[0]), JSON.stringify(before[0]), 'the stable prefix is byte-identical');
+    assert.ok(String(after[1]!.content).startsWith(SUMMARY_HEADING));
+    assert.ok(after.length < before.length);
+    assert.ok((await chat().conversation()).compaction?.undoable);
+
+    await vscode.commands.executeCommand('modelgate.undoCompaction');
+    assert.deepEqual(await chat().requestPreview(), before, 'Undo restores the sent history');
+    assert.equal((await chat().conversation()).compaction, undefined);
+
+    // compacted again and then a send: Undo is gone
+    await chat().send('/compact');
+    assert.ok(String((await chat().requestPreview())[1]!.content).startsWith(SUMMARY_HEADING), '/compact in the composer compacts');
+    await chat().send('One more [[words:5]]');
+    assert.equal((await chat().conversation()).compaction?.undoable, false);
+    assert.equal(await chat().undoCompaction(), false);
+    assert.equal((await chat().history()).active.messages.length, 10, 'the stored conversation keeps every turn');
+  });
+
+  it('a gateway 400 for overflow is compacted and the request sent again, once', async () => {
+    // the settings claim a 64K window: the panel's own check lets the request go, the gateway refuses it
+    await config().update('models', { [MODEL]: { ...SMALL, contextWindow: 64_000 } }, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.catalogue().chatModel(MODEL)?.contextWindow === 64_000, 'the wrong window from the settings');
+    try {
+      let overflowed = false;
+      for (let i = 1; i <= 20 && !overflowed; i++) {
+        const count = chatRequests().length;
+        await chat().send(turnText(i));
+        const view = await chat().conversation();
+        const last = view.messages.at(-1)!;
+        assert.equal(last.role === 'assistant' && last.status, 'done', `turn ${i}: ${JSON.stringify(last.role === 'assistant' ? last.error : undefined)}`);
+        overflowed = notices().some((n) => /did not fit the model’s context window/.test(n.message));
+        if (overflowed) {
+          const sent = chatRequests().slice(count).map(bodyOf);
+          assert.equal(sent.filter((b) => b.provider?.channel === 'economical').length, 1, 'one summary');
+          assert.ok(String(sent.at(-1)!.messages[1]!.content).startsWith(SUMMARY_HEADING), 'the request went again with the summary');
+        }
+      }
+      assert.ok(overflowed, 'the gateway refused an overflow and the answer went on');
+      assert.equal(notices().filter((n) => /did not fit the model’s context window/.test(n.message)).length, 1);
+    } finally {
+      await config().update('models', { [MODEL]: SMALL }, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.catalogue().chatModel(MODEL)?.contextWindow === 16_000, 'the 16K window again');
+    }
+  });
+});
