@@ -35,7 +35,8 @@ import { ProjectRules } from './context/rulesFiles';
 import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
 import { conversationView, type Conversation } from './conversations/conversationTranscript';
 import { ComposerQuotes } from './quote/composerQuotes';
-import { compactCommand, ConversationCompactor } from './compaction/conversationCompactor';
+import { ConversationCompactor } from './compaction/conversationCompactor';
+import { compactCommand } from './compaction/overflowErrors';
 import { ESTIMATE_RULE } from '../core/quote/promptCount';
 
 export interface ChatControllerOptions {

@@ -21,7 +21,8 @@ import { clipForLog } from '../../core/logText';
 import type { Approvals } from '../../agentTools/approvals';
 import type { ComposerQuotes } from '../quote/composerQuotes';
 import { envelopeGate } from '../quote/envelopeLimit';
-import { describeAnswerError, overflowOf, type ConversationCompactor } from '../compaction/conversationCompactor';
+import { describeAnswerError, type ConversationCompactor } from '../compaction/conversationCompactor';
+import { overflowOf } from '../compaction/overflowErrors';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;

@@ -10,8 +10,7 @@ import { estimateRequestTokens } from '../../core/prompt/tokens';
 import { lastEditRounds, planCompaction, type HistoryTurn } from '../../core/compaction/compactionPlan';
 import { summaryRequest, supersededCalls, turnIndex } from '../../core/compaction/compactedHistory';
 import { settled, undone, type StoredCompaction } from '../../core/compaction/compactionRecord';
-import { contextOverflow, type ContextOverflow } from '../../core/compaction/contextOverflow';
-import { GatewayError } from '../../core/client/gatewayError';
+import { withOverflowAction } from './overflowErrors';
 import type { Usage } from '../../core/client/types';
 import type { ErrorView } from '../../core/errorView';
 import { errorText } from '../../core/errorText';
@@ -32,27 +31,9 @@ export type CompactReason = 'manual' | 'overflow' | 'room';
 
 export type CompactResult = { ok: true; summarised: number; cost?: number } | { ok: false; message: string };
 
-/** `/compact [instructions]` typed in the composer: the instructions ('' without), or undefined for any other text. */
-export function compactCommand(text: string): string | undefined {
-  const m = /^\s*\/compact(?:\s+([\s\S]*))?$/.exec(text);
-  return m ? (m[1] ?? '').trim() : undefined;
-}
-
-/** Whether an error is the gateway saying the prompt does not fit the window. */
-export function isOverflow(err: unknown): boolean {
-  return overflowOf(err) !== undefined;
-}
-
-/** The overflow a gateway error reports (with the window it names, when it names one). */
-export function overflowOf(err: unknown): ContextOverflow | undefined {
-  if (!(err instanceof GatewayError) || err.kind !== 'bad_request') return undefined;
-  return contextOverflow({ status: err.status, code: err.code, message: err.serverMessage ?? err.message });
-}
-
 /** The error card of an answer: an overflow offers Compact and Retry as its one action. */
 export function describeAnswerError(err: unknown): ErrorView {
-  const view = describeError(err);
-  return isOverflow(err) ? { ...view, actions: ['compactRetry'] } : view;
+  return withOverflowAction(describeError(err), err);
 }
 
 export class ConversationCompactor {

@@ -155,3 +155,19 @@ describe('compacted history: what is sent after a compaction', () => {
     assert.match(String(req[1]!.content), /Shortened: read_file on src\/a\.ts returned 50 lines/);
   });
 });
+
+describe('summary request: fits the summariser window', () => {
+  it('leaves the oldest messages out first and says so, keeping the newest', () => {
+    const wire: ChatMessage[] = Array.from(
+      { length: 40 },
+      (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} ${'word '.repeat(100)}` }) as ChatMessage,
+    );
+    const whole = summaryRequest({ wire });
+    const cut = summaryRequest({ wire, budgetTokens: 1_000 });
+    assert.ok(String(cut[1]!.content).length < String(whole[1]!.content).length / 3);
+    assert.match(String(cut[1]!.content), /oldest messages of this part were left out/);
+    assert.match(String(cut[1]!.content), /message 39 /);
+    assert.doesNotMatch(String(cut[1]!.content), /message 0 /);
+    assert.doesNotMatch(String(whole[1]!.content), /left out/);
+  });
+});
