@@ -54,6 +54,8 @@ export interface Settings {
   budgets: Budgets;
   /** modelgate.budget.conversationUsd (user settings only): the spending limit a conversation has until the user sets its own; unset = none */
   conversationUsd: number | undefined;
+  /** modelgate.chat.compaction (user settings only): what the panel does when a request would leave no room for the answer */
+  compaction: 'automatic' | 'ask' | 'off';
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -88,6 +90,7 @@ export const USER_ONLY_KEYS = [
   'budget.dailyUsd',
   'budget.monthlyUsd',
   'budget.conversationUsd',
+  'chat.compaction',
 ] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
@@ -193,6 +196,7 @@ export function readSettings(): Settings {
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     conversationUsd,
+    compaction: ((v) => (v === 'ask' || v === 'off' ? v : 'automatic'))(userValue<unknown>(c, 'chat.compaction')),
     problems,
   };
 }

@@ -26,6 +26,7 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     gateway: { keys: { [KEY]: { balance: 100 } } },
     settings: { models: { [MODEL]: SMALL }, channel: 'direct', 'chat.model': MODEL },
     ready: (api) => api.settings().chatModel === MODEL && api.catalogue().chatModel(MODEL)?.contextWindow === 16_000,
+    restores: ['chat.compaction'],
     key: KEY,
     chat: true,
   });
@@ -143,6 +144,25 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     } finally {
       await config().update('models', { [MODEL]: SMALL }, vscode.ConfigurationTarget.Global);
       await until(() => mg.api.catalogue().chatModel(MODEL)?.contextWindow === 16_000, 'the 16K window again');
+    }
+  });
+
+  it('with modelgate.chat.compaction off, a message that leaves no room is refused as before and nothing is compacted', async () => {
+    await config().update('chat.compaction', 'off', vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().compaction === 'off', 'compaction off');
+    try {
+      const summaries = summaryRequests().length;
+      let refused = false;
+      for (let i = 1; i <= 20 && !refused; i++) {
+        await chat().send(turnText(i));
+        refused = notices().some((n) => /^Nothing was sent: this request is about/.test(n.message));
+      }
+      assert.ok(refused, 'the message that did not fit was refused');
+      assert.equal(summaryRequests().length, summaries, 'nothing was compacted');
+      assert.equal((await chat().conversation()).compaction, undefined);
+    } finally {
+      await config().update('chat.compaction', undefined, vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.settings().compaction === 'automatic', 'compaction automatic again');
     }
   });
 });

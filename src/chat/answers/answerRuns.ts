@@ -186,7 +186,7 @@ export class AnswerRuns {
         describeError: (err) => describeAnswerError(err),
         onOverflow: async (err) => {
           const overflow = overflowOf(err);
-          if (!this.compactor || !overflow || run.detached) return undefined;
+          if (!this.compactor || !overflow || run.detached || !(await this.compactor.mayCompact(c))) return undefined;
           const done = await this.compactor.compact(c, {
             reason: 'overflow',
             signal: run.abort.signal,

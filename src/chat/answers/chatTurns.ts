@@ -114,7 +114,7 @@ export class ChatTurns {
     const wire = userMessage(text, contexts, images);
     let refusal = await checkSendable(this.scope, c, [...wireHistory(c, historyEnd), wire]);
     // no room for the answer: compacting is necessary, and says so in one line with its cost
-    if (refusal?.noRoom && this.compactor && historyEnd === c.messages.length) {
+    if (refusal?.noRoom && this.compactor && historyEnd === c.messages.length && (await this.compactor.mayCompact(c))) {
       const done = await this.compactor.compact(c, { reason: 'room' });
       if (done.ok) {
         this.compactor.postDivider(c);

@@ -93,6 +93,25 @@ export class ConversationCompactor {
     return this.#running.has(c.id);
   }
 
+  /** Whether `modelgate.chat.compaction` lets the panel compact on its own now (`ask`: a modal whose safe choice is Cancel). */
+  async mayCompact(c: Conversation): Promise<boolean> {
+    const mode = this.scope.services.settings().compaction;
+    if (mode !== 'ask') return mode === 'automatic';
+    const model = this.scope.services.settings().chatModel;
+    const compact = vscode.l10n.t('Compact');
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t('“{0}” no longer fits the context window of {1} with room for the answer.', c.title, model),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Compacting replaces the older turns in what is sent with a summary written on the economical channel (a paid request). The conversation keeps every message.',
+        ),
+      },
+      compact,
+    );
+    return pick === compact;
+  }
+
   /** After a send: the compaction stays, Undo Compaction goes (and leaves the divider). */
   settle(c: Conversation): void {
     if (!c.compaction?.undoable) return;
