@@ -10,6 +10,8 @@ export class CompactionDivider {
   readonly element: HTMLDetailsElement;
   private readonly label: HTMLElement;
   private readonly body: HTMLElement;
+  private readonly note: HTMLElement;
+  private readonly text: HTMLElement;
   private readonly undo: HTMLButtonElement;
   private view: CompactionView | undefined;
   private readonly observer: MutationObserver | undefined;
@@ -20,7 +22,9 @@ export class CompactionDivider {
     post: (m: WebviewMessage) => void,
   ) {
     this.label = h(doc, 'summary', { className: 'compaction-label' });
-    this.body = h(doc, 'div', { className: 'compaction-summary' });
+    this.note = h(doc, 'div', { className: 'compaction-note' });
+    this.text = h(doc, 'div', { className: 'compaction-text' });
+    this.body = h(doc, 'div', { className: 'compaction-summary' }, [this.note, this.text]);
     this.undo = h(doc, 'button', { className: 'action-button', text: l10n.t('Undo compaction'), attrs: { type: 'button' } });
     this.undo.addEventListener('click', () => post({ type: 'action', action: 'undoCompaction' }));
     this.element = h(doc, 'details', { className: 'compaction-divider', attrs: { role: 'separator' } }, [this.label, this.body, this.undo]);
@@ -37,11 +41,10 @@ export class CompactionDivider {
       return;
     }
     const cost = view.cost !== undefined ? formatUsd(view.cost) : undefined;
-    this.label.textContent =
-      cost !== undefined
-        ? l10n.t('Compacted here: the messages above are sent as a summary by {0} ({1}). Show the summary', view.model, cost)
-        : l10n.t('Compacted here: the messages above are sent as a summary by {0}. Show the summary', view.model);
-    this.body.textContent = view.summary;
+    this.label.textContent = cost !== undefined ? l10n.t('Compacted here · {0}', cost) : l10n.t('Compacted here');
+    this.label.title = l10n.t('Show the summary that is sent instead of the messages above');
+    this.note.textContent = l10n.t('Sent instead of the messages above (they stay in the conversation). Written by {0}:', view.model);
+    this.text.textContent = view.summary;
     this.undo.hidden = !view.undoable;
     this.place();
   }
