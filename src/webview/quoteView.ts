@@ -124,12 +124,26 @@ export class QuoteBadge {
     this.button = h(doc, 'button', {
       className: 'quote-button',
       attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'quote-details' },
-      on: { click: () => this.toggle() },
+      on: {
+        click: () => this.toggle(),
+        keydown: (e) => {
+          if (e.key === 'Escape' && !this.details.hidden) {
+            e.stopPropagation(); // closes the details, does not stop an answer
+            this.close(true);
+          }
+        },
+      },
     });
     this.details = h(doc, 'div', {
       className: 'quote-details',
       attrs: { id: 'quote-details', role: 'region', 'aria-label': l10n.t('What sending now will cost') },
-      on: { keydown: (e) => e.key === 'Escape' && this.close(true) },
+      on: {
+        keydown: (e) => {
+          if (e.key !== 'Escape') return;
+          e.stopPropagation();
+          this.close(true);
+        },
+      },
     });
     this.details.hidden = true;
     this.element = h(doc, 'div', { className: 'quote' }, [this.button]);
@@ -190,15 +204,29 @@ export class QuoteBadge {
     const rounds = roundsLine(v);
     if (rounds) this.details.append(line(rounds));
     this.details.append(line(countLine(v)));
+    // short cells, so the table fits the default 290 px side bar: the channel this send goes to is the bold row
     const rows = v.channels.map((c) =>
-      h(doc, 'tr', { className: c.current ? 'current' : '' }, [
-        h(doc, 'th', { text: c.current ? l10n.t('{0} (this send)', channelName(c.channel)) : channelName(c.channel), attrs: { scope: 'row' } }),
-        h(doc, 'td', { text: c.usd ? quoteRange(c.usd.low, c.usd.high) : l10n.t('no price') }),
-        h(doc, 'td', { text: c.usd ? l10n.t('{0} cached', sharePercent(c.cachedShare)) : '' }),
-      ]),
+      h(
+        doc,
+        'tr',
+        { className: c.current ? 'current' : '', attrs: c.current ? { 'aria-current': 'true', title: l10n.t('This send goes to this channel') } : {} },
+        [
+          h(doc, 'th', { text: c.channel === 'default' ? l10n.t('default') : channelName(c.channel), attrs: { scope: 'row' } }),
+          h(doc, 'td', { text: c.usd ? quoteRange(c.usd.low, c.usd.high) : l10n.t('no price') }),
+          h(doc, 'td', { text: c.usd ? sharePercent(c.cachedShare) : '' }),
+        ],
+      ),
     );
+    const columns = h(doc, 'tr', {}, [
+      h(doc, 'th', { text: l10n.t('Channel'), attrs: { scope: 'col' } }),
+      h(doc, 'th', { text: l10n.t('Cost'), attrs: { scope: 'col' } }),
+      h(doc, 'th', { text: l10n.t('Cached'), attrs: { scope: 'col' } }),
+    ]);
     this.details.append(
-      h(doc, 'table', { className: 'quote-channels', attrs: { 'aria-label': l10n.t('Every channel of {0}', v.model) } }, [h(doc, 'tbody', {}, rows)]),
+      h(doc, 'table', { className: 'quote-channels', attrs: { 'aria-label': l10n.t('Every channel of {0}', v.model) } }, [
+        h(doc, 'thead', {}, [columns]),
+        h(doc, 'tbody', {}, rows),
+      ]),
     );
     const envelope = v.envelope
       ? l10n.t('This conversation: {0} spent of its {1} limit.', formatUsd(v.envelope.spent), formatUsd(v.envelope.limit))

@@ -555,8 +555,15 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           await chat.locator('.quote-button').click();
           const details = chat.locator('.quote-details');
           await details.waitFor({ state: 'visible', timeout: 10_000 });
-          assert.equal(await details.locator('.quote-channels tr').count(), 3, 'a row per channel');
+          // the default channel this send goes to, then each named channel
+          assert.equal(await details.locator('.quote-channels tbody tr').count(), 4, 'a row per channel');
           await details.getByRole('button', { name: /Spending Limit/ }).waitFor({ state: 'visible', timeout: 10_000 });
+          // above the composer, wholly in view however little room the panel has
+          const box = await details.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            return { top: r.top, bottom: r.bottom, composer: el.closest('.composer')!.getBoundingClientRect().top, height: innerHeight };
+          });
+          assert.ok(box.top >= 0 && box.bottom <= box.height && box.bottom <= box.composer + 8, `the quote's details are not in view: ${JSON.stringify(box)}`);
           await wb.page.locator('.part.sidebar').screenshot({ path: join(repoRoot(), 'test-results', 'screenshots', shot.replace('chat-290', 'quote-290')) });
           await chat.locator('.quote-button').click();
           await details.waitFor({ state: 'hidden', timeout: 10_000 });

@@ -77,7 +77,10 @@ describe('the cost quote and the spending limit (real VS Code, gateway simulator
 
     assert.equal(await chat().attachFile(vscode.Uri.file(path.join(ws, FIXTURE, 'big.ts'))), true);
     const attached = await until(() => quotes().find((q) => q.promptTokens > first.promptTokens + 5_000), 'a quote that counts the attached file');
-    assert.ok(attached.usd!.low > first.usd!.high, `attached ${JSON.stringify(attached.usd)} vs ${JSON.stringify(first.usd)}`);
+    // the file's tokens at the input price, at least, on the lowest figure
+    const added = ((attached.promptTokens - first.promptTokens) * BY_CHANNEL.stable.input) / 1_000_000;
+    assert.ok(attached.usd!.low - first.usd!.low >= added * 0.9, `attached ${JSON.stringify(attached.usd)} vs ${JSON.stringify(first.usd)}, file ≈ $${added}`);
+    assert.ok(attached.usd!.expected > first.usd!.expected + added * 0.9);
   });
 
   it('an agent answer pauses before the request that would pass the limit, sends nothing more, and Continue resumes it', async () => {
