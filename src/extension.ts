@@ -7,7 +7,7 @@ import { CatalogueService } from './services/catalogueService';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
-import { channelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
+import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
@@ -33,10 +33,12 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   const log = createLog();
   const settingsService = new SettingsService(log);
-  const settings = () => settingsService.current;
-  const keys = new KeyStore(context.secrets, () => settings().baseUrlOrigin);
-  const gateway = new GatewayService(settings, keys);
-  const catalogue = new CatalogueService(settings, gateway, async () => !!(await keys.get()), log);
+  const userSettings = () => settingsService.current;
+  const keys = new KeyStore(context.secrets, () => userSettings().baseUrlOrigin);
+  const gateway = new GatewayService(userSettings, keys);
+  const catalogue = new CatalogueService(userSettings, gateway, async () => !!(await keys.get()), log);
+  // the settings as features read them: a default model the gateway does not serve is replaced by one it does
+  const settings = () => catalogue.servedSettings(userSettings());
   const usage = new UsageLedger(context.globalState);
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
@@ -121,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     catalogue: () => catalogue.current(),
     refreshCatalogue: () => catalogue.refresh(),
     channelPickerItems: () => channelPickerItems(services),
+    modelPickerItems: () => modelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
     pickerActiveRow,
     get chat() {

@@ -53,6 +53,8 @@ export interface ModelgateApi extends ModelgatePublicApi {
   refreshCatalogue(): Promise<void>;
   /** the channel picker's rows as the user sees them (label, description, detail) */
   channelPickerItems(): PickerItemView[];
+  /** the model picker's rows as the user sees them (label, description, detail) */
+  modelPickerItems(): PickerItemView[];
   /** the status-bar tooltip's markdown */
   statusBarTooltip(): string;
   /** the row VS Code makes active in the open model/channel picker (the one Enter picks); undefined once it closes */

@@ -116,6 +116,7 @@ export class ChatMessageRouter {
           return;
         case 'action':
           if (msg.action === 'retry') return await actions.regenerate();
+          if (msg.action === 'newChat') return await actions.newChat();
           if (msg.action === 'compactRetry') return await actions.compactAndRetry();
           if (msg.action === 'undoCompaction') return void (await actions.undoCompaction());
           await runErrorAction(msg.action, services);

@@ -264,7 +264,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openLink'), href: z.string().max(8192) }),
   z.strictObject({
     type: z.literal('action'),
-    action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'compactRetry', 'undoCompaction']),
+    action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat', 'compactRetry', 'undoCompaction']),
   }),
   z.strictObject({ type: z.literal('draft'), text }),
   /** Keep, Undo or open the diff of one file (`path`) of an answer's edits, or Keep/Undo all of them (no path) */

@@ -1,9 +1,10 @@
 // A failure as a person sees it: a short message and the actions that fix it. src/shared/userErrors.ts
 // writes it, the chat panel shows it (chat/protocol.ts carries it to the webview),
 // and commands show it as a notification with buttons.
-import type { GatewayErrorKind } from './client/gatewayError';
+import { REASONING_NOT_PASSED_BACK, type GatewayErrorKind } from './client/gatewayError';
 
-export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'compactRetry' | 'undoCompaction';
+export type ErrorAction =
+  'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'newChat' | 'compactRetry' | 'undoCompaction';
 
 export interface ErrorView {
   message: string;
@@ -34,6 +35,9 @@ export function errorActions(kind: GatewayErrorKind, code?: string): ErrorAction
     case 'unsupported':
       return ['switchChannel', 'pickModel'];
     case 'bad_request':
+      // A thinking model that wants reasoning this conversation's earlier tool calls do not
+      // have (made by another model): another model does not bring it back, a new chat does.
+      if (code === REASONING_NOT_PASSED_BACK) return ['newChat'];
       return [code === 'invalid_base_url' || code === 'invalid_setting' ? 'openSettings' : 'pickModel'];
     case 'aborted':
       // the user stopped it: nothing to fix

@@ -69,7 +69,7 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, p
     name: model.label,
     family: modelFamily(model.id),
     version: '1',
-    detail: l10n.t('Modelgate · {0} channel', ch.label),
+    detail: model.unlisted ? l10n.t('Modelgate · {0} channel · not listed by the gateway', ch.label) : l10n.t('Modelgate · {0} channel', ch.label),
     tooltip: [
       l10n.t(
         '{0} ({1}) through Modelgate, {2} channel: {3} {4} token context, {5}. The channel is the "modelgate.channel" setting ("Modelgate: Pick Channel").',
@@ -81,6 +81,7 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, p
         abilities.join(', '),
       ),
       ...(price ? [priceSentence(price)] : []),
+      ...(model.unlisted ? [l10n.t('The gateway does not list this model; it is offered because your settings name it.')] : []),
     ].join(' '),
     ...tokenLimits(model),
     capabilities: { imageInput: model.imageInput, toolCalling: model.tools },

@@ -1,8 +1,11 @@
 // Reasoning of the tool calls this provider produced, by tool-call id. DeepSeek and Kimi refuse
 // the next request of a tool loop when the assistant message with `tool_calls` lacks its
 // `reasoning_content`, and vscode.lm callers usually pass back only the tool call and its result
-// (microsoft/vscode#313904): the provider puts the reasoning back itself. Only the tool loop in
-// progress gets it (promptLayout's replay rule); finished turns never do. Pure.
+// (microsoft/vscode#313904): the provider puts the reasoning back itself, on every assistant
+// message with tool calls, of earlier turns too (promptLayout's replay rule: Kimi refuses a request
+// whose earlier tool-call messages lack it). What VS Code's chat passes back as thinking parts
+// (it stores them with its conversations, so they outlive a window reload, which this memory does
+// not) is kept. Pure.
 import { replayReasoning } from '../core/prompt/promptLayout';
 import type { ChatMessage, ReasoningField } from '../core/client/types';
 
@@ -36,10 +39,10 @@ export class ReasoningMemory {
   }
 
   /**
-   * The request's messages with the reasoning of the tool loop in progress put back: on each
-   * assistant message with tool calls whose reasoning is remembered (by any of its call ids), in
-   * the field the model used. Reasoning the caller passed back (a thinking part) is kept, in the
-   * remembered field when known. Then the replay rule drops all reasoning outside the loop.
+   * The request's messages with the reasoning put back: on each assistant message with tool
+   * calls whose reasoning is remembered (by any of its call ids), in the field the model used.
+   * Reasoning the caller passed back (a thinking part) is kept, in the remembered field when
+   * known. Then the replay rule drops reasoning from messages without tool calls.
    */
   restore(messages: readonly ChatMessage[]): ChatMessage[] {
     const out = messages.map((m) => {

@@ -1,9 +1,11 @@
 // "Modelgate: Use in VS Code Chat": the user settings that let VS Code's own Chat view answer with
 // a Modelgate model when no GitHub account is signed in (docs/vscode-chat.md). It says what it
-// will change first (a modal whose default button changes nothing), writes the user's (global)
-// settings only (the user's settings.json, opened in an editor: chat.allowAnonymousAccess cannot be
-// written through the configuration API), never a workspace's, writes nothing that is already
-// set, and offers Undo.
+// will change first (a modal with Change Settings and one way out, Don't Change, which Escape
+// takes too), writes the user's (global) settings only (the user's settings.json, opened in an
+// editor: chat.allowAnonymousAccess cannot be written through the configuration API), never a
+// workspace's, writes nothing that is already set, then opens the Chat view itself (a button in a
+// notification is gone once the notification hides) and offers Undo. The one way into VS Code's
+// Chat: the model picker's "Use in VS Code's Chat…" row and the walkthrough run this command.
 import * as vscode from 'vscode';
 import { LM_VENDOR } from '../shared/featureIds';
 import type { Services } from '../services/serviceContainer';
@@ -16,15 +18,17 @@ export interface VsCodeChatPrompts {
   confirm(message: string, detail: string): Thenable<boolean>;
   /** the notification after a change (or when nothing was left to change): the action pressed, if any */
   notify(message: string, ...actions: string[]): Thenable<string | undefined>;
+  /** told once VS Code's Chat view was opened, with the model it was asked to pick (tests) */
+  chatOpened?(modelId: string): void;
 }
 
 export const defaultPrompts: VsCodeChatPrompts = {
   async confirm(message, detail) {
-    // VS Code makes a modal's first button the primary one (the one Enter takes): "Don't Change"
-    // is first, so Enter and Escape (VS Code's own Cancel) leave the settings as they are.
-    const keep = vscode.l10n.t("Don't Change");
-    const change = vscode.l10n.t('Change Settings');
-    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, keep, change)) === change;
+    // "Don't Change" is the close affordance: VS Code adds no Cancel of its own beside it, and
+    // Escape or closing the dialog answer it.
+    const keep: vscode.MessageItem = { title: vscode.l10n.t("Don't Change"), isCloseAffordance: true };
+    const change: vscode.MessageItem = { title: vscode.l10n.t('Change Settings') };
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, change, keep)) === change;
   },
   notify: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
 };
@@ -44,7 +48,7 @@ function stateReader(user: Record<string, unknown>): (key: string) => SettingSta
 }
 
 /** Opens VS Code's Chat view with the Modelgate model of `modelgate.chat.model` picked (1.139: `modelSelector`). */
-export async function openVsCodeChat(services: Services, settingsFile?: vscode.Uri): Promise<void> {
+export async function openVsCodeChat(services: Services, settingsFile?: vscode.Uri, prompts?: VsCodeChatPrompts): Promise<void> {
   // 1.139 shows the user's settings.json in a modal editor over the workbench: the saved file is
   // closed first, so the Chat view is not behind it.
   const active = vscode.window.activeTextEditor?.document;
@@ -57,16 +61,16 @@ export async function openVsCodeChat(services: Services, settingsFile?: vscode.U
     services.log.warn(`Use in VS Code Chat: opening the Chat view with ${modelSelector.id} failed, opened without a model: ${String(err)}`);
     await vscode.commands.executeCommand('workbench.action.chat.open');
   }
+  services.log.info(`Use in VS Code Chat: opened VS Code's Chat view with ${modelSelector.id}.`);
+  prompts?.chatOpened?.(modelSelector.id);
 }
 
 export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPrompts = defaultPrompts): Promise<VsCodeChatOutcome> {
   // The user's settings.json opens (and stays open): the values are read from it, and the user sees what changes.
   const file = await openUserSettingsJson();
   const plan: VsCodeChatPlan = planVsCodeChat(stateReader(await userSettingsValues(file)));
-  const open = vscode.l10n.t('Open VS Code Chat');
   if (plan.changes.length === 0) {
-    if ((await prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat is already set up to answer with Modelgate's models."), open)) === open)
-      await openVsCodeChat(services, file.uri);
+    await openVsCodeChat(services, file.uri, prompts);
     return 'unchanged';
   }
   if (file.dirty) {
@@ -80,11 +84,11 @@ export async function useInVsCodeChat(services: Services, prompts: VsCodeChatPro
     plan.changes.map((c) => [c.key, c.value]),
   );
   services.log.info(`Use in VS Code Chat: set ${plan.changes.map((c) => `${c.key}=${JSON.stringify(c.value)}`).join(', ')} in the user settings.`);
+  await openVsCodeChat(services, file.uri, prompts);
   const undo = vscode.l10n.t('Undo');
   void Promise.resolve(
-    prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat view can now answer with Modelgate's models. Pick one in its model picker."), open, undo),
+    prompts.notify(vscode.l10n.t("Modelgate: VS Code's Chat view now answers with Modelgate's models (your user settings changed)."), undo),
   ).then(async (action) => {
-    if (action === open) await openVsCodeChat(services, file.uri);
     if (action === undo) {
       await writeUserSettingsJson(
         await openUserSettingsJson(),

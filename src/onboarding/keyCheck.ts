@@ -3,7 +3,9 @@
 import { createGatewayClient, GatewayError } from '../core';
 import type { RequestHeaders } from '../core/client/gatewayClient';
 
-export type KeyCheck = { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string };
+/** `down`: the gateway could not be reached or failed (network, timeout, 5xx), not a refusal of the key. */
+export type KeyCheck =
+  { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string; down: boolean };
 
 /** `requestHeaders`: the gateway's own headers (settings and secret ones), which it may need to answer at all. */
 export async function checkKey(
@@ -21,6 +23,7 @@ export async function checkKey(
     if (err instanceof GatewayError && err.kind === 'auth') return { outcome: 'rejected', status: err.status };
     // The message of a GatewayError is already redacted and actionable; never echo the key.
     const reason = err instanceof Error ? err.message.split(key).join('…') : String(err);
-    return { outcome: 'unchecked', reason };
+    const down = err instanceof GatewayError && (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server');
+    return { outcome: 'unchecked', reason, down };
   }
 }

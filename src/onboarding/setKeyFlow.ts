@@ -120,7 +120,14 @@ async function interactive(services: Services): Promise<boolean> {
     void vscode.window.showInformationMessage(vscode.l10n.t('{0} Saved.', message));
     return true;
   }
-  const storeAnyway = vscode.l10n.t('Store Anyway');
+  // The button says what storing is for: a gateway that is down now (the key is checked by the
+  // first request later), or a key the user knows works although the gateway refused it here.
+  const storeAnyway =
+    check.outcome === 'rejected'
+      ? vscode.l10n.t('Store Rejected Key')
+      : check.down
+        ? vscode.l10n.t('Store While Gateway Is Down')
+        : vscode.l10n.t('Store Without Checking');
   const retry = vscode.l10n.t('Enter Another Key');
   const show = check.outcome === 'rejected' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
   // The safe choice is the default (first, primary) button: Enter never stores a key the gateway refused.

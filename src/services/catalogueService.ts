@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { ModelCatalogue } from '../core/catalogue/modelCatalogue';
 import { describeFactsProblems, parseModelFacts, type GatewayModelFacts } from '../core/catalogue/modelFacts';
+import { servedChatModel, servedImageModel, servedOnly, type UserModel } from '../core/catalogue/servedModels';
 import type { Settings } from './settings';
 import type { Log } from './log';
 import type { Gateway } from './serviceContainer';
@@ -13,6 +14,10 @@ export class CatalogueService implements vscode.Disposable {
   private catalogue: ModelCatalogue;
   /** what the gateway's GET /models says about each model it lists */
   private gatewayModels: GatewayModelFacts[] = [];
+  /** the gateway's /models answered with this list (for the current base URL): what it does not list is not served */
+  private listed: GatewayModelFacts[] | undefined;
+  /** the last settings given to servedSettings and what they became, so callers get one object per change */
+  private served: { raw: Settings; catalogue: ModelCatalogue; out: Settings } | undefined;
   private fetchedFor: string | undefined;
   private inflight: Promise<void> | undefined;
   private inflightFor: string | undefined;
@@ -40,7 +45,10 @@ export class CatalogueService implements vscode.Disposable {
   /** Settings changed: rebuild now; refetch the gateway list if the base URL changed. */
   settingsChanged(): void {
     // Another gateway: the models the previous one listed are not this one's.
-    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) this.gatewayModels = [];
+    if (this.fetchedFor !== undefined && this.fetchedFor !== this.settings().baseUrl) {
+      this.gatewayModels = [];
+      this.listed = undefined;
+    }
     this.rebuild();
     if (this.fetchedFor !== this.settings().baseUrl) void this.refresh();
   }
@@ -80,6 +88,8 @@ export class CatalogueService implements vscode.Disposable {
         if (switched()) return;
         const facts = parseModelFacts(models);
         this.gatewayModels = facts.models;
+        // an empty list says nothing about what is served (some gateways list nothing)
+        this.listed = models.length ? facts.models : undefined;
         this.fetchedFor = wanted;
         this.log.info(`Gateway lists ${models.length} models.`);
         // Bad values are skipped, one line for all of them; the list itself is used.
@@ -99,8 +109,28 @@ export class CatalogueService implements vscode.Disposable {
     return this.inflight;
   }
 
+  /**
+   * `raw` with the chat and image model the gateway serves in place of a default it does not
+   * (a model the user set stays as set). Services.settings() is this.
+   */
+  servedSettings(raw: Settings): Settings {
+    const cached = this.served;
+    if (cached && cached.raw === raw && cached.catalogue === this.catalogue) return cached.out;
+    const chatModel = raw.chatModelSet ? raw.chatModel : servedChatModel(this.catalogue, raw.chatModel);
+    const imageModel = raw.imageModelSet ? raw.imageModel : servedImageModel(this.catalogue, raw.imageModel);
+    const out = chatModel === raw.chatModel && imageModel === raw.imageModel ? raw : { ...raw, chatModel, imageModel };
+    this.served = { raw, catalogue: this.catalogue, out };
+    return out;
+  }
+
   private build(): ModelCatalogue {
-    const cat = ModelCatalogue.build({ gatewayModels: this.gatewayModels, overrides: this.settings().modelOverrides });
+    const s = this.settings();
+    const userModels: UserModel[] = [
+      ...(s.chatModelSet ? [{ id: s.chatModel, kind: 'chat' as const }] : []),
+      ...(s.imageModelSet ? [{ id: s.imageModel, kind: 'image' as const }] : []),
+    ];
+    const all = ModelCatalogue.build({ gatewayModels: this.gatewayModels, overrides: s.modelOverrides });
+    const cat = servedOnly(all, this.listed, s.modelOverrides, userModels);
     for (const p of cat.problems) {
       const text = vscode.l10n.t('Modelgate: the "modelgate.models" entry for "{0}" is invalid and was ignored: {1}', p.modelId, p.message);
       if (this.warned.has(text)) continue;

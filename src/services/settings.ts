@@ -8,8 +8,9 @@
 // The same holds for every setting that decides what a request costs: the
 // chat and image model, the channel (prices differ per channel), the number of tool rounds
 // (each is a paid request) and the request timeout. A repository's settings for them are
-// ignored, in trusted and Restricted Mode alike, and reported once as a problem so the user
-// sees why. Only `image.folder` (where images are written, inside the workspace) is read
+// ignored, in trusted and Restricted Mode alike. VS Code 1.139 already leaves these `application`
+// keys out of workspace settings before the extension sees them; where a VS Code passes one on,
+// it is reported once as a problem so the user sees why. Only `image.folder` (where images are written, inside the workspace) is read
 // from the workspace, and it is a restricted setting.
 import * as vscode from 'vscode';
 import { CHANNEL_CHOICES, type ChannelChoice } from '../core/catalogue/modelCatalogue';
@@ -29,10 +30,14 @@ export interface Settings {
   baseUrlOrigin: string | undefined;
   baseUrlProblem: string | undefined;
   chatModel: string;
+  /** the user set `modelgate.chat.model` (else `chatModel` is the default, or one the gateway serves) */
+  chatModelSet: boolean;
   channel: ChannelChoice;
   /** `modelgate.fallbackChannels`: channels to fail over to, in order (empty: no failover) */
   fallbackChannels: Channel[];
   imageModel: string;
+  /** the user set `modelgate.image.model` */
+  imageModelSet: boolean;
   /** workspace-relative folder for images made from the palette; '' = root */
   imageFolder: string;
   /** `modelgate.requestHeaders` (user settings only), reserved and invalid names left out */
@@ -181,9 +186,11 @@ export function readSettings(): Settings {
     baseUrlOrigin: base.ok ? base.origin : undefined,
     baseUrlProblem: base.ok ? undefined : base.message,
     chatModel: str('chat.model', 'flagship-text'),
+    chatModelSet: isSet(c('chat.model')?.globalValue),
     channel,
     fallbackChannels: fallback.channels,
     imageModel: str('image.model', 'image-restricted'),
+    imageModelSet: isSet(c('image.model')?.globalValue),
     imageFolder: imageFolder(config.get('image.folder')),
     requestHeaders: headers.headers,
     modelOverrides: userValue<unknown>(c, 'models') ?? {},
@@ -200,6 +207,8 @@ export function readSettings(): Settings {
     problems,
   };
 }
+
+const isSet = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
 
 /**
  * Sets (or clears, with undefined) `modelgate.models.<id>.reasoningEffort` in user settings: the

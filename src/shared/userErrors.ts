@@ -25,6 +25,7 @@ const ACTION_LABELS: Record<ErrorAction, () => string> = {
   retry: () => vscode.l10n.t('Retry'),
   openSettings: () => vscode.l10n.t('Open Settings'),
   showLog: () => vscode.l10n.t('Show Log'),
+  newChat: () => vscode.l10n.t('New Chat'),
   compactRetry: () => vscode.l10n.t('Compact and Retry'),
   undoCompaction: () => vscode.l10n.t('Undo Compaction'),
 };
@@ -53,6 +54,9 @@ export async function runErrorAction(action: ErrorAction, services: Services): P
       return;
     case 'showLog':
       services.log.show();
+      return;
+    case 'newChat':
+      await vscode.commands.executeCommand('modelgate.newChat');
       return;
     case 'retry':
     case 'compactRetry':

@@ -78,7 +78,14 @@ export function priceWithSource(cat: ModelCatalogue, model: string, channel: Cha
 function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
   return cat.chatModels().map((m) => ({
     label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
-    description: m.label !== m.id ? m.label : undefined,
+    // a model the gateway does not list is here only because the user set it: say so
+    description: m.unlisted
+      ? m.label !== m.id
+        ? vscode.l10n.t('{0} · not listed by the gateway', m.label)
+        : vscode.l10n.t('not listed by the gateway')
+      : m.label !== m.id
+        ? m.label
+        : undefined,
     // the price first, so a narrow picker cuts the capabilities, never the price
     detail: `${priceWithSource(cat, m.id, channel)} · ${describeChatModel(m)}`,
     run: () => updateChoice('chat.model', m.id),
@@ -113,6 +120,11 @@ function channelItems(services: Services, model: string, current: ChannelChoice)
     run: () => updateChoice('channel', c),
     picks: true,
   }));
+}
+
+export function modelPickerItems(services: Services): PickerItemView[] {
+  const s = services.settings();
+  return modelItems(services.catalogue(), s.chatModel, s.channel).map(({ label, description, detail }) => ({ label, description, detail }));
 }
 
 export function channelPickerItems(services: Services): PickerItemView[] {
@@ -207,11 +219,11 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
           detail: vscode.l10n.t('No key is stored for this gateway yet.'),
           run: async () => vscode.commands.executeCommand('modelgate.setApiKey'),
         } as Item),
-    // VS Code's own Chat shows Modelgate's models once they are turned on there.
+    // The one way into VS Code's own Chat that works without a GitHub account: "Use in VS Code Chat".
     {
       label: vscode.l10n.t("$(comment-discussion) Use in VS Code's Chat…"),
-      detail: vscode.l10n.t('Opens "Chat: Manage Language Models", where Modelgate\'s models are listed and can be shown in the Chat model picker.'),
-      run: async () => openManageLanguageModels(),
+      detail: vscode.l10n.t("Sets up VS Code's Chat view to answer with Modelgate's models (it shows what changes first) and opens it."),
+      run: async () => vscode.commands.executeCommand('modelgate.useInVsCodeChat'),
     } as Item,
   );
   return show(
@@ -219,15 +231,4 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
     vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
     vscode.l10n.t('Pick a model or a channel for the next request'),
   );
-}
-
-/** VS Code's "Chat: Manage Language Models" editor, filtered to Modelgate (VS Code 1.139's command takes a search text). */
-export async function openManageLanguageModels(): Promise<void> {
-  try {
-    await vscode.commands.executeCommand('workbench.action.chat.manage', 'Modelgate');
-  } catch {
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('This VS Code has no "Chat: Manage Language Models" command (it needs VS Code\'s Chat, 1.104 or later).'),
-    );
-  }
 }

@@ -52,7 +52,7 @@ export class ModelStatusBar implements vscode.Disposable {
     const cat = this.services.catalogue();
     const channel = CHANNEL_INFO[s.channel];
     const last = this.services.usage.last();
-    const lastCost = last?.cost !== undefined ? ` · ${formatUsd(last.cost)}` : '';
+    const lastCost = lastCostText(last, s.chatModel);
     // a stored key the gateway rejected (401) shows as such until a request with it works
     const keyRejected = this.hasKey && this.services.keys.rejected();
     const icon = !s.baseUrl || !this.hasKey || keyRejected ? '$(warning)' : '$(sparkle)';
@@ -94,6 +94,16 @@ export class ModelStatusBar implements vscode.Disposable {
     for (const d of this.subs) d.dispose();
     this.item.dispose();
   }
+}
+
+/**
+ * What the last request cost, for the item's text: " · $0.0042" when it used the model shown, and
+ * with the model it used when that is another one (a request from VS Code's Chat, another
+ * extension or an image), so a cost is never shown beside a model that did not cost it.
+ */
+export function lastCostText(last: Pick<UsageEntry, 'model' | 'cost'> | undefined, shownModel: string): string {
+  if (last?.cost === undefined) return '';
+  return last.model === shownModel ? ` · ${formatUsd(last.cost)}` : ` · ${last.model} ${formatUsd(last.cost)}`;
 }
 
 /** The tooltip's line about the last request: tokens for a chat answer, the image count for images. */

@@ -23,6 +23,7 @@ export const ACTION_LABELS: Record<ErrorAction, string> = {
   retry: l10n.t('Retry'),
   openSettings: l10n.t('Open settings'),
   showLog: l10n.t('Show log'),
+  newChat: l10n.t('New chat'),
   compactRetry: l10n.t('Compact and retry'),
   undoCompaction: l10n.t('Undo compaction'),
 };

@@ -63,6 +63,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     const handler = GENERATION_ROUTES[route];
     if (route === 'GET /v1/models') {
       state.authenticate(req.headers);
+      const served = (id: string) => !state.options.servedModels || state.options.servedModels.includes(id);
       if (state.options.modelsDelayMs > 0) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, state.options.modelsDelayMs);
@@ -82,8 +83,8 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
       return sendJson(res, 200, {
         object: 'list',
         data: [
-          ...SIM_CHAT_MODELS.map((m) => chatModelEntry(m, state.options.modelsForm, PRICE_CARD.chat[m.id]?.[DEFAULT_CHANNEL])),
-          ...SIM_IMAGE_MODELS.map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),
+          ...SIM_CHAT_MODELS.filter((m) => served(m.id)).map((m) => chatModelEntry(m, state.options.modelsForm, PRICE_CARD.chat[m.id]?.[DEFAULT_CHANNEL])),
+          ...SIM_IMAGE_MODELS.filter((m) => served(m.id)).map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),
           ...state.options.extraModels,
         ],
       });

@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: validate, charge, then answer as a stream or one JSON object.
 import { ApiError, invalidRequest } from './api-error';
 import { decideReply, type Reply } from './chat-reply';
-import { textOf, validateChatRequest } from './chat-request';
+import { textOf, validateChatRequest, type WireMessage } from './chat-request';
 import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
 import { chatPacing, drawFailure, type Pacing } from './channel-profiles';
 import { applyUpfrontFault, sendEndlessLine, sendJsonWithFault, sendKeepAlives, streamErrorBody } from './fault-responses';
@@ -50,6 +50,7 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   const request = validateChatRequest(ctx.body, {
     rejectStreamOptions: state.options.rejectStreamOptions,
     contextShare: (channel) => state.channels[channel].contextShare,
+    serves: (id) => !state.options.servedModels || state.options.servedModels.includes(id),
   });
   const profile = state.channels[request.channel];
   const record = state.channelLedger.entry(request.model.id, request.channel);
@@ -67,8 +68,14 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     } else if (marked) fault = marked;
   }
 
-  // A thinking model refuses a tool loop that lost its reasoning (before any charge, as DeepSeek does).
-  refuseMissingReasoning(request.messages);
+  // A thinking model refuses a tool loop that lost its reasoning (before any charge, as DeepSeek
+  // does); the demo's model follows Kimi's rule, which covers earlier turns too.
+  const demo = state.options.demo;
+  const reasoningOf = (messages: readonly WireMessage[]) => {
+    const thinking = demo ? demoReasoning(messages) : undefined;
+    return reasoningFor(messages, request.model.thinks) ?? (thinking ? { form: 'content' as const, text: thinking } : undefined);
+  };
+  refuseMissingReasoning(request.messages, reasoningOf, demo);
   state.requireBalance(key);
   record.requests++;
   const failure = drawFailure(state.options.failures, profile, state.rng);
@@ -87,9 +94,8 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   }
 
   const reply = decideReply(request, state.options.demo);
-  const demoThinking = state.options.demo ? demoReasoning(request) : undefined;
   const model = request.model;
-  const reasoning = reasoningFor(request.messages, model.thinks) ?? (demoThinking ? { form: 'content' as const, text: demoThinking } : undefined);
+  const reasoning = reasoningOf(request.messages);
   const bucket = `${key}\u0000${model.id}\u0000${request.channel}`;
   let cached = 0;
   if (model.caching && model.cacheScheme === 'deepseek') {

@@ -86,6 +86,8 @@ export interface ChatValidationOptions {
   rejectStreamOptions: boolean;
   /** share of the model's context window a channel offers (only `direct` gives all of it) */
   contextShare?: (channel: Channel) => number;
+  /** whether this gateway serves the model (startGateway's `servedModels`); default: every simulator model */
+  serves?: (id: string) => boolean;
 }
 
 const DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
@@ -102,7 +104,7 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
   if (!parsed.success) throw zodToApiError(parsed.error, body);
   const req = parsed.data;
 
-  const model = chatModel(req.model);
+  const model = options.serves?.(req.model) === false ? undefined : chatModel(req.model);
   if (!model) {
     throw invalidRequest(`The model \`${req.model}\` does not exist or is not a chat model.`, 'model', 'model_not_found');
   }

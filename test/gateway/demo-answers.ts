@@ -107,15 +107,15 @@ export function demoReply(req: ValidChatRequest): DemoReply | undefined {
 }
 
 /** The demo model's thinking for this request (shown in the panel's Thinking block). */
-export function demoReasoning(req: ValidChatRequest): string | undefined {
-  const userIndex = lastUserIndex(req.messages);
+export function demoReasoning(messages: readonly WireMessage[]): string | undefined {
+  const userIndex = lastUserIndex(messages);
   if (userIndex < 0) return undefined;
-  const question = textOf(req.messages[userIndex]!.content);
+  const question = textOf(messages[userIndex]!.content);
   if (/\[\[[a-zA-Z]+[:\]]/.test(question)) return undefined;
   const name = scriptedFunctionOf(question);
   if (!name) return undefined;
   const file = SAMPLE_FUNCTIONS[name]!.file;
-  const last = req.messages[req.messages.length - 1]!;
+  const last = messages[messages.length - 1]!;
   return last.role === 'tool'
     ? `I have ${file} now. ${name}() is short; I check what it does with unusual input, such as an empty array, before I explain it and suggest a change.`
     : `The question is about ${name}(). I should not guess its code: it lives in ${file}, so I read that file first.`;

@@ -32,6 +32,8 @@ export interface ResolvedOptions {
   modelsForm: ModelsForm;
   /** raw entries appended to GET /models */
   extraModels: unknown[];
+  /** the simulator's own models this gateway lists and serves; undefined = all of them */
+  servedModels: readonly string[] | undefined;
   seed: number;
   /** the demo's scripted answers about the sample workspace (demo-answers.ts) and its console page (`npm start`) */
   demo: boolean;

@@ -30,6 +30,7 @@ export interface GatewayOptions {
   modelsDelayMs?: number; // default 0: GET /models answers after this delay
   modelsForm?: ModelsForm; // default 'minimal': the metadata form of GET /models entries (OpenRouter, vLLM, LiteLLM; see models.ts)
   extraModels?: unknown[]; // raw entries appended to GET /models as given (other forms, bad values, a 500-model list)
+  servedModels?: string[]; // default all: the simulator's own models this gateway lists and serves (a gateway without flagship-text)
   seed?: number;
   channels?: Partial<Record<Channel, ChannelPatch>>; // per-channel latency, throughput, error rate, prices, context share, refused models
   demo?: boolean; // default false: scripted answers about the demo's sample workspace (demo-answers.ts) and a console page (GET /console)
@@ -87,6 +88,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     modelsDelayMs: options.modelsDelayMs ?? 0,
     modelsForm: options.modelsForm ?? 'minimal',
     extraModels: options.extraModels ?? [],
+    servedModels: options.servedModels,
     seed: options.seed ?? 1,
     channels: options.channels ?? {},
     demo: options.demo ?? false,

@@ -15,6 +15,12 @@
 //                           ("Thinking Mode", tool calls): every assistant message with
 //                           `tool_calls` of the tool loop in progress must carry its
 //                           `reasoning_content` back, else a 400 with DeepSeek's wording.
+//   [[reasoning:kimi]]      the same form plus Kimi's stricter rule (platform.moonshot.ai, "Use the
+//                           thinking model", multi-turn tool calls: keep `reasoning_content` on
+//                           every earlier assistant message with `tool_calls`): a request whose
+//                           tool-call messages, of this turn or any earlier one, lack the reasoning
+//                           the simulator gave them is refused with the same 400. The demo's
+//                           scripted model follows this rule too.
 // A model with `thinks` (models.ts: `reasoner`) reasons on every request in DeepSeek's form without
 // a marker; `[[think:N]]` makes its reasoning N words (default THINK_WORDS).
 // Reasoning tokens are reported in `usage.completion_tokens_details.reasoning_tokens` and are
@@ -27,13 +33,13 @@ import { wordsAnswer } from './answers';
 /** Words of a thinking model's reasoning when the question does not say (`[[think:N]]`). */
 export const THINK_WORDS = 150;
 
-export type ReasoningForm = 'content' | 'field' | 'tags' | 'passback';
+export type ReasoningForm = 'content' | 'field' | 'tags' | 'passback' | 'kimi';
 
 /** DeepSeek's message when a tool loop's reasoning was not passed back (microsoft/vscode#313904). */
 export const PASSBACK_REFUSAL = 'The reasoning_content in the thinking mode must be passed back to the API.';
 
 export function reasoningMarker(text: string): ReasoningForm | undefined {
-  const m = /\[\[reasoning:(content|field|tags|passback)\]\]/.exec(text);
+  const m = /\[\[reasoning:(content|field|tags|passback|kimi)\]\]/.exec(text);
   return m ? (m[1] as ReasoningForm) : undefined;
 }
 
@@ -70,18 +76,39 @@ export function reasoningFor(messages: readonly WireMessage[], thinks = false): 
   return { form: 'content', text: `${reasoningText(userText, round)} ${wordsAnswer(`${userText}\u0000${round}`, n)}` };
 }
 
-/** `passback`: refuses a tool loop whose assistant messages lost their reasoning_content. */
-export function refuseMissingReasoning(messages: readonly WireMessage[]): void {
+/** What the simulator's reasoning was for a request of these messages (as `reasoningFor`, or the demo's). */
+export type ReasoningOf = (messages: readonly WireMessage[]) => { form: ReasoningForm; text: string } | undefined;
+
+const refusal = (i: number) => invalidRequest(PASSBACK_REFUSAL, `messages[${i}].reasoning_content`, 'invalid_request_error');
+
+/**
+ * DeepSeek's rule (`passback`): the tool loop in progress must carry its reasoning_content back.
+ * Kimi's rule (`kimi`, or `kimi` set: the demo's model): every assistant message with tool_calls of
+ * the conversation must carry the reasoning_content the simulator gave it (found by asking
+ * `reasoningOf` what the request that produced it got; a turn without reasoning needs none).
+ */
+export function refuseMissingReasoning(messages: readonly WireMessage[], reasoningOf: ReasoningOf = reasoningFor, kimi = false): void {
   const userIndex = lastUserIndex(messages);
   if (userIndex < 0) return;
   const userText = textOf(messages[userIndex]!.content);
-  if (reasoningMarker(userText) !== 'passback') return;
+  const marker = reasoningMarker(userText);
+  if (kimi || marker === 'kimi') {
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      if (m.role !== 'assistant' || !m.tool_calls) continue;
+      const given = reasoningOf(messages.slice(0, i));
+      if (!given || given.form === 'field' || given.form === 'tags') continue;
+      if ((m as Record<string, unknown>).reasoning_content !== given.text) throw refusal(i);
+    }
+    return;
+  }
+  if (marker !== 'passback') return;
   let round = 0;
   for (let i = userIndex + 1; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role !== 'assistant' || !m.tool_calls) continue;
     const sent = (m as Record<string, unknown>).reasoning_content;
-    if (sent !== reasoningText(userText, round)) throw invalidRequest(PASSBACK_REFUSAL, `messages[${i}].reasoning_content`, 'invalid_request_error');
+    if (sent !== reasoningText(userText, round)) throw refusal(i);
     round++;
   }
 }

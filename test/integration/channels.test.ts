@@ -274,13 +274,17 @@ describe('channels: health and failover (real VS Code, gateway simulator)', func
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       assert.equal(await closeUntil(run), false, '"Change API Key…" is not a model pick');
       assert.ok(await mg.api.hasKey(), 'the key is kept');
-      // "Use in VS Code's Chat…" opens Chat: Manage Language Models: no pick
+      // "Use in VS Code's Chat…" runs "Modelgate: Use in VS Code Chat" (its question answered "Don't Change" here): no pick
+      let asked = 0;
+      mg.api.useInVsCodeChatPrompts({ confirm: async () => (asked++, false), notify: async () => undefined, chatOpened: () => asked++ });
       run = picker();
       await active(`$(check) ${OTHER}`, 'the picker open');
       await vscode.commands.executeCommand('quickInput.last');
       await active(/Use in VS Code's Chat…$/, "Use in VS Code's Chat… active");
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       assert.equal(await closeUntil(run), false, '"Use in VS Code\'s Chat…" is not a model pick');
+      await until(() => asked > 0 || undefined, 'Use in VS Code Chat ran');
+      mg.api.useInVsCodeChatPrompts(undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       assert.equal(mg.api.settings().chatModel, OTHER);
       assert.equal(mg.api.settings().channel, 'economical');

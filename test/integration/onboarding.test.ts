@@ -131,7 +131,7 @@ describe('onboarding: the key check and the base URL first (real VS Code)', func
     let dialogs: ReturnType<typeof pressEnterOnDialogs> | undefined;
     afterEach(() => dialogs?.restore());
 
-    it('Set API Key: Enter after a 401 asks for another key, never "Store Anyway"', async () => {
+    it('Set API Key: Enter after a 401 asks for another key, never "Store Rejected Key"', async () => {
       const stored: string[] = [];
       const s = mg.api.settings();
       const services = {
@@ -148,7 +148,24 @@ describe('onboarding: the key check and the base URL first (real VS Code)', func
       const asked = dialogs.shown.filter((d) => d.method === 'showErrorMessage');
       assert.equal(asked.length, 1, JSON.stringify(dialogs.shown));
       assert.match(asked[0]!.message, /rejected this API key \(401\)/);
-      assert.deepEqual(asked[0]!.buttons, ['Enter Another Key', 'Store Anyway'], 'the safe choice first (primary), the risky one second');
+      assert.deepEqual(asked[0]!.buttons, ['Enter Another Key', 'Store Rejected Key'], 'the safe choice first (primary), the risky one second');
+      assert.deepEqual(stored, [], 'nothing stored');
+    });
+
+    it('Set API Key with the gateway down: the button to store says it is for that, and Enter does not store', async () => {
+      const stored: string[] = [];
+      // a loopback port nothing listens on: the connection is refused
+      const s = { ...mg.api.settings(), baseUrl: 'http://127.0.0.1:9/v1', baseUrlOrigin: 'http://127.0.0.1:9' };
+      const services = {
+        settings: () => s,
+        keys: { set: async (k: string) => void stored.push(k), secretHeaders: async () => ({}), noteAnswer: () => undefined },
+      } as unknown as Services;
+      dialogs = pressEnterOnDialogs(['sk-onboarding-down', undefined]);
+      assert.equal(await setApiKeyCommand(services), false);
+      const asked = dialogs.shown.filter((d) => d.method === 'showWarningMessage');
+      assert.equal(asked.length, 1, JSON.stringify(dialogs.shown));
+      assert.match(asked[0]!.message, /could not be checked/);
+      assert.deepEqual(asked[0]!.buttons, ['Enter Another Key', 'Store While Gateway Is Down']);
       assert.deepEqual(stored, [], 'nothing stored');
     });
 

@@ -3,8 +3,10 @@
 // reasoning_content is refused with "The reasoning_content in the thinking mode must be passed
 // back to the API"), and the caller, like most extensions, passes back only the tool call and
 // its result. The provider remembers the reasoning per tool-call id and puts it back, so the
-// loop succeeds; the next turn sends no reasoning of the finished one. Where the running VS Code
-// has LanguageModelThinkingPart, the reasoning is reported as such parts.
+// loop succeeds; later turns keep it on the earlier tool-call messages ([[reasoning:kimi]]: Kimi
+// refuses a request whose earlier tool-call messages lack it), also after a window reload, when
+// only the thinking parts VS Code's chat stores with its conversations can bring it back. Where
+// the running VS Code has LanguageModelThinkingPart, the reasoning is reported as such parts.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatMessage } from '../../src/core/client/types';
@@ -96,28 +98,43 @@ describe('reasoning models through vscode.lm (real VS Code)', function () {
     const assistant = sent.find((m) => m.role === 'assistant' && m.tool_calls)!;
     assert.equal(assistant.reasoning_content, reasoningText(question, 0), 'the provider put the reasoning back');
 
-    // Next turn: the finished turn's reasoning is not sent.
-    await collect(
-      await model.sendRequest(
-        [
-          ask,
-          vscode.LanguageModelChatMessage.Assistant([calls[0]!]),
-          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0]!.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
-          vscode.LanguageModelChatMessage.Assistant(second.text),
-          vscode.LanguageModelChatMessage.User('And tomorrow? [[reasoning:passback]]'),
-        ],
-        { tools: [WEATHER] },
-        token(),
-      ),
+    // Next turn, under Kimi's rule: the earlier turn's tool-call message keeps its reasoning.
+    const history = [
+      ask,
+      vscode.LanguageModelChatMessage.Assistant([calls[0]!]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0]!.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
+      vscode.LanguageModelChatMessage.Assistant(second.text),
+    ];
+    const third = await collect(
+      await model.sendRequest([...history, vscode.LanguageModelChatMessage.User('And tomorrow? [[reasoning:kimi]]')], { tools: [WEATHER] }, token()),
     );
+    assert.ok(third.text.length > 0);
     const next = chatBodies().at(-1)!.messages;
+    assert.equal(next.find((m) => m.tool_calls)?.reasoning_content, reasoningText(question, 0), 'the earlier turn keeps its reasoning');
     assert.ok(
-      next.some((m) => m.tool_calls),
-      'the earlier tool round is in the history',
+      next.every((m) => m.tool_calls || (m.reasoning_content === undefined && m.reasoning === undefined)),
+      'no reasoning on messages without tool calls',
     );
-    assert.ok(
-      next.every((m) => m.reasoning_content === undefined && m.reasoning === undefined),
-      'no reasoning of the finished turn',
-    );
+  });
+
+  it("after a reload (tool calls this provider never made), the thinking parts VS Code's chat passes back keep a Kimi-style conversation going", async function () {
+    const Thinking = (vscode as unknown as Record<string, (new (value: string) => unknown) | undefined>).LanguageModelThinkingPart;
+    if (!Thinking) this.skip();
+    const [model] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'long-context-tools' });
+    assert.ok(model, 'the model is listed');
+    const question = 'Weather in Bergen? [[reasoning:kimi]] [[call:weather_lookup {"city":"Bergen"}]]';
+    // A conversation of an earlier window: call ids the provider's memory has never seen.
+    const call = new vscode.LanguageModelToolCallPart('call_before_reload_1', 'weather_lookup', { city: 'Bergen' });
+    const history = [
+      vscode.LanguageModelChatMessage.User(question),
+      vscode.LanguageModelChatMessage.Assistant([new Thinking!(reasoningText(question, 0)) as vscode.LanguageModelTextPart, call]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('Rain, 12 °C')])]),
+      vscode.LanguageModelChatMessage.Assistant('Rain, 12 °C in Bergen.'),
+      vscode.LanguageModelChatMessage.User('And tomorrow? [[reasoning:kimi]]'),
+    ];
+    const out = await collect(await model.sendRequest(history, { tools: [WEATHER] }, new vscode.CancellationTokenSource().token));
+    assert.ok(out.text.length > 0);
+    const sent = chatBodies().at(-1)!.messages;
+    assert.equal(sent.find((m) => m.tool_calls)?.reasoning_content, reasoningText(question, 0));
   });
 });

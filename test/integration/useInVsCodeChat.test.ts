@@ -1,6 +1,8 @@
 // "Modelgate: Use in VS Code Chat" in a real VS Code 1.139: the settings it writes are VS Code's
-// own (known to this VS Code), in the user's settings only, never the workspace's; Cancel and
-// "Don't Change" change nothing; a second run changes nothing; Undo puts the user's values back.
+// own (known to this VS Code), in the user's settings only, never the workspace's; "Don't Change"
+// changes nothing; it ends with VS Code's Chat view open (a second run, with nothing to change,
+// opens it at once); Undo puts the user's values back. The model picker's "Use in VS Code's Chat…"
+// row and the walkthrough's "Ask a first question" step lead to this command.
 // The modal and the notification are answered through the test hook (useInVsCodeChatPrompts).
 // chat.allowAnonymousAccess is hidden from the extension host's configuration API (VS Code
 // registers it with `included: false`), so the user's values are read from settings.json itself.
@@ -21,6 +23,7 @@ describe('Use in VS Code Chat (real VS Code)', function () {
   const saved = new Map<string, unknown>();
   const asked: { message: string; detail: string }[] = [];
   const told: string[][] = [];
+  const opened: string[] = [];
 
   function answer(confirm: boolean, action?: string): void {
     const prompts: VsCodeChatPrompts = {
@@ -32,6 +35,7 @@ describe('Use in VS Code Chat (real VS Code)', function () {
         told.push([message, ...actions]);
         return action;
       },
+      chatOpened: (model) => opened.push(model),
     };
     mg.api.useInVsCodeChatPrompts(prompts);
   }
@@ -60,6 +64,7 @@ describe('Use in VS Code Chat (real VS Code)', function () {
   beforeEach(() => {
     asked.length = 0;
     told.length = 0;
+    opened.length = 0;
   });
   after(async () => {
     mg.api.useInVsCodeChatPrompts(undefined);
@@ -84,6 +89,7 @@ describe('Use in VS Code Chat (real VS Code)', function () {
     assert.doesNotMatch(asked[0]!.detail, /disableAIFeatures/, 'AI features are on: left alone');
     assert.deepEqual(await userValues(), [undefined, undefined, undefined]);
     assert.deepEqual(told, []);
+    assert.deepEqual(opened, [], 'Don’t Change opens nothing');
     assert.equal(workspaceSettingsText(), workspaceText);
   });
 
@@ -96,11 +102,35 @@ describe('Use in VS Code Chat (real VS Code)', function () {
     await until(() => inspect('chat.byokUtilityModelDefault')?.globalValue === 'mainAgent', 'chat.byokUtilityModelDefault read back by VS Code');
     assert.deepEqual(workspaceValues(), [undefined, undefined, undefined, undefined, undefined, undefined]);
     assert.equal(workspaceSettingsText(), workspaceText, "the workspace's .vscode/settings.json is untouched");
-    assert.deepEqual(told.at(-1)?.slice(1), ['Open VS Code Chat', 'Undo']);
+    // it ends with the Chat view open, on the Modelgate chat model; the notification only offers Undo
+    assert.deepEqual(opened, [mg.api.settings().chatModel], "VS Code's Chat view opened by the command itself");
+    assert.deepEqual(told.at(-1)?.slice(1), ['Undo']);
 
     asked.length = 0;
+    told.length = 0;
     assert.equal(await run(), 'unchanged');
     assert.equal(asked.length, 0, 'no question when there is nothing to change');
+    assert.equal(opened.length, 2, 'nothing to change: the Chat view opens at once');
+    assert.deepEqual(told, [], 'and no notification to press');
+  });
+
+  it("is where the model picker's \"Use in VS Code's Chat…\" row and the walkthrough's first-question step lead", async () => {
+    const manifest = vscode.extensions.getExtension('modelgate.modelgate')!.packageJSON as {
+      contributes: { walkthroughs: { steps: { id: string; description: string }[] }[] };
+    };
+    const step = manifest.contributes.walkthroughs[0]!.steps.find((s) => s.id === 'firstQuestion')!;
+    assert.match(step.description, /\(command:modelgate\.useInVsCodeChat\)/);
+    assert.doesNotMatch(step.description, /chat\.manage/, 'not Manage Language Models, which stops at the GitHub sign-in');
+    // the picker's row, chosen from the real quick pick (with something to change, so the command asks)
+    await setUserValues({});
+    answer(false);
+    const picking = vscode.commands.executeCommand('modelgate.pickModelOrChannel');
+    await until(() => mg.api.pickerActiveRow(), 'the picker open');
+    await vscode.commands.executeCommand('quickInput.last');
+    await until(() => /Use in VS Code's Chat…$/.test(mg.api.pickerActiveRow() ?? ''), "Use in VS Code's Chat… active");
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await picking;
+    await until(() => asked.length === 1 || undefined, 'the command asked what to change');
   });
 
   it('Undo puts the previous user values back', async () => {

@@ -11,6 +11,7 @@ import type { ErrorView, ImagesPart, ToolCallView, UsageView } from '../protocol
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import { addImages, appendText, appendThinking, endThinking, upsertToolCall, type AssistantRecord } from '../conversations/conversationTranscript';
 import type { ToolResult } from '../../agentTools/chatTools';
+import { canonicalMessage } from '../../core/prompt/promptLayout';
 
 export interface AnswerEvents {
   text(text: string): void;
@@ -250,8 +251,10 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       }
       const results = await o.runTools(calls, o.signal);
       if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
-      // Its reasoning goes back on every later request of this loop (DeepSeek, Kimi refuse without).
-      const assistant = toolRoundMessage(roundText, calls, roundReasoning, reasoningField);
+      // Its reasoning goes back on every later request, of this loop and of later turns (DeepSeek,
+      // Kimi refuse without). Keys in the canonical order: the next turn's layout resends these
+      // messages with the same bytes, so the prefix cache keeps matching.
+      const assistant = canonicalMessage(toolRoundMessage(roundText, calls, roundReasoning, reasoningField));
       const toolMessages: ChatMessage[] = calls.map((c, i) => {
         const r = results[i] ?? { content: 'The tool produced no result.', isError: true };
         const done: ToolCallView = { ...views[i], status: r.denied ? 'denied' : r.isError ? 'error' : 'done', result: truncateForView(r.content) };
@@ -262,18 +265,20 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
           addImages(rec, part);
           o.events.images?.(part);
         }
-        return { role: 'tool', tool_call_id: c.id, content: r.content };
+        return canonicalMessage({ role: 'tool', tool_call_id: c.id, content: r.content });
       });
       // A tool message carries text only: images a tool returned follow as one user message.
       const images = calls.flatMap((c, i) => (results[i]?.modelImages ?? []).map((url) => ({ call: c, url })));
       if (images.length)
-        toolMessages.push({
-          role: 'user',
-          content: [
-            { type: 'text', text: `Images returned by the tool calls above (${[...new Set(images.map((m) => m.call.name))].join(', ')}):` },
-            ...images.map((m) => ({ type: 'image_url' as const, image_url: { url: m.url } })),
-          ],
-        });
+        toolMessages.push(
+          canonicalMessage({
+            role: 'user',
+            content: [
+              { type: 'text', text: `Images returned by the tool calls above (${[...new Set(images.map((m) => m.call.name))].join(', ')}):` },
+              ...images.map((m) => ({ type: 'image_url' as const, image_url: { url: m.url } })),
+            ],
+          }),
+        );
       rec.wire.push(assistant, ...toolMessages);
       messages = [...messages, assistant, ...toolMessages];
       roundText = '';

@@ -291,7 +291,7 @@ const attachment = z.object({
   thumbnail: z.string().startsWith('data:image/').optional(),
 });
 const volatile = z.object({ title: z.string(), language: z.string().optional(), text: z.string() });
-const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'compactRetry', 'undoCompaction']);
+const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat', 'compactRetry', 'undoCompaction']);
 const toolCallView = z.object({
   id: z.string(),
   name: z.string(),

@@ -143,6 +143,8 @@ export interface ChatModelInfo {
   params?: ModelRequestParams;
   /** where the entry came from, for the picker's description */
   source: 'builtin' | 'gateway' | 'settings';
+  /** the gateway's list is known and does not name it: kept only because the user set it */
+  unlisted?: true;
 }
 
 export interface ImageModelInfo {
@@ -161,6 +163,8 @@ export interface ImageModelInfo {
    * accepts, so the caller's options are sent as asked and the gateway's answer is shown.
    */
   rulesUnknown?: boolean;
+  /** the gateway's list is known and does not name it: kept only because the user set it */
+  unlisted?: true;
 }
 
 export type ModelInfo = ChatModelInfo | ImageModelInfo;
@@ -249,6 +253,8 @@ export class ModelCatalogue {
     private readonly models: ReadonlyMap<string, ModelInfo>,
     /** entries of the setting that did not validate, reported to the user */
     readonly problems: readonly CatalogueProblem[],
+    /** the gateway's model list is known: what it does not list is not served */
+    readonly listed = false,
   ) {}
 
   static build(input: { gatewayIds?: readonly string[]; gatewayModels?: readonly GatewayModelFacts[]; overrides?: unknown }): ModelCatalogue {
@@ -313,6 +319,16 @@ export class ModelCatalogue {
       }
     }
     return new ModelCatalogue(models, problems);
+  }
+
+  /** A catalogue of these entries (servedModels.ts narrows one to what the gateway lists). */
+  static of(models: readonly ModelInfo[], problems: readonly CatalogueProblem[], listed: boolean): ModelCatalogue {
+    return new ModelCatalogue(new Map(models.map((m) => [m.id, m])), problems, listed);
+  }
+
+  /** Every entry, chat and image, in catalogue order. */
+  entries(): ModelInfo[] {
+    return [...this.models.values()];
   }
 
   get(id: string): ModelInfo | undefined {

@@ -2,8 +2,11 @@
 // server's own words, and the GatewayErrors built from a failed HTTP response or an in-band error.
 import { parseErrorBody, type ErrorDetails } from './errorBody';
 import { kindForErrorObject, kindForStatus, textOf } from './errorClassification';
-import { GatewayError, setKeyHint, type GatewayErrorKind } from './gatewayError';
+import { GatewayError, REASONING_NOT_PASSED_BACK, setKeyHint, type GatewayErrorKind } from './gatewayError';
 import { l10n } from '../l10n';
+
+/** A thinking model's refusal of a history whose tool-call messages lack their reasoning. */
+const REASONING_PASSBACK = /reasoning_content\b[^.]{0,80}\b(passed|pass|sent|send) back|missing[^.]{0,40}\breasoning_content/i;
 
 function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
@@ -132,6 +135,7 @@ export function composeError(
   const said = details.message ? sentence(details.message) : undefined;
   const wait = retryAfterMs !== undefined ? tryAgainAfter(retryAfterMs) : undefined;
   let message: string;
+  let code = details.code;
   if (details.htmlSummary !== undefined) {
     const summary = details.htmlSummary || statusLabel;
     const label = summary && status && !summary.includes(String(status)) ? `${status} ${summary}` : summary;
@@ -176,13 +180,19 @@ export function composeError(
           tag,
           said,
         );
+        if (kind === 'bad_request' && REASONING_PASSBACK.test(textOf(details))) {
+          // Modelgate sends the reasoning back on every tool call it has it for: what is missing
+          // came from another model or client, and only a conversation without it helps.
+          message += ` ${l10n.t('Earlier tool calls of this conversation lack the reasoning this model needs back (they were made by another model or client). Continue in a new chat.')}`;
+          code = REASONING_NOT_PASSED_BACK;
+        }
     }
   }
   return new GatewayError(kind, message, {
     status,
     retryAfterMs,
     serverMessage: details.message ?? details.htmlSummary,
-    code: details.code,
+    code,
     param: details.param,
     type: details.type,
   });

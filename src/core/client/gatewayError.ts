@@ -9,6 +9,13 @@ import { errorText } from '../errorText';
 export type GatewayErrorKind =
   'auth' | 'balance' | 'rate_limit' | 'bad_request' | 'not_found' | 'unsupported' | 'server' | 'network' | 'timeout' | 'aborted' | 'protocol';
 
+/**
+ * The code given to a refusal because earlier assistant messages with tool calls lack the
+ * model's reasoning (DeepSeek's and Kimi's "The reasoning_content in the thinking mode must be
+ * passed back to the API"), whatever code the server gave.
+ */
+export const REASONING_NOT_PASSED_BACK = 'reasoning_not_passed_back';
+
 export interface GatewayErrorInit {
   status?: number;
   retryable?: boolean;

@@ -10,10 +10,12 @@
 //      through JSON storage and zod serializes to the same bytes again);
 //   3. volatile context (the current selection, its diagnostics) goes into the newest user
 //      message only, where it changes nothing that an earlier request already sent;
-//   4. the model's reasoning goes back only on the assistant messages with `tool_calls` of the
-//      tool loop in progress (DeepSeek and Kimi refuse the loop's next request without it), and
-//      never for earlier, finished turns (DeepSeek documents that it must not be sent): see
-//      `replayReasoning`. The transcript keeps it; the layout leaves it out of the history.
+//   4. the model's reasoning goes back on every assistant message with `tool_calls`, of the tool
+//      loop in progress and of every earlier turn (DeepSeek refuses a loop's next request without
+//      it, Kimi refuses any request whose earlier tool-call messages lack it; DeepSeek ignores it
+//      on finished turns), and never on messages without tool calls: see `replayReasoning`. So a
+//      tool-call message carries the same bytes in every request that resends it, and the
+//      prefix cache keeps matching.
 // Pure: no clock, no randomness.
 import type { ChatMessage, ContentPart, WireToolCall } from '../client/types';
 
@@ -107,9 +109,9 @@ function canonicalCall(c: WireToolCall): WireToolCall {
 
 /**
  * The same message with its keys in one fixed order (JSON serialization follows key order).
- * Reasoning is dropped unless `keepReasoning` (and then kept on messages with tool calls only).
+ * Reasoning is kept on assistant messages with tool calls only (the replay rule).
  */
-export function canonicalMessage(m: ChatMessage, keepReasoning = false): ChatMessage {
+export function canonicalMessage(m: ChatMessage): ChatMessage {
   const out: ChatMessage = {
     role: m.role,
     content: typeof m.content === 'string' || m.content === null ? m.content : m.content.map(canonicalPart),
@@ -117,7 +119,7 @@ export function canonicalMessage(m: ChatMessage, keepReasoning = false): ChatMes
   if (m.tool_calls?.length) out.tool_calls = m.tool_calls.map(canonicalCall);
   if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
   if (m.name !== undefined) out.name = m.name;
-  if (keepReasoning && out.tool_calls) {
+  if (out.tool_calls && m.role === 'assistant') {
     if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
     if (m.reasoning) out.reasoning = m.reasoning;
   }
@@ -125,29 +127,14 @@ export function canonicalMessage(m: ChatMessage, keepReasoning = false): ChatMes
 }
 
 /**
- * Index of the user message that opened the turn in progress: the last user message that does
- * not directly follow a tool result (vscode.lm callers may put text beside tool results, which
- * becomes a user message after the `tool` messages: that continues the loop, it opens no turn).
- */
-function turnStart(messages: readonly ChatMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]!.role === 'user' && messages[i - 1]?.role !== 'tool') return i;
-  }
-  return -1;
-}
-
-/**
- * The replay rule for reasoning: kept on the assistant messages with `tool_calls` after the
- * user message that opened the turn in progress (the tool loop), dropped everywhere else
- * (finished turns, messages without tool calls). Other fields untouched; messages that change
- * are copies.
+ * The replay rule for reasoning: kept on every assistant message with `tool_calls` (the loop in
+ * progress and earlier turns alike), dropped from messages without tool calls. Other fields
+ * untouched; messages that change are copies.
  */
 export function replayReasoning(messages: readonly ChatMessage[]): ChatMessage[] {
-  const start = turnStart(messages);
-  return messages.map((m, i) => {
+  return messages.map((m) => {
     if (m.reasoning_content === undefined && m.reasoning === undefined) return m;
-    const keep = i > start && m.role === 'assistant' && !!m.tool_calls?.length;
-    if (keep) return m;
+    if (m.role === 'assistant' && m.tool_calls?.length) return m;
     const { reasoning_content: _content, reasoning: _reasoning, ...rest } = m;
     return rest;
   });
@@ -159,7 +146,7 @@ export interface PromptInput {
   /**
    * Every earlier message exactly as sent (user messages with the context they had then,
    * assistant messages with their tool calls, tool results), then the newest user message.
-   * Every turn in it is finished, so no reasoning of it is sent (it opens a new turn).
+   * Reasoning goes out on its assistant messages with tool calls only (the replay rule).
    */
   history: readonly ChatMessage[];
 }

@@ -35,11 +35,15 @@ describe('gateway simulator: the demo', function () {
     assert.deepEqual(JSON.parse(first.tool_calls![0]!.function.arguments), { path: 'src/math.ts' });
     assert.match(first.reasoning_content ?? '', /read that file first/);
     const math = sample('src/math.ts');
-    const second = await ask(demo.gw.baseUrl, [
-      question,
-      { role: 'assistant', content: null, tool_calls: [{ id: first.tool_calls![0]!.id, type: 'function', function: first.tool_calls![0]!.function }] },
-      { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: `src/math.ts (lines 1-7 of 7)\n${math}` },
-    ]);
+    // the tool-call message goes back with its reasoning, as a thinking model wants it
+    const read = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: first.tool_calls![0]!.id, type: 'function', function: first.tool_calls![0]!.function }],
+      reasoning_content: first.reasoning_content,
+    };
+    const result = { role: 'tool', tool_call_id: first.tool_calls![0]!.id, content: `src/math.ts (lines 1-7 of 7)\n${math}` };
+    const second = await ask(demo.gw.baseUrl, [question, read, result]);
     assert.match(second.content!, /`mean\(xs\)` adds the numbers up/);
     const block = /```ts src\/math\.ts\n([\s\S]*?)\n```/.exec(second.content!);
     assert.ok(block, second.content!);
@@ -49,10 +53,23 @@ describe('gateway simulator: the demo', function () {
     // a file without mean() any more: no made-up explanation
     const gone = await ask(demo.gw.baseUrl, [
       question,
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: first.tool_calls![0]!.function }] },
+      { ...read, tool_calls: [{ id: 'c1', type: 'function', function: first.tool_calls![0]!.function }] },
       { role: 'tool', tool_call_id: 'c1', content: 'src/math.ts (lines 1-3 of 3)\nexport const x = 1;' },
     ]);
     assert.match(gone.content!, /has no `mean\(\)` function any more/);
+    // the demo's model follows Kimi's rule: the next question, with the first turn's reasoning, is answered...
+    const answered = { role: 'assistant', content: second.content };
+    const next = await ask(demo.gw.baseUrl, [question, read, result, answered, user('Explain the add function.')]);
+    assert.equal(next.tool_calls?.[0]?.function.name, 'read_file');
+    // ...and refused without it
+    const { reasoning_content: _dropped, ...bare } = read;
+    const refused = await fetch(`${demo.gw.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ model: 'flagship-text', stream: false, tools, messages: [question, bare, result, answered, user('Explain the add function.')] }),
+    });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /reasoning_content in the thinking mode must be passed back/);
   });
 
   it('anything else gets the demo guide; test markers still drive the answer; outside the demo nothing changes', async () => {

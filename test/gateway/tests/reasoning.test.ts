@@ -84,4 +84,31 @@ describe('gateway simulator: reasoning models', function () {
     assert.equal(next.status, 200);
     await readStream(next);
   });
+
+  it('kimi: a request whose tool-call messages of any earlier turn lack their reasoning_content is refused; with it, answered', async () => {
+    const q1 = 'Read it [[reasoning:kimi]] [[call:read_file {"path":"a.ts"}]]';
+    const call = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } };
+    const conversation = (assistant: object) => [
+      user(q1),
+      { role: 'assistant', content: null, tool_calls: [call], ...assistant },
+      { role: 'tool', tool_call_id: 'call_1', content: 'export {}' },
+      { role: 'assistant', content: 'It exports nothing.' },
+      user('And now? [[reasoning:kimi]]'),
+    ];
+    const refused = await chat(ctx.gw, { tools, messages: conversation({}) });
+    assert.equal(refused.status, 400);
+    assert.equal((await errorOf(refused)).message, PASSBACK_REFUSAL);
+    const wrong = await chat(ctx.gw, { tools, messages: conversation({ reasoning_content: 'something else' }) });
+    assert.equal(wrong.status, 400);
+    const ok = await chat(ctx.gw, { tools, messages: conversation({ reasoning_content: reasoningText(q1, 0) }) });
+    assert.equal(ok.status, 200);
+    assert.ok((await readStream(ok)).done);
+    // DeepSeek's rule does not look at finished turns
+    const deepseek = await chat(ctx.gw, {
+      tools,
+      messages: [...conversation({}).slice(0, 4), user('And now? [[reasoning:passback]]')].map((m, i) => (i === 0 ? user(q1.replace('kimi', 'passback')) : m)),
+    });
+    assert.equal(deepseek.status, 200);
+    await readStream(deepseek);
+  });
 });

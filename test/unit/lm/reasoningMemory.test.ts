@@ -1,6 +1,6 @@
 // The provider's memory of reasoning per tool-call id: a vscode.lm caller that passes back only
-// the tool call and its result still sends DeepSeek what it requires, and only for the loop in
-// progress.
+// the tool call and its result still sends DeepSeek and Kimi what they require, on every
+// assistant message with tool calls.
 import * as assert from 'node:assert/strict';
 import { MAX_REMEMBERED_CALLS, ReasoningMemory } from '../../../src/lm/reasoningMemory';
 import { toWireMessages, type LmMessage } from '../../../src/lm/lmMessages';
@@ -10,7 +10,7 @@ const call = (id: string) => ({ id, type: 'function' as const, function: { name:
 const model = { id: 'm', label: 'M', imageInput: false };
 
 describe('lm: reasoning memory per tool-call id', () => {
-  it('puts remembered reasoning back in the field the model used, on the loop in progress only', () => {
+  it('puts remembered reasoning back in the field the model used, on earlier turns too', () => {
     const memory = new ReasoningMemory();
     memory.remember([{ id: 'old', name: 'f' }], { text: 'old thoughts', field: 'reasoning_content' });
     memory.remember(
@@ -34,7 +34,8 @@ describe('lm: reasoning memory per tool-call id', () => {
       { role: 'tool', tool_call_id: 'c3', content: 'c' },
     ];
     const out = memory.restore(messages);
-    assert.equal(out[1]!.reasoning_content, undefined, 'a finished turn gets none');
+    assert.equal(out[1]!.reasoning_content, 'old thoughts', 'a finished turn keeps it (Kimi refuses without)');
+    assert.equal(out[3]!.reasoning_content, undefined, 'a message without tool calls gets none');
     assert.equal(out[5]!.reasoning_content, 'why both');
     assert.equal(out[8]!.reasoning, 'or form');
     assert.equal(out[8]!.reasoning_content, undefined);

@@ -1,7 +1,8 @@
 // A thinking model through the answer loop, against the simulator: the reasoning streams into
 // Thinking parts, goes back on the tool loop's assistant messages in the field the model used
-// (the simulator's `passback` mode refuses the loop otherwise, with DeepSeek's words), and the
-// next turn's request carries none of it (DeepSeek: finished turns' reasoning is not sent).
+// (the simulator's `passback` mode refuses the loop otherwise, with DeepSeek's words), and every
+// later request keeps it on those messages (its `kimi` mode refuses any request whose earlier
+// tool-call messages lack it), with the bytes of what was sent before unchanged (the prompt cache).
 import * as assert from 'node:assert/strict';
 import { runAnswer, toolRoundMessage, type AnswerOptions } from '../../../../src/chat/answers/answerLoop';
 import { layoutPrompt, userMessage } from '../../../../src/core/prompt/promptLayout';
@@ -69,17 +70,60 @@ describe('chat: answer loop with a thinking model', function () {
     // usage: reasoning tokens reported, inside completion tokens
     assert.ok(record.usage?.reasoningTokens && record.usage.reasoningTokens > 0 && record.usage.reasoningTokens < record.usage.completionTokens);
 
-    // Next turn: the finished turn's reasoning is not sent back.
+    // Next turn: the finished turn's tool-call message keeps its reasoning (Kimi wants it; DeepSeek ignores it).
     const next = options('And now? [[reasoning:passback]]', [userMessage(q), ...record.wire]);
     const before = sim.gw.requests.length;
     await runAnswer(next.o);
     assert.equal(next.record.status, 'done', next.record.error?.message);
     const sent = (sim.gw.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'))!.body as { messages: ChatMessage[] }).messages;
-    assert.ok(
-      sent.some((m) => m.tool_calls),
-      'the earlier tool round is in the history',
+    assert.equal(sent.find((m) => m.tool_calls)?.reasoning_content, reasoningText(q, 0));
+    assert.ok(sent.every((m) => m.tool_calls || (m.reasoning_content === undefined && m.reasoning === undefined)));
+  });
+
+  it("holds a conversation with tools over several turns under Kimi's rule, and never changes the bytes of what it sent before", async () => {
+    const questions = [
+      'Read a.ts [[reasoning:kimi]] [[call:read_file {"path":"a.ts"}]]',
+      'Now b.ts [[reasoning:kimi]] [[call:read_file {"path":"b.ts"}]]',
+      'And c.ts? [[reasoning:kimi]] [[call:read_file {"path":"c.ts"}]]',
+    ];
+    const before = sim.gw.requests.length;
+    let history: ChatMessage[] = [];
+    for (const q of questions) {
+      const turn = options(q, history);
+      const out = await runAnswer(turn.o);
+      assert.equal(turn.record.status, 'done', `${q}: ${turn.record.error?.message}`);
+      assert.equal(out.requests, 2);
+      // as the controller stores it: the user message's wire form, then the answer's (through JSON, like the history file)
+      history = JSON.parse(JSON.stringify([...history, userMessage(q), ...turn.record.wire])) as ChatMessage[];
+    }
+    const bodies = sim.gw.requests
+      .slice(before)
+      .filter((r) => r.path.endsWith('/chat/completions'))
+      .map((r) => (r.body as { messages: ChatMessage[] }).messages);
+    assert.equal(bodies.length, 6);
+    // every tool-call message of every turn carries the reasoning it came with
+    const last = bodies.at(-1)!;
+    assert.deepEqual(
+      last.filter((m) => m.tool_calls).map((m) => m.reasoning_content),
+      questions.map((q) => reasoningText(q, 0)),
     );
-    assert.ok(sent.every((m) => m.reasoning_content === undefined && m.reasoning === undefined));
+    // the prompt cache: each request starts with exactly the bytes of the one before it
+    for (let i = 1; i < bodies.length; i++) {
+      const prev = bodies[i - 1]!;
+      for (let k = 0; k < prev.length; k++) assert.equal(JSON.stringify(bodies[i]![k]), JSON.stringify(prev[k]), `request ${i}, message ${k}`);
+    }
+  });
+
+  it("a request whose earlier tool-call message lost its reasoning is refused under Kimi's rule", async () => {
+    const q = 'Read a.ts [[reasoning:kimi]] [[call:read_file {"path":"a.ts"}]]';
+    const first = options(q);
+    await runAnswer(first.o);
+    assert.equal(first.record.status, 'done', first.record.error?.message);
+    const stripped = first.record.wire.map(({ reasoning_content: _r, ...m }) => m);
+    const next = options('Again [[reasoning:kimi]]', [userMessage(q), ...stripped]);
+    await runAnswer(next.o);
+    assert.equal(next.record.status, 'error');
+    assert.match(next.record.error!.message, /reasoning_content in the thinking mode must be passed back/);
   });
 
   it('OpenRouter form goes back as `reasoning`; a <think> block is shown but not sent back', async () => {

@@ -288,4 +288,22 @@ describe('core/errors: one right action on the error card', () => {
     assert.deepEqual(errorActions('balance'), ['topUp']);
     assert.deepEqual(errorActions('auth'), ['setKey']);
   });
+
+  it("a thinking model's refusal of a history without its reasoning offers New chat alone (another model cannot bring it back)", async () => {
+    const refused = await failWith(
+      json(400, {
+        error: {
+          message: 'The reasoning_content in the thinking mode must be passed back to the API.',
+          type: 'invalid_request_error',
+          code: 'invalid_request_error',
+        },
+      }),
+    );
+    assert.equal(refused.kind, 'bad_request');
+    assert.deepEqual(errorActions(refused.kind, refused.code), ['newChat']);
+    assert.match(refused.message, /must be passed back to the API\. .*Continue in a new chat\.$/);
+    // any other 400 still points at the model
+    const other = await failWith(json(400, { error: { message: 'max_tokens is too large', type: 'invalid_request_error' } }));
+    assert.deepEqual(errorActions(other.kind, other.code), ['pickModel']);
+  });
 });

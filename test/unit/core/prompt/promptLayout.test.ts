@@ -191,13 +191,18 @@ describe('core/promptLayout: the replay rule for reasoning', () => {
     { role: 'assistant', content: 'a1', reasoning_content: 'final-1' },
   ];
 
-  it('layoutPrompt sends no reasoning of the history (every turn in it is finished)', () => {
+  it('layoutPrompt keeps the reasoning of every earlier tool-call message (Kimi refuses without), not of final answers', () => {
     const out = layoutPrompt({ systemPrompt: 's', pinned: [], history: [...turn1, { role: 'user', content: 'q2' }] });
-    assert.ok(out.every((m) => !('reasoning_content' in m) && !('reasoning' in m)));
+    assert.deepEqual(
+      out.map((m) => m.reasoning_content ?? null),
+      [null, null, 'r1', null, null, null],
+    );
     assert.equal(out[2]!.tool_calls?.length, 1, 'the tool round itself stays');
+    // the bytes of the tool-call message are those the tool loop sent: same keys, same order
+    assert.equal(JSON.stringify(out[2]), JSON.stringify({ role: 'assistant', content: null, tool_calls: call('c1'), reasoning_content: 'r1' }));
   });
 
-  it('replayReasoning keeps it on the tool loop in progress only, in the field it came in', () => {
+  it('replayReasoning keeps it on every assistant message with tool calls, in the field it came in', () => {
     const loop: ChatMessage[] = [
       { role: 'user', content: 'q2' },
       { role: 'assistant', content: null, tool_calls: call('c2'), reasoning: 'r2' },
@@ -210,7 +215,7 @@ describe('core/promptLayout: the replay rule for reasoning', () => {
     const out = replayReasoning([...turn1, ...loop]);
     assert.deepEqual(
       out.map((m) => m.reasoning_content ?? m.reasoning ?? null),
-      [null, null, null, null, null, 'r2', null, null, 'r3', null],
+      [null, 'r1', null, null, null, 'r2', null, null, 'r3', null],
     );
     assert.equal(out[5]!.reasoning, 'r2');
     assert.equal(out[8]!.reasoning_content, 'r3');
@@ -224,9 +229,8 @@ describe('core/promptLayout: the replay rule for reasoning', () => {
     );
   });
 
-  it('canonicalMessage keeps reasoning only when asked, and only with tool calls', () => {
-    assert.equal(canonicalMessage(turn1[1]!).reasoning_content, undefined);
-    assert.equal(canonicalMessage(turn1[1]!, true).reasoning_content, 'r1');
-    assert.equal(canonicalMessage(turn1[3]!, true).reasoning_content, undefined);
+  it('canonicalMessage keeps reasoning on assistant messages with tool calls only', () => {
+    assert.equal(canonicalMessage(turn1[1]!).reasoning_content, 'r1');
+    assert.equal(canonicalMessage(turn1[3]!).reasoning_content, undefined);
   });
 });
