@@ -109,11 +109,11 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 const LOAD_START = 'var __modelgateLoadStart = performance.now(), __modelgateLoadStartCpu = globalThis.process?.threadCpuUsage?.();';
 /** last line of the same bundles: when their module code had run (loadMs = LOAD_END - LOAD_START) */
 const LOAD_END = 'var __modelgateLoadEnd = performance.now(), __modelgateLoadEndCpu = globalThis.process?.threadCpuUsage?.();';
-const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts' };
+const FEATURES = { chat: 'src/chat/index.ts', images: 'src/images/index.ts', lm: 'src/lm/index.ts', completions: 'src/completions/index.ts' };
 const featureRequire = {
   name: 'feature-bundles',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(chat|images|lm)\.js$/ }, (a) =>
+    build.onResolve({ filter: /^\.\/(chat|images|lm|completions)\.js$/ }, (a) =>
       a.importer.endsWith(join('src', 'featureLoading', 'featureBundles.ts')) ? { path: a.path, external: true } : undefined,
     );
     // src/lm/tokenizers.ts requires the tokenizer bundles (below) on a model's first token count

@@ -110,7 +110,7 @@ const NODE_GLOBALS = ['Buffer', '__dirname', '__filename', 'setImmediate', 'clea
 // `except`: what under `from` they may import after all. Paths are relative to this file.
 // The features sit side by side and never import each other: they meet through an interface the caller
 // declares, wired in featureLoading/ or extension.ts (the chat's generate_image: PanelImageToolLike).
-const FEATURES = ['chat', 'images', 'lm', 'statusBar', 'spendingView', 'onboarding'];
+const FEATURES = ['chat', 'images', 'lm', 'completions', 'statusBar', 'spendingView', 'onboarding'];
 // The chat's lower domains, part of the chat feature (and of its bundle): what a model may call, and model
 // text going into the user's files. Every arrow between the three is listed here; no other feature imports them.
 const CHAT_DOMAINS = ['agentTools', 'workspaceEdits'];
@@ -211,6 +211,8 @@ const PLAIN_NODE = [
   'src/images/{fileNames,imageLinks,imageOptions,imageRequest,pngText}.ts',
   'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice,vsCodeChatPlan}.ts',
   'src/spendingView/spendHtml.ts',
+  'src/spendingView/spendHistoryHtml.ts',
+  'src/spendingView/spendCost.ts',
   'src/workspaceEdits/apply/blockPaths.ts',
 ];
 

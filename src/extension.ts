@@ -4,9 +4,11 @@ import { SettingsService } from './services/settingsService';
 import { KeyStore } from './services/keyStore';
 import { GatewayService } from './services/gatewayService';
 import { CatalogueService } from './services/catalogueService';
+import { SpendFolderFs } from './services/spendFolderFs';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { ChannelHealthStore } from './services/channelHealthStore';
+import { CompletionsState } from './services/completionsState';
 import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
@@ -39,11 +41,12 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const catalogue = new CatalogueService(userSettings, gateway, async () => !!(await keys.get()), log);
   // the settings as features read them: a default model the gateway does not serve is replaced by one it does
   const settings = () => catalogue.servedSettings(userSettings());
-  const usage = new UsageLedger(context.globalState);
+  const usage = new UsageLedger(context.globalState, new SpendFolderFs(vscode.Uri.joinPath(context.globalStorageUri, 'spend')), (m) => log.warn(m));
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
+  const completions = new CompletionsState(context.globalState);
   gateway.connect(() => catalogue.current(), health);
-  context.subscriptions.push(log, settingsService, keys, catalogue, usage, budget, health);
+  context.subscriptions.push(log, settingsService, keys, catalogue, usage, budget, health, completions);
   // the catalogue hears of a settings change before any feature does (listeners run in order)
   context.subscriptions.push(
     settingsService.onDidChange(() => catalogue.settingsChanged()),
@@ -62,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     usage,
     budget,
     health,
+    completions,
     log,
     simulatorDemo: { on: false },
   };
@@ -87,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     done ? Promise.resolve(vscode.commands.executeCommand('setContext', 'modelgate.pickedModel', true)).then(() => done) : done;
   command('modelgate.pickModel', (arg?: unknown) => pickModel(services, arg).then(picked).catch(reportPickerError));
   command('modelgate.pickChannel', (arg?: unknown) => pickChannel(services, arg).then(picked).catch(reportPickerError));
-  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services).then(picked));
+  command('modelgate.pickModelOrChannel', () => pickModelOrChannel(services, (model, channel) => features.completionsHourly(model, channel)).then(picked));
   command('modelgate.resetChannelHealth', () => health.clear());
   command('modelgate.showLog', () => log.show());
   context.subscriptions.push(...registerOnboarding(services));
@@ -136,6 +140,11 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     spend: spend.api,
     useInVsCodeChatPrompts: (prompts) => {
       vsCodeChatPrompts = prompts;
+    },
+    completions: {
+      probe: () => features.completions()?.probeApi,
+      status: () => features.completionsStatus()?.view ?? { visible: false, text: '', tooltip: '' },
+      setTurnOnAsk: (ask) => (completions.turnOnAsk = ask),
     },
   }));
 }

@@ -12,6 +12,8 @@ import type { UsageEntry, UsageLedger } from './services/usageLedger';
 import type { SpendApi } from './spendingView';
 import type { PickerItemView } from './statusBar/modelChannelPicker';
 import type { VsCodeChatPrompts } from './lm';
+import type { CompletionsProbe } from './completions';
+import type { TurnOnAsk } from './services/completionsState';
 import { startupEnvironmentValue } from './platform/startupEnvironment';
 
 /**
@@ -73,6 +75,15 @@ export interface ModelgateApi extends ModelgatePublicApi {
   spend: SpendApi;
   /** replaces the modal and the notification of "Use in VS Code Chat" (undefined: VS Code's own again) */
   useInVsCodeChatPrompts(prompts: VsCodeChatPrompts | undefined): void;
+  /** completions as you type */
+  readonly completions: {
+    /** what the feature did, once built (the first keystroke that may complete), else undefined */
+    probe(): CompletionsProbe | undefined;
+    /** the status-bar item as shown */
+    status(): { visible: boolean; text: string; tooltip: string };
+    /** replaces the question before turning them on (the modal cannot be clicked from the extension host); undefined restores it */
+    setTurnOnAsk(ask: TurnOnAsk | undefined): void;
+  };
 }
 
 /** A copy of plain data (settings, usage records), so a caller cannot change Modelgate's own. */

@@ -1,5 +1,5 @@
-// Platform seam, Node build: the chat, images and language-model features are separate bundles
-// (dist/chat.js, dist/images.js, dist/lm.js) next to dist/extension.js, required on first use, so
+// Platform seam, Node build: the chat, images, language-model and completions features are separate bundles
+// (dist/chat.js, dist/images.js, dist/lm.js, dist/completions.js) next to dist/extension.js, required on first use, so
 // activation parses only the main bundle. The feature bundles do not carry their own copy of the
 // code the main bundle already has (src/core, the services, zod): esbuild.mjs replaces those
 // imports with the main bundle's live modules, handed over here (provideSharedModules), so there
@@ -7,6 +7,7 @@
 import type * as Chat from '../chat';
 import type * as Images from '../images';
 import type * as Lm from '../lm';
+import type * as Completions from '../completions';
 
 /** Set by the main bundle's generated entry (esbuild.mjs) before activate() runs. */
 let shared: unknown;
@@ -28,7 +29,8 @@ function load<T>(file: string, requireIt: () => unknown): T {
   }
 }
 
-// Literal requires: esbuild.mjs keeps exactly these three external (paths relative to dist/extension.js).
+// Literal requires: esbuild.mjs keeps exactly these four external (paths relative to dist/extension.js).
 export const loadChatModule = (): typeof Chat => load('dist/chat.js', () => require('./chat.js'));
 export const loadImagesModule = (): typeof Images => load('dist/images.js', () => require('./images.js'));
 export const loadLmModule = (): typeof Lm => load('dist/lm.js', () => require('./lm.js'));
+export const loadCompletionsModule = (): typeof Completions => load('dist/completions.js', () => require('./completions.js'));

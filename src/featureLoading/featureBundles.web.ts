@@ -3,9 +3,11 @@
 import * as Chat from '../chat';
 import * as Images from '../images';
 import * as Lm from '../lm';
+import * as Completions from '../completions';
 
 export function provideSharedModules(_modules: unknown): void {}
 
 export const loadChatModule = (): typeof Chat => Chat;
 export const loadImagesModule = (): typeof Images => Images;
 export const loadLmModule = (): typeof Lm => Lm;
+export const loadCompletionsModule = (): typeof Completions => Completions;

@@ -12,11 +12,17 @@ import type { ChatApi } from '../chat';
 import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../shared/featureIds';
 import type { ImageLmTool, PanelImageTool } from '../images';
 import type { VsCodeChatPrompts } from '../lm';
-import { loadChatModule, loadImagesModule, loadLmModule } from './featureBundles';
+import { loadChatModule, loadCompletionsModule, loadImagesModule, loadLmModule } from './featureBundles';
+import { registerCompletionsProxy } from './completionsProxy';
+import type { CompletionsFeature, CompletionsStatusItem, CompletionTally } from '../completions';
+import type { CompletionsHourly } from '../statusBar/modelChannelPicker';
 import type { Services } from '../services/serviceContainer';
 import { errorText } from '../core/errorText';
 
-export type FeatureName = 'chat' | 'images' | 'lm';
+/** How long after activation the completions status-bar item is made: its bundle and the spend ledger stay off the activation path. */
+const STATUS_ITEM_AFTER_MS = 1500;
+
+export type FeatureName = 'chat' | 'images' | 'lm' | 'completions';
 
 export interface FeatureLoad {
   feature: FeatureName;
@@ -37,6 +43,12 @@ export interface Features {
   panelImageTool(): PanelImageTool | undefined;
   /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
   flush(): Promise<void> | undefined;
+  /** completions as you type once built (the first keystroke that may complete), else undefined */
+  completions(): CompletionsFeature | undefined;
+  /** the completions status-bar item once made (a moment after activation while completions are on), else undefined */
+  completionsStatus(): CompletionsStatusItem | undefined;
+  /** what an hour of typing with completions costs on a model and channel, from the completions bundle (loads it) */
+  completionsHourly: CompletionsHourly;
 }
 
 /** What the wiring hands the features besides the services. */
@@ -121,12 +133,58 @@ export function registerLazyFeatures(services: Services, hooks: FeatureHooks): F
   });
   context.subscriptions.push(registerLmProxy(services, (trigger) => timed('lm', trigger, () => loadLmModule().createLanguageModelProvider(services))));
 
+  // ---------- completions as you type ----------
+  // the inline completion provider (built on the first keystroke that may complete) and the
+  // commands of the status-bar item's menu (registered on the first one's use), one bundle
+  // today's counts and the learned typing rhythm, shared by the feature and the status bar's look
+  let tally: CompletionTally | undefined;
+  const tallyOf = (): CompletionTally => {
+    if (tally) return tally;
+    tally = loadCompletionsModule().createTally(services, services.completions);
+    context.subscriptions.push(tally);
+    return tally;
+  };
+  const completions = registerCompletionsProxy(services, services.completions, (trigger) =>
+    timed('completions', trigger, () => loadCompletionsModule().createCompletions(services, services.completions, tallyOf())),
+  );
+  let completionCommands = false;
+  const completionProxies = proxyCommands(FEATURE_COMMANDS.completions, (trigger) => {
+    if (completionCommands) return;
+    const t0 = performance.now();
+    completionProxies.dispose();
+    context.subscriptions.push(...loadCompletionsModule().registerCompletionCommands(services, services.completions));
+    completionCommands = true;
+    log.info(`Registered the completions commands on first use (${trigger}) in ${Math.round(performance.now() - t0)} ms.`);
+  });
+  context.subscriptions.push(completions);
+  // The status-bar item is in the completions bundle too: made a moment after activation (off its
+  // path) while completions are on, or when they are turned on. It does not build the feature.
+  let statusItem: CompletionsStatusItem | undefined;
+  let statusDue = false;
+  const showStatus = () => {
+    if (statusItem || !statusDue || !services.settings().completions.enabled) return;
+    try {
+      statusItem = loadCompletionsModule().createStatusItem(services, services.completions, tallyOf());
+      context.subscriptions.push(statusItem);
+    } catch (err) {
+      log.warn(`The completions status-bar item could not be made: ${errorText(err)}`);
+    }
+  };
+  const statusTimer = setTimeout(() => {
+    statusDue = true;
+    showStatus();
+  }, STATUS_ITEM_AFTER_MS);
+  context.subscriptions.push(services.onDidChangeSettings(showStatus), new vscode.Disposable(() => clearTimeout(statusTimer)));
+
   return {
     chat: (trigger = 'api') => ensureChat(trigger).api,
     loaded: () => loads.map((l) => ({ ...l })),
     imageTool: () => imageTool,
     panelImageTool: () => panelImageTool,
     flush: () => chat?.api.controller.close(),
+    completions: () => completions.feature(),
+    completionsStatus: () => statusItem,
+    completionsHourly: (model, channel) => loadCompletionsModule().hourlyText(services, model, channel),
   };
 }
 

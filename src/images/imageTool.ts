@@ -4,13 +4,16 @@
 // - prepareInvocation returns a confirmation with the prompt, size, count, model, folder and the
 //   price when the catalogue knows it: VS Code shows it in its chat, and as a dialog when another
 //   extension calls vscode.lm.invokeTool outside a chat.
-// - invoke is refused like any other request from another extension while a budget is used up
-//   (or while one is set and the model has no price), with the budget named: it reserves the
-//   estimated cost through the budget guard, as vscode.lm requests do (src/lm/provider.ts).
+// - the confirmation shows what each budget leaves; a call the budget will refuse (used up, or a
+//   budget set and the model without a price) is refused by prepareInvocation, before VS Code
+//   asks, with the budget named. invoke checks again and reserves the estimated cost through the
+//   budget guard, as vscode.lm requests do (src/lm/provider.ts).
+// - the images are booked under the caller (see callerOf), never as the image command.
 // - the images go where the command puts them (“modelgate.image.folder”), through the write
 //   guard; the result lists their workspace paths so the calling agent can link them.
 import * as vscode from 'vscode';
 import type { Services } from '../services/serviceContainer';
+import type { UsageEntry } from '../services/usageLedger';
 import { requireKey } from './generateImageCommand';
 import { runImageJob } from './imageJob';
 import { planImage, planLines, priceText, workspacePath, type ImagePlan } from './imagePlan';
@@ -31,6 +34,7 @@ export async function runPlan(
   plan: ImagePlan,
   token: vscode.CancellationToken,
   reserve: (plan: ImagePlan) => { settle(): void },
+  booking: Pick<UsageEntry, 'via' | 'requester' | 'conversation'>,
 ): Promise<ImageRun> {
   const client = services.gateway.client();
   await requireKey(services);
@@ -43,7 +47,7 @@ export async function runPlan(
         client,
         onResponse: (response) => {
           cost = services.catalogue().imageCost(model.id, choices.size, response.data.length, choices.quality);
-          services.usage.record({ source: 'image', via: 'image', model: model.id, channel: 'default', images: response.data.length, cost });
+          services.usage.record({ source: 'image', ...booking, model: model.id, channel: 'default', images: response.data.length, cost });
           hold.settle();
         },
       },
@@ -78,10 +82,14 @@ export function resultText(plan: ImagePlan, run: ImageRun): string {
 export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
   /** the last confirmation returned (tests read it: VS Code shows it in a dialog the tests cannot read) */
   lastConfirmation: vscode.LanguageModelToolConfirmationMessages | undefined;
+  /** why the last call was refused before its confirmation (tests read it) */
+  lastRefusal: string | undefined;
 
   constructor(private readonly services: Services) {}
 
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<unknown> & { toolInvocationToken?: unknown },
+  ): Promise<vscode.PreparedToolInvocation> {
     let plan: ImagePlan;
     try {
       plan = await planImage(this.services, options.input);
@@ -94,8 +102,17 @@ export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
     for (const { label, value } of planLines(plan)) {
       message.appendMarkdown(`**${label}:** ${markdownText(value)}  \n`);
     }
-    const over = this.services.budget.exhausted();
-    if (over) message.appendMarkdown(markdownText(vscode.l10n.t('A budget is used up: Modelgate will refuse this request.')));
+    // What the budgets leave, with the other windows' spending read first. A call the budget
+    // will refuse is refused here, before VS Code asks: never a Yes that then fails.
+    await this.services.usage.refreshSpend().catch(() => undefined);
+    const refusal = this.services.budget.lmRefusal(callerOf(options, this.services), plan.job.model.id, plan.cost);
+    if (refusal) {
+      this.lastConfirmation = undefined;
+      this.lastRefusal = refusal;
+      throw new Error(refusal);
+    }
+    this.lastRefusal = undefined;
+    for (const line of this.services.budget.remainingLines()) message.appendMarkdown(`**${markdownText(vscode.l10n.t('Budget'))}:** ${markdownText(line)}  \n`);
     const confirmation = {
       title:
         plan.job.choices.n === 1
@@ -112,10 +129,24 @@ export class ImageLmTool implements vscode.LanguageModelTool<unknown> {
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const plan = await planImage(this.services, options.input);
+    const requester = callerOf(options, this.services);
     // refused like a vscode.lm request from another extension: the budget is named in the error
-    const run = await runPlan(this.services, plan, token, (p) => this.services.budget.reserveForLm(undefined, p.job.model.id, p.cost));
+    const run = await runPlan(this.services, plan, token, (p) => this.services.budget.reserveForLm(requester, p.job.model.id, p.cost), {
+      via: 'imageTool',
+      ...(requester ? { requester } : {}),
+    });
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(resultText(plan, run))]);
   }
+}
+
+/**
+ * Who the images are booked under. VS Code does not pass the calling extension to a tool: a call
+ * from a chat request (it carries the chat's invocation token) is VS Code's chat ('core'); any
+ * other is the one extension whose vscode.lm requests this window just answered, else not reported.
+ */
+export function callerOf(options: { toolInvocationToken?: unknown }, services: Pick<Services, 'usage'>): string | undefined {
+  if (options.toolInvocationToken !== undefined) return 'core';
+  return services.usage.recentLmRequester() || undefined;
 }
 
 /** Text (a model's prompt) shown as itself in Markdown: one line, every character that could start markup escaped. */

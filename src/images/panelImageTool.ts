@@ -111,7 +111,11 @@ export class PanelImageTool {
       // as for the command: a used-up budget (or a model without a price while one is set) asks first
       const budget = await this.services.budget.confirm('image', { model: plan.job.model.id, priced: plan.cost !== undefined });
       if (!budget.send) return { content: `No image was generated: ${budget.message}`, isError: true };
-      const run = await runPlan(this.services, plan, token, (p) => this.services.budget.hold(p.cost));
+      // booked with the conversation (the chat's own requests carry its title)
+      const run = await runPlan(this.services, plan, token, (p) => this.services.budget.hold(p.cost), {
+        via: 'panel',
+        ...(conversationId ? { conversation: { id: conversationId, title: '' } } : {}),
+      });
       return { content: resultText(plan, run), isError: false, cost: run.cost, images: run.uris.map(workspacePath) };
     } catch (err) {
       if (err instanceof vscode.CancellationError || token.isCancellationRequested) return { content: 'Cancelled: nothing was generated.', isError: true };

@@ -21,7 +21,7 @@ import { toWireTools } from './lmTools';
 import { modelInformation, type LmModelInformation } from './modelInformation';
 import { streamLmResponse } from './responseStream';
 import { ReasoningMemory } from './reasoningMemory';
-import { thinkingPart, toLmMessage } from './vscodeParts';
+import { thinkingPart, toLmMessage, usagePart } from './vscodeParts';
 import { errorText } from '../core/errorText';
 
 export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
@@ -33,8 +33,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
   private readonly keyPresence: KeyPresence;
   /** reasoning of the tool calls this provider produced, put back when the caller leaves it out */
   private readonly reasoning = new ReasoningMemory();
-  /** false once reporting a thinking part failed (a VS Code that refuses it): text and tools still go out */
-  private reportsThinking = true;
+  /** the kinds of newer parts this VS Code lacks or refused (not tried again): text and tools still go out */
+  private readonly refusedParts = new Set<'usage' | 'thinking'>();
   /** tokenizers that failed to load (the estimate is used for their models) */
   private readonly tokenizerFailed = new Set<Encoding>();
 
@@ -123,7 +123,8 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       ? estimateCost(estimateRequestTokens(request.messages, request.tools), expectedOutputTokens(asked.maxOutputTokens, model.maxOutput), price)
       : undefined;
     const hold = this.services.budget.reserveForLm(requester, model.id, estimate);
-    return this.stream(client, request, channel, progress, token, hold, requester);
+    // then, with the other windows' reservations read after this one was published
+    return this.services.budget.checkAcrossWindows(hold, requester).then((held) => this.stream(client, request, channel, progress, token, held, requester));
   }
 
   private async stream(
@@ -162,6 +163,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
         usage: (u) => (usage = u),
       });
       this.reasoning.remember(summary.calls, summary.reasoning);
+      if (usage) this.reportUsage(progress, usage);
     } catch (err) {
       // Stopped by the caller: it asked for the end, so the end is not an error.
       if (token.isCancellationRequested) {
@@ -185,18 +187,36 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
     }
   }
 
+  /** The usage as a `usage` data part (OpenAI shape), where VS Code has data parts and accepts one from a provider. */
+  private reportUsage(progress: vscode.Progress<vscode.LanguageModelResponsePart>, usage: Usage): void {
+    this.reportNewerPart('usage', progress, () => usagePart(usage));
+  }
+
   private reportThinking(progress: vscode.Progress<vscode.LanguageModelResponsePart>, text: string): void {
-    if (!this.reportsThinking) return;
-    const part = thinkingPart(text);
+    this.reportNewerPart('thinking', progress, () => thinkingPart(text));
+  }
+
+  /**
+   * Reports a part of a class newer than the stable API (undefined: this VS Code lacks it). Once
+   * VS Code lacks or refuses that kind, it is not tried again.
+   */
+  private reportNewerPart(
+    kind: 'usage' | 'thinking',
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    make: () => vscode.LanguageModelResponsePart | undefined,
+  ): void {
+    if (this.refusedParts.has(kind)) return;
+    const part = make();
     if (!part) {
-      this.reportsThinking = false;
+      this.refusedParts.add(kind);
       return;
     }
     try {
       progress.report(part);
     } catch (err) {
-      this.reportsThinking = false;
-      this.services.log.warn(`Language model provider: VS Code refused a thinking part; reasoning is no longer reported: ${errorText(err)}`);
+      this.refusedParts.add(kind);
+      const what = kind === 'usage' ? 'a usage part; usage' : 'a thinking part; reasoning';
+      this.services.log.warn(`Language model provider: VS Code refused ${what} is no longer reported: ${errorText(err)}`);
     }
   }
 

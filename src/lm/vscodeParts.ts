@@ -2,6 +2,8 @@
 // mapping that needs `vscode`: the modules after it (PLAIN_NODE in eslint.config.mjs) run without it.
 import * as vscode from 'vscode';
 import type { LmMessage, LmPart, LmToolResultContent } from './lmMessages';
+import { openAiUsage } from '../core/client/openAiUsage';
+import type { Usage } from '../core/client/types';
 
 // Classes newer than the @types/vscode this extension compiles against (1.104): present in
 // VS Code 1.139 at runtime, looked up defensively so an older VS Code still works.
@@ -44,6 +46,16 @@ function thinkingText(part: unknown): string {
 export function thinkingPart(text: string): vscode.LanguageModelResponsePart | undefined {
   if (!ThinkingPart) return undefined;
   return new (ThinkingPart as unknown as new (value: string) => vscode.LanguageModelResponsePart)(text);
+}
+
+/** the mime type of the data part that carries a request's usage (what VS Code's chat reads for its context meter) */
+export const USAGE_MIME = 'usage';
+
+/** A data part with the usage as OpenAI-shaped JSON, where the running VS Code has LanguageModelDataPart (detected at runtime). */
+export function usagePart(usage: Usage): vscode.LanguageModelResponsePart | undefined {
+  if (!DataPart) return undefined;
+  const bytes = new TextEncoder().encode(JSON.stringify(openAiUsage(usage)));
+  return new (DataPart as unknown as new (data: Uint8Array, mimeType: string) => vscode.LanguageModelResponsePart)(bytes, USAGE_MIME);
 }
 
 export function toLmPart(part: unknown): LmPart {

@@ -17,6 +17,7 @@ export const CONTEXT = {
   hasKey: 'modelgate.hasKey',
   firstAnswer: 'modelgate.firstAnswer',
   firstImage: 'modelgate.firstImage',
+  completionsOn: 'modelgate.completionsOn',
 } as const;
 
 const setContext = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
@@ -47,6 +48,7 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
     const hasKey = hasBaseUrl && !!(await services.keys.get());
     await setDone(CONTEXT.hasBaseUrl, 'baseUrl', hasBaseUrl);
     await setDone(CONTEXT.hasKey, 'apiKey', hasKey);
+    await setDone(CONTEXT.completionsOn, 'completions', services.settings().completions.enabled);
     return { hasBaseUrl, hasKey };
   };
   const first = refresh().then(async ({ hasBaseUrl, hasKey }) => {
@@ -58,9 +60,11 @@ export function registerOnboarding(services: Services): vscode.Disposable[] {
   return [
     services.onDidChangeSettings(() => void refresh()),
     services.keys.onDidChange(() => void refresh()),
-    services.usage.onDidRecord(
-      (entry) => void (entry.source === 'image' ? setDone(CONTEXT.firstImage, 'firstImage', true) : setDone(CONTEXT.firstAnswer, 'firstQuestion', true)),
-    ),
+    services.usage.onDidRecord((entry) => {
+      // a completion as you type is not a first question
+      if (entry.via === 'completions') return;
+      void (entry.source === 'image' ? setDone(CONTEXT.firstImage, 'firstImage', true) : setDone(CONTEXT.firstAnswer, 'firstQuestion', true));
+    }),
     vscode.commands.registerCommand('modelgate.setBaseUrl', async () => {
       try {
         const url = await promptBaseUrl();

@@ -9,11 +9,17 @@
 //   reaches the budget, instead of every request of the burst seeing the same figure;
 // - while a budget is set, a request without a known price cannot be counted: the panel and the
 //   image command ask ("Send Once", "Set a Price"), a vscode.lm request is refused.
+// - across windows: the ledger merges every window's files, and each window publishes what its
+//   requests in flight reserve (src/core/spend/sharedSpend.ts). A vscode.lm request reserves,
+//   publishes, reads the others again and only then goes: of two windows that reserve at the
+//   same moment at least one sees the other's reservation, so together they pass a budget by at
+//   most one request's estimate;
 // The figures and rules are in src/core/spend/budget.ts (pure, unit-tested).
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, budgetMessage, budgetStatuses, dueWarnings, exhausted, type BudgetStatus } from '../core/spend/budget';
 import { formatUsd } from '../core/spend/cost';
 import { Reservations, type Hold } from '../core/spend/reservations';
+import { admitAcrossWindows } from '../core/spend/windowAdmission';
 import type { Settings } from './settings';
 import type { UsageLedger } from './usageLedger';
 
@@ -76,6 +82,14 @@ export const askBudget: BudgetAsk = (status, what, reason = 'usedUp', model = ''
         SEND_ONCE,
       ) as Thenable<BudgetAnswer>);
 
+/** A vscode.lm request refused because a budget is used up: another extension cannot answer for the user. */
+function usedUpError(who: string, over: BudgetStatus): Error {
+  return new Error(
+    `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
+      `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
+  );
+}
+
 interface Memento {
   get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
@@ -87,6 +101,8 @@ export class BudgetGuard implements vscode.Disposable {
   ask: BudgetAsk = askBudget;
   /** the estimated costs of the requests in flight */
   readonly reservations = new Reservations();
+  /** what this window last told the other windows it reserves */
+  private published = 0;
   readonly #refused = new vscode.EventEmitter<void>();
   /** a request was refused or held back by a budget (the spending view redraws) */
   readonly onDidRefuse = this.#refused.event;
@@ -101,7 +117,23 @@ export class BudgetGuard implements vscode.Disposable {
   }
 
   statuses(now = Date.now()): BudgetStatus[] {
-    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now, this.reservations.total());
+    return budgetStatuses(this.settings().budgets, this.ledger.spend(), now, this.reservations.total() + this.ledger.othersReserved());
+  }
+
+  /** what was spent plus what this window reserved before `hold` (and, with `others`, what the other windows reserve) */
+  private overBefore(hold: Hold, others: boolean): BudgetStatus | undefined {
+    const reserved = this.reservations.totalBefore(hold) + (others ? this.ledger.othersReserved() : 0);
+    return exhausted(budgetStatuses(this.settings().budgets, this.ledger.spend(), Date.now(), reserved));
+  }
+
+  /** Tells the other windows what this window's requests in flight reserve now. */
+  private publish(): Promise<void> {
+    // no file writes per request while no budget is set (a budget removed still clears its figure)
+    const budgets = this.settings().budgets;
+    const usd = this.reservations.total();
+    if (budgets.dailyUsd === undefined && budgets.monthlyUsd === undefined && this.published === 0) return Promise.resolve();
+    this.published = usd;
+    return this.ledger.publishReserved(usd);
   }
 
   /** The budget that is used up (what was spent plus what is reserved has reached it), if any. */
@@ -115,6 +147,8 @@ export class BudgetGuard implements vscode.Disposable {
    * asked; "Raise Budget" and "Set a Price" open the setting and send nothing.
    */
   async confirm(what: 'chat' | 'image', request?: { model: string; priced: boolean }): Promise<{ send: true } | { send: false; message: string }> {
+    // what the other windows spent and reserve, read now (only while a budget is set)
+    if (this.settings().budgets.dailyUsd !== undefined || this.settings().budgets.monthlyUsd !== undefined) await this.ledger.refreshSpend();
     const statuses = this.statuses();
     const over = exhausted(statuses);
     const unpriced = !over && request && !request.priced ? statuses[0] : undefined;
@@ -142,7 +176,44 @@ export class BudgetGuard implements vscode.Disposable {
    * its real cost is recorded: call settle() right after recording it, and on every other end.
    */
   hold(usd: number | undefined): Hold {
-    return this.reservations.hold(usd ?? 0);
+    const hold = this.reservations.hold(usd ?? 0);
+    if (hold.usd > 0) void this.publish();
+    return {
+      id: hold.id,
+      usd: hold.usd,
+      settle: () => {
+        const held = this.reservations.size;
+        hold.settle();
+        if (hold.usd > 0 && this.reservations.size < held) void this.publish();
+      },
+    };
+  }
+
+  /**
+   * After reserveForLm, across windows (src/core/spend/windowAdmission.ts): tells the other
+   * windows what this window reserves, reads what they spent and reserve, and refuses (releasing
+   * the reservation) when the budget was used up by what was there before this request. Only
+   * while a budget is set. Resolves to the reservation to settle when the request ends.
+   */
+  async checkAcrossWindows(hold: Hold, requester: string | undefined): Promise<Hold> {
+    const budgets = this.settings().budgets;
+    if (budgets.dailyUsd === undefined && budgets.monthlyUsd === undefined) return hold;
+    const result = await admitAcrossWindows(
+      {
+        publishAndRead: async () => {
+          await this.publish();
+          await this.ledger.refreshSpend();
+        },
+        overBefore: (h, others) => this.overBefore(h, others),
+        hold: (usd) => this.hold(usd),
+        publish: () => this.publish(),
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      },
+      hold,
+    );
+    if ('hold' in result) return result.hold;
+    this.#refused.fire();
+    throw usedUpError(requester && requester !== 'core' ? ` (asked by ${requester})` : '', result.refused);
   }
 
   /**
@@ -151,29 +222,40 @@ export class BudgetGuard implements vscode.Disposable {
    * or while one is set and the request has no price: another extension cannot answer for the user.
    */
   reserveForLm(requester: string | undefined, model: string, usd: number | undefined): Hold {
+    const refusal = this.lmRefusal(requester, model, usd);
+    if (refusal) {
+      this.#refused.fire();
+      throw new Error(refusal);
+    }
+    return this.hold(usd);
+  }
+
+  /** Why reserveForLm would refuse this request now (the error's message), or undefined when it would go. */
+  lmRefusal(requester: string | undefined, model: string, usd: number | undefined): string | undefined {
     const statuses = this.statuses();
     const who = requester && requester !== 'core' ? ` (asked by ${requester})` : '';
     const over = exhausted(statuses);
-    if (over) {
-      this.#refused.fire();
-      throw new Error(
-        `Modelgate refused this request${who}: ${budgetMessage(over)} Requests from other extensions are not sent while a budget is used up; ` +
-          `raise "${BUDGET_SETTING[over.kind]}" in your user settings, or wait for the next ${over.kind === 'daily' ? 'day' : 'month'}.`,
-      );
-    }
+    if (over) return usedUpError(who, over).message;
     if (usd === undefined && statuses.length) {
-      this.#refused.fire();
-      throw new Error(
-        vscode.l10n.t(
-          'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
-          who,
-          unpricedMessage(statuses[0]!, model),
-          model,
-          MODELS_SETTING,
-        ),
+      return vscode.l10n.t(
+        'Modelgate refused this request{0}: {1} Requests from other extensions without a known price are not sent while a budget is set; set the price of "{2}" under "{3}" in your user settings, or remove the budget.',
+        who,
+        unpricedMessage(statuses[0]!, model),
+        model,
+        MODELS_SETTING,
       );
     }
-    return this.hold(usd);
+    return undefined;
+  }
+
+  /** "Daily budget: $0.42 left of $1.00" for each budget set (what is spent and reserved in every window counted). */
+  remainingLines(): string[] {
+    return this.statuses().map((s) => {
+      const left = formatUsd(Math.max(0, s.limit - s.spent - (s.reserved ?? 0)));
+      return s.kind === 'daily'
+        ? vscode.l10n.t('Daily budget: {0} left of {1}', left, formatUsd(s.limit))
+        : vscode.l10n.t('Monthly budget: {0} left of {1}', left, formatUsd(s.limit));
+    });
   }
 
   private warnIfDue(): void {

@@ -9,6 +9,7 @@ import type { Log } from './log';
 import type { UsageLedger } from './usageLedger';
 import type { BudgetGuard } from './budgetGuard';
 import type { ChannelHealthStore } from './channelHealthStore';
+import type { CompletionsState } from './completionsState';
 
 export interface Gateway {
   /**
@@ -39,6 +40,8 @@ export interface Services {
   budget: BudgetGuard;
   /** channel health measured from the user's requests, and the failover client that measures it */
   health: ChannelHealthStore;
+  /** completions as you type: the snooze, today's counts, what stops them (shared by the status bar and the feature) */
+  completions: CompletionsState;
   log: Log;
   /**
    * Set by `noteSimulatorDemo()` of the public API (the `npm start` demo's seeder calls it, with a

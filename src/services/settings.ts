@@ -21,6 +21,7 @@ import { parseBudgetSetting, type Budgets } from '../core/spend/budget';
 import { parseFallbackChannels } from '../core/channels/channelFailover';
 import { allowedEntries, unusableEntries, type AllowedEntry } from '../core/workspace/allowedCommands';
 import type { Channel } from '../core/client/types';
+import { excludeGlobs, languageSwitches } from '../core/completions/completionSettings';
 
 export const SECTION = 'modelgate';
 
@@ -57,12 +58,32 @@ export interface Settings {
   endUserIdProblem: string | undefined;
   /** modelgate.budget.dailyUsd / monthlyUsd (user settings only); unset = no budget */
   budgets: Budgets;
+  /** `modelgate.completions.*`: completions as you type */
+  completions: CompletionSettings;
   /** modelgate.budget.conversationUsd (user settings only): the spending limit a conversation has until the user sets its own; unset = none */
   conversationUsd: number | undefined;
   /** modelgate.chat.compaction (user settings only): what the panel does when a request would leave no room for the answer */
   compaction: 'automatic' | 'ask' | 'off';
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
+}
+
+export interface CompletionSettings {
+  /** `modelgate.completions.enabled` (user settings only; default off) */
+  enabled: boolean;
+  /** the model; `modelgate.completions.model`, else the chat model */
+  model: string;
+  /** `modelgate.completions.channel` (default economical) */
+  channel: ChannelChoice;
+  /** `modelgate.completions.dailyUsd`: a cap of its own on what completions spend per day; undefined = none */
+  dailyUsd: number | undefined;
+  /**
+   * `modelgate.completions.languages`: `false` turns a language off. The user's settings, with a
+   * workspace's `false` entries added (a repository may turn completions off, never on).
+   */
+  languages: Record<string, boolean>;
+  /** `modelgate.completions.exclude`: the user's globs and a workspace's (a repository may only add) */
+  exclude: string[];
 }
 
 /**
@@ -94,6 +115,10 @@ export const USER_ONLY_KEYS = [
   'requestTimeoutSeconds',
   'budget.dailyUsd',
   'budget.monthlyUsd',
+  'completions.enabled',
+  'completions.model',
+  'completions.channel',
+  'completions.dailyUsd',
   'budget.conversationUsd',
   'chat.compaction',
 ] as const;
@@ -180,12 +205,14 @@ export function readSettings(): Settings {
   problems.push(...headers.problems);
   const dailyUsd = budget('budget.dailyUsd');
   const monthlyUsd = budget('budget.monthlyUsd');
+  const chatModel = str('chat.model', 'flagship-text');
+  const completions = readCompletionSettings(c, chatModel, str, budget, problems);
   const conversationUsd = budget('budget.conversationUsd');
   return {
     baseUrl: base.ok ? base.url : undefined,
     baseUrlOrigin: base.ok ? base.origin : undefined,
     baseUrlProblem: base.ok ? undefined : base.message,
-    chatModel: str('chat.model', 'flagship-text'),
+    chatModel,
     chatModelSet: isSet(c('chat.model')?.globalValue),
     channel,
     fallbackChannels: fallback.channels,
@@ -202,6 +229,7 @@ export function readSettings(): Settings {
     endUserId: endUser.ok ? endUser.value : undefined,
     endUserIdProblem: endUser.ok ? undefined : endUser.problem,
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
+    completions,
     conversationUsd,
     compaction: ((v) => (v === 'ask' || v === 'off' ? v : 'automatic'))(userValue<unknown>(c, 'chat.compaction')),
     problems,
@@ -209,6 +237,36 @@ export function readSettings(): Settings {
 }
 
 const isSet = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+
+/** `modelgate.completions.*`: what decides cost from user settings only; a workspace may only send less. */
+function readCompletionSettings(
+  c: Inspect,
+  chatModel: string,
+  str: (key: string, fallback: string) => string,
+  budget: (key: string) => number | undefined,
+  problems: string[],
+): CompletionSettings {
+  const rawChannel = userValue<unknown>(c, 'completions.channel') ?? 'economical';
+  let channel: ChannelChoice = 'economical';
+  if (typeof rawChannel === 'string' && (CHANNEL_CHOICES as readonly string[]).includes(rawChannel)) channel = rawChannel as ChannelChoice;
+  else
+    problems.push(vscode.l10n.t('"modelgate.completions.channel" is "{0}"; allowed: {1}. Using "economical".', String(rawChannel), CHANNEL_CHOICES.join(', ')));
+  const inspected = c('completions.exclude');
+  const exclude = excludeGlobs(inspected?.globalValue);
+  if (exclude.problem) problems.push(exclude.problem);
+  const fromWorkspace = [inspected?.workspaceValue, inspected?.workspaceFolderValue].flatMap((v) => excludeGlobs(v).globs);
+  const languages = languageSwitches(c('completions.languages')?.globalValue ?? c('completions.languages')?.defaultValue);
+  for (const v of [c('completions.languages')?.workspaceValue, c('completions.languages')?.workspaceFolderValue])
+    for (const [id, on] of Object.entries(languageSwitches(v))) if (!on) languages[id] = false;
+  return {
+    enabled: userValue<unknown>(c, 'completions.enabled') === true,
+    model: str('completions.model', chatModel),
+    channel,
+    dailyUsd: budget('completions.dailyUsd'),
+    languages,
+    exclude: [...new Set([...exclude.globs, ...fromWorkspace])],
+  };
+}
 
 /**
  * Sets (or clears, with undefined) `modelgate.models.<id>.reasoningEffort` in user settings: the
@@ -229,4 +287,9 @@ export async function updateReasoningEffort(modelId: string, effort: string | un
 /** Writes a choice (model, channel) to user settings: the only place they are read from. */
 export async function updateChoice(key: 'chat.model' | 'channel' | 'image.model', value: string): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Writes a `modelgate.completions.*` setting to user settings (where they are read from; undefined removes it). */
+export async function updateCompletionSetting(key: 'enabled' | 'model' | 'channel', value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(`completions.${key}`, value, vscode.ConfigurationTarget.Global);
 }

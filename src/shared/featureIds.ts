@@ -1,4 +1,4 @@
-// The ids of what the lazily built features (chat, images, vscode.lm) register, in one place.
+// The ids of what the lazily built features (chat, images, vscode.lm, completions as you type) register, in one place.
 // src/featureLoading/lazyFeatures.ts registers a proxy for each of these at activation; each feature registers its
 // real command under the same entry (a Record keyed by these names, so the type checker refuses
 // a handler without an id here, or an id here without a handler). A feature command that is not
@@ -27,6 +27,16 @@ export const APPLY_COMMANDS = {
   showPending: 'modelgate.apply.showPending',
 } as const;
 
+/** the commands of completions as you type (src/completions/completionsCommands.ts); the status-bar item runs `menu` */
+export const COMPLETIONS_COMMANDS = {
+  menu: 'modelgate.completions.menu',
+  turnOn: 'modelgate.completions.turnOn',
+  turnOff: 'modelgate.completions.turnOff',
+  snooze: 'modelgate.completions.snooze',
+  resume: 'modelgate.completions.resume',
+  pickModel: 'modelgate.completions.pickModel',
+} as const;
+
 /** the image feature's commands (src/images) */
 export const IMAGE_COMMANDS = {
   generateImage: 'modelgate.generateImage',
@@ -48,6 +58,7 @@ export const FEATURE_COMMANDS = {
   chat: [...Object.values(CHAT_COMMANDS), ...Object.values(APPLY_COMMANDS)],
   images: Object.values(IMAGE_COMMANDS),
   lm: Object.values(LM_COMMANDS),
+  completions: Object.values(COMPLETIONS_COMMANDS),
 } as const;
 
 /**

@@ -10,10 +10,12 @@ import { SpendView } from './spendView';
 export interface SpendApi {
   /** what was spent in the current local day, week or month */
   summary(period: Period): SpendSummary;
-  /** reads the ledger again from globalState, as a window reload does */
-  reload(): void;
-  /** resolves once every request recorded so far is written to globalState */
+  /** reads every window's ledger files again, as a window reload does */
+  reload(): Promise<void>;
+  /** resolves once every request recorded so far is written to this window's ledger file */
   whenWritten(): Promise<void>;
+  /** this window's id in the shared ledger folder (its entries' ids begin with it) */
+  readonly windowId: string;
   /** replaces the budget question (the modal cannot be clicked from the extension host); undefined restores it */
   setBudgetAsk(ask: BudgetAsk | undefined): void;
   /** the page of the spending view as last drawn (undefined until shown) */
@@ -25,8 +27,9 @@ export function registerSpending(services: Services): { disposables: vscode.Disp
   const defaultAsk = services.budget.ask;
   const api: SpendApi = {
     summary: (period) => summarizePeriod(services.usage.spend(), period, Date.now()),
-    reload: () => services.usage.reloadSpend(true),
+    reload: () => services.usage.reloadSpend(),
     whenWritten: () => services.usage.whenWritten(),
+    windowId: services.usage.windowId,
     setBudgetAsk: (ask) => (services.budget.ask = ask ?? defaultAsk),
     view,
   };

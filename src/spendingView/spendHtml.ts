@@ -7,7 +7,12 @@ import { budgetMessage, type BudgetStatus } from '../core/spend/budget';
 import { formatUsd } from '../core/spend/cost';
 import type { SpendRow, SpendSummary } from '../core/spend/spendBook';
 import { l10n } from '../core/l10n';
-import { counted, pricedCost } from '../core/spend/usageTotals';
+import { counted } from '../core/spend/usageTotals';
+import { costText } from './spendCost';
+import { conversationsTable, daysChart } from './spendHistoryHtml';
+import type { ConversationSpend, DaySpend } from '../core/spend/spendHistory';
+
+export { costText };
 import { escapeHtml, renderWebviewShell } from '../core/webviewShell';
 
 export interface SpendPage {
@@ -15,13 +20,10 @@ export interface SpendPage {
   week: SpendSummary;
   month: SpendSummary;
   budgets: BudgetStatus[];
-}
-
-/** "$0.0123", "$0.0123 + 2 requests without a price", "unknown (2 requests without a price)" */
-export function costText(cost: number, requests: number, unpriced: number): string {
-  if (requests === 0) return '$0.00';
-  if (unpriced === requests) return l10n.t('unknown ({0} without a price)', counted(unpriced, 'request'));
-  return pricedCost(cost, unpriced);
+  /** the last 30 local days, oldest first */
+  days: DaySpend[];
+  /** the panel conversations of those days, most expensive first */
+  conversations: ConversationSpend[];
 }
 
 function rows(heading: string, list: SpendRow[]): string {
@@ -77,6 +79,13 @@ button { color: var(--vscode-button-foreground); background: var(--vscode-button
 button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 h3 { font-size: 1em; margin: 8px 0 2px; }
+th { text-align: left; font-weight: normal; color: var(--vscode-descriptionForeground); padding: 2px 12px 2px 0; white-space: nowrap; }
+th.n { text-align: right; }
+td.title span { display: block; max-width: 40vw; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+@media (max-width: 480px) { .req { display: none; } }
+svg.days { display: block; width: 100%; max-width: 600px; height: 48px; }
+svg.days .none { fill: var(--vscode-descriptionForeground); opacity: 0.4; }
+.axis { display: flex; justify-content: space-between; max-width: 600px; margin-top: 2px; font-size: 0.9em; }
 `;
 
 const SCRIPT = `const vscode = acquireVsCodeApi();
@@ -96,6 +105,8 @@ export function buildSpendHtml(page: SpendPage, cspSource: string, nonce: string
     body: `<h1>${escapeHtml(l10n.t('Spending'))}</h1>
 <div id="budgets">${budgets}</div>
 <p><button id="export" type="button">${escapeHtml(l10n.t('Export CSV…'))}</button> <span class="sub">${escapeHtml(l10n.t('Costs are computed from your configured prices ("modelgate.models"); requests without a price are counted apart, never as $0.'))}</span></p>
+${daysChart(page.days)}
+${conversationsTable(page.conversations, page.days.length)}
 ${section('today', l10n.t('Today'), page.today)}
 ${samePeriod(page.week, page.today) ? sameAs('week', l10n.t('This week'), page.week, l10n.t('today')) : section('week', l10n.t('This week'), page.week)}
 ${

@@ -1,5 +1,5 @@
-// "Modelgate: Show Spending": a webview panel with today, this week and this month by model,
-// channel and source (src/spendingView/spendHtml.ts draws it), refreshed on each recorded request,
+// "Modelgate: Show Spending": a webview panel with the last 30 days (a bar per day), the chat
+// panel's conversations, and today, this week and this month by model, channel and source (src/spendingView/spendHtml.ts draws it), refreshed on each recorded request,
 // and "Export CSV…" (save dialog; src/core/spend/spendCsv.ts writes injection-safe cells). The one
 // message the page sends is validated with zod.
 import * as vscode from 'vscode';
@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { lazy } from '../core/lazy';
 import { spendCsv } from '../core/spend/spendCsv';
 import { summarizePeriod } from '../core/spend/spendBook';
+import { byConversation, HISTORY_DAYS, lastDays, periodStart } from '../core/spend/spendHistory';
 import type { UsageLedger } from '../services/usageLedger';
 import type { BudgetGuard } from '../services/budgetGuard';
 import { makeNonce } from '../core/webviewShell';
@@ -36,7 +37,13 @@ export class SpendView implements vscode.Disposable {
   ) {
     // Redrawn on each recorded request, on a budget change (the settings) and when a budget
     // refuses a request: the page never says "No budget set" while one refuses sends.
-    this.subscriptions = [ledger.onDidRecord(() => this.render()), onDidChangeSettings(() => this.render()), budget.onDidRefuse(() => this.render())];
+    // Also when another window's requests were read from the shared ledger folder.
+    this.subscriptions = [
+      ledger.onDidRecord(() => this.render()),
+      ledger.onDidChangeShared(() => this.render()),
+      onDidChangeSettings(() => this.render()),
+      budget.onDidRefuse(() => this.render()),
+    ];
   }
 
   page(now = Date.now()): SpendPage {
@@ -46,6 +53,8 @@ export class SpendView implements vscode.Disposable {
       week: summarizePeriod(s, 'week', now),
       month: summarizePeriod(s, 'month', now),
       budgets: this.budget.statuses(now),
+      days: lastDays(s, now, HISTORY_DAYS),
+      conversations: byConversation(s, periodStart(now, HISTORY_DAYS), Infinity),
     };
   }
 
@@ -53,6 +62,7 @@ export class SpendView implements vscode.Disposable {
     if (this.panel) {
       this.panel.reveal();
       this.render();
+      void this.ledger.refreshSpend().then(() => this.render());
       return;
     }
     const panel = vscode.window.createWebviewPanel('modelgate.spending', vscode.l10n.t('Modelgate Spending'), vscode.ViewColumn.Active, {
@@ -61,6 +71,8 @@ export class SpendView implements vscode.Disposable {
     });
     this.panel = panel;
     panel.onDidDispose(() => (this.panel = undefined));
+    // what the other windows spent: read now, drawn when read
+    void this.ledger.refreshSpend().then(() => this.render());
     panel.webview.onDidReceiveMessage((raw: unknown) => {
       if (!messageSchema().safeParse(raw).success) return;
       void this.exportCsv();

@@ -7,6 +7,7 @@ import { formatHealth } from '../core/channels/channelHealth';
 import { REASONING_EFFORTS } from '../core/client/modelParams';
 import { updateChoice, updateReasoningEffort } from '../services/settings';
 import type { Services } from '../services/serviceContainer';
+import { COMPLETIONS_COMMANDS } from '../shared/featureIds';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(1)}M`;
@@ -190,7 +191,13 @@ export async function pickChannel(services: Services, arg?: unknown): Promise<bo
   );
 }
 
-export async function pickModelOrChannel(services: Services): Promise<boolean> {
+/**
+ * What an hour of typing with completions costs on a model and channel ("about $2.59 per hour of
+ * typing", or why there is no figure): the completions bundle says it, loaded when the picker opens.
+ */
+export type CompletionsHourly = (model: string, channel: ChannelChoice) => string;
+
+export async function pickModelOrChannel(services: Services, completionsHourly: CompletionsHourly): Promise<boolean> {
   const s = services.settings();
   const cat = services.catalogue();
   void services.refreshCatalogue();
@@ -205,6 +212,7 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
   ];
   const effort = reasoningItems(cat, s.chatModel);
   if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
+  items.push(sep(vscode.l10n.t('Completions as you type')), completionsRow(services, completionsHourly));
   items.push(
     sep(vscode.l10n.t('Gateway')),
     // Also VS Code's "Manage Models" entry for the Modelgate provider (managementCommand): the key is always reachable here.
@@ -231,4 +239,15 @@ export async function pickModelOrChannel(services: Services): Promise<boolean> {
     vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
     vscode.l10n.t('Pick a model or a channel for the next request'),
   );
+}
+
+/** Completions as you type: on or off, their model and channel, and what an hour of typing costs; turning them on asks first. */
+function completionsRow(services: Services, hourly: CompletionsHourly): Item {
+  const c = services.settings().completions;
+  return {
+    label: `${c.enabled ? '$(check) ' : '$(blank) '}${vscode.l10n.t('Completions as you type')}`,
+    description: c.enabled ? vscode.l10n.t('on') : vscode.l10n.t('off'),
+    detail: `${c.model} · ${CHANNEL_INFO[c.channel].label} — ${hourly(c.model, c.channel)}`,
+    run: async () => vscode.commands.executeCommand(c.enabled ? COMPLETIONS_COMMANDS.menu : COMPLETIONS_COMMANDS.turnOn),
+  };
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, compaction, bundle, activation, edits, panel) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, compaction, bundle, activation, edits, panel, completions) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -9,6 +9,7 @@ import Module from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClient } from './client.bench';
+import { benchCompletions } from './completions.bench';
 import { benchConversationList } from './conversationList.bench';
 import { benchModelList } from './models.bench';
 import { benchPanel } from './panel.bench';
@@ -45,7 +46,7 @@ interface DistMeta {
   host: { main: esbuild.Metafile; features: esbuild.Metafile; shared: string[]; zod: string[] };
 }
 
-const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js'];
+const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js', 'completions.js'];
 
 async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
   const kb = (file: string) => statSync(join(dir, file)).size / 1024;
@@ -373,6 +374,7 @@ async function main(): Promise<void> {
     ['activation', async () => activation((build ??= await productionBuild()).dir)],
     ['edits', async () => realHostEdits()],
     ['panel', async () => benchPanel(join((build ??= await productionBuild()).dir, 'webview.js'))],
+    ['completions', benchCompletions],
   ];
   try {
     for (const [name, run] of suites) {

@@ -211,7 +211,11 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       .locator('.quick-input-widget .quick-input-list .monaco-list-row')
       .filter({ has: wb.page.locator('.label-name').getByText(label, { exact: true }) })
       .first();
-    await row.click({ timeout: 60_000 });
+    await row.click({ timeout: 60_000 }).catch(async (err: unknown) => {
+      // What the quick input showed instead says which question came up (or none did).
+      const shown = await wb.quickInputItems().catch(() => [] as string[]);
+      throw new Error(`no row "${label}" in the quick pick; it listed: ${shown.join(' | ') || 'nothing'} (${(err as Error).message.split('\n')[0]})`);
+    });
   }
 
   /** Modelgate: Generate Image Here, answered: image-small, 256x256, `n` images; `beforeLast` runs before the last answer. */
@@ -249,9 +253,15 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       timeoutMs: 45_000,
       intervalMs: 500,
     }).catch(() => undefined);
-    if (next) return `restarted by VS Code (pid ${next})`;
+    if (next) {
+      // The new host activates Modelgate again before a command can run in it: the status bar's
+      // key entry is the sign it has.
+      await wb.keyStored(120_000);
+      return `restarted by VS Code (pid ${next})`;
+    }
     await wb.page.reload({ waitUntil: 'domcontentloaded' });
     await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+    await wb.keyStored(120_000);
     return 'window reloaded';
   }
 

@@ -1,7 +1,7 @@
 // Budgets and the spending view in the real web workbench (VS Code 1.139 in headless Chromium):
 // with a tiny daily budget, the second chat send opens the budget question (a modal with
 // "Send Once" and "Raise Budget"); Cancel sends nothing and leaves the text in the input. Then
-// "Modelgate: Show Spending" draws today's total. Then, in the same workbench: the Pricing column of
+// "Modelgate: Show Spending" draws the last 30 days, the conversations and today's total. Then, in the same workbench: the Pricing column of
 // VS Code's "Chat: Manage Language Models" filled from the simulator's (the demo's) price card, the
 // Modelgate walkthrough at the default side-bar width with no step text clipped (measured in the
 // DOM, Light and Dark), the spending page in a half-width editor (each cell one line, nothing
@@ -124,6 +124,14 @@ describe('e2e spending: budget question and Show Spending in the web workbench',
     assert.match(today, /chat panel/);
     assert.ok((await page.locator('#today svg rect').count()) > 0, 'bars drawn');
     assert.match(await page.locator('#budgets').innerText(), /Daily budget .* reached/);
+    // the last 30 days, a bar per day, and the conversation the first question started
+    assert.equal(await page.locator('#days svg rect').count(), 30);
+    assert.match(await page.locator('#days h2').innerText(), /^Last 30 days: \$\d/);
+    const conversations = await page.locator('#conversations').innerText();
+    assert.match(conversations, /hello/, conversations);
+    assert.match(conversations, /\d+% cached/);
+    const chart = await page.locator('#days svg').boundingBox();
+    assert.ok(chart && chart.width > 200 && chart.height >= 40, `the chart is drawn: ${JSON.stringify(chart)}`);
     await wb.page.screenshot({ path: join(shots, 'spending.png') });
   });
 

@@ -11,7 +11,7 @@ import { isUpfront, type ResponseFault } from './faults';
 import type { GatewayState, RecordedRequest } from './gateway-state';
 import { BodyTooLarge, readBody, sendError, sendJson } from './http-io';
 import { handleImages } from './image-handler';
-import { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS, chatModelEntry } from './models';
+import { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS, chatModelEntry, imageModelEntry } from './models';
 import { PRICE_CARD } from './prices';
 import type { RequestContext } from './request-context';
 
@@ -29,6 +29,7 @@ function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
 }
 
 export async function handleApi(state: GatewayState, baseUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const arrivedAt = performance.timeOrigin + performance.now();
   const controller = new AbortController();
   state.live.add(controller);
   res.on('close', () => {
@@ -84,7 +85,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
         object: 'list',
         data: [
           ...SIM_CHAT_MODELS.filter((m) => served(m.id)).map((m) => chatModelEntry(m, state.options.modelsForm, PRICE_CARD.chat[m.id]?.[DEFAULT_CHANNEL])),
-          ...SIM_IMAGE_MODELS.filter((m) => served(m.id)).map((m) => ({ id: m.id, object: 'model', owned_by: 'modelgate-sim' })),
+          ...SIM_IMAGE_MODELS.filter((m) => served(m.id)).map((m) => imageModelEntry(m, state.options.modelsForm, PRICE_CARD.image[m.id])),
           ...state.options.extraModels,
         ],
       });
@@ -106,7 +107,7 @@ export async function handleApi(state: GatewayState, baseUrl: string, req: Incom
     if (!json) throw invalidRequest('The request body is empty; expected a JSON object.', null, 'invalid_json');
     if (!json.ok) throw invalidRequest('We could not parse the JSON body of your request.', null, 'invalid_json');
 
-    await handler({ state, req, res, signal, key, body: json.value, fault, markersApply: injected === undefined });
+    await handler({ state, req, res, signal, key, body: json.value, fault, markersApply: injected === undefined, arrivedAt });
   } catch (e) {
     if (res.headersSent || res.destroyed) {
       res.destroy();

@@ -1,6 +1,6 @@
 // POST /v1/chat/completions: validate, charge, then answer as a stream or one JSON object.
 import { ApiError, invalidRequest } from './api-error';
-import { decideReply, type Reply } from './chat-reply';
+import { decideReply, textReply, type Reply } from './chat-reply';
 import { textOf, validateChatRequest, type WireMessage } from './chat-request';
 import { buildCompletion, buildStreamEvents, type SseEvent, type WireUsage } from './chat-stream';
 import { chatPacing, drawFailure, type Pacing } from './channel-profiles';
@@ -9,6 +9,9 @@ import { isUpfront, parseFaultMarker, type ResponseFault } from './faults';
 import { sleep } from './http-io';
 import { chatCost } from './prices';
 import { demoReasoning } from './demo-answers';
+import { fimAnswerText, fimQuery } from './fim-answers';
+import type { StreamRecord } from './gateway-state';
+import { hash32 } from './rng';
 import { reasoningFor, refuseMissingReasoning } from './reasoning';
 import { replayMarker, replayUsage, sendReplay } from './replay';
 import type { RequestContext } from './request-context';
@@ -93,9 +96,13 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
     return sendReplay(new ResponseSender(res, signal), replay, paced.chunkMs);
   }
 
-  const reply = decideReply(request, state.options.demo);
+  // The completions mode: a fill-in-the-middle query gets a completion, streamed in token-sized pieces.
+  const fim = fimQuery(request);
+  const reply: Reply = fim
+    ? { ...textReply(request, fimAnswerText(fim)), chunkSeed: hash32(fim.prefix + fim.suffix), chunkMax: 6 }
+    : decideReply(request, state.options.demo);
   const model = request.model;
-  const reasoning = reasoningOf(request.messages);
+  const reasoning = fim ? undefined : reasoningOf(request.messages);
   const bucket = `${key}\u0000${model.id}\u0000${request.channel}`;
   let cached = 0;
   if (model.caching && model.cacheScheme === 'deepseek') {
@@ -115,8 +122,13 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
       : { prompt_tokens_details: { cached_tokens: cached } }),
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
+  const price = profile.prices[model.id];
   const billed = { prompt_tokens: request.promptTokens, completion_tokens: completion, prompt_tokens_details: { cached_tokens: cached } };
-  state.charge(key, chatCost(model.id, request.channel, billed, profile.prices[model.id]));
+  // A completion is billed as it streams: the prompt now, each token as it is sent (a stream the
+  // client closes early stops costing). Other answers are charged whole when they start.
+  const billAsStreamed = !!fim && request.stream;
+  const upfront = chatCost(model.id, request.channel, billAsStreamed ? { ...billed, completion_tokens: 0 } : billed, price);
+  state.charge(key, upfront);
   record.completionTokens += completion;
 
   const meta = { id: `chatcmpl-${state.nextId()}`, created: Math.floor(Date.now() / 1000), model: request.model.id };
@@ -145,20 +157,57 @@ export async function handleChat(ctx: RequestContext): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   res.flushHeaders();
   const events = buildStreamEvents(meta, reply, request.includeUsage ? usage : undefined, reasoning);
+  const stream: StreamRecord = {
+    id: meta.id,
+    model: request.model.id,
+    channel: request.channel,
+    fim: !!fim,
+    ...(request.user !== undefined ? { user: request.user } : {}),
+    arrivedAt: ctx.arrivedAt,
+    promptTokens: request.promptTokens,
+    cachedTokens: cached,
+    plannedTokens: completion,
+    sentTokens: 0,
+    contentChunks: events.filter((e) => e.content).length,
+    sentChunks: 0,
+    charged: upfront,
+  };
+  state.streams.push(stream);
+  const progress: StreamProgress = { sentChunks: 0, sentText: '', ended: false, faulted: false };
   await sendStream(new ResponseSender(res, signal, fault?.kind === 'drip' ? fault.delayMs : undefined), events, {
     eol: profile.lineEnding,
     pacing,
     fault,
     held: () => state.streamsHeld,
+    progress,
   });
+  stream.endedAt = performance.timeOrigin + performance.now();
+  stream.sentChunks = progress.sentChunks;
+  stream.sentTokens = progress.ended ? completion : tokensOf(progress.sentText);
+  if (!progress.ended && !progress.faulted) stream.closedEarly = progress.sentChunks > 0 ? 'streaming' : 'waiting';
+  if (billAsStreamed && stream.sentTokens > 0) {
+    const sent = { prompt_tokens: 0, completion_tokens: stream.sentTokens, prompt_tokens_details: { cached_tokens: 0 } };
+    const cost = chatCost(request.model.id, request.channel, sent, price);
+    state.charge(key, cost);
+    stream.charged += cost;
+  }
+}
+
+/** What a stream delivered: content chunks and their text, whether it reached its end, whether a fault ended it. */
+interface StreamProgress {
+  sentChunks: number;
+  sentText: string;
+  ended: boolean;
+  faulted: boolean;
 }
 
 async function sendStream(
   sender: ResponseSender,
   events: SseEvent[],
-  how: { eol: string; pacing: Pacing; fault: ResponseFault | undefined; held?: () => Promise<void> | undefined },
+  how: { eol: string; pacing: Pacing; fault: ResponseFault | undefined; held?: () => Promise<void> | undefined; progress?: StreamProgress },
 ): Promise<void> {
   const { eol, pacing, fault } = how;
+  const progress = how.progress ?? { sentChunks: 0, sentText: '', ended: false, faulted: false };
   const end = eol + eol;
   await sender.stall(pacing.firstByteMs);
   let contentSent = 0;
@@ -169,6 +218,7 @@ async function sendStream(
     // when the answer has fewer than N chunks).
     if (fault && 'afterChunks' in fault && !faulted && (event.content || event.finish) && contentSent >= fault.afterChunks) {
       faulted = true;
+      progress.faulted = true;
       switch (fault.kind) {
         case 'drop':
           return sender.drop();
@@ -189,12 +239,17 @@ async function sendStream(
       }
     }
     await sender.write(event.text + end);
+    if (sender.gone) return;
     if (event.content) {
       contentSent++;
+      progress.sentChunks = contentSent;
+      progress.sentText += event.piece ?? '';
       await sender.stall(pacing.chunkMs());
       const held = contentSent === 1 ? how.held?.() : undefined;
       if (held) await sender.until(held);
     }
   }
+  if (sender.gone) return;
+  progress.ended = true;
   sender.end();
 }

@@ -52,7 +52,18 @@ function toolCallsReply(req: ValidChatRequest, wanted: { name: string; arguments
   return { kind: 'tools', calls: known.map((c, i) => ({ id: `call_${base + i + 1}`, name: c.name, arguments: c.arguments })), finishReason: 'tool_calls' };
 }
 
-function textReply(req: ValidChatRequest, text: string): Reply {
+/** The text up to the first stop sequence (not included), as real services end an answer there. */
+export function cutAtStop(text: string, stop: readonly string[]): { text: string; stopped: boolean } {
+  let end = text.length;
+  for (const s of stop) {
+    const at = text.indexOf(s);
+    if (at >= 0 && at < end) end = at;
+  }
+  return { text: text.slice(0, end), stopped: end < text.length };
+}
+
+export function textReply(req: ValidChatRequest, whole: string): Extract<Reply, { kind: 'text' }> {
+  const text = cutAtStop(whole, req.stop).text;
   const limit = req.maxTokens === undefined ? Infinity : req.maxTokens * CHARS_PER_TOKEN;
   if (text.length <= limit) return { kind: 'text', text, finishReason: 'stop' };
   return { kind: 'text', text: text.slice(0, limit), finishReason: 'length' };

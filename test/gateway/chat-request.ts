@@ -76,6 +76,10 @@ export interface ValidChatRequest {
   tools: WireTool[];
   toolChoice: 'none' | 'auto' | 'required' | { name: string };
   maxTokens: number | undefined;
+  /** stop sequences: the answer ends before the first of them (not included) */
+  stop: string[];
+  /** the end-user id the client sent, if any */
+  user: string | undefined;
   prompt: SerializedPrompt;
   /** the conversation as a `deepseek`-counted model reads it (tokens.ts renderPrompt); '' for the others */
   rendered: string;
@@ -160,6 +164,8 @@ export function validateChatRequest(raw: unknown, options: ChatValidationOptions
     tools,
     toolChoice,
     maxTokens,
+    stop: typeof req.stop === 'string' ? [req.stop] : (req.stop ?? []).filter((s) => s !== ''),
+    user: req.user,
     prompt,
     rendered,
     promptTokens: tokens,

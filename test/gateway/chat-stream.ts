@@ -28,6 +28,8 @@ export interface SseEvent {
   text: string;
   content: boolean;
   finish?: boolean;
+  /** the answer text this event carries (content and reasoning; tool-call fragments count their arguments) */
+  piece?: string;
 }
 
 /** Words per content chunk, cycled, so chunk boundaries fall in varied places. */
@@ -102,18 +104,27 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
     });
 
   const contentDeltas: object[] = [];
+  /** the text of each delta, for the tokens a stream cut short had delivered */
+  const pieces: string[] = [];
   const tags = reasoning?.form === 'tags';
-  if (reasoning && !tags) for (const piece of splitIntoChunks(reasoning.text)) contentDeltas.push(reasoningDelta(reasoning.form, piece));
+  if (reasoning && !tags)
+    for (const piece of splitIntoChunks(reasoning.text)) {
+      contentDeltas.push(reasoningDelta(reasoning.form, piece));
+      pieces[contentDeltas.length - 1] = piece;
+    }
   // DeepSeek sends `reasoning_content: null` beside content once the answer starts
   const after = reasoning?.form === 'content' || reasoning?.form === 'passback' ? { reasoning_content: null } : {};
   if (reply.kind === 'text') {
     const text = tags ? thinkBlock(reasoning.text) + reply.text : reply.text;
-    const pieces = tags
+    const textPieces = tags
       ? splitRandomly(text, text.length)
       : reply.chunkSeed === undefined
         ? splitIntoChunks(text)
         : splitRandomly(text, reply.chunkSeed, reply.chunkMax);
-    for (const piece of pieces) contentDeltas.push({ content: piece, ...after });
+    for (const piece of textPieces) {
+      contentDeltas.push({ content: piece, ...after });
+      pieces[contentDeltas.length - 1] = piece;
+    }
   } else {
     if (tags) for (const piece of splitRandomly(thinkBlock(reasoning.text), reasoning.text.length)) contentDeltas.push({ content: piece });
     // Headers of every call first (id and name arrive once), then argument fragments
@@ -123,14 +134,16 @@ export function buildStreamEvents(meta: CompletionMeta, reply: Reply, usage: Wir
     for (let round = 0; fragments.some((f) => round < f.length); round++) {
       fragments.forEach((f, index) => {
         const piece = f[round];
-        if (piece !== undefined) contentDeltas.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+        if (piece === undefined) return;
+        contentDeltas.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+        pieces[contentDeltas.length - 1] = piece;
       });
     }
   }
 
   const events: SseEvent[] = [{ text: chunk({ role: 'assistant' }), content: false }];
   contentDeltas.forEach((delta, i) => {
-    events.push({ text: chunk(delta), content: true });
+    events.push({ text: chunk(delta), content: true, ...(pieces[i] !== undefined ? { piece: pieces[i] } : {}) });
     if (i === 1 || i % 16 === 9) events.push({ text: chunk({}), content: false }); // a chunk without delta.content
     if (i % 8 === 3) events.push({ text: ': keep-alive', content: false });
   });

@@ -7,6 +7,7 @@
 //   POST /__sim/channel  {channel, ...patch}         change a channel's latency, throughput, error rate, prices,
 //                                                   context share or refused models -> {profile}
 //   GET  /__sim/channels                            {profiles, record}: how channels behave, what each did
+//   GET  /__sim/streams                             every streamed chat answer (planned, sent, charged; closed early?)
 //   POST /__sim/clock    {advanceMs}                 move the simulator's clock forward (prompt caches expire by it) -> {now}
 //   GET  /__sim/health                              {ok, baseUrl, imageHostUrl}
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -77,6 +78,8 @@ export function handleControl(state: GatewayState, baseUrl: string, req: Incomin
     }
     case 'GET /__sim/channels':
       return sendJson(res, 200, { profiles: state.channels, record: state.channelLedger.all() });
+    case 'GET /__sim/streams':
+      return sendJson(res, 200, state.streams);
     case 'GET /__sim/requests':
       return sendJson(res, 200, state.requests.map(redacted));
     case 'POST /__sim/reset':

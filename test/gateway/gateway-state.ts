@@ -20,6 +20,33 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** One chat stream as the simulator saw it (GET /__sim/streams): what was planned, sent and charged. */
+export interface StreamRecord {
+  id: string;
+  model: string;
+  channel: Channel;
+  /** a fill-in-the-middle request (the completions mode): billed as streamed */
+  fim: boolean;
+  /** the request's `user` field, when it had one (tells requests apart) */
+  user?: string;
+  /** when the request arrived: performance.timeOrigin + performance.now() (ms, comparable across processes on one machine) */
+  arrivedAt: number;
+  /** when the stream ended or the client went, on the same clock */
+  endedAt?: number;
+  promptTokens: number;
+  cachedTokens: number;
+  /** completion tokens of the whole answer, and of what was sent before the stream ended */
+  plannedTokens: number;
+  sentTokens: number;
+  /** content chunks of the answer, and how many were sent */
+  contentChunks: number;
+  sentChunks: number;
+  /** the client closed the stream before its end: while the answer was still awaited, or while it streamed */
+  closedEarly?: 'waiting' | 'streaming';
+  /** USD charged for this request */
+  charged: number;
+}
+
 export interface ResolvedOptions {
   keys: Record<string, { balance: number }>;
   latency: 'none' | 'realistic';
@@ -67,6 +94,8 @@ export class GatewayState {
   modelsHeld: Promise<void> | undefined;
   /** set while chat streams are held (holdStreams): each pauses after its first content chunk until release */
   streamsHeld: Promise<void> | undefined;
+  /** every streamed chat answer, in order of arrival (the same array for the simulator's whole life) */
+  readonly streams: StreamRecord[] = [];
   private sequence = 0;
 
   constructor(readonly options: ResolvedOptions) {
@@ -93,6 +122,7 @@ export class GatewayState {
     this.channels = defaultChannelProfiles();
     for (const [channel, patch] of Object.entries(this.options.channels)) if (patch) applyChannelPatch(this.channels[channel as Channel], patch);
     this.channelLedger.clear();
+    this.streams.length = 0;
   }
 
   nextId(): string {

@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { handleApi } from './api-server';
 import { applyCors, type CorsPolicy } from './cors';
 import type { Fault } from './faults';
-import { GatewayState, type RecordedRequest } from './gateway-state';
+import { GatewayState, type RecordedRequest, type StreamRecord } from './gateway-state';
 import { handleImageHost } from './image-host';
 import { applyChannelPatch, type ChannelPatch, type ChannelProfile, type ChannelProfiles, type ChannelRecord } from './channel-profiles';
 import type { Channel } from '../../src/core/client/types';
 
 export type { Fault } from './faults';
-export type { RecordedRequest } from './gateway-state';
+export type { RecordedRequest, StreamRecord } from './gateway-state';
 export type { ChannelPatch, ChannelProfile, ChannelProfiles, ChannelRecord } from './channel-profiles';
 export { PRICE_CARD, chatCost, imageCost } from './prices';
 export { DEFAULT_CHANNEL, SIM_CHAT_MODELS, SIM_IMAGE_MODELS, chatModelEntry, type ModelsForm } from './models';
@@ -48,6 +48,8 @@ export interface RunningGateway {
   setChannel(channel: Channel, patch: ChannelPatch): ChannelProfile; // from the next request on; reset() restores the options' profiles
   channelProfiles(): ChannelProfiles;
   channelRecord(): ChannelRecord[]; // the simulator's own record per model × channel
+  streams(): StreamRecord[]; // every streamed chat answer: planned, sent and charged tokens, and whether the client closed it early
+  closedStreams(): StreamRecord[]; // the streams the client closed before their end
   reset(): void; // also puts the clock back
   advanceClock(ms: number): number; // moves the simulator's clock (what prompt caches expire by) forward; returns now()
   now(): number; // the simulator's clock: Date.now() plus what advanceClock() added
@@ -131,6 +133,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     },
     channelProfiles: () => structuredClone(state.channels),
     channelRecord: () => state.channelLedger.all(),
+    streams: () => state.streams.map((r) => ({ ...r })),
+    closedStreams: () => state.streams.filter((r) => r.closedEarly).map((r) => ({ ...r })),
     reset: () => state.reset(),
     advanceClock: (ms) => {
       if (!(ms >= 0)) throw new Error('advanceClock(): the clock only moves forward');

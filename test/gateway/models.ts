@@ -155,3 +155,26 @@ export function chatModelEntry(m: SimChatModel, form: ModelsForm, price?: { inpu
       return base;
   }
 }
+
+/**
+ * An image model's /models entry. In the OpenRouter form it lists its per-image prices as
+ * `pricing.image_output`: {quality: {size: USD per image as a decimal string}}, the shape
+ * Modelgate reads (src/core/catalogue/modelFacts.ts); the other forms list the id only.
+ */
+export function imageModelEntry(
+  m: SimImageModel,
+  form: ModelsForm,
+  prices?: Partial<Record<'standard' | 'hd', Partial<Record<string, number>>>>,
+): Record<string, unknown> {
+  const base = { id: m.id, object: 'model', owned_by: 'modelgate-sim' };
+  if (form !== 'openrouter' || !prices) return base;
+  const image_output = Object.fromEntries(
+    Object.entries(prices).map(([quality, sizes]) => [quality, Object.fromEntries(Object.entries(sizes ?? {}).map(([size, usd]) => [size, String(usd)]))]),
+  );
+  return {
+    ...base,
+    name: m.id,
+    architecture: { input_modalities: ['text'], output_modalities: ['image'] },
+    pricing: { image_output },
+  };
+}

@@ -17,4 +17,6 @@ export interface RequestContext {
   fault: ResponseFault | undefined;
   /** whether no fault was injected, so a `[[fault:...]]` marker may apply */
   markersApply: boolean;
+  /** when the request arrived: performance.timeOrigin + performance.now() */
+  arrivedAt: number;
 }

@@ -87,6 +87,37 @@ describe('image tool: modelgate_generate_image through vscode.lm.invokeTool (rea
     assert.equal(last?.cost, 2 * EACH, 'the ledger has the cost');
   });
 
+  it("another extension's images are booked under its name, and the confirmation shows what the budget leaves", async function () {
+    if (typeof vscode.lm?.selectChatModels !== 'function') this.skip();
+    // this suite is another extension to Modelgate: an agent of it asks a model, then calls the tool
+    const [model] = await vscode.lm.selectChatModels({ vendor: 'modelgate', id: 'flagship-text' });
+    assert.ok(model, 'vscode.lm lists flagship-text');
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('draw a plan [[words:3]]')], {}, new vscode.CancellationTokenSource().token);
+    for await (const _ of response.stream) void _;
+    const caller = mg.api.lastUsage()?.requester;
+    const spent = mg.api.spend.summary('day').cost;
+    await config().update('budget.dailyUsd', spent + 1, vscode.ConfigurationTarget.Global);
+    await until(() => mg.api.settings().budgets.dailyUsd === spent + 1, 'the daily budget');
+    // earlier suites of the session may have used the image command today: its row must not grow
+    const imageCommand = () => mg.api.spend.summary('day').bySource.find((r) => r.key === 'image command')?.cost ?? 0;
+    const commandBefore = imageCommand();
+    try {
+      await invoke({ prompt: 'A blue heron', size: '256x256' });
+      const message = mg.api.imageTool()!.lastConfirmation!.message;
+      const text = typeof message === 'string' ? message : message.value;
+      assert.match(text, /Daily budget: \$[\d.]+ left of \$[\d.]+/, `the confirmation shows the budget: ${text}`);
+      const last = mg.api.lastUsage();
+      assert.equal(last?.via, 'imageTool');
+      assert.equal(last?.requester, caller, 'booked under the extension that asked');
+      const label = caller ? (caller === 'core' ? 'image tool: VS Code chat' : `image tool: ${caller}`) : 'image tool (caller not reported)';
+      const sources = mg.api.spend.summary('day').bySource.map((r) => r.key);
+      assert.ok(sources.includes(label), `${label} in ${sources.join(', ')}`);
+      assert.equal(imageCommand(), commandBefore, 'never booked as the image command');
+    } finally {
+      await config().update('budget.dailyUsd', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('is refused over budget with the budget named, and nothing is sent', async () => {
     const spent = mg.api.spend.summary('day').cost;
     assert.ok(spent > 0);
@@ -98,8 +129,9 @@ describe('image tool: modelgate_generate_image through vscode.lm.invokeTool (rea
       return true;
     });
     assert.equal(generations(), before, 'no image request reached the gateway');
-    const message = mg.api.imageTool()!.lastConfirmation!.message;
-    assert.match(typeof message === 'string' ? message : message.value, /budget is used up/, 'the confirmation said so');
+    // refused before VS Code asks: no confirmation with a Yes that would then fail
+    assert.equal(mg.api.imageTool()!.lastConfirmation, undefined, 'no confirmation was shown');
+    assert.match(mg.api.imageTool()!.lastRefusal ?? '', /Daily budget of \$[\d.]+ \(modelgate\.budget\.dailyUsd\) reached/);
   });
 
   it('refuses input a model may not send (a folder) before anything is spent', async () => {

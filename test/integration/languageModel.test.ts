@@ -148,8 +148,8 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     assert.equal(got.text, wordsAnswer(prompt, 12));
     assert.equal(got.text.split(' ').length, 12);
     assert.ok(
-      got.parts.every((p) => p instanceof vscode.LanguageModelTextPart),
-      'text parts only',
+      got.parts.slice(0, -1).every((p) => p instanceof vscode.LanguageModelTextPart),
+      'text parts, then the usage data part',
     );
     assert.equal(chatRequests().length, before + 1, 'one request reached the gateway');
     const body = lastRequest();
@@ -161,6 +161,32 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     assert.equal(usage?.source, 'chat');
     assert.equal(usage?.model, 'flagship-text');
     assert.ok(usage?.usage && usage.usage.completionTokens > 0 && usage.usage.promptTokens > 0, JSON.stringify(usage));
+  });
+
+  it('ends the answer with a usage data part (OpenAI shape, cached tokens included) that VS Code passes to the caller', async () => {
+    const flagship = await model('flagship-text');
+    const long = Array.from({ length: 300 }, (_, i) => `line ${i}: a prefix the cache keeps`).join('\n');
+    const ask = async (tail: string) =>
+      collect(await flagship.sendRequest([vscode.LanguageModelChatMessage.User(`${long}\n${tail}`)], {}, new vscode.CancellationTokenSource().token));
+    await ask('first [[words:5]]');
+    const got = await ask('second [[words:7]]');
+    const last = got.parts.at(-1) as { mimeType?: string; data?: Uint8Array };
+    assert.equal(last?.mimeType, 'usage', `the last part is the usage data part: ${got.parts.map((p) => p?.constructor?.name).join(', ')}`);
+    const reported = JSON.parse(new TextDecoder().decode(last.data)) as {
+      prompt_tokens: number;
+      completion_tokens: number;
+      total_tokens: number;
+      prompt_tokens_details: { cached_tokens: number };
+    };
+    const recorded = mg.api.lastUsage()!.usage!;
+    assert.deepEqual(reported, {
+      prompt_tokens: recorded.promptTokens,
+      completion_tokens: recorded.completionTokens,
+      total_tokens: recorded.promptTokens + recorded.completionTokens,
+      prompt_tokens_details: { cached_tokens: recorded.cachedTokens },
+    });
+    assert.ok(reported.prompt_tokens_details.cached_tokens > 0, 'the second request read its prefix from the cache');
+    assert.equal(got.text.split(' ').length, 7, 'the text is unchanged');
   });
 
   it('sends a System-role message (role 3, newer than the stable typings) as a system message', async () => {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelgateApi } from '../../src/extension';
-import { startGateway, type RunningGateway } from '../gateway/index';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 
 const EXTENSION_ID = 'modelgate.modelgate';
@@ -71,6 +71,15 @@ describe('model facts from /models and custom request headers', function () {
       'the setting wins',
     );
     await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('per-image prices from /models price the image models without any setting', async () => {
+    await api.refreshCatalogue();
+    const listed = PRICE_CARD.image['image-restricted']!;
+    await until(() => api.catalogue().imageCost('image-restricted', '1024x1024', 1) !== undefined, 'image prices from the listing');
+    assert.equal(api.catalogue().imageCost('image-restricted', '1024x1024', 2), 2 * listed.standard!['1024x1024']!);
+    assert.equal(api.catalogue().imageCost('image-restricted', '1792x1024', 1, 'hd'), listed.hd!['1792x1024']);
+    assert.equal(api.catalogue().imageCost('image-small', '256x256', 1), PRICE_CARD.image['image-small']!.standard!['256x256']);
   });
 
   it('sends the headers on every gateway request (chat, models, images) and never to the image host', async () => {

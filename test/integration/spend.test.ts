@@ -130,8 +130,8 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
     assert.ok(page.today.byModel.some((r) => r.key === 'image-restricted'));
     assert.match(mg.api.spend.view.lastHtml ?? '', /<svg width="120"/);
 
-    // a reload reads the ledger back from globalState: the same figures
-    mg.api.spend.reload();
+    // a reload reads the ledger back from the ledger files: the same figures
+    await mg.api.spend.reload();
     const after = mg.api.spend.summary('day');
     assert.equal(micro(after.cost - start.cost), micro(billed));
     assert.equal(after.requests, page.today.requests);
@@ -147,6 +147,40 @@ describe('spend ledger (real VS Code, gateway simulator)', function () {
       .map((l) => l.split(','));
     const csvToday = rows.filter((r) => r[0] && new Date(r[0]).getTime() >= after.start).reduce((s, r) => s + Number(r[10] || 0), 0);
     assert.equal(micro(csvToday), micro(after.cost), "CSV lines add up to today's total");
+  });
+
+  it('Show Spending has the conversations (title, total, share cached) and the last 30 days; the CSV names the conversation', async () => {
+    await useModel('flagship-text');
+    await mg.api.chat.controller.newChat();
+    const long = Array.from({ length: 400 }, (_, i) => `row ${i}: a repeated prefix for the cache`).join('\n');
+    await mg.api.chat.controller.send(`${long}\nFirst [[words:12]]`);
+    await mg.api.chat.controller.send('Again [[words:8]]');
+    const conv = await mg.api.chat.controller.conversation();
+    assert.ok(await mg.api.chat.controller.renameConversation(conv.id, 'Cost of the <b>parser</b> task'));
+    await mg.api.chat.controller.send('Once more [[words:5]]');
+    const answers = (await mg.api.chat.controller.conversation()).messages.filter((m) => m.role === 'assistant');
+    const total = answers.reduce((n, m) => n + (m.usage?.cost ?? 0), 0);
+    const prompt = answers.reduce((n, m) => n + (m.usage?.promptTokens ?? 0), 0);
+    const cached = answers.reduce((n, m) => n + (m.usage?.cachedTokens ?? 0), 0);
+    assert.ok(cached > 0, 'the follow-ups read their prefix from the cache');
+    await vscode.commands.executeCommand('modelgate.showSpending');
+    const page = await until(() => {
+      const p = mg.api.spend.view.lastPage;
+      return p?.conversations.some((r) => r.conversation === conv.id && r.requests === 3) ? p : undefined;
+    }, 'the page lists the conversation with its three requests');
+    const row = page.conversations.find((r) => r.conversation === conv.id)!;
+    assert.equal(row.title, 'Cost of the <b>parser</b> task', 'under the title it has now');
+    assert.equal(micro(row.cost), micro(total), 'its total is the sum of its usage lines');
+    assert.equal(Math.round((row.cachedTokens / row.promptTokens) * 100), Math.round((cached / prompt) * 100));
+    assert.equal(page.days.length, 30);
+    assert.ok(page.days.at(-1)!.cost >= total, 'today holds it');
+    const html = mg.api.spend.view.lastHtml ?? '';
+    assert.match(html, /<section id="days">/);
+    assert.match(html, /<section id="conversations">.*Cost of the &lt;b&gt;parser&lt;\/b&gt; task/s);
+    const csvUri = vscode.Uri.file(path.join(ws, FIXTURE, 'by-conversation.csv'));
+    await mg.api.spend.view.exportCsv(csvUri);
+    const lines = fs.readFileSync(csvUri.fsPath, 'utf8').trim().split('\r\n');
+    assert.equal(lines.filter((l) => l.endsWith(`,Cost of the <b>parser</b> task,${conv.id}`)).length, 3, 'three lines under its title');
   });
 
   it('an answer stopped after it started, before the gateway reported usage, counts as a request of unknown cost', async () => {

@@ -2,7 +2,7 @@
 // against the gateway simulator:
 // - 8 vscode.lm requests at once, and the panel + 4 vscode.lm + an image at once: the ledger
 //   equals the simulator's billing record (the key's balance it charged), also after the ledger
-//   is read back from globalState as a reload does (it lost 5 of 8 and 1 of 5 before);
+//   is read back from its files as a reload does (it lost 5 of 8 and 1 of 5 before);
 // - a burst of 8 vscode.lm requests with $0.0005 left of the daily budget stays within the budget
 //   plus one request's estimate (all 8 were sent, 33 % over);
 // - while a budget is set, a request without a known price is refused for vscode.lm and asked
@@ -55,7 +55,7 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     return out;
   }
 
-  /** the ledger against the billing record: in this window, and read back from globalState */
+  /** the ledger against the billing record: in this window, and read back from the ledger files */
   async function ledgerMatchesBilling(start: { cost: number; requests: number }, startBalance: number, requests: number): Promise<void> {
     const billed = startBalance - gw.balance(KEY);
     assert.ok(billed > 0, `billed ${billed}`);
@@ -63,13 +63,10 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     assert.equal(now.requests - start.requests, requests, 'every request is in the ledger');
     assert.equal(micro(now.cost - start.cost), micro(billed), `ledger ${now.cost - start.cost} vs billed ${billed}`);
     await api.spend.whenWritten();
-    // as after a reload: the ledger read from globalState only (VS Code may still report an
-    // earlier write back for a moment, hence the wait on the condition)
+    // as after a reload: the ledger read from the files only
     const reread = await until(async () => {
-      // a read merges what globalState holds and writes back what an earlier write's echo lost
-      api.spend.summary('day');
       await api.spend.whenWritten();
-      api.spend.reload();
+      await api.spend.reload();
       const s = api.spend.summary('day');
       return s.requests - start.requests === requests && micro(s.cost - start.cost) === micro(billed) ? s : undefined;
     }, `the stored ledger holds the ${requests} requests and ${billed} USD`);
@@ -114,7 +111,7 @@ describe('spend under concurrency and public doors (real VS Code, gateway simula
     await gw.close();
   });
 
-  it('8 vscode.lm requests at once: the ledger equals the billing record, also read back from globalState', async function () {
+  it('8 vscode.lm requests at once: the ledger equals the billing record, also read back from the ledger files', async function () {
     if (!lmAvailable()) this.skip();
     const start = api.spend.summary('day');
     const startBalance = gw.balance(KEY);

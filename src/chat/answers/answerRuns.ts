@@ -230,21 +230,29 @@ export class AnswerRuns {
           },
         },
       });
-      if (run.detached) {
-        // closed mid-answer: the record stays as last written, but the gateway billed what it answered
+      // booked under the conversation (its title as it is now), as its usage line
+      const booked = () =>
         services.usage.recordAnswer(
-          { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
+          {
+            source: 'chat',
+            via: 'panel',
+            conversation: { id: c.id, title: c.title },
+            model,
+            channel: record.channel,
+            ...(outcome.usage ? { usage: outcome.usage } : {}),
+            cost: outcome.cost,
+          },
           record.parts.length > 0,
         );
+      if (run.detached) {
+        // closed mid-answer: the record stays as last written, but the gateway billed what it answered
+        booked();
         return;
       }
       this.quotes.answerDone(record, !!tools?.length);
       outcome.cost = this.#channels.finish(c, record, answerClient, outcome.usage, outcome.cost, (note) => out.notice('info', note, [], { conversation: c }));
       if (outcome.cost !== undefined) c.totalCost = (c.totalCost ?? 0) + outcome.cost;
-      services.usage.recordAnswer(
-        { source: 'chat', via: 'panel', model, channel: record.channel, ...(outcome.usage ? { usage: outcome.usage } : {}), cost: outcome.cost },
-        record.parts.length > 0,
-      );
+      booked();
       // images the tools generated: already in the ledger, shown on the usage line and in the total
       const imageCost = this.tools.takeImageCost?.(c.id);
       if (imageCost) {

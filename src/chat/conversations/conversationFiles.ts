@@ -5,6 +5,7 @@
 // share the folder: see conversationStore.ts for how their writes are merged.
 import * as vscode from 'vscode';
 import type { StorageBackend } from './conversationStore';
+import { replaceFile, watchFolder } from '../../services/storageFiles';
 
 const POLL_MS = 2000;
 /**
@@ -69,49 +70,13 @@ export class FileBackend implements StorageBackend {
 
   async write(name: string, text: string): Promise<void> {
     await this.ensureFolder();
-    const target = vscode.Uri.joinPath(this.folder, name);
-    // A name of its own per write: two windows saving the same file at once must not rename
-    // each other's temporary file away (ENOENT on rename).
-    const temp = vscode.Uri.joinPath(this.folder, `${name}.${globalThis.crypto.randomUUID()}.tmp`);
-    await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
-    // workspace.fs renames with overwrite as "delete the target, then rename": another window
-    // doing the same at that moment makes the delete fail (the file is already gone). The
-    // temporary file is still ours: try again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await vscode.workspace.fs.rename(temp, target, { overwrite: true });
-        return;
-      } catch (err) {
-        if (attempt >= 8 || !(err instanceof vscode.FileSystemError)) {
-          await vscode.workspace.fs.delete(temp).then(undefined, () => undefined);
-          throw err;
-        }
-      }
-    }
+    await replaceFile(this.folder, name, text);
   }
 
   /** Another window wrote to the folder, or this window got the focus back (it may have missed events). */
   watch(onChange: () => void): vscode.Disposable {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '*.json'));
-    // File events for a folder outside the workspace are not delivered everywhere (the VS Code
-    // server does not report the global storage folder): the folder's modification time, which
-    // every replace (rename) changes, is checked every few seconds as well.
-    let lastMtime: number | undefined;
-    const poll = setInterval(() => {
-      vscode.workspace.fs.stat(this.folder).then(
-        (s) => {
-          if (lastMtime !== undefined && s.mtime !== lastMtime) onChange();
-          lastMtime = s.mtime;
-        },
-        () => undefined,
-      );
-    }, POLL_MS);
     return vscode.Disposable.from(
-      { dispose: () => clearInterval(poll) },
-      watcher,
-      watcher.onDidChange(onChange),
-      watcher.onDidCreate(onChange),
-      watcher.onDidDelete(onChange),
+      watchFolder(this.folder, onChange, POLL_MS),
       vscode.window.onDidChangeWindowState((s) => {
         if (s.focused) onChange();
       }),

@@ -250,11 +250,12 @@ export class ComposerQuotes implements vscode.Disposable {
       maxRounds: s.maxToolRounds,
       now: Date.now(),
     };
-    const q = this.#session.quote(send).selected;
-    const output: Span = q.expectedTokens ? this.#session.quote(send).answer.output : { low: 0, expected: 0, high: 0 };
+    const quote = this.#session.quote(send);
+    const q = quote.selected;
+    const output: Span = q.expectedTokens ? quote.answer.output : { low: 0, expected: 0, high: 0 };
     const one = quoteNextRequest({ promptTokens: q.promptTokens, cachedTokens: q.cached.likely, output, price });
     const done = record.requests?.length ?? 0;
-    const left = Math.max(0, this.#session.quote(send).answer.requests.high - done - 1);
+    const left = Math.max(0, quote.answer.requests.high - done - 1);
     return { ...one, rest: left * one.high };
   }
 

@@ -263,11 +263,16 @@ export class ModelCatalogue {
     for (const facts of listed) {
       const id = facts.id;
       const known = models.get(id);
-      if (known?.kind === 'image') continue;
+      // per-image prices the gateway lists (the user's modelgate.models still wins)
+      const imagePrices = facts.imagePrices ? (facts.imagePrices as ImagePrices) : undefined;
+      if (known?.kind === 'image') {
+        if (imagePrices) models.set(id, { ...known, prices: { ...known.prices, ...imagePrices } });
+        continue;
+      }
       // Facts name a chat model (a context window, a price) even when the id says "image".
       const hasChatFacts = facts.contextWindow !== undefined || facts.price !== undefined || facts.maxOutput !== undefined;
-      if (!known && looksLikeImageModel(id) && !hasChatFacts) {
-        models.set(id, unknownImageModel(id, 'gateway'));
+      if (!known && (imagePrices || looksLikeImageModel(id)) && !hasChatFacts) {
+        models.set(id, { ...unknownImageModel(id, 'gateway'), ...(imagePrices ? { prices: imagePrices } : {}) });
         continue;
       }
       const b: ChatModelInfo = known ?? { ...UNKNOWN_CHAT, id, label: id, source: 'gateway' };

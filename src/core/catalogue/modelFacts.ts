@@ -6,7 +6,10 @@
 // - OpenRouter (https://openrouter.ai/docs/api-reference/list-available-models): `context_length`,
 //   `top_provider.context_length`, `top_provider.max_completion_tokens`, `pricing.prompt`,
 //   `pricing.completion`, `pricing.input_cache_read` (USD per token, as strings),
-//   `architecture.input_modalities`, `supported_parameters` (`tools`, `reasoning`);
+//   `architecture.input_modalities`, `supported_parameters` (`tools`, `reasoning`); for image
+//   models `pricing.image_output`: USD per generated image by quality and size, as strings or
+//   numbers (`{"standard": {"1024x1024": "0.04"}, "hd": {...}}`; OpenRouter's own `pricing.image`
+//   is the price of an image *input*, so it is not read as one);
 // - vLLM (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html, ModelCard):
 //   `max_model_len`;
 // - others seen in the field (LiteLLM's model info, https://docs.litellm.ai/docs/proxy/model_management):
@@ -31,7 +34,14 @@ export interface GatewayModelFacts {
   reasoning?: boolean;
   /** USD per 1M tokens (the catalogue's unit) */
   price?: Price;
+  /** image models: USD per generated image, by quality and size */
+  imagePrices?: Partial<Record<ImageQuality, Partial<Record<string, number>>>>;
 }
+
+export type ImageQuality = 'standard' | 'hd';
+/** USD per image; more is not a price anybody charges */
+export const MAX_IMAGE_PRICE = 100;
+const IMAGE_SIZE = /^\d{2,5}x\d{2,5}$/;
 
 export interface FactsProblem {
   modelId: string;
@@ -109,6 +119,8 @@ function factsOf(e: Rec, bad: (field: string, value: unknown) => void): GatewayM
   const price: Price | undefined =
     input !== undefined && output !== undefined ? { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}) } : undefined;
 
+  const imagePrices = imagePricesOf(pricing.image_output, bad);
+
   const arch = isRec(e.architecture) ? e.architecture : {};
   const modalities = Array.isArray(arch.input_modalities) ? arch.input_modalities : undefined;
   const params = Array.isArray(e.supported_parameters) ? e.supported_parameters.filter((p): p is string => typeof p === 'string') : undefined;
@@ -125,7 +137,35 @@ function factsOf(e: Rec, bad: (field: string, value: unknown) => void): GatewayM
     ...(tools !== undefined ? { tools } : {}),
     ...(reasoning !== undefined ? { reasoning } : {}),
     ...(price ? { price } : {}),
+    ...(imagePrices ? { imagePrices } : {}),
   };
+}
+
+/** `pricing.image_output`: {quality: {size: USD per image}}; bad values skipped and reported. */
+function imagePricesOf(raw: unknown, bad: (field: string, value: unknown) => void): GatewayModelFacts['imagePrices'] {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRec(raw)) {
+    bad('pricing.image_output', raw);
+    return undefined;
+  }
+  const out: NonNullable<GatewayModelFacts['imagePrices']> = {};
+  for (const quality of ['standard', 'hd'] as const) {
+    const sizes = raw[quality];
+    if (sizes === undefined) continue;
+    if (!isRec(sizes)) {
+      bad(`pricing.image_output.${quality}`, sizes);
+      continue;
+    }
+    for (const [size, v] of Object.entries(sizes)) {
+      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+      if (!IMAGE_SIZE.test(size) || typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_IMAGE_PRICE) {
+        bad(`pricing.image_output.${quality}.${size.slice(0, 20)}`, v);
+        continue;
+      }
+      (out[quality] ??= {})[size] = n;
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** One log line for all the values a listing had to skip (at most a few named, then a count). */

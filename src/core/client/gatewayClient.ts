@@ -250,11 +250,13 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
     let includeUsage = !streamOptionsRejectedBy.has(gateway);
     const params = options.modelParams?.(request.model);
     const started = performance.now();
+    const retryPolicy = requestOptions.maxRetries === undefined ? policy : { ...policy, maxRetries: Math.max(0, requestOptions.maxRetries) };
     for (let retries = 0; ;) {
       const body = chatBody(request, { stream: true, includeUsage, params });
       const attempt = new Attempt(signal, timeoutMs, gatewayPeer, contentTimeoutMs, firstTokenBound(request, body));
       let delivered = false;
       try {
+        requestOptions.onSend?.();
         const response = await open(attempt, '/chat/completions', { method: 'POST', body, accept: 'text/event-stream' }, cred, context);
         for await (const batch of chatEventBatches(response, attempt, context, sseOptions)) {
           for (const event of batch) {
@@ -265,6 +267,13 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
         }
         return;
       } catch (caught) {
+        // Stopped by the caller: no text from the network is in it, so there is nothing to redact
+        // (completions stop requests at every keystroke; redacting a stack costs about a millisecond).
+        if (signal?.aborted) {
+          const stopped = abortedError();
+          if (delivered) stopped.afterContent = true;
+          throw stopped;
+        }
         const error = redactErrorSecretsInPlace(toGatewayError(caught), key);
         // Once text is on the user's screen a retry would repeat or contradict it.
         if (delivered) throw redactErrorSecretsInPlace(markAfterContent(error), key);
@@ -274,7 +283,7 @@ export function createGatewayClient(options: GatewayClientOptionsWithTuning): Ga
           streamOptionsRejectedBy.add(gateway);
           continue;
         }
-        const next = nextRetry(error, retries, policy);
+        const next = nextRetry(error, retries, retryPolicy);
         if ('error' in next) throw redactErrorSecretsInPlace(withTotalTime(next.error, retries, started), key);
         retries++;
         requestOptions.onRetry?.(error, next.delayMs);

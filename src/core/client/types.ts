@@ -135,6 +135,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** streamChat: an attempt failed before content and is retried after `delayMs` (channel health counts it) */
   onRetry?: (error: GatewayError, delayMs: number) => void;
+  /** streamChat: retries for this request instead of the client's (completions: 0, a retried completion is stale) */
+  maxRetries?: number;
+  /** streamChat: the request is handed to fetch (once per attempt): from here on the gateway may bill it */
+  onSend?: () => void;
 }
 
 export interface GatewayClientOptions {

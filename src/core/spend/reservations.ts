@@ -23,6 +23,8 @@ export function estimateCost(promptTokens: number, outputTokens: number, price: 
 
 /** A reservation: settle() releases it (once; later calls do nothing). */
 export interface Hold {
+  /** the order of reservations: a lower id was reserved first */
+  readonly id: number;
   readonly usd: number;
   settle(): void;
 }
@@ -39,6 +41,13 @@ export class Reservations {
     return sum;
   }
 
+  /** USD reserved by the requests that reserved before `hold` and are not settled yet */
+  totalBefore(hold: Hold): number {
+    let sum = 0;
+    for (const [id, v] of this.held) if (id < hold.id) sum += v;
+    return sum;
+  }
+
   /** how many requests hold a reservation */
   get size(): number {
     return this.held.size;
@@ -48,6 +57,6 @@ export class Reservations {
     const id = ++this.next;
     const amount = Number.isFinite(usd) && usd > 0 ? usd : 0;
     this.held.set(id, amount);
-    return { usd: amount, settle: () => void this.held.delete(id) };
+    return { id, usd: amount, settle: () => void this.held.delete(id) };
   }
 }

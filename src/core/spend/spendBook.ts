@@ -1,4 +1,4 @@
-// The spend ledger's data: every billed request (chat panel, language-model provider, images)
+// The spend ledger's data: every billed request (chat panel, language-model provider, images, completions as you type)
 // with its time, source, model, channel, tokens and cost. Figures only: never prompt text,
 // never the key. Bounded: the newest MAX_RAW entries are kept as they are; older ones are
 // folded into per-day aggregates (local day), so today/week/month totals stay exact while the
@@ -11,10 +11,17 @@ import { english, l10n as userLanguage, type Translate } from '../l10n';
 
 const plainEnglish = { t: english };
 
-export type SpendSource = 'panel' | 'lm' | 'image';
-export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image'];
+/** 'image': the image command; 'imageTool': the image tool another extension or VS Code's chat called */
+export type SpendSource = 'panel' | 'lm' | 'image' | 'imageTool' | 'completions';
+export const SPEND_SOURCES: readonly SpendSource[] = ['panel', 'lm', 'image', 'imageTool', 'completions'];
 
-export interface SpendEntry {
+/** The panel conversation a request belongs to: its id, and its title when the request was made. */
+export interface SpendConversation {
+  conversation?: string;
+  title?: string;
+}
+
+export interface SpendEntry extends SpendConversation {
   /** unique per request (the recording window's id and a counter): merges of two windows' writes never add it twice */
   id?: string;
   at: number;
@@ -32,8 +39,8 @@ export interface SpendEntry {
   cost?: number;
 }
 
-/** Older entries of one local day, one source/requester, model and channel, summed. */
-export interface DayAggregate {
+/** Older entries of one local day, one source/requester, conversation, model and channel, summed. */
+export interface DayAggregate extends SpendConversation {
   day: string;
   source: SpendSource;
   requester?: string;
@@ -66,7 +73,7 @@ export interface OrderKey {
 export function entryKey(e: SpendEntry): string {
   return (
     e.id ??
-    `${e.at}|${e.source}|${e.requester ?? ''}|${e.model}|${e.channel}|${e.promptTokens}|${e.cachedTokens}|${e.completionTokens}|${e.images}|${e.cost ?? ''}`
+    `${e.at}|${e.source}|${e.requester ?? ''}|${e.conversation ?? ''}|${e.model}|${e.channel}|${e.promptTokens}|${e.cachedTokens}|${e.completionTokens}|${e.images}|${e.cost ?? ''}`
   );
 }
 
@@ -92,7 +99,7 @@ export function localDay(ms: number): string {
 }
 
 /** Local midnight at the start of the day given as "YYYY-MM-DD". */
-function dayStart(day: string): number {
+export function dayStart(day: string): number {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(y!, m! - 1, d!).getTime();
 }
@@ -116,7 +123,7 @@ export function periodRange(period: Period, now: number): { start: number; end: 
 }
 
 const sameGroup = (a: DayAggregate, day: string, e: SpendEntry) =>
-  a.day === day && a.source === e.source && a.requester === e.requester && a.model === e.model && a.channel === e.channel;
+  a.day === day && a.source === e.source && a.requester === e.requester && a.conversation === e.conversation && a.model === e.model && a.channel === e.channel;
 
 function fold(days: DayAggregate[], e: SpendEntry): void {
   const day = localDay(e.at);
@@ -126,6 +133,8 @@ function fold(days: DayAggregate[], e: SpendEntry): void {
       day,
       source: e.source,
       ...(e.requester ? { requester: e.requester } : {}),
+      ...(e.conversation ? { conversation: e.conversation } : {}),
+      ...(e.title ? { title: e.title } : {}),
       model: e.model,
       channel: e.channel,
       requests: 0,
@@ -138,6 +147,7 @@ function fold(days: DayAggregate[], e: SpendEntry): void {
     };
     days.push(a);
   }
+  if (e.title) a.title = e.title; // the newest title the conversation had
   a.requests += 1;
   if (e.cost === undefined) a.unpriced += 1;
   else a.cost += e.cost;
@@ -171,6 +181,15 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
 const str = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 const src = (v: unknown): v is SpendSource => (SPEND_SOURCES as readonly unknown[]).includes(v);
 
+/** The conversation fields of a stored entry or day, when well-formed (a bad title is dropped, not the entry). */
+function conversationOf(r: Record<string, unknown>): SpendConversation {
+  if (!str(r.conversation, 100)) return {};
+  return { conversation: r.conversation as string, ...(str(r.title, TITLE_CHARS) ? { title: r.title as string } : {}) };
+}
+
+/** a conversation title kept in the ledger: at most this many characters */
+export const TITLE_CHARS = 120;
+
 function parseEntry(raw: unknown): SpendEntry | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const r = raw as Record<string, unknown>;
@@ -180,6 +199,7 @@ function parseEntry(raw: unknown): SpendEntry | undefined {
   if (r.requester !== undefined && !str(r.requester, 200)) return undefined;
   if (r.id !== undefined && !str(r.id, 100)) return undefined;
   return {
+    ...conversationOf(r),
     ...(r.id !== undefined ? { id: r.id as string } : {}),
     at: r.at,
     source: r.source,
@@ -201,7 +221,7 @@ function parseDay(raw: unknown): DayAggregate | undefined {
   const keys = ['requests', 'unpriced', 'cost', 'promptTokens', 'cachedTokens', 'completionTokens', 'images'] as const;
   if (!keys.every((k) => num(r[k]))) return undefined;
   if (r.requester !== undefined && !str(r.requester, 200)) return undefined;
-  const out = { day: r.day, source: r.source, model: r.model, channel: r.channel } as DayAggregate;
+  const out = { day: r.day, source: r.source, ...conversationOf(r), model: r.model, channel: r.channel } as DayAggregate;
   if (r.requester !== undefined) out.requester = r.requester as string;
   for (const k of keys) out[k] = r[k] as number;
   return out;
@@ -252,6 +272,11 @@ export interface SpendSummary {
 export function sourceLabel(source: SpendSource, requester?: string, l10n: { t: Translate } = plainEnglish): string {
   if (source === 'panel') return l10n.t('chat panel');
   if (source === 'image') return l10n.t('image command');
+  if (source === 'imageTool') {
+    if (!requester) return l10n.t('image tool (caller not reported)');
+    return requester === 'core' ? l10n.t('image tool: VS Code chat') : l10n.t('image tool: {0}', requester);
+  }
+  if (source === 'completions') return l10n.t('completions as you type');
   if (!requester) return l10n.t('vscode.lm (caller not reported)');
   return requester === 'core' ? l10n.t('vscode.lm: VS Code chat') : l10n.t('vscode.lm: {0}', requester);
 }

@@ -39,11 +39,20 @@ const HEADER = [
   'images',
   'cost_usd',
   'unpriced_requests',
+  'conversation',
+  'conversation_id',
 ];
 
-/** One line per kept request, then one per day aggregate of older requests; cost empty when unknown. */
+/**
+ * One line per kept request, then one per day aggregate of older requests; cost empty when
+ * unknown. The conversation (title and id) is that of a chat panel request, empty for the others;
+ * a title is text the user or a model wrote, so it goes through the same injection rules.
+ */
 export function spendCsv(state: SpendState): string {
   const lines = [HEADER.join(',')];
+  // a conversation under the title it has now (its newest request's), on every line of it
+  const titles = new Map<string, string>();
+  for (const e of state.entries) if (e.conversation && e.title) titles.set(e.conversation, e.title);
   for (const a of [...state.days].sort((x, y) => x.day.localeCompare(y.day))) {
     lines.push(
       [
@@ -59,6 +68,8 @@ export function spendCsv(state: SpendState): string {
         a.images,
         a.requests > a.unpriced ? a.cost : undefined,
         a.unpriced,
+        a.conversation ? (titles.get(a.conversation) ?? a.title) : undefined,
+        a.conversation,
       ]
         .map(csvCell)
         .join(','),
@@ -80,6 +91,8 @@ export function spendCsv(state: SpendState): string {
         e.images,
         e.cost,
         e.cost === undefined ? 1 : 0,
+        e.conversation ? (titles.get(e.conversation) ?? e.title) : undefined,
+        e.conversation,
       ]
         .map(csvCell)
         .join(','),

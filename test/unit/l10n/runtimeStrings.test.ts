@@ -30,7 +30,7 @@ const calls = l10nCalls(root, [...files, ...coreSourceFiles(root), ...webviewSou
 const fmt = (f: { file: string; line: number; text: string }) => `${f.file}:${f.line}: ${f.text}`;
 
 describe('l10n: runtime strings go through vscode.l10n.t', () => {
-  it('scans the host source (chat, agent tools, workspace edits, images, status bar, lm, services, shared helpers, onboarding, spending view)', () => {
+  it('scans the host source (chat, agent tools, workspace edits, images, status bar, lm, completions, services, shared helpers, onboarding, spending view)', () => {
     for (const dir of [
       'src/chat/',
       'src/agentTools/',
@@ -38,6 +38,7 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
       'src/images/',
       'src/statusBar/',
       'src/lm/',
+      'src/completions/',
       'src/onboarding/',
       'src/services/',
       'src/shared/',

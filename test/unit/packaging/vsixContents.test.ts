@@ -45,7 +45,23 @@ export function unwanted(files: string[]): string[] {
 }
 
 const MUST_SHIP = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media/icon.png'];
-const MUST_SHIP_BUILT = ['dist/extension.js', 'dist/web/extension.js', 'dist/webview.js', 'dist/tokenizer-o200k.js', 'dist/tokenizer-cl100k.js'];
+/**
+ * The feature bundles esbuild.mjs builds (its FEATURES): dist/extension.js requires each on the
+ * feature's first use, so a package without one fails only when that feature is first used.
+ */
+function featureBundles(): string[] {
+  const m = /const FEATURES = \{([^}]*)\}/.exec(readFileSync(join(root, 'esbuild.mjs'), 'utf8'));
+  assert.ok(m, 'esbuild.mjs declares its FEATURES');
+  return [...m[1]!.matchAll(/(\w+):/g)].map((f) => `dist/${f[1]}.js`);
+}
+const MUST_SHIP_BUILT = [
+  'dist/extension.js',
+  ...featureBundles(),
+  'dist/web/extension.js',
+  'dist/webview.js',
+  'dist/tokenizer-o200k.js',
+  'dist/tokenizer-cl100k.js',
+];
 
 interface Manifest {
   name: string;
@@ -114,7 +130,7 @@ describe('packaging: what the .vsix ships (vsce ls)', () => {
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128 x 128');
   });
 
-  it('ships the built bundles: dist/extension.js, dist/web/extension.js, dist/webview.js', function () {
+  it('ships the built bundles: dist/extension.js, every feature bundle it requires on first use, dist/web/extension.js, dist/webview.js', function () {
     if (!existsSync(join(root, 'dist'))) {
       console.log('      skipped: dist/ is absent, and vsce ls lists only files that exist; run `npm run build` (npm test builds it) to check the bundles');
       this.skip();

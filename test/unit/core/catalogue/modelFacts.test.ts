@@ -137,3 +137,37 @@ describe('core/catalogue: model facts from /models', () => {
     assert.equal(cat.imageModel('flux-pro')?.rulesUnknown, true);
   });
 });
+
+describe('core/catalogue: per-image prices from /models', () => {
+  const listed = {
+    id: 'image-restricted',
+    architecture: { input_modalities: ['text'], output_modalities: ['image'] },
+    pricing: { image_output: { standard: { '1024x1024': '0.04', '1792x1024': 0.08 }, hd: { '1024x1024': '0.08', huge: '1', '1024x1792': '-1' } } },
+  };
+
+  it('reads pricing.image_output (USD per image by quality and size); bad sizes and prices are skipped and reported', () => {
+    const { models, problems } = parseModelFacts([listed]);
+    assert.deepEqual(models[0]!.imagePrices, { standard: { '1024x1024': 0.04, '1792x1024': 0.08 }, hd: { '1024x1024': 0.08 } });
+    assert.deepEqual(
+      problems.map((p) => p.field),
+      ['pricing.image_output.hd.huge', 'pricing.image_output.hd.1024x1792'],
+    );
+    assert.equal(models[0]!.price, undefined, 'not a chat price');
+  });
+
+  it('the catalogue prices a listed image model with them (built-in or new), and the user setting still wins', () => {
+    const fresh = { ...listed, id: 'acme-painter' };
+    const { models } = parseModelFacts([listed, fresh]);
+    const cat = ModelCatalogue.build({ gatewayModels: models });
+    assert.equal(cat.imageCost('image-restricted', '1024x1024', 2), 0.08);
+    assert.equal(cat.imageCost('image-restricted', '1024x1024', 1, 'hd'), 0.08);
+    assert.equal(cat.imageModel('acme-painter')?.kind, 'image', 'a model listed with image prices is an image model');
+    assert.equal(cat.imageCost('acme-painter', '1792x1024', 1), 0.08);
+    const mine = ModelCatalogue.build({
+      gatewayModels: models,
+      overrides: { 'image-restricted': { kind: 'image', prices: { standard: { '1024x1024': 0.05 } } } },
+    });
+    assert.equal(mine.imageCost('image-restricted', '1024x1024', 1), 0.05);
+    assert.equal(ModelCatalogue.build({ gatewayIds: ['image-restricted'] }).imageCost('image-restricted', '1024x1024', 1), undefined, 'not listed: no price');
+  });
+});

@@ -129,6 +129,16 @@ describe('core against the gateway simulator', function () {
     assert.ok(error instanceof GatewayError && error.kind === 'network' && error.afterContent === true, String(error));
   });
 
+  it('a request may ask for fewer retries than the client makes (a completion is stale once retried)', async () => {
+    gateway.injectFault({ kind: 'status', status: 503 });
+    await expectGatewayError(collect(c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0 })), 'server');
+    assert.equal(recorder.delays.length, 0, 'not retried');
+    assert.equal(gateway.requests.filter((r) => r.path === '/v1/chat/completions').length, 1);
+    gateway.injectFault({ kind: 'status', status: 503 });
+    await collect(c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: 'hi' }] }));
+    assert.equal(recorder.delays.length, 1, "the client's own retries otherwise");
+  });
+
   it('an HTML 502 that persists becomes a short readable error', async () => {
     gateway.injectFault({ kind: 'html502' }, 3);
     const error = await expectGatewayError(collect(c.streamChat({ model: 'flagship-text', messages: [{ role: 'user', content: 'hi' }] })), 'server');

@@ -166,9 +166,9 @@ describe('spend CSV', () => {
     const lines = spendCsv(s).trimEnd().split('\r\n');
     assert.equal(lines.length, 4);
     assert.match(lines[0]!, /^time,day,source,/);
-    assert.match(lines[1]!, /^,2026-11-02,chat panel,1,flagship-text,stable,100,20,10,0,0.5,0$/);
+    assert.match(lines[1]!, /^,2026-11-02,chat panel,1,flagship-text,stable,100,20,10,0,0.5,0,,$/);
     assert.ok(lines[2]!.includes(`"'=cmd|calc"`), lines[2]);
-    assert.match(lines[2]!, /,,1$/);
+    assert.match(lines[2]!, /,,1,,$/);
   });
 });
 
