@@ -37,6 +37,8 @@ import { conversationView, type Conversation } from './conversations/conversatio
 import { ComposerQuotes } from './quote/composerQuotes';
 import { ConversationCompactor } from './compaction/conversationCompactor';
 import { compactCommand } from './compaction/overflowErrors';
+import type { CompactionAsk } from './compaction/compactionTriggers';
+import { exportConversation } from './conversations/conversationExport';
 import { ESTIMATE_RULE } from '../core/quote/promptCount';
 
 export interface ChatControllerOptions {
@@ -107,7 +109,7 @@ export class ChatController implements vscode.Disposable {
       () => ESTIMATE_RULE,
     );
     const ended = this.#edits ? (c: Conversation, answerId: string) => this.#edits!.answerEnded(c, answerId) : undefined;
-    this.#compactor = new ConversationCompactor(this.#scope, (c) => this.#turns.isBusy(c));
+    this.#compactor = new ConversationCompactor(this.#scope, (c) => this.#turns.isBusy(c), this.#quotes);
     this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals, this.#compactor);
     this.#attachments = new ChatAttachments(this.#scope);
     this.#turns = new ChatTurns(this.#scope, this.#runs, this.#compactor);
@@ -256,9 +258,20 @@ export class ChatController implements vscode.Disposable {
     return this.#compactor.undoFromPanel(this.store.active);
   }
 
+  /** Replaces the question `modelgate.chat.compaction: ask` puts (a modal the tests cannot click); undefined: the modal again. */
+  setCompactionAsk(ask: CompactionAsk | undefined): void {
+    this.#compactor.setAsk(ask);
+  }
+
   /** The error card's Compact and Retry: compacts, then answers the last request again. */
   async compactAndRetry(): Promise<void> {
     if (await this.compact()) await this.regenerate();
+  }
+
+  /** Writes the active conversation, its whole history, as Markdown (`target`, else where the save dialog says). */
+  async exportConversation(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    await this.ready;
+    return exportConversation(this.#scope, this.store.active, target);
   }
 
   /** Stops the answer of the active conversation at once; its partial text is kept. */
@@ -371,8 +384,11 @@ export class ChatController implements vscode.Disposable {
 
   // ---------- helpers ----------
 
+  /** The model's facts, with the window the gateway named in an overflow error on this channel when that is smaller. */
   #modelInfo(id: string): ChatModelInfo {
-    return chatModelInfo(this.#services.catalogue(), id);
+    const info = chatModelInfo(this.#services.catalogue(), id);
+    const window = this.#services.windows.window(id, this.#services.settings().channel, info.contextWindow);
+    return window === info.contextWindow ? info : { ...info, contextWindow: window };
   }
 
   #toolsFor(info: ChatModelInfo, conversationId?: string): ToolOffer {

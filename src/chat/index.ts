@@ -142,6 +142,9 @@ export function registerChat(
     undoCompaction: async () => {
       await controller.undoCompaction();
     },
+    exportConversation: async (target?: unknown) => {
+      await controller.exportConversation(target instanceof vscode.Uri ? target : undefined);
+    },
   });
 
   const disposables: vscode.Disposable[] = [

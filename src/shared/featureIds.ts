@@ -18,6 +18,7 @@ export const CHAT_COMMANDS = {
   attachProblems: 'modelgate.attachProblems',
   compactConversation: 'modelgate.compactConversation',
   undoCompaction: 'modelgate.undoCompaction',
+  exportConversation: 'modelgate.exportConversation',
 } as const;
 
 /** the commands of applying a code block (src/workspaceEdits/apply), part of the chat feature */

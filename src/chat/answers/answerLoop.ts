@@ -56,6 +56,11 @@ export interface AnswerOptions {
    * them, once per answer.
    */
   onOverflow?(err: unknown): Promise<ChatMessage[] | undefined>;
+  /**
+   * After a round's results are in, before the request that sends them: messages to send instead
+   * (the conversation compacted because this request would not fit the window), or undefined.
+   */
+  beforeRoundRequest?(messages: ChatMessage[]): Promise<ChatMessage[] | undefined>;
   /** the catalogue's price for model and channel; no price, no cost */
   price?: Price;
   record: AssistantRecord;
@@ -282,6 +287,10 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       rec.wire.push(assistant, ...toolMessages);
       messages = [...messages, assistant, ...toolMessages];
       roundText = '';
+      // the next request would not fit the window: the conversation is compacted between rounds
+      const fitted = await o.beforeRoundRequest?.(messages);
+      if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
+      if (fitted) messages = fitted;
     }
     if (roundText) rec.wire.push({ role: 'assistant', content: roundText });
     rec.status = 'done';

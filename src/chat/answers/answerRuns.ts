@@ -2,7 +2,7 @@
 // (with its tool rounds) into the conversation's transcript, posts it to the webview while the
 // conversation is on screen, and records usage and cost when it ends.
 import * as vscode from 'vscode';
-import { estimateRequestTokens } from '../../core/prompt/tokens';
+import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens } from '../../core/spend/reservations';
 import type { ToolCall } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
@@ -186,7 +186,8 @@ export class AnswerRuns {
         describeError: (err) => describeAnswerError(err),
         onOverflow: async (err) => {
           const overflow = overflowOf(err);
-          if (!this.compactor || !overflow || run.detached || !(await this.compactor.mayCompact(c))) return undefined;
+          if (overflow?.window && !run.detached) this.#learnWindow(c, model, record.channel, overflow.window, info.contextWindow);
+          if (!this.compactor || !overflow || run.detached || !(await this.compactor.mayCompact(c, 'overflow'))) return undefined;
           const done = await this.compactor.compact(c, {
             reason: 'overflow',
             signal: run.abort.signal,
@@ -198,6 +199,19 @@ export class AnswerRuns {
           }
           this.compactor.postDivider(c);
           out.notice('info', this.compactor.doneNote(done, 'overflow'), ['undoCompaction'], { conversation: c });
+          return requestMessages(c, tools, rules.files);
+        },
+        beforeRoundRequest: async (sofar) => {
+          if (!this.compactor || run.detached) return undefined;
+          const room = info.contextWindow - outputReserve(info.contextWindow, info.maxOutput);
+          if (estimateRequestTokens(sofar, tools) <= room || !(await this.compactor.mayCompact(c, 'round'))) return undefined;
+          const done = await this.compactor.compact(c, { reason: 'round', signal: run.abort.signal });
+          if (!done.ok) {
+            out.notice('info', done.message, [], { conversation: c });
+            return undefined;
+          }
+          this.compactor.postDivider(c);
+          out.notice('info', this.compactor.doneNote(done, 'round'), ['undoCompaction'], { conversation: c });
           return requestMessages(c, tools, rules.files);
         },
         price,
@@ -290,6 +304,23 @@ export class AnswerRuns {
       }
       finish();
     }
+  }
+
+  /** The gateway named a smaller window than the settings or /models gave: it is used from now on, and the user told once. */
+  #learnWindow(c: Conversation, model: string, channel: string, named: number, configured: number): void {
+    if (!this.scope.services.windows.learn(model, channel, named, configured)) return;
+    this.scope.services.log.info(`Context window of ${model} (${channel}) learned from the gateway: ${named} tokens (was ${configured}).`);
+    this.scope.out.notice(
+      'info',
+      vscode.l10n.t(
+        'The gateway says {0} takes at most {1} tokens here, not the {2} the settings or the gateway’s model list give: Modelgate counts with {1} from now on.',
+        model,
+        named.toLocaleString('en-US'),
+        configured.toLocaleString('en-US'),
+      ),
+      [],
+      { conversation: c },
+    );
   }
 
   async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: ToolRunContext): Promise<ToolResult[]> {

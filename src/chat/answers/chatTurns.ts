@@ -114,7 +114,7 @@ export class ChatTurns {
     const wire = userMessage(text, contexts, images);
     let refusal = await checkSendable(this.scope, c, [...wireHistory(c, historyEnd), wire]);
     // no room for the answer: compacting is necessary, and says so in one line with its cost
-    if (refusal?.noRoom && this.compactor && historyEnd === c.messages.length && (await this.compactor.mayCompact(c))) {
+    if (refusal?.noRoom && this.compactor && historyEnd === c.messages.length && (await this.compactor.mayCompact(c, 'room'))) {
       const done = await this.compactor.compact(c, { reason: 'room' });
       if (done.ok) {
         this.compactor.postDivider(c);
@@ -126,6 +126,17 @@ export class ChatTurns {
       this.scope.out.post({ type: 'setDraft', text });
       refuse(this.scope, c, refusal);
       return undefined;
+    }
+    // by price: compacting now costs less than it saves over the turns that count (a cold cache)
+    if (this.compactor && historyEnd === c.messages.length && this.scope.services.settings().compaction !== 'off') {
+      const verdict = this.compactor.priceCheck(c, wire);
+      if (verdict && (await this.compactor.mayCompact(c, 'price', verdict))) {
+        const done = await this.compactor.compact(c, { reason: 'price' });
+        if (done.ok) {
+          this.compactor.postDivider(c);
+          this.scope.out.notice('info', this.compactor.doneNote(done, 'price', verdict), ['undoCompaction'], { conversation: c });
+        } else this.scope.out.notice('info', done.message, [], { conversation: c, transient: true });
+      }
     }
     return { id: newId(), role: 'user', text, attachments, createdAt: Date.now(), context: contexts, wire };
   }

@@ -11,6 +11,18 @@ import { lastEditRounds, planCompaction, type HistoryTurn } from '../../core/com
 import { summaryRequest, supersededCalls, turnIndex } from '../../core/compaction/compactedHistory';
 import { settled, undone, type StoredCompaction } from '../../core/compaction/compactionRecord';
 import { withOverflowAction } from './overflowErrors';
+import {
+  askModal,
+  compactionQuestion,
+  priceVerdict,
+  PRICE_KEEP_SHARE,
+  savingOf,
+  type AutoReason,
+  type CompactionAsk,
+  type PriceVerdict,
+} from './compactionTriggers';
+import type { ComposerQuotes } from '../quote/composerQuotes';
+import type { ChatMessage } from '../../core/client/types';
 import type { Usage } from '../../core/client/types';
 import type { ErrorView } from '../../core/errorView';
 import { errorText } from '../../core/errorText';
@@ -27,7 +39,7 @@ export const SUMMARY_INPUT_SHARE = 0.4;
 /** Expected length of a summary (tokens), for its quote. */
 export const SUMMARY_OUTPUT_TOKENS = 2_000;
 
-export type CompactReason = 'manual' | 'overflow' | 'room';
+export type CompactReason = 'manual' | AutoReason;
 
 export type CompactResult = { ok: true; summarised: number; cost?: number } | { ok: false; message: string };
 
@@ -39,11 +51,14 @@ export function describeAnswerError(err: unknown): ErrorView {
 export class ConversationCompactor {
   /** conversations being compacted (a second request waits for nothing: it is refused) */
   readonly #running = new Set<string>();
+  #ask: CompactionAsk | undefined;
 
   constructor(
     private readonly scope: ChatScope,
     /** an answer runs or a turn is being checked in the conversation */
     private readonly isBusy: (c: Conversation) => boolean,
+    /** the quote's cache prediction, for the price rule */
+    private readonly quotes?: Pick<ComposerQuotes, 'cacheOutlook'>,
   ) {}
 
   /** Modelgate: Compact Conversation, and `/compact [instructions]` typed in the composer. */
@@ -93,23 +108,31 @@ export class ConversationCompactor {
     return this.#running.has(c.id);
   }
 
-  /** Whether `modelgate.chat.compaction` lets the panel compact on its own now (`ask`: a modal whose safe choice is Cancel). */
-  async mayCompact(c: Conversation): Promise<boolean> {
+  /**
+   * Whether `modelgate.chat.compaction` lets the panel compact on its own now (`ask`: a modal whose
+   * safe choice is Cancel; the tests answer it through setAsk).
+   */
+  async mayCompact(c: Conversation, reason: AutoReason = 'room', verdict?: PriceVerdict): Promise<boolean> {
     const mode = this.scope.services.settings().compaction;
     if (mode !== 'ask') return mode === 'automatic';
-    const model = this.scope.services.settings().chatModel;
-    const compact = vscode.l10n.t('Compact');
-    const pick = await vscode.window.showWarningMessage(
-      vscode.l10n.t('“{0}” no longer fits the context window of {1} with room for the answer.', c.title, model),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          'Compacting replaces the older turns in what is sent with a summary written on the economical channel (a paid request). The conversation keeps every message.',
-        ),
-      },
-      compact,
-    );
-    return pick === compact;
+    return (this.#ask ?? askModal)(compactionQuestion(c, this.scope.services.settings().chatModel, reason, verdict));
+  }
+
+  /** Replaces the `ask` modal (undefined: the modal again). */
+  setAsk(ask: CompactionAsk | undefined): void {
+    this.#ask = ask;
+  }
+
+  /** The price rule before sending `next` in `c`: a verdict when compacting now costs less than it saves. */
+  priceCheck(c: Conversation, next: ChatMessage): PriceVerdict | undefined {
+    if (!this.quotes || this.#running.has(c.id)) return undefined;
+    const info = this.scope.modelInfo(this.scope.services.settings().chatModel);
+    return priceVerdict(this.scope, this.quotes, c, next, {
+      window: info.contextWindow,
+      summaryChannel: SUMMARY_CHANNEL,
+      summaryOutputTokens: SUMMARY_OUTPUT_TOKENS,
+      summaryInputShare: SUMMARY_INPUT_SHARE,
+    });
   }
 
   /** After a send: the compaction stays, Undo Compaction goes (and leaves the divider). */
@@ -149,7 +172,7 @@ export class ConversationCompactor {
     const prevCut = prev ? turnIndex(turns, prev.cutId) : -1;
     const plan = planCompaction({
       turns,
-      keepTokens: o.reason === 'manual' ? Math.floor(window * KEEP_SHARE) : 0,
+      keepTokens: o.reason === 'manual' ? Math.floor(window * KEEP_SHARE) : o.reason === 'price' ? Math.floor(window * PRICE_KEEP_SHARE) : 0,
       ...(prevCut > 0 ? { previousCut: prevCut } : {}),
     });
     if (!plan) return { ok: false, message: vscode.l10n.t('Nothing to compact yet: the conversation has no turns older than your latest request.') };
@@ -210,8 +233,22 @@ export class ConversationCompactor {
   }
 
   /** The one line the panel shows after a compaction. */
-  doneNote(r: Extract<CompactResult, { ok: true }>, reason: CompactReason): string {
+  doneNote(r: Extract<CompactResult, { ok: true }>, reason: CompactReason, verdict?: PriceVerdict): string {
     const cost = r.cost !== undefined ? formatUsd(r.cost) : vscode.l10n.t('an unknown price');
+    if (reason === 'price' && verdict)
+      return vscode.l10n.t(
+        '{0} earlier messages were compacted into a summary for {1} before sending: cheaper than sending them again over the next {2} turns (about {3} saved).',
+        r.summarised,
+        cost,
+        verdict.turns,
+        formatUsd(savingOf(verdict)),
+      );
+    if (reason === 'round')
+      return vscode.l10n.t(
+        'The next round of tool calls would not have fit the model’s context window: {0} earlier messages were compacted into a summary for {1}, and the answer went on.',
+        r.summarised,
+        cost,
+      );
     if (reason === 'overflow')
       return vscode.l10n.t(
         'The request did not fit the model’s context window: {0} earlier messages were compacted into a summary for {1}, and the request was sent again.',

@@ -110,3 +110,60 @@ export function decideCompaction(i: CompactionPriceInput): CompactionVerdict {
   if (withoutUsd - withUsd > summaryUsd) return { compact: true, reason: 'price', ...figures };
   return { compact: false, reason: 'notWorth', ...figures };
 }
+
+/** What the panel knows before a send, for the price rule (token counts in the panel's estimate). */
+export interface SendOutlook {
+  /** the next request as it stands: its prompt tokens, and what the cache is expected to serve of them */
+  promptTokens: number;
+  cachedTokens: number;
+  /** the stable prefix (system message and tools) */
+  prefixTokens: number;
+  /** tokens of the turns a compaction would summarise, and of what it keeps verbatim (recent turns, edits, the new message) */
+  summarisedTokens: number;
+  keptTokens: number;
+  /** the summary: expected length, and the most of the transcript its request carries */
+  summaryOutputTokens: number;
+  summaryInputCap: number;
+  /** when each of the conversation's user turns was sent (ms), oldest first */
+  turnTimes: readonly number[];
+  /** completion tokens an answer of this conversation takes */
+  outputPerTurn: number;
+  contextWindow: number;
+  outputReserve: number;
+  price?: Price;
+  summaryPrice?: Price;
+  cache?: CacheFacts;
+  assumeCaching: boolean;
+}
+
+/** The pace assumed for a conversation with fewer than two turns. */
+export const DEFAULT_PACE_MS = 5 * 60_000;
+
+/**
+ * The price rule's input from what the panel knows before a send: the conversation's pace is the
+ * usual pause between its turns, each turn adds to the history what its turns so far added on
+ * average, and the turns that count are those the pace fits in the next hour (see turnsThatCount).
+ */
+export function priceRuleInput(o: SendOutlook): CompactionPriceInput {
+  const turnsSoFar = o.turnTimes.length;
+  const paceMs = paceOf(o.turnTimes, DEFAULT_PACE_MS);
+  const history = Math.max(0, o.promptTokens - o.prefixTokens);
+  return {
+    promptTokens: o.promptTokens,
+    cachedTokens: Math.min(o.cachedTokens, o.promptTokens),
+    prefixTokens: o.prefixTokens,
+    compactedTokens: o.prefixTokens + o.summaryOutputTokens + o.keptTokens,
+    summaryPromptTokens: Math.min(o.summarisedTokens, o.summaryInputCap),
+    summaryOutputTokens: o.summaryOutputTokens,
+    contextWindow: o.contextWindow,
+    outputReserve: o.outputReserve,
+    ...(o.price ? { price: o.price } : {}),
+    ...(o.summaryPrice ? { summaryPrice: o.summaryPrice } : {}),
+    ...(o.cache ? { cache: o.cache } : {}),
+    assumeCaching: o.assumeCaching,
+    paceMs,
+    growthPerTurn: turnsSoFar > 0 ? Math.round(history / turnsSoFar) : history,
+    outputPerTurn: o.outputPerTurn,
+    turns: turnsThatCount(paceMs, turnsSoFar),
+  };
+}

@@ -2,7 +2,15 @@
 // summary costs less than it saves over the turns that count at this channel's input and cache
 // prices; never while the cache is warm and the window has room.
 import * as assert from 'node:assert/strict';
-import { decideCompaction, overflows, paceOf, turnsThatCount, type CompactionPriceInput } from '../../../../src/core/compaction/compactionPrice';
+import {
+  decideCompaction,
+  overflows,
+  paceOf,
+  priceRuleInput,
+  turnsThatCount,
+  type CompactionPriceInput,
+  type SendOutlook,
+} from '../../../../src/core/compaction/compactionPrice';
 import type { CacheFacts } from '../../../../src/core/quote/cachePrediction';
 
 const PRICE = { input: 2, output: 8, cacheRead: 0.2 };
@@ -89,5 +97,57 @@ describe('compaction price rule', () => {
     assert.equal(turnsThatCount(3 * 60 * 60_000, 50), 1);
     assert.equal(paceOf([0, 10, 30, 1_000], 5), 20);
     assert.equal(paceOf([7], 5), 5);
+  });
+
+  describe('before a send, from what the panel knows', () => {
+    const minute = 60_000;
+    // eight turns a minute apart on the 16K model, 11K of history: room for the answer still
+    const outlook: SendOutlook = {
+      promptTokens: 12_000,
+      cachedTokens: 11_904,
+      prefixTokens: 1_000,
+      summarisedTokens: 8_000,
+      keptTokens: 2_500,
+      summaryOutputTokens: 2_000,
+      summaryInputCap: 6_400,
+      turnTimes: Array.from({ length: 8 }, (_, i) => i * minute),
+      outputPerTurn: 300,
+      contextWindow: 16_000,
+      outputReserve: 2_000,
+      price: PRICE,
+      summaryPrice: ECONOMICAL,
+      cache: seen,
+      assumeCaching: true,
+    };
+
+    it('keeps a conversation whose cache is warm as it is', () => {
+      const v = decideCompaction(priceRuleInput(outlook));
+      assert.equal(v.compact, false);
+      assert.equal(v.reason, 'warm');
+    });
+
+    it('compacts the same conversation after a pause that let the cache go cold: the turns ahead pay for the summary', () => {
+      const i = priceRuleInput({ ...outlook, cachedTokens: 0 });
+      assert.equal(i.paceMs, minute, 'the pace is the usual pause between turns, not the last one');
+      assert.equal(i.turns, 8, 'as many turns ahead as it has had (the pace fits more in an hour)');
+      assert.equal(i.growthPerTurn, Math.round(11_000 / 8));
+      assert.equal(i.compactedTokens, 1_000 + 2_000 + 2_500);
+      assert.equal(i.summaryPromptTokens, 6_400, 'the summary request carries at most its share of the window');
+      const v = decideCompaction(i);
+      assert.equal(v.compact, true);
+      assert.equal(v.reason, 'price');
+    });
+
+    it('does not compact a cold conversation of two turns: too few turns ahead count to pay for the summary', () => {
+      const v = decideCompaction(priceRuleInput({ ...outlook, cachedTokens: 0, turnTimes: [0, minute], summaryPrice: PRICE }));
+      assert.equal(v.compact, false);
+      assert.equal(v.reason, 'notWorth');
+    });
+
+    it('a conversation that has no turns yet is paced at the default and counts one turn ahead', () => {
+      const i = priceRuleInput({ ...outlook, turnTimes: [] });
+      assert.equal(i.turns, 1);
+      assert.equal(i.paceMs, 5 * minute);
+    });
   });
 });
