@@ -116,9 +116,14 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     assert.ok(!notices().some((n) => priceNote.test(n.message)));
     const cool = async () => {
       // a pause of two hours: the cache of the last request has gone
-      const c = (await chat().history()).active;
+      const store = await chat().history();
+      await store.flush();
+      const c = store.active;
       assert.ok(c.lastRequest, 'the conversation remembers its last request');
       c.lastRequest.at -= 2 * 60 * 60_000;
+      // stored, so a re-read of the file (another window's change) keeps the pause
+      store.changed(c);
+      await store.flush();
     };
 
     // ask: the question names what it costs and saves; Cancel (the safe choice) sends the conversation as it is
