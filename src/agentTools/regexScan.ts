@@ -22,7 +22,7 @@
 // or wait for holds the host (109-2085 ms beside six busy processes).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { previewLine, splitLines } from './text';
-import { MAX_RUNNING_SCANS, RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
+import { limitedScan, MAX_RUNNING_SCANS, RegexUnavailable, ScanTimeout, type LineMatch } from './textScan';
 
 export interface RegexScanner {
   /** Matches per text (same order), at most `max` in total. Throws ScanTimeout past `timeoutMs`. */
@@ -233,9 +233,8 @@ export async function endIdleScanWorkers(): Promise<void> {
 
 export function createRegexScanner(): RegexScanner {
   return {
-    async scan(texts, re, max, timeoutMs) {
-      const release = await scanSlot();
-      try {
+    scan: (texts, re, max, timeoutMs) =>
+      limitedScan(texts, re, async () => {
         const job = ask({ type: 'scan', texts, source: re.source, flags: re.flags, max, timeoutMs } satisfies ScanJob & Record<string, unknown>);
         // A scan host that does not answer long after the limit (hung, or starved of a CPU) is ended.
         let backstop: ReturnType<typeof setTimeout> | undefined;
@@ -257,10 +256,7 @@ export function createRegexScanner(): RegexScanner {
           const lines = splitLines(texts[i]!);
           return hits.map(([line, index, length]) => ({ line, preview: previewLine(lines[line - 1]!, index, length) }));
         });
-      } finally {
-        release();
-      }
-    },
+      }),
     // The scan host is shared by every scanner of the window (it ends after IDLE_SCAN_HOST_MS).
     dispose: () => undefined,
   };

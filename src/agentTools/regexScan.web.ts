@@ -9,7 +9,7 @@
 // Where no Worker can be made, regex search is refused with RegexUnavailable (never run unguarded).
 import type { RawHit, RegexScanner, ScanJob } from './regexScan';
 import { previewLine, splitLines } from './text';
-import { RegexUnavailable, scanSlot, ScanTimeout, type LineMatch } from './textScan';
+import { limitedScan, RegexUnavailable, ScanTimeout, type LineMatch } from './textScan';
 
 /** Runs inside the worker; self-contained (serialised with toString). Same line split as splitLines. */
 function workerMain(): void {
@@ -59,14 +59,8 @@ export function createRegexScanner(): RegexScanner {
     url = undefined;
   };
   return {
-    async scan(texts, re, max, timeoutMs) {
-      const release = await scanSlot(); // at most MAX_RUNNING_SCANS workers at once
-      try {
-        return await run(texts, re, max, timeoutMs);
-      } finally {
-        release();
-      }
-    },
+    // at most MAX_RUNNING_SCANS workers at once; a scan just like one that ran out of time answers at once
+    scan: (texts, re, max, timeoutMs) => limitedScan(texts, re, () => run(texts, re, max, timeoutMs)),
     dispose: stop,
   };
 

@@ -93,3 +93,48 @@ export async function scanSlot(): Promise<() => void> {
     else running--;
   };
 }
+
+/** How long a scan that ran out of time is remembered: the same expression over the same texts answers at once. */
+export const SLOW_SCAN_MEMORY_MS = 60_000;
+const slowScans = new Map<string, number>();
+
+/**
+ * The same expression over the same texts (the model's same search called many times in one
+ * round): its length and its first and last characters stand for each text; two different files
+ * alike in all of these are rare, and the cost of a wrong guess is a "too slow" for a pattern that
+ * already ran out of time on texts just like these.
+ */
+function scanKey(texts: readonly string[], re: RegExp): string {
+  const parts = texts.map((t) => `${t.length}:${t.slice(0, 32)}${t.slice(-32)}`);
+  return `${re.source}\u0000${re.flags}\u0000${parts.join('\u0000')}`;
+}
+
+/**
+ * Runs `run` (a scan of `texts` with `re`) in one of the MAX_RUNNING_SCANS places. A scan that a
+ * scan just like it ran out of time on within SLOW_SCAN_MEMORY_MS throws ScanTimeout at once
+ * instead of spending its time limit again: twenty identical searches in one round take one limit,
+ * not five rounds of four.
+ */
+export async function limitedScan<T>(texts: readonly string[], re: RegExp, run: () => Promise<T>, now: () => number = Date.now): Promise<T> {
+  const key = scanKey(texts, re);
+  const release = await scanSlot();
+  try {
+    const slowAt = slowScans.get(key);
+    if (slowAt !== undefined && now() - slowAt < SLOW_SCAN_MEMORY_MS) throw new ScanTimeout('the same expression ran out of time on these texts a moment ago');
+    return await run();
+  } catch (e) {
+    if (e instanceof ScanTimeout && !slowScans.has(key)) {
+      for (const [k, at] of slowScans) if (now() - at >= SLOW_SCAN_MEMORY_MS) slowScans.delete(k);
+      if (slowScans.size >= 100) slowScans.delete(slowScans.keys().next().value!);
+      slowScans.set(key, now());
+    }
+    throw e;
+  } finally {
+    release();
+  }
+}
+
+/** Forgets the scans that ran out of time (tests that time out the same scan more than once). */
+export function forgetSlowScans(): void {
+  slowScans.clear();
+}

@@ -33,10 +33,17 @@ export interface NodeFs {
    * and the rest cut off. Nothing is written when the answer is not 'written'.
    */
   writeExisting(p: string, bytes: Uint8Array, hooks?: WriteExistingHooks): Promise<WriteExistingResult>;
+  /** how many names the regular file at `p` has (hard links; a link at `p` is not followed); 0 when none is there */
+  hardLinks(p: string): Promise<number>;
+  /**
+   * The bytes of the regular file at `p`, read without following a link at the name (O_NOFOLLOW)
+   * and only when the file has no other name (one hard link): undefined otherwise, or when missing.
+   */
+  readOwnFile(p: string): Promise<Uint8Array | undefined>;
 }
 
 /** why writeExisting wrote nothing; `at` is the path where it found the problem */
-export type WriteExistingResult = { ok: true } | { ok: false; cause: 'link' | 'notDirectory' | 'notFile' | 'missing' | 'changed'; at: string };
+export type WriteExistingResult = { ok: true } | { ok: false; cause: 'link' | 'hardLink' | 'notDirectory' | 'notFile' | 'missing' | 'changed'; at: string };
 
 /** test seam: runs between the checks and the open (a swap there is what the inode check catches) */
 export interface WriteExistingHooks {
@@ -59,6 +66,25 @@ export const nodeFs: NodeFs | undefined = {
   },
   mkdir: (p) => fsp.mkdir(p).then(() => undefined),
   writeExisting,
+  async hardLinks(p) {
+    const st = await fsp.lstat(p).catch((err: unknown) => (codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR' ? undefined : Promise.reject(err)));
+    return st && st.isFile() ? st.nlink : 0;
+  },
+  async readOwnFile(p) {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(p, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+    } catch {
+      return undefined; // missing, a link (ELOOP), a FIFO: nothing to read here
+    }
+    try {
+      const st = await handle.stat();
+      if (!st.isFile() || st.nlink !== 1) return undefined;
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  },
   async createExclusive(p, bytes) {
     // Cheap early answer for a taken name (no temporary write); link() below is the real check.
     if (
@@ -122,6 +148,8 @@ async function writeExisting(p: string, bytes: Uint8Array, hooks?: WriteExisting
   if (!seen) return { ok: false, cause: 'missing', at: p };
   if (seen.isSymbolicLink()) return { ok: false, cause: 'link', at: p };
   if (!seen.isFile()) return { ok: false, cause: 'notFile', at: p };
+  // Another name of the same file may be outside the workspace: writing here would change it there.
+  if (seen.nlink > 1) return { ok: false, cause: 'hardLink', at: p };
   await hooks?.beforeOpen?.();
   let handle: fsp.FileHandle;
   try {
@@ -136,6 +164,7 @@ async function writeExisting(p: string, bytes: Uint8Array, hooks?: WriteExisting
   try {
     const st = await handle.stat();
     if (!st.isFile()) return { ok: false, cause: 'notFile', at: p };
+    if (st.nlink > 1) return { ok: false, cause: 'hardLink', at: p };
     if (st.dev !== seen.dev || st.ino !== seen.ino) return { ok: false, cause: 'changed', at: p };
     // The open followed no link at the name, but one swapped in above it would have been
     // followed: the handle must still be the file at `p`, reached through real folders.

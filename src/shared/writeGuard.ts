@@ -159,6 +159,7 @@ export async function guardWrite(uri: vscode.Uri, options: WriteGuardOptions = {
       (a, b) => path.join(a, b),
     );
     if (!walk.ok) return refuse('link', linkMessage(display, walk.cause, walk.at));
+    if (g.exists && (await nodeFs!.hardLinks(g.realPath)) > 1) return refuse('link', hardLinkMessage(display));
     const configures = toolConfigKind(g.relative) ?? toolConfigKind(g.realRelative);
     // Only a link below a workspace folder moves the target; a folder that is itself reached
     // through a link (/tmp -> /private/tmp) keeps the name the editor knows the file by.
@@ -206,6 +207,13 @@ export async function guardWrite(uri: vscode.Uri, options: WriteGuardOptions = {
     exists,
     ...(configures ? { configures } : {}),
   };
+}
+
+function hardLinkMessage(shown: string): string {
+  return vscode.l10n.t(
+    '{0} is a hard link: the same file has another name, which may be outside the workspace, so Modelgate does not change it. Edit it yourself if you mean to.',
+    shown,
+  );
 }
 
 function linkMessage(shown: string, cause: 'link' | 'notDirectory', at: string): string {
@@ -268,6 +276,8 @@ export async function writeExistingNoFollow(w: WriteTarget, bytes: Uint8Array, o
           'link',
           vscode.l10n.t('{0} was changed into a symbolic link (or swapped for another file) just before the write, so nothing was written.', w.display),
         );
+      case 'hardLink':
+        return refuse('link', hardLinkMessage(w.display));
       case 'notDirectory':
         return refuse('link', linkMessage(w.display, 'notDirectory', r.at));
       case 'notFile':

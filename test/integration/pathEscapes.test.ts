@@ -153,6 +153,22 @@ describe('path escapes: tools and image saving (real VS Code, real disk)', funct
       assert.deepEqual(names.sort(), ['same-1-2.png', 'same-1.png']);
     });
 
+    it('two runs saving the same name at once write two files where the file system has no exclusive create (remote, virtual and web folders)', async () => {
+      // vscode.workspace.fs as a remote or web folder's provider answers: each call a moment later
+      const later = <T>(p: Thenable<T>) => new Promise<T>((resolve, reject) => setTimeout(() => void p.then(resolve, reject), 20));
+      const slow = {
+        stat: (u: vscode.Uri) => later(vscode.workspace.fs.stat(u)),
+        createDirectory: (u: vscode.Uri) => later(vscode.workspace.fs.createDirectory(u)),
+        writeFile: (u: vscode.Uri, b: Uint8Array) => later(vscode.workspace.fs.writeFile(u, b)),
+        delete: (u: vscode.Uri, o?: { recursive?: boolean; useTrash?: boolean }) => later(vscode.workspace.fs.delete(u, o)),
+        readDirectory: (u: vscode.Uri) => later(vscode.workspace.fs.readDirectory(u)),
+      } as unknown as vscode.FileSystem;
+      const [a, b] = await Promise.all([saveAllOrNothing(dir(), [img('slow-1')], { fs: slow }), saveAllOrNothing(dir(), [img('slow-1')], { fs: slow })]);
+      assert.notEqual(a![0]!.fsPath, b![0]!.fsPath);
+      const names = fs.readdirSync(path.join(ws, FIX, 'img')).filter((f) => f.startsWith('slow-1'));
+      assert.deepEqual(names.sort(), ['slow-1-2.png', 'slow-1.png']);
+    });
+
     it('eight runs of three images with the same names at once: 24 distinct complete files', async () => {
       const runs = await Promise.all(Array.from({ length: 8 }, () => saveAllOrNothing(dir(), [img('burst-1'), img('burst-2'), img('burst-3')])));
       const all = runs.flat().map((u) => u.fsPath);

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { utf8Encode } from '../../platform/bytes';
+import { nodeFs } from '../../platform/fs';
 import { AnswerChanges, countsOf, type StagedFile } from './answerChanges';
 import { errorText } from '../../core/errorText';
 
@@ -35,6 +36,9 @@ const manifestSchema = z.object({
 });
 
 type Manifest = z.infer<typeof manifestSchema>;
+
+/** A file's name as the panel and the restore dialog show it: workspace-relative, from its URI. */
+export const shownName = (uri: vscode.Uri): string => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 
 const safeId = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120);
 
@@ -118,10 +122,24 @@ export class CheckpointStore {
     }
   }
 
-  /** The original text of a file of the answer (undefined when it did not exist or is gone). */
+  /**
+   * The original text of a file of the answer (undefined when it did not exist or is gone). The
+   * blob is read only when it is a file of its own: a link there (symbolic, or a hard link: a
+   * second name of some other file) would carry another file's text into the workspace.
+   */
   async original(answerId: string, index: number): Promise<string | undefined> {
+    const blob = vscode.Uri.joinPath(this.#dir(answerId), `${index}.orig`);
     try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.#dir(answerId), `${index}.orig`)));
+      if (blob.scheme === 'file' && nodeFs) {
+        const bytes = await nodeFs.readOwnFile(blob.fsPath);
+        if (!bytes) this.warn(`Edits: the checkpoint blob ${index}.orig of answer ${answerId} is missing or not a file of its own; not read.`);
+        return bytes && new TextDecoder().decode(bytes);
+      }
+      if ((await vscode.workspace.fs.stat(blob)).type & vscode.FileType.SymbolicLink) {
+        this.warn(`Edits: the checkpoint blob ${index}.orig of answer ${answerId} is a link; not read.`);
+        return undefined;
+      }
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(blob));
     } catch {
       return undefined;
     }
@@ -212,10 +230,12 @@ export class CheckpointStore {
         const wasPending = f.state === 'pending';
         if (wasPending) a.note = vscode.l10n.t('Changes that were not kept before the window reloaded were dropped; nothing of them was saved.');
         // texts are not stored: `original` only says whether the file existed; restore reads the blob
+        const uri = vscode.Uri.parse(f.uri);
         a.files.set(f.key, {
           key: f.key,
-          uri: vscode.Uri.parse(f.uri),
-          display: f.display,
+          uri,
+          // named from the location acted on, never from the manifest's text (the two could disagree)
+          display: shownName(uri),
           original: f.existed ? '' : undefined,
           text: f.deleted ? undefined : '',
           state: wasPending ? (f.keptBefore ? 'kept' : 'undone') : f.state,

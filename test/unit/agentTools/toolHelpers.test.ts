@@ -15,7 +15,17 @@ import {
   splitLines,
 } from '../../../src/agentTools/text';
 import { checkRelativeGlob, escapeGlob, excludeGlob, expandBraces } from '../../../src/agentTools/globs';
-import { compileRegex, literalTester, MAX_RUNNING_SCANS, regexTester, scanText, ScanTimeout } from '../../../src/agentTools/textScan';
+import {
+  compileRegex,
+  forgetSlowScans,
+  limitedScan,
+  literalTester,
+  MAX_RUNNING_SCANS,
+  regexTester,
+  scanText,
+  ScanTimeout,
+  SLOW_SCAN_MEMORY_MS,
+} from '../../../src/agentTools/textScan';
 import * as fs from 'node:fs';
 import { createRegexScanner, endIdleScanWorkers, endScanHost, idleScanWorkers, scanHostPid } from '../../../src/agentTools/regexScan';
 
@@ -194,6 +204,52 @@ describe('tool globs', () => {
 });
 
 describe('tool text scan', () => {
+  beforeEach(() => forgetSlowScans());
+
+  it('a scan just like one that ran out of time answers at once: twenty identical scans at once run the limit four times, not twenty', async () => {
+    let runs = 0;
+    let clock = 0;
+    const slow = () => {
+      runs++;
+      return new Promise<never>((_, reject) => setTimeout(() => reject(new ScanTimeout('timed out')), 20));
+    };
+    const re = compileRegex('(a+)+$');
+    const texts = [`${'a'.repeat(40)}!\n`];
+    const all = await Promise.allSettled(Array.from({ length: 20 }, () => limitedScan(texts, re, slow, () => clock)));
+    assert.ok(
+      all.every((r) => r.status === 'rejected' && r.reason instanceof ScanTimeout),
+      'every one answers "too slow"',
+    );
+    assert.equal(runs, MAX_RUNNING_SCANS, 'only the scans that started before the first ran out of time ran');
+    // other texts, or another expression: they run
+    await assert.rejects(
+      limitedScan([`${'a'.repeat(41)}!\n`], re, slow, () => clock),
+      ScanTimeout,
+    );
+    await assert.rejects(
+      limitedScan(texts, compileRegex('(a*)+$'), slow, () => clock),
+      ScanTimeout,
+    );
+    assert.equal(runs, MAX_RUNNING_SCANS + 2);
+    // remembered for a while only
+    clock += SLOW_SCAN_MEMORY_MS;
+    await assert.rejects(
+      limitedScan(texts, re, slow, () => clock),
+      ScanTimeout,
+    );
+    assert.equal(runs, MAX_RUNNING_SCANS + 3);
+    // a scan that answered is not remembered
+    assert.deepEqual(
+      await limitedScan(
+        ['x'],
+        re,
+        () => Promise.resolve('hits'),
+        () => clock,
+      ),
+      'hits',
+    );
+  });
+
   it('matches literally with smart case', () => {
     const text = 'const Foo = 1;\nfoo();\nbar\n';
     assert.deepEqual(

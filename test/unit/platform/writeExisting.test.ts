@@ -3,7 +3,7 @@
 // the file's name or at any folder above it is refused with nothing written where it leads, and
 // a file swapped for a link (or another file) between the checks and the open is refused too.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFs } from '../../../src/platform/fs';
@@ -47,6 +47,33 @@ describe('nodeFs.writeExisting: an existing file written without following links
     const r = await nodeFs!.writeExisting(join(dir, 'later', 'x.ts'), bytes('new\n'));
     assert.deepEqual(r, { ok: false, cause: 'link', at: join(dir, 'later') });
     assert.equal(readFileSync(join(outside, 'elsewhere', 'x.ts'), 'utf8'), 'old\n');
+  });
+
+  it('refuses a hard link (a second name of a file that may be outside): nothing is written to either name', async () => {
+    const target = join(outside, 'shared.ts');
+    writeFileSync(target, 'old\n');
+    linkSync(target, join(dir, 'shared.ts'));
+    const r = await nodeFs!.writeExisting(join(dir, 'shared.ts'), bytes('new\n'));
+    assert.deepEqual(r, { ok: false, cause: 'hardLink', at: join(dir, 'shared.ts') });
+    assert.equal(readFileSync(target, 'utf8'), 'old\n');
+    assert.equal(await nodeFs!.hardLinks(join(dir, 'shared.ts')), 2);
+    assert.equal(await nodeFs!.hardLinks(join(dir, 'none.ts')), 0);
+  });
+
+  it('readOwnFile reads a file of its own, never a symbolic or hard link to another file', async () => {
+    const target = join(outside, 'secret.txt');
+    writeFileSync(target, 'secret\n');
+    writeFileSync(join(dir, 'own.txt'), 'own\n');
+    symlinkSync(target, join(dir, 'sym.txt'));
+    linkSync(target, join(dir, 'hard.txt'));
+    const text = async (name: string) => {
+      const b = await nodeFs!.readOwnFile(join(dir, name));
+      return b && new TextDecoder().decode(b);
+    };
+    assert.equal(await text('own.txt'), 'own\n');
+    assert.equal(await text('sym.txt'), undefined);
+    assert.equal(await text('hard.txt'), undefined);
+    assert.equal(await text('missing.txt'), undefined);
   });
 
   it('refuses a missing file, a folder, and a path through a file', async () => {
