@@ -38,7 +38,7 @@ import { ConversationCompactor } from './compaction/conversationCompactor';
 import { compactCommand } from './compaction/overflowErrors';
 import type { CompactionAsk } from './compaction/compactionTriggers';
 import { exportConversation } from './conversations/conversationExport';
-import { ConversationActions } from './conversations/conversationActions';
+import { ConversationActions } from './conversationActions';
 import { PanelFacts } from './context/panelFacts';
 import { ESTIMATE_RULE } from '../core/quote/promptCount';
 

@@ -2,11 +2,11 @@
 // approval cards, its tools from VS Code, its rules chips and its edits go with it) and rename.
 // The controller (chatController.ts) owns this and exposes each as its public method.
 import * as vscode from 'vscode';
-import type { ChatScope } from '../chatScope';
-import type { AnswerRuns } from '../answers/answerRuns';
-import type { PanelApprovals } from '../cards/panelApprovals';
-import type { EditsPanel } from '../cards/editsPanel';
-import type { ChatTools } from '../../agentTools/chatTools';
+import type { ChatScope } from './chatScope';
+import type { AnswerRuns } from './answers/answerRuns';
+import type { PanelApprovals } from './cards/panelApprovals';
+import type { EditsPanel } from './cards/editsPanel';
+import type { ChatTools } from '../agentTools/chatTools';
 
 export class ConversationActions {
   constructor(
