@@ -114,13 +114,13 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     assert.equal(summaryRequests().length, summaries, 'a warm cache is never thrown away while the window has room');
     const priceNote = /before sending: cheaper than sending them again over the next \d+ turns \(about \$[\d.]+ saved\)/;
     assert.ok(!notices().some((n) => priceNote.test(n.message)));
-    const cool = async () => {
-      // a pause of two hours: the cache of the last request has gone
+    const cool = async (hours: number) => {
+      // a pause of some hours: the cache of the last request has gone
       const store = await chat().history();
       await store.flush();
       const c = store.active;
       assert.ok(c.lastRequest, 'the conversation remembers its last request');
-      c.lastRequest.at -= 2 * 60 * 60_000;
+      c.lastRequest.at -= hours * 60 * 60_000;
       // stored, so a re-read of the file (another window's change) keeps the pause
       store.changed(c);
       await store.flush();
@@ -135,7 +135,7 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
       return false;
     });
     try {
-      await cool();
+      await cool(2);
       await chat().send(question(9));
     } finally {
       chat().setCompactionAsk(undefined);
@@ -150,7 +150,8 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     assert.equal(last.role === 'assistant' && last.status, 'done', 'Cancel sends the message as it is');
 
     // automatic: compacted first, said in one line with its cost, and the message sent after the summary
-    await cool();
+    // longer than the last pause: the simulator's cache did survive that one, and the quote learned it
+    await cool(6);
     const before = chatRequests().length;
     await chat().send(question(10));
     assert.equal(summaryRequests().length, summaries + 1, 'compacted by price');
