@@ -208,7 +208,7 @@ const PLAIN_NODE = [
   'src/chat/context/{systemPrompt,turnContext}.ts',
   'src/chat/conversations/{conversationMerge,conversationSearch,conversationStore,conversationTranscript}.ts',
   'src/chat/view/{chatHtml,insertion}.ts',
-  'src/images/{fileNames,imageLinks,imageOptions,imageRequest,pngText}.ts',
+  'src/images/{fileNames,imageLinks,imageOptions,imagePriceText,imageRequest,pngText}.ts',
   'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice,vsCodeChatPlan}.ts',
   'src/spendingView/spendHtml.ts',
   'src/spendingView/spendHistoryHtml.ts',

@@ -10,7 +10,7 @@ import { ModelStatusBar } from './statusBar/statusBar';
 import { LearnedWindowStore } from './services/learnedWindowStore';
 import { ChannelHealthStore } from './services/channelHealthStore';
 import { CompletionsState } from './services/completionsState';
-import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
+import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickerRows, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
 import { createLog } from './services/log';
 import { registerLazyFeatures } from './featureLoading/lazyFeatures';
 import { startActivationClock } from './featureLoading/activationTiming';
@@ -132,11 +132,13 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     modelPickerItems: () => modelPickerItems(services),
     statusBarTooltip: () => statusBar.tooltip,
     pickerActiveRow,
+    pickerRows,
     get chat() {
       return features.chat();
     },
     imageTool: () => features.imageTool(),
     panelImageTool: () => features.panelImageTool(),
+    imageQuestion: () => features.imageQuestion(),
     loadedFeatures: () => features.loaded(),
     activationTiming,
     spend: spend.api,

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ChatApi } from './chat';
 import type { ModelCatalogue } from './core/catalogue/modelCatalogue';
 import type { ActivationTiming } from './featureLoading/activationTiming';
-import type { ImageLmTool, PanelImageTool } from './images';
+import type { ImageLmTool, ImageQuestionView, PanelImageTool } from './images';
 import type { FeatureLoad } from './featureLoading/lazyFeatures';
 import type { KeyStore } from './services/keyStore';
 import type { Settings } from './services/settings';
@@ -61,12 +61,16 @@ export interface ModelgateApi extends ModelgatePublicApi {
   statusBarTooltip(): string;
   /** the row VS Code makes active in the open model/channel picker (the one Enter picks); undefined once it closes */
   pickerActiveRow(): string | undefined;
+  /** the open model/channel picker's rows in order, separators included; undefined once it closes */
+  pickerRows(): PickerItemView[] | undefined;
   /** the chat feature (built on first access, like the chat view's first use) */
   readonly chat: ChatApi;
   /** the vscode.lm image tool once built (its last confirmation: VS Code shows it in a dialog the tests cannot read) */
   imageTool(): ImageLmTool | undefined;
   /** the chat panel's generate_image tool once built (tests replace its questions), else undefined */
   panelImageTool(): PanelImageTool | undefined;
+  /** the image command's open question as shown (title, rows with their prices), else undefined */
+  imageQuestion(): ImageQuestionView | undefined;
   /** chat, images and lm are built on first use: which are built so far, and what triggered each */
   loadedFeatures(): FeatureLoad[];
   /** where activation's time goes, in ms (printed by the activation integration test) */

@@ -123,6 +123,8 @@ export interface ComposerState {
   /** estimated tokens of the next request vs the model's window */
   contextTokens: number;
   contextWindow: number;
+  /** the model thinks before it answers: its reasoning effort (`default`: none is sent, the model decides); absent for a model that does not */
+  reasoningEffort?: string;
   hasKey: boolean;
   /** the project's rules files found (AGENTS.md, .github/copilot-instructions.md) and whether this conversation uses each */
   rules?: Array<{ path: string; on: boolean }>;

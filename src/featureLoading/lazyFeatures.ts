@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { ChatApi } from '../chat';
 import { CHAT_VIEW_ID, FEATURE_COMMANDS, IMAGE_TOOL, LM_VENDOR } from '../shared/featureIds';
-import type { ImageLmTool, PanelImageTool } from '../images';
+import type { ImageLmTool, ImageQuestionView, PanelImageTool } from '../images';
 import type { VsCodeChatPrompts } from '../lm';
 import { loadChatModule, loadCompletionsModule, loadImagesModule, loadLmModule } from './featureBundles';
 import { registerCompletionsProxy } from './completionsProxy';
@@ -41,6 +41,8 @@ export interface Features {
   imageTool(): ImageLmTool | undefined;
   /** the chat panel's generate_image tool once built (tests answer its questions), else undefined */
   panelImageTool(): PanelImageTool | undefined;
+  /** the image command's open question as shown (tests read its rows and prices), else undefined */
+  imageQuestion(): ImageQuestionView | undefined;
   /** finishes the last transcript write (deactivate); nothing to do when chat was never built */
   flush(): Promise<void> | undefined;
   /** completions as you type once built (the first keystroke that may complete), else undefined */
@@ -181,6 +183,7 @@ export function registerLazyFeatures(services: Services, hooks: FeatureHooks): F
     loaded: () => loads.map((l) => ({ ...l })),
     imageTool: () => imageTool,
     panelImageTool: () => panelImageTool,
+    imageQuestion: () => (images ? loadImagesModule().openImageQuestion() : undefined),
     flush: () => chat?.api.controller.close(),
     completions: () => completions.feature(),
     completionsStatus: () => statusItem,

@@ -1,12 +1,15 @@
 // The questions of the interactive command: the prompt, then only what the chosen model
 // supports (read from the catalogue through optionSpace): the model when there is more than
 // one, the size when there is a choice, the number of images when maxN > 1, quality and style
-// where the model has them. Each list starts on the last choice made with that model.
+// where the model has them. Each list starts on the last choice made with that model. Every row
+// that changes what the request costs says what it costs (./imagePriceText.ts), and the last step
+// says the whole request's price in its title, so nothing is spent on a price never shown.
 // Escape at any step returns undefined: the caller stops silently.
 import * as vscode from 'vscode';
 import type { ImageModelInfo, ModelCatalogue } from '../core/catalogue/modelCatalogue';
 import { defaultChoices, optionSpace, SIZE_NOTES, type ImageChoices, type ImageQuality, type ImageStyle } from './imageOptions';
 import type { LastImageChoices } from './lastChoices';
+import { choicePriceText, modelPriceText, requestCost, requestPriceText } from './imagePriceText';
 
 export interface ImageAnswers {
   prompt: string;
@@ -21,9 +24,18 @@ interface Choice<T> {
   value: T;
 }
 
+/** The question on screen as the user reads it (ModelgateApi.imageQuestion, for tests); undefined once it closed. */
+export interface ImageQuestionView {
+  title: string;
+  rows: { label: string; description?: string; detail?: string }[];
+}
+let shown: ImageQuestionView | undefined;
+export const openImageQuestion = (): ImageQuestionView | undefined => shown;
+
 /** A single-choice quick pick that starts on `active`; undefined on Escape. */
 function pickOne<T>(title: string, placeholder: string, choices: Choice<T>[], active: T): Promise<T | undefined> {
   return new Promise((resolve) => {
+    shown = { title, rows: choices.map(({ label, description, detail }) => ({ label, description, detail })) };
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: T }>();
     qp.title = title;
     qp.placeholder = placeholder;
@@ -34,6 +46,7 @@ function pickOne<T>(title: string, placeholder: string, choices: Choice<T>[], ac
     const finish = (value: T | undefined) => {
       if (done) return;
       done = true;
+      shown = undefined;
       resolve(value);
       qp.dispose();
     };
@@ -66,9 +79,11 @@ export async function askModel(catalogue: ModelCatalogue, preferred: string): Pr
     models.map((m) => ({
       label: m.label,
       description: m.id === m.label ? undefined : m.id,
+      // the price first, so a narrow picker cuts the options, never the price
       detail: m.rulesUnknown
-        ? vscode.l10n.t('listed by the gateway; its options are not known here, the gateway decides')
+        ? `${modelPriceText(m)} · ${vscode.l10n.t('listed by the gateway; its options are not known here, the gateway decides')}`
         : [
+            modelPriceText(m),
             vscode.l10n.t('sizes {0}', optionSpace(m).sizes.join(', ')),
             m.maxN > 1 ? vscode.l10n.t('up to {0} images', m.maxN) : vscode.l10n.t('1 image per request'),
             m.quality ? vscode.l10n.t('quality') : '',
@@ -93,7 +108,8 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
     const size = await pickOne(
       title(vscode.l10n.t('Size')),
       vscode.l10n.t('Image size'),
-      space.sizes.map((s) => ({ label: s, description: SIZE_NOTES[s], value: s })),
+      // the price first: a narrow quick pick cuts the end of a description
+      space.sizes.map((s) => ({ label: s, description: `${choicePriceText(model, s, 1)} · ${SIZE_NOTES[s]}`, value: s })),
       start.size,
     );
     if (!size) return undefined;
@@ -103,7 +119,7 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
     const n = await pickOne(
       title(vscode.l10n.t('Number of images')),
       vscode.l10n.t('How many images?'),
-      space.counts.map((c) => ({ label: String(c), value: c })),
+      space.counts.map((c) => ({ label: String(c), description: choicePriceText(model, choices.size, c), value: c })),
       start.n,
     );
     if (!n) return undefined;
@@ -114,7 +130,11 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
     const quality = await pickOne(
       title(vscode.l10n.t('Quality')),
       vscode.l10n.t('Quality'),
-      space.qualities.map((q) => ({ label: q, description: notes[q], value: q })),
+      space.qualities.map((q) => ({
+        label: q,
+        description: `${requestPriceText(requestCost(model, choices.size, choices.n, q), choices.n)} · ${notes[q]}`,
+        value: q,
+      })),
       start.quality,
     );
     if (!quality) return undefined;
@@ -122,8 +142,10 @@ export async function askOptions(model: ImageModelInfo, last: LastImageChoices):
   }
   if (space.styles) {
     const notes: Record<ImageStyle, string> = { vivid: vscode.l10n.t('dramatic, hyper-real'), natural: vscode.l10n.t('more natural, less saturated') };
+    // the style changes nothing in the price: the title says what the request costs
+    const price = requestPriceText(requestCost(model, choices.size, choices.n, choices.quality), choices.n);
     const style = await pickOne(
-      title(vscode.l10n.t('Style')),
+      vscode.l10n.t('{0} · {1}', title(vscode.l10n.t('Style')), price),
       vscode.l10n.t('Style'),
       space.styles.map((s) => ({ label: s, description: notes[s], value: s })),
       start.style,

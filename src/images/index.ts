@@ -11,6 +11,7 @@ export function registerImageCommands(services: Services): vscode.Disposable[] {
 }
 
 export { GENERATE_IMAGE_COMMAND } from './generateImageCommand';
+export { openImageQuestion, type ImageQuestionView } from './imageQuestions';
 export { ImageLmTool, PanelImageTool };
 export { runImageJob, type ImageJob, type ImageJobDeps, type ImageJobResult } from './imageJob';
 /** The `modelgate_generate_image` tool of vscode.lm (registered by src/featureLoading/lazyFeatures.ts). */

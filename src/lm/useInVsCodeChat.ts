@@ -1,7 +1,7 @@
 // "Modelgate: Use in VS Code Chat": the user settings that let VS Code's own Chat view answer with
 // a Modelgate model when no GitHub account is signed in (docs/vscode-chat.md). It says what it
-// will change first (a modal with Change Settings and one way out, Don't Change, which Escape
-// takes too), writes the user's (global) settings only (the user's settings.json, opened in an
+// will change first (a modal whose default button, the one Enter takes, is Don't Change; Escape
+// changes nothing too), writes the user's (global) settings only (the user's settings.json, opened in an
 // editor: chat.allowAnonymousAccess cannot be written through the configuration API), never a
 // workspace's, writes nothing that is already set, then opens the Chat view itself (a button in a
 // notification is gone once the notification hides) and offers Undo. The one way into VS Code's
@@ -22,13 +22,22 @@ export interface VsCodeChatPrompts {
   chatOpened?(modelId: string): void;
 }
 
+/**
+ * The modal's buttons, in order. The safe choice is the one Enter takes: VS Code makes a modal's
+ * first button the primary one and never its close button, so "Don't Change" comes first as a
+ * plain button, and VS Code adds its own Cancel, which Escape and closing the dialog take (it
+ * changes nothing either).
+ */
+export function confirmButtons(): { keep: vscode.MessageItem; change: vscode.MessageItem; order: vscode.MessageItem[] } {
+  const keep: vscode.MessageItem = { title: vscode.l10n.t("Don't Change") };
+  const change: vscode.MessageItem = { title: vscode.l10n.t('Change Settings') };
+  return { keep, change, order: [keep, change] };
+}
+
 export const defaultPrompts: VsCodeChatPrompts = {
   async confirm(message, detail) {
-    // "Don't Change" is the close affordance: VS Code adds no Cancel of its own beside it, and
-    // Escape or closing the dialog answer it.
-    const keep: vscode.MessageItem = { title: vscode.l10n.t("Don't Change"), isCloseAffordance: true };
-    const change: vscode.MessageItem = { title: vscode.l10n.t('Change Settings') };
-    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, change, keep)) === change;
+    const { change, order } = confirmButtons();
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, ...order)) === change;
   },
   notify: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
 };

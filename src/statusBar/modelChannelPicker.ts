@@ -66,6 +66,9 @@ type Item = vscode.QuickPickItem & { run?: () => Promise<unknown>; picks?: true 
  */
 let lastPickerActive: string | undefined;
 export const pickerActiveRow = (): string | undefined => lastPickerActive;
+/** The rows of the open picker, separators included, in order (ModelgateApi.pickerRows, for tests); undefined once it closed. */
+let lastPickerRows: PickerItemView[] | undefined;
+export const pickerRows = (): PickerItemView[] | undefined => lastPickerRows;
 
 /** The price with where it came from: "$2 / $8 per 1M (gateway)" or "… (settings)". */
 export function priceWithSource(cat: ModelCatalogue, model: string, channel: ChannelChoice): string {
@@ -76,7 +79,47 @@ export function priceWithSource(cat: ModelCatalogue, model: string, channel: Cha
   return price;
 }
 
+/**
+ * The model rows; under the current model, when it thinks, one row with its reasoning effort
+ * (it opens the effort's own list): beside the model it applies to, on the picker's first screen
+ * (the picker opens on the current model), not in a section under the channels and the key.
+ */
 function modelItems(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
+  const rows = modelRows(cat, current, channel);
+  const effort = effortRow(cat, current);
+  if (!effort) return rows;
+  const at = rows.findIndex((r) => r.label.startsWith('$(check)'));
+  rows.splice(at < 0 ? rows.length : at + 1, 0, effort);
+  return rows;
+}
+
+/** The effort in words: "high", or "model default" when none is sent. */
+export function effortText(effort: string | undefined): string {
+  return effort ?? vscode.l10n.t('model default');
+}
+
+/** The row that shows the current model's reasoning effort and opens the list of efforts; undefined for a model that does not think. */
+function effortRow(cat: ModelCatalogue, model: string): Item | undefined {
+  const m = cat.chatModel(model);
+  if (!m?.reasoning) return undefined;
+  return {
+    label: `$(blank) $(lightbulb) ${vscode.l10n.t('Reasoning effort: {0}', effortText(m.params?.reasoningEffort))}`,
+    description: vscode.l10n.t('how long {0} thinks before it answers; pick to change', model),
+    run: () => pickReasoningEffort(cat, model),
+    picks: true,
+  };
+}
+
+/** The list of efforts for `model`, the current one checked (Enter keeps it). */
+export function pickReasoningEffort(cat: ModelCatalogue, model: string): Promise<boolean> {
+  return show(
+    reasoningItems(cat, model),
+    vscode.l10n.t('Modelgate: Reasoning Effort of {0}', model),
+    vscode.l10n.t('How long the model thinks before it answers'),
+  );
+}
+
+function modelRows(cat: ModelCatalogue, current: string, channel: ChannelChoice): Item[] {
   return cat.chatModels().map((m) => ({
     label: `${m.id === current ? '$(check) ' : '$(blank) '}${m.id}`,
     // a model the gateway does not list is here only because the user set it: say so
@@ -144,6 +187,7 @@ async function show(items: Item[], title: string, placeHolder: string): Promise<
   const current = initialRow(items);
   if (current) qp.activeItems = [current];
   lastPickerActive = current?.label;
+  lastPickerRows = items.map(({ label, description, detail }) => ({ label, description, detail }));
   qp.onDidChangeActive((active) => (lastPickerActive = active[0]?.label));
   const pick = await new Promise<Item | undefined>((resolve) => {
     qp.onDidAccept(() => resolve(qp.selectedItems[0] ?? qp.activeItems[0]));
@@ -152,6 +196,7 @@ async function show(items: Item[], title: string, placeHolder: string): Promise<
   });
   qp.dispose();
   lastPickerActive = undefined;
+  lastPickerRows = undefined;
   if (!pick?.run) return false;
   await pick.run();
   return pick.picks === true;
@@ -210,8 +255,6 @@ export async function pickModelOrChannel(services: Services, completionsHourly: 
     sep(vscode.l10n.t('Channel')),
     ...channelItems(services, s.chatModel, s.channel),
   ];
-  const effort = reasoningItems(cat, s.chatModel);
-  if (effort.length) items.push(sep(vscode.l10n.t('Reasoning effort')), ...effort);
   items.push(sep(vscode.l10n.t('Completions as you type')), completionsRow(services, completionsHourly));
   items.push(
     sep(vscode.l10n.t('Gateway')),
@@ -234,9 +277,12 @@ export async function pickModelOrChannel(services: Services, completionsHourly: 
       run: async () => vscode.commands.executeCommand('modelgate.useInVsCodeChat'),
     } as Item,
   );
+  const model = cat.chatModel(s.chatModel);
   return show(
     items,
-    vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
+    model?.reasoning
+      ? vscode.l10n.t('Modelgate: {0} · {1} · reasoning effort {2}', s.chatModel, CHANNEL_INFO[s.channel].label, effortText(model.params?.reasoningEffort))
+      : vscode.l10n.t('Modelgate: {0} · {1}', s.chatModel, CHANNEL_INFO[s.channel].label),
     vscode.l10n.t('Pick a model or a channel for the next request'),
   );
 }

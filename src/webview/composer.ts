@@ -3,7 +3,7 @@
 // (debounced) so nothing typed is lost when the view is hidden, reloaded or restarted.
 import type { ComposerState, WebviewMessage } from '../chat/protocol';
 import { clear, h, isElement } from './dom';
-import { formatContextUse } from './format';
+import { formatContextUse, formatInt } from './format';
 import { icon } from './icons';
 import { l10n } from './panelL10n';
 import { attachmentChip } from './messageViews';
@@ -182,7 +182,7 @@ export class Composer {
     for (const a of state.attachments) this.chips.appendChild(attachmentChip(this.doc, a, true));
     this.chips.hidden = state.attachments.length === 0 && !state.rules?.length;
     // at the default side-bar width the channel's word gives way to its icon, then the name is elided in the middle
-    this.modelChip.set(state.model, state.channel);
+    this.modelChip.set(state.model, state.channel, state.reasoningEffort);
     this.renderMeter(state);
     this.toolPicker.setTools(state.vscodeTools);
     const hints: string[] = [];
@@ -293,6 +293,10 @@ export class Composer {
   private refresh(): void {
     const busy = this.busy;
     this.sendButton.disabled = !this.ready || busy;
+    // Stop takes Send's place while an answer runs (Send cannot send then): at 290 px the model
+    // chip keeps the room of the button that is gone, and its name reads whole
+    if (busy && this.doc.activeElement === this.sendButton) this.input.focus();
+    this.sendButton.hidden = busy;
     this.stopButton.hidden = !busy;
     this.stopButton.disabled = !busy;
     this.element.classList.toggle('busy', busy);
@@ -334,12 +338,21 @@ export class Composer {
     this.meter.setAttribute('aria-valuetext', detail);
     this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
     this.meter.classList.toggle('over', percent >= 100);
-    this.meter.title =
+    // the title says the window's size too ("of 1,000,000 tokens"): at 290 px the meter shows the share only
+    const why =
       percent >= 100
         ? l10n.t("The conversation no longer fits the model's context window: start a new chat or remove attachments.")
         : percent >= CONTEXT_WARN_PERCENT
           ? l10n.t("The conversation is close to the model's context window.")
           : l10n.t("Estimated share of the model's context window the next request uses.");
+    const size = l10n.t(
+      'Context: {0} of {1} tokens ({2}), the context window of {3}.',
+      formatInt(state.contextTokens),
+      formatInt(state.contextWindow),
+      this.meterPercent.textContent ?? '',
+      state.model,
+    );
+    this.meter.title = `${size} ${why}`;
   }
 
   private onKeyDown(e: KeyboardEvent): void {

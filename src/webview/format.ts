@@ -60,6 +60,17 @@ export function formatTotalCost(total: number | undefined, unpriced: number): st
 }
 
 /**
+ * The header badge's short form, so a conversation with an answer that has no price (unpriced, or
+ * stopped before its usage came) keeps the header on one row at 290 px: "≥ $0.0123" (at least
+ * what is known), "no price" when nothing is; the badge's title and accessible name say it whole.
+ */
+export function formatTotalCostShort(total: number | undefined, unpriced: number): string {
+  if (!unpriced) return formatTotalCost(total, unpriced);
+  const known = total !== undefined && Number.isFinite(total) && total > 0;
+  return known ? l10n.t('≥ {0}', formatUsd(total)) : l10n.t('no price');
+}
+
+/**
  * "12% of 1M tokens"; "<1%" for a sliver so an almost empty window does not read as 0. `detail`
  * is the meter's spoken value: "Context: 120,400 of 1,000,000 tokens (12%)".
  */

@@ -4,7 +4,7 @@
 // place for a view's actions, next to the history action), not here: one control per action.
 import type { ConversationSummary, WebviewMessage } from '../chat/protocol';
 import { h } from './dom';
-import { formatTotalCost } from './format';
+import { formatTotalCost, formatTotalCostShort } from './format';
 import { icon } from './icons';
 import { l10n } from './panelL10n';
 
@@ -44,7 +44,7 @@ export class Header {
       },
       [icon(doc, 'history'), this.titleText],
     );
-    this.total = h(doc, 'span', { className: 'total-cost', attrs: { title: l10n.t('Cost of this conversation so far') } });
+    this.total = h(doc, 'span', { className: 'total-cost', attrs: { role: 'note', title: l10n.t('Cost of this conversation so far') } });
     this.total.hidden = true;
     this.deleteButton = h(
       doc,
@@ -93,13 +93,16 @@ export class Header {
   setTotalCost(total: number | undefined, unpriced = 0, cachedShare?: number): void {
     const text = formatTotalCost(total, unpriced);
     this.total.hidden = !text;
-    this.total.textContent = text;
+    // short in the badge (one header row at 290 px), whole in its title and accessible name
+    this.total.textContent = formatTotalCostShort(total, unpriced);
     // the badge may be cut: the title has it whole, with how much of the prompts the cache served
     const title = text ? l10n.t('Cost of this conversation so far: {0}', text) : l10n.t('Cost of this conversation so far');
     this.total.title =
       text && cachedShare !== undefined
         ? `${title}. ${l10n.t('{0} of its prompt tokens were read from the cache.', `${Math.round(cachedShare * 100)}%`)}`
         : title;
+    if (text) this.total.setAttribute('aria-label', title);
+    else this.total.removeAttribute('aria-label');
   }
 
   private render(): void {

@@ -1,8 +1,9 @@
 // The composer's model chip: "flagship-text [icon] stable", a button that opens the model and
-// channel picker. At the default side-bar width (about 290 px) the whole text does not fit beside
+// channel picker; for a model that thinks, its reasoning effort follows the channel ("[bulb] high",
+// "auto" when none is sent), where the picker has it too: under the model. At the default side-bar width (about 290 px) the whole text does not fit beside
 // the attach buttons and Send, so it gives way in steps, measured in the real layout;
 // the channel stays readable text at every step:
-//   1. the channel goes to a second line under the name, icon and word ("stacked");
+//   1. the channel (and the effort) go to a second line under the name, icon and word ("stacked");
 //   2. the model name is elided in the middle ("long-c…tools"): the end of a model id (size,
 //      variant, date) usually tells models of one family apart;
 //   3. only when the channel's line alone is wider than the room, its word is abbreviated
@@ -25,6 +26,14 @@ const CHANNEL_ICONS: Record<string, readonly string[]> = {
   economical: ['M20.6 13.4l-7.2 7.2a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8z', 'M7 7h.01'],
 };
 
+/** A light bulb: how hard the model thinks (its reasoning effort). */
+const EFFORT_ICON = ['M9 18h6', 'M10 22h4', 'M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z'];
+
+/** The effort as the chip shows it: the value sent, or "auto" when none is (the model decides). */
+export function effortWord(effort: string): string {
+  return effort === 'default' ? l10n.t('auto') : effort;
+}
+
 /** The channel's word where room is short: a long one abbreviated, the short ones ("stable", "direct", "default") whole. */
 export function shortChannel(channel: string): string {
   if (channel === 'economical') return l10n.t('econ.');
@@ -44,8 +53,10 @@ export class ModelChip {
   readonly element: HTMLButtonElement;
   private name: HTMLElement | undefined;
   private channelWord: HTMLElement | undefined;
+  private effortWord: HTMLElement | undefined;
   private model = '';
   private channel = '';
+  private effort: string | undefined;
   /** what the last fit was measured for: the same text in the same room needs no new fit */
   private fitKey = '';
   private observer: ResizeObserver | undefined;
@@ -61,30 +72,31 @@ export class ModelChip {
     });
   }
 
-  set(model: string, channel: string): void {
-    if (model === this.model && channel === this.channel && this.name) return;
+  /** `effort`: the reasoning effort of a model that thinks (`default`: none sent); undefined for one that does not. */
+  set(model: string, channel: string, effort?: string): void {
+    if (model === this.model && channel === this.channel && effort === this.effort && this.name) return;
     this.model = model;
     this.channel = channel;
+    this.effort = effort;
     const paths = channel ? CHANNEL_ICONS[channel] : undefined;
     this.name = h(this.doc, 'span', { className: 'model-name', text: model });
     this.channelWord = channel ? h(this.doc, 'span', { className: 'model-channel-text', text: channel }) : undefined;
+    this.effortWord = effort ? h(this.doc, 'span', { className: 'model-effort-text', text: effortWord(effort) }) : undefined;
+    const meta = [
+      this.channelWord &&
+        h(this.doc, 'span', { className: 'model-channel' }, [paths && strokeIcon(this.doc, `icon channel-icon channel-${channel}`, paths), this.channelWord]),
+      this.effortWord && h(this.doc, 'span', { className: 'model-effort' }, [strokeIcon(this.doc, 'icon effort-icon', EFFORT_ICON), this.effortWord]),
+    ].filter((e): e is HTMLElement => !!e);
     clear(this.element);
-    this.element.append(
-      this.name,
-      ...(this.channelWord
-        ? [
-            h(this.doc, 'span', { className: 'model-channel' }, [
-              paths && strokeIcon(this.doc, `icon channel-icon channel-${channel}`, paths),
-              this.channelWord,
-            ]),
-          ]
-        : []),
-    );
+    this.element.append(this.name, ...(meta.length ? [h(this.doc, 'span', { className: 'model-meta' }, meta)] : []));
     const label = channel ? l10n.t('Model {0}, channel {1}', model, channel) : l10n.t('Model {0}', model);
-    this.element.setAttribute('aria-label', label);
-    this.element.title = channel
-      ? l10n.t('Model {0}, channel {1}. Pick the model or channel.', model, channel)
-      : l10n.t('Model {0}. Pick the model or channel.', model);
+    const effortLabel = effort ? l10n.t('reasoning effort {0}', effort === 'default' ? l10n.t('the model’s default') : effort) : '';
+    this.element.setAttribute('aria-label', effort ? l10n.t('{0}, {1}', label, effortLabel) : label);
+    this.element.title = effort
+      ? l10n.t('{0}, {1}. Pick the model, channel or reasoning effort.', label, effortLabel)
+      : channel
+        ? l10n.t('Model {0}, channel {1}. Pick the model or channel.', model, channel)
+        : l10n.t('Model {0}. Pick the model or channel.', model);
     this.fitKey = '';
     this.fit();
   }
@@ -100,20 +112,22 @@ export class ModelChip {
     // the room: the bar's width less what its other children take
     let others = 0;
     for (const child of bar.children) if (child !== chip) others += (child as HTMLElement).offsetWidth;
-    const key = `${this.model}|${this.channel}|${bar.clientWidth}|${others}`;
+    const key = `${this.model}|${this.channel}|${this.effort ?? ''}|${bar.clientWidth}|${others}`;
     if (key === this.fitKey || bar.clientWidth === 0) return;
     this.fitKey = key;
     const word = this.channelWord;
-    const fits = () => chip.scrollWidth <= chip.clientWidth && name.scrollWidth <= name.clientWidth && (!word || word.scrollWidth <= word.clientWidth);
+    const effort = this.effortWord;
+    const whole = (el: HTMLElement | undefined) => !el || el.scrollWidth <= el.clientWidth;
+    const fits = () => chip.scrollWidth <= chip.clientWidth && whole(name) && whole(word) && whole(effort);
     chip.classList.remove('stacked');
     name.textContent = this.model;
     if (word) word.textContent = this.channel;
     if (fits()) return;
-    if (word) {
+    if (word || effort) {
       chip.classList.add('stacked');
       if (fits() || this.elide(fits)) return;
       // the channel's line alone is wider than the room: its word abbreviated
-      word.textContent = shortChannel(this.channel);
+      if (word) word.textContent = shortChannel(this.channel);
       name.textContent = this.model;
       if (fits()) return;
     }

@@ -77,6 +77,9 @@ export class TranscriptView {
   /** images the host resolved, by message and part (a message of the windowed restore may be rendered later) */
   private readonly shownImages = new Map<string, readonly ShownImage[]>();
   private readonly scheduler: FrameScheduler;
+  /** answers whose first text / reasoning was drawn (their first delta does not wait for a frame) */
+  private readonly textShown = new WeakSet<AssistantMessageElement>();
+  private readonly thinkingShown = new WeakSet<AssistantMessageElement>();
   private stick = true;
   private lastAutoScrollTop = 0;
   /** the scroll offset last seen (a scroll event or our own scroll), read without forcing layout */
@@ -176,8 +179,7 @@ export class TranscriptView {
     if (!(entry instanceof AssistantMessageElement)) return;
     const renderer = entry.appendText(text);
     if (!renderer) return;
-    this.dirty.add(entry);
-    this.scheduler.schedule();
+    this.paint(entry, this.textShown);
   }
 
   thinkingDelta(messageId: string, text: string): void {
@@ -185,8 +187,19 @@ export class TranscriptView {
     if (!(entry instanceof AssistantMessageElement)) return;
     const renderer = entry.appendThinking(text);
     if (!renderer) return;
+    this.paint(entry, this.thinkingShown);
+  }
+
+  /**
+   * The first words of an answer (and of its reasoning) are drawn at once, in this task, and not
+   * a frame later; what follows is drawn once per frame (the host merges it per window anyway).
+   */
+  private paint(entry: AssistantMessageElement, shown: WeakSet<AssistantMessageElement>): void {
     this.dirty.add(entry);
     this.scheduler.schedule();
+    if (shown.has(entry)) return;
+    shown.add(entry);
+    this.scheduler.runNow();
   }
 
   thinkingDone(messageId: string, ms: number): void {

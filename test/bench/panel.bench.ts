@@ -114,7 +114,8 @@ function cpuTasks(trace: Buffer, mark: string): CpuTasks | undefined {
 }
 
 function chromiumPath(): string {
-  return process.env.MODELGATE_CHROMIUM ?? '/usr/bin/chromium';
+  // as the test harness: Debian's headless shell when it is there, else chromium
+  return process.env.MODELGATE_CHROMIUM ?? (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 }
 
 /** `webviewJs`: the bundle to measure (a fresh production build from run.ts). */
@@ -153,7 +154,7 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
     };
     const note = (errors: string[]) => (errors.length ? `page errors: ${errors.join(' | ')}` : undefined);
     // MODELGATE_PANEL_SCENARIOS=restore (comma-separated: restore, scroll, block, stream) runs only those
-    const wanted = (process.env.MODELGATE_PANEL_SCENARIOS ?? 'restore,scroll,block,stream').split(',').map((x) => x.trim());
+    const wanted = (process.env.MODELGATE_PANEL_SCENARIOS ?? 'restore,scroll,block,stream,firstDelta').split(',').map((x) => x.trim());
 
     if (wanted.includes('restore')) {
       const { page, errors } = await openPage();
@@ -261,6 +262,17 @@ export async function benchPanel(webviewJs: string, root = process.cwd()): Promi
         peer: 50,
         target: '<= 1',
         note: `${r.over50} tasks > 50 ms; coloured in ${r.slices} idle slices, all done after ${r.all.toFixed(0)} ms${r.textKept ? '' : '; TEXT CHANGED'}${note(errors) ? `; ${note(errors)}` : ''}`,
+      });
+      await page.close();
+    }
+    if (wanted.includes('firstDelta')) {
+      const { page, errors } = await openPage();
+      const r = (await page.evaluate('window.__panelBench.firstDelta(30)')) as { n: number; sameTask: number; p50: number; p95: number; max: number };
+      figure({
+        name: 'panel.firstDelta.messageToText.p50',
+        value: r.p50,
+        unit: 'ms',
+        note: `an answer's first textDelta to its text in the DOM, ${r.n} answers: ${r.sameTask} drawn in the message's own task; p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(1)} ms${note(errors) ? `; ${note(errors)}` : ''}`,
       });
       await page.close();
     }

@@ -235,6 +235,32 @@
     };
   }
 
+  /**
+   * The first words of `n` answers: from the textDelta message to its text in the DOM (drawn in
+   * the same task, or after how many ms of waiting for a frame).
+   */
+  async function firstDelta(n) {
+    post(snapshot('first', [{ id: 'u', role: 'user', text: 'go', attachments: [], createdAt: 0 }]));
+    await sleep(200);
+    const times = [];
+    let sameTask = 0;
+    for (let i = 0; i < n; i++) {
+      const id = 'f' + i;
+      post({ type: 'messageAdded', message: { id, role: 'assistant', parts: [], status: 'streaming', model: 'm', channel: 'stable', createdAt: 2 + i } });
+      await sleep(30);
+      const body = () => document.querySelector('article:last-of-type .message-body')?.textContent ?? '';
+      const t0 = performance.now();
+      post({ type: 'textDelta', messageId: id, text: 'First words' });
+      if (body().includes('First words')) sameTask++;
+      while (!body().includes('First words')) await new Promise((r) => setTimeout(r, 0));
+      times.push(performance.now() - t0);
+      post({ type: 'messageFinished', messageId: id, status: 'done' });
+      await sleep(30);
+    }
+    times.sort((a, b) => a - b);
+    return { n, sameTask, p50: times[Math.floor(n * 0.5)], p95: times[Math.floor(n * 0.95)], max: times[n - 1] };
+  }
+
   /** Only the snapshot of a restore (for profiles of its synchronous part). */
   function restoreSync(n) {
     const msgs = conversation(n);
@@ -276,5 +302,5 @@
     return out;
   }
 
-  window.__panelBench = { restore, restoreScroll, restoreSync, bigBlock, stream, corpus };
+  window.__panelBench = { restore, restoreScroll, restoreSync, bigBlock, stream, corpus, firstDelta };
 })();

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { createServer } from 'node:net';
 import { join, sep } from 'node:path';
 import { BASE_USER_SETTINGS, installExtensions, profileFolders, startServer, writeWorkspace, type RunningServer } from '../harness/code-server';
 import { extensionVsix, repoRoot, toolPaths } from '../harness/paths';
@@ -17,6 +18,7 @@ import { runLogged, waitFor } from '../harness/processes';
 import { startGateway, type RunningGateway } from '../gateway/index';
 import { DEMO_BALANCE_USD, DEMO_KEY, demoModelSettings } from '../gateway/demo-key';
 import { CONSOLE_PATH } from '../gateway/console-page';
+import { resetSample } from './sampleReset';
 
 /** The sample workspace (test/demo/sample, also the F5 launch's folder), as relative path -> text. */
 function sampleWorkspace(root: string): Record<string, string> {
@@ -39,6 +41,15 @@ function httpStatus(url: string, headers: Record<string, string> = {}): Promise<
     });
     req.setTimeout(2000, () => req.destroy());
     req.once('error', () => resolve(undefined));
+  });
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
@@ -100,6 +111,12 @@ export async function main(): Promise<void> {
   const profile = await profileFolders(baseDir);
   rmSync(profile.serverLog, { force: true });
   if (!existsSync(join(profile.workspace, 'README.md'))) writeWorkspace(profile.workspace, sampleWorkspace(root));
+  else {
+    // as shipped on every run: a fix accepted last time would make the scripted answer propose it again
+    const aside = join(baseDir, 'sample-changes', new Date().toISOString().replace(/[:.]/g, '-'));
+    const { changed } = resetSample(profile.workspace, sampleWorkspace(root), aside);
+    if (changed.length) say(`the sample workspace is as shipped again (${changed.join(', ')} had changes; kept in ${aside})`);
+  }
 
   // Extensions: install again only when one of the packages changed since the last run.
   const vsixes = [extensionVsix(root), await seederVsix(root, baseDir)];
@@ -148,7 +165,14 @@ export async function main(): Promise<void> {
     ),
   );
 
-  server = await startServer(profile, { trustWorkspace: true, startTimeoutMs: 120_000 }, tools);
+  // The same port as last time when it is free: the web workbench keeps its state (the
+  // walkthrough's ticked steps, what it has shown) in the browser, per origin, so a new port
+  // every run forgot it all.
+  const portFile = join(baseDir, 'workbench-port');
+  const saved = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8').trim()) : NaN;
+  const lastPort = Number.isInteger(saved) && saved > 1024 && saved < 65536 && (await portIsFree(saved)) ? saved : undefined;
+  server = await startServer(profile, { trustWorkspace: true, startTimeoutMs: 120_000, ...(lastPort ? { port: lastPort } : {}) }, tools);
+  writeFileSync(portFile, String(server.port));
   const baseUrl = gateway.baseUrl;
   await waitFor(
     'the simulator to answer GET /models',

@@ -228,6 +228,8 @@ export interface ServerOptions {
   startTimeoutMs?: number;
   /** --locale: the display language (vscode.env.language). */
   locale?: string;
+  /** the port to try first (the demo keeps its origin from run to run); taken: a free one */
+  port?: number;
 }
 
 export interface RunningServer {
@@ -262,7 +264,7 @@ function httpStatus(url: string): Promise<number | undefined> {
 export async function startServer(profile: Profile, opts: ServerOptions = {}, tools: ToolPaths = toolPaths()): Promise<RunningServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOnce(profile, opts, tools);
+      return await startServerOnce(profile, attempt === 1 ? opts : { ...opts, port: undefined }, tools);
     } catch (err) {
       if (attempt >= 4 || !/EADDRINUSE/.test((err as Error).message)) throw err;
       console.log(`[harness] port taken before code-server bound it (attempt ${attempt}); starting again on another port`);
@@ -271,7 +273,7 @@ export async function startServer(profile: Profile, opts: ServerOptions = {}, to
 }
 
 async function startServerOnce(profile: Profile, opts: ServerOptions, tools: ToolPaths): Promise<RunningServer> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const args = [
     tools.codeServerEntry,

@@ -8,7 +8,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../gateway';
+import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway';
 import { createGatewayClient, GatewayError } from '../../src/core';
 import type { ImageModelInfo } from '../../src/core/catalogue/modelCatalogue';
 import { runImageJob, type ImageJob } from '../../src/images/imageJob';
@@ -592,6 +592,101 @@ describe('images: Generate Image Here (real VS Code)', function () {
         await editor.document.save();
       } finally {
         await cfg().update('image.model', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it('every question shows what the choice costs before anything is spent, from the catalogue; a model without a price says so', async () => {
+      await cfg().update(
+        'models',
+        { 'image-restricted': { kind: 'image', prices: PRICE_CARD.image['image-restricted'] }, 'image-small': { kind: 'image' } },
+        vscode.ConfigurationTarget.Global,
+      );
+      await cfg().update('image.model', 'image-restricted', vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.catalogue().imageModel('image-restricted')?.prices?.hd?.['1792x1024'] === 0.12, 'the prices applied');
+      try {
+        const file = sub('priced', 'note.md');
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(file, 'A lighthouse\n');
+        const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+        editor.selection = new vscode.Selection(0, 0, 0, 12);
+        const before = generations(mg.gw).length;
+        const seen: { title: string; rows: { label: string; description?: string; detail?: string }[] }[] = [];
+        let settled = false;
+        const run = generate(editor.document.uri).finally(() => (settled = true));
+        await until(
+          async () => {
+            const open = mg.api.imageQuestion();
+            if (open && seen.at(-1)?.title !== open.title) {
+              // nothing is sent while a question is open
+              assert.equal(generations(mg.gw).length, before, `nothing was sent before "${open.title}" was answered`);
+              seen.push(open);
+            }
+            await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+            return settled;
+          },
+          'every question answered and the image saved',
+          40_000,
+        );
+        assert.equal((await run)?.length, 1);
+        const step = (what: RegExp) => {
+          const found = seen.find((q) => what.test(q.title));
+          assert.ok(found, `a question matching ${what} (seen: ${seen.map((q) => q.title).join(' | ')})`);
+          return found;
+        };
+        const row = (q: { rows: { label: string; description?: string; detail?: string }[] }, label: RegExp) => {
+          const found = q.rows.find((r) => label.test(r.label) || label.test(r.description ?? ''));
+          assert.ok(found, `a row ${label} in ${JSON.stringify(q.rows)}`);
+          return `${found.description ?? ''} | ${found.detail ?? ''}`;
+        };
+        const models = step(/Model/);
+        assert.match(row(models, /^image-restricted$/), /\$0\.04–\$0\.12 per image/, 'the model row: its price range per image');
+        assert.match(row(models, /^image-small$/), /no price known/, 'a model without a price says so, never $0');
+        const sizes = step(/Size/);
+        assert.match(row(sizes, /^1024x1024$/), /\$0\.04 standard · \$0\.08 hd per image/, 'a size row: per image, at each quality');
+        assert.match(row(sizes, /^1792x1024$/), /\$0\.08 standard · \$0\.12 hd per image/);
+        const qualities = step(/Quality/);
+        assert.match(row(qualities, /^standard$/), /\$0\.04 per image/, 'a quality row: the whole request');
+        assert.match(row(qualities, /^hd$/), /\$0\.08 per image/);
+        assert.match(step(/Style/).title, /\$0\.04 per image/, 'the last question says what the request costs');
+        assert.equal(generations(mg.gw).length, before + 1);
+        await editor.document.save();
+      } finally {
+        await cfg().update('image.model', undefined, vscode.ConfigurationTarget.Global);
+        await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it('the count question of a model with several images per request shows the whole request’s price per count', async () => {
+      await cfg().update('models', { 'image-small': { kind: 'image', prices: PRICE_CARD.image['image-small'] } }, vscode.ConfigurationTarget.Global);
+      await cfg().update('image.model', 'image-small', vscode.ConfigurationTarget.Global);
+      await until(() => mg.api.catalogue().imageModel('image-small')?.prices?.standard?.['1024x1024'] === 0.02, 'the prices applied');
+      try {
+        const file = sub('priced', 'count.md');
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(file, 'A kite\n');
+        const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+        editor.selection = new vscode.Selection(0, 0, 0, 6);
+        let count: { title: string; rows: { label: string; description?: string }[] } | undefined;
+        let settled = false;
+        const run = generate(editor.document.uri).finally(() => (settled = true));
+        await until(
+          async () => {
+            const open = mg.api.imageQuestion();
+            if (open && /Number of images/.test(open.title)) count = open;
+            await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+            return settled;
+          },
+          'every question answered and the image saved',
+          40_000,
+        );
+        await run;
+        assert.ok(count, 'the count was asked');
+        assert.match(count.rows.find((r) => r.label === '1')?.description ?? '', /^\$0\.02 per image$/);
+        assert.match(count.rows.find((r) => r.label === '3')?.description ?? '', /^\$0\.06 for 3 images$/);
+        await editor.document.save();
+      } finally {
+        await cfg().update('image.model', undefined, vscode.ConfigurationTarget.Global);
+        await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
       }
     });
 

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VsCodeChatOutcome, VsCodeChatPrompts } from '../../src/lm/useInVsCodeChat';
+import { confirmButtons, type VsCodeChatOutcome, type VsCodeChatPrompts } from '../../src/lm/useInVsCodeChat';
 import { openUserSettingsJson, userSettingsValues, writeUserSettingsJson } from '../../src/lm/userSettingsJson';
 import { until, useModelgate } from './helpers';
 
@@ -77,6 +77,16 @@ describe('Use in VS Code Chat (real VS Code)', function () {
     assert.equal(inspect('chat.disableAIFeatures')?.defaultValue, false);
     // registered with `included: false`: the configuration API can neither read nor write it
     assert.equal(inspect('chat.allowAnonymousAccess')?.defaultValue, undefined);
+  });
+
+  it("Enter takes Don't Change: it is the modal's first plain button (VS Code never makes the close button the default)", () => {
+    const { keep, change, order } = confirmButtons();
+    // VS Code's modal: every item without isCloseAffordance is a button, the first the primary one Enter takes
+    const plain = order.filter((b) => !b.isCloseAffordance);
+    assert.equal(plain[0], keep, 'the first plain button is the one Enter takes');
+    assert.equal(keep.title, "Don't Change");
+    assert.ok(order.includes(change));
+    assert.ok(!order.some((b) => b.isCloseAffordance), "Escape takes VS Code's own Cancel, which changes nothing");
   });
 
   it('says what it will change, and Cancel changes nothing', async () => {

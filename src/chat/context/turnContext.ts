@@ -81,6 +81,7 @@ export function composerState(
     hasKey,
   };
   if (offer.reason) state.toolsDisabledReason = offer.reason;
+  if (info.reasoning) state.reasoningEffort = info.params?.reasoningEffort ?? 'default';
   return state;
 }
 

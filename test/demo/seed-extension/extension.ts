@@ -1,7 +1,8 @@
 // Installed only into the `npm start` demo profile, never shipped. On startup it stores the
 // simulator's public demo key through Modelgate's own `modelgate.setApiKey` command, so the key
 // goes the one way every key goes (SecretStorage, per gateway origin), and then shows the
-// walkthrough. Why a separate extension and not an environment variable read by Modelgate: a
+// walkthrough, on the profile's first start only (a marker file in its global storage, on the
+// server's disk: every later `npm start` opens on the workbench as it was left). Why a separate extension and not an environment variable read by Modelgate: a
 // key-from-environment path in the shipped extension could be switched on in any normal install
 // (a launcher, a devcontainer, a malicious task) and would put keys into process environments;
 // this seeder does not exist outside the demo profile, knows only the simulator's public key,
@@ -20,7 +21,7 @@ function isLoopback(url: string): boolean {
   }
 }
 
-export async function activate(): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const ext = vscode.extensions.getExtension<{ hasKey(): Promise<boolean>; noteSimulatorDemo?(): void }>(MODELGATE);
   if (!ext) return;
   const baseUrl = vscode.workspace.getConfiguration('modelgate').inspect<string>('baseUrl')?.globalValue ?? '';
@@ -29,7 +30,15 @@ export async function activate(): Promise<void> {
   // the panel says once that this gateway is the simulator, with scripted answers
   api.noteSimulatorDemo?.();
   if (!(await api.hasKey())) await vscode.commands.executeCommand('modelgate.setApiKey', DEMO_KEY);
+  const shown = vscode.Uri.joinPath(context.globalStorageUri, 'walkthrough-shown');
+  const wasShown = await Promise.resolve(vscode.workspace.fs.stat(shown)).then(
+    () => true,
+    () => false,
+  );
+  if (wasShown) return;
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${MODELGATE}#gettingStarted`, false);
+  await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+  await vscode.workspace.fs.writeFile(shown, new Uint8Array());
 }
 
 export function deactivate(): void {}

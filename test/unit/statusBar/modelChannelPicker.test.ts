@@ -64,4 +64,21 @@ describe('statusBar/modelChannelPicker: price source and reasoning-effort rows',
     await rows[0]!.run!();
     assert.deepEqual(stubState.updates.at(-1)!.value, { 'deepseek/deepseek-r1': { temperature: 0.2 }, other: { maxOutputTokens: 10 } });
   });
+
+  it('the model rows carry the current model’s reasoning effort right under it (the first screen), none for a model that does not think', () => {
+    const { models } = parseModelFacts([r1, { id: 'plain', context_length: 8192 }]);
+    const cat = ModelCatalogue.build({ gatewayModels: models, overrides: { 'deepseek/deepseek-r1': { reasoningEffort: 'high' } } });
+    stubState.settings.set('chat.model', { globalValue: r1.id });
+    const services = { settings: () => ({ chatModel: r1.id, channel: 'default' }), catalogue: () => cat } as unknown as Parameters<
+      Picker['modelPickerItems']
+    >[0];
+    const labels = picker.modelPickerItems(services).map((r) => r.label);
+    const at = labels.findIndex((l) => l.endsWith(r1.id));
+    assert.ok(labels[at]!.startsWith('$(check)'));
+    assert.equal(labels[at + 1], '$(blank) $(lightbulb) Reasoning effort: high');
+    const plain = { settings: () => ({ chatModel: 'plain', channel: 'default' }), catalogue: () => cat } as unknown as Parameters<
+      Picker['modelPickerItems']
+    >[0];
+    assert.ok(!picker.modelPickerItems(plain).some((r) => /Reasoning effort/.test(r.label)), 'a model that does not think has no effort row');
+  });
 });

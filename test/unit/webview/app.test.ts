@@ -158,8 +158,11 @@ describe('chat panel (main.ts in jsdom)', function () {
     for (const name of ['Attach selection', 'Attach file', 'Attach image', 'Delete conversation', 'Regenerate', 'Edit']) assert.ok(t.button(name), name);
     assert.equal(t.doc.querySelectorAll('select').length, 0, 'no bare <select> of conversations');
     assert.equal(isShown(t.button('Stop')), false, 'Stop is hidden when idle');
-    // the fixture's answer has no usage reported: the total says so rather than hiding it
-    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123 + 1 answer without a price');
+    // the fixture's answer has no usage reported: the total says so rather than hiding it, short
+    // in the badge (the header stays one row at 290 px), whole in its title and accessible name
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '≥ $0.0123');
+    assert.match(t.doc.querySelector('.total-cost')?.getAttribute('title') ?? '', /^Cost of this conversation so far: \$0\.0123 \+ 1 answer without a price/);
+    assert.equal(t.doc.querySelector('.total-cost')?.getAttribute('aria-label'), 'Cost of this conversation so far: $0.0123 + 1 answer without a price');
     assert.equal(t.doc.querySelector('.meter-text')?.textContent, '12% of 1M tokens');
   });
 
@@ -172,7 +175,7 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123', 'an answer that just ended');
     t.host({ type: 'messageAdded', message: assistant('a4', '', 'streaming') });
     t.host({ type: 'messageFinished', messageId: 'a4', status: 'stopped', totalCost: 0.0123, costUnknown: true });
-    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '$0.0123 + 1 answer without a price');
+    assert.equal(t.doc.querySelector('.total-cost')?.textContent, '≥ $0.0123');
   });
 
   it('Enter sends, Shift+Enter does not, and the box is cleared', () => {
@@ -190,10 +193,11 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.sent('send').length, 1, 'an empty box sends nothing');
   });
 
-  it('while busy: Send is disabled, Stop is shown, Escape stops', () => {
+  it('while busy: Stop takes the place of Send (disabled, hidden), Escape stops', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q'), assistant('a1', '', 'streaming')], { busy: true }));
     assert.equal(t.button('Send').disabled, true);
+    assert.equal(isShown(t.button('Send')), false, 'Send gives its room to Stop (and to the model chip beside it)');
     assert.equal(isShown(t.button('Stop')), true);
     t.type('next question');
     t.key(t.input(), 'Enter');
@@ -204,17 +208,20 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.sent('stop').length, 2);
     t.host({ type: 'busy', busy: false });
     assert.equal(t.button('Send').disabled, false);
+    assert.equal(isShown(t.button('Send')), true);
     assert.equal(isShown(t.button('Stop')), false);
   });
 
-  it('batches streamed text to one update per frame, with a timer fallback', () => {
+  it('draws the first words of an answer at once, then batches streamed text to one update per frame, with a timer fallback', () => {
     const t = setup();
     t.host(snapshot([user('u1', 'q')], { busy: true }));
     t.host({ type: 'messageAdded', message: assistant('a1', '', 'streaming') });
     const body = () => t.articles('Assistant')[0].querySelector('.message-body')!.textContent;
     t.host({ type: 'textDelta', messageId: 'a1', text: 'Hello ' });
+    assert.equal(body(), 'Hello', 'the first words do not wait for a frame');
+    assert.equal(t.frames.pending, 0);
     t.host({ type: 'textDelta', messageId: 'a1', text: 'world' });
-    assert.equal(body(), '', 'deltas wait for the frame');
+    assert.equal(body(), 'Hello', 'later deltas wait for the frame');
     t.frames.frame();
     assert.equal(body(), 'Hello world');
     t.host({ type: 'textDelta', messageId: 'a1', text: ', hidden' });

@@ -36,4 +36,21 @@ describe('model chip: name, channel icon and word, accessible name', () => {
     assert.equal(chip.element.querySelector('.channel-icon'), null);
     assert.equal(chip.element.querySelector('.model-channel-text')?.textContent, 'nightly');
   });
+
+  it('for a model that thinks, shows its reasoning effort beside the channel (auto when none is sent), and says it', () => {
+    const doc = new JSDOM('<body><div class="bar"></div></body>').window.document;
+    const chip = new ModelChip(doc, () => undefined);
+    doc.querySelector('.bar')!.append(chip.element);
+    chip.set('reasoner', 'stable', 'high');
+    assert.equal(chip.element.querySelector('.model-effort-text')?.textContent, 'high');
+    assert.ok(chip.element.querySelector('.model-meta .model-effort svg.effort-icon'), 'the effort has its icon, on the channel’s line');
+    assert.equal(chip.element.getAttribute('aria-label'), 'Model reasoner, channel stable, reasoning effort high');
+    assert.match(chip.element.title, /reasoning effort high\. Pick the model, channel or reasoning effort\.$/);
+    chip.set('reasoner', 'stable', 'default');
+    assert.equal(chip.element.querySelector('.model-effort-text')?.textContent, 'auto');
+    assert.match(chip.element.getAttribute('aria-label')!, /reasoning effort the model’s default$/);
+    // a model that does not think: no effort at all
+    chip.set('flagship-text', 'stable');
+    assert.equal(chip.element.querySelector('.model-effort'), null);
+  });
 });
