@@ -203,6 +203,7 @@ const PLAIN_NODE = [
   'src/agentTools/{approvalQueue,commandOutput,schemas,sensitivePrompt,stagedNote,text,textScan}.ts',
   'src/agentTools/vscodeTools/choice.ts',
   'src/chat/answers/{answerLoop,cacheLossWarning}.ts',
+  'src/chat/compaction/overflowErrors.ts',
   'src/chat/cards/panelApprovals.ts',
   'src/chat/context/{systemPrompt,turnContext}.ts',
   'src/chat/conversations/{conversationMerge,conversationSearch,conversationStore,conversationTranscript}.ts',

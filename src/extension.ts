@@ -7,6 +7,7 @@ import { CatalogueService } from './services/catalogueService';
 import { SpendFolderFs } from './services/spendFolderFs';
 import { UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
+import { LearnedWindowStore } from './services/learnedWindowStore';
 import { ChannelHealthStore } from './services/channelHealthStore';
 import { CompletionsState } from './services/completionsState';
 import { channelPickerItems, modelPickerItems, pickChannel, pickerActiveRow, pickerRows, pickModel, pickModelOrChannel } from './statusBar/modelChannelPicker';
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
     health,
     completions,
     log,
+    windows: new LearnedWindowStore(context.globalState),
     simulatorDemo: { on: false },
   };
 

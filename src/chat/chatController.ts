@@ -11,7 +11,6 @@
 // tests use to drive a chat without a DOM. Services are held in a #private field: other
 // extensions that read our exports get the chat, not the key store.
 import * as vscode from 'vscode';
-import type { ChatModelInfo } from '../core/catalogue/modelCatalogue';
 import type { ChatMessage } from '../core/client/types';
 import type { ComposerState, ConversationSummary, ConversationView, ErrorView, HostMessage, WebviewMessage } from './protocol';
 import type { Services } from '../services/serviceContainer';
@@ -32,9 +31,15 @@ import type { ApprovalChange, PanelApprovals } from './cards/panelApprovals';
 import { ConversationStore, type StorageBackend } from './conversations/conversationStore';
 import { budgetStillRefuses } from './answers/sendChecks';
 import { ProjectRules } from './context/rulesFiles';
-import { chatModelInfo, composerState, requestMessages, toolOffer, type ToolOffer } from './context/turnContext';
+import { requestMessages } from './context/turnContext';
 import { conversationView, type Conversation } from './conversations/conversationTranscript';
 import { ComposerQuotes } from './quote/composerQuotes';
+import { ConversationCompactor } from './compaction/conversationCompactor';
+import { compactCommand } from './compaction/overflowErrors';
+import type { CompactionAsk } from './compaction/compactionTriggers';
+import { exportConversation } from './conversations/conversationExport';
+import { ConversationActions } from './conversationActions';
+import { PanelFacts } from './context/panelFacts';
 import { ESTIMATE_RULE } from '../core/quote/promptCount';
 
 export interface ChatControllerOptions {
@@ -53,6 +58,7 @@ export class ChatController implements vscode.Disposable {
   readonly #tools: ChatTools;
   readonly #approvals: PanelApprovals;
   readonly #rules: ProjectRules;
+  readonly #facts: PanelFacts;
   #store: ConversationStore | undefined;
   readonly #out: ChatOutput;
   readonly #scope: ChatScope;
@@ -60,10 +66,11 @@ export class ChatController implements vscode.Disposable {
   readonly #attachments: ChatAttachments;
   readonly #edits: EditsPanel | undefined;
   readonly #turns: ChatTurns;
+  readonly #compactor: ConversationCompactor;
   readonly #quotes: ComposerQuotes;
   readonly #router: ChatMessageRouter;
+  readonly #conversations: ConversationActions;
   readonly #subscriptions: vscode.Disposable[] = [];
-  #hasKey = false;
   #closing: Promise<void> | undefined;
 
   /** Every message for the webview, in order (text deltas coalesced). */
@@ -76,6 +83,7 @@ export class ChatController implements vscode.Disposable {
     // the chips switched off, per conversation, kept across reloads (the rules files are this workspace's)
     this.#rules = new ProjectRules(options.services.context.workspaceState);
     this.#tools = options.tools;
+    this.#facts = new PanelFacts(options.services, options.tools, this.#rules);
     this.#approvals = options.approvals;
     this.#out = new ChatOutput(
       (c) => this.#isActive(c),
@@ -88,10 +96,10 @@ export class ChatController implements vscode.Disposable {
       out: this.#out,
       rules: this.#rules,
       store: () => this.store,
-      modelInfo: (id) => this.#modelInfo(id),
-      toolsFor: (info, conversationId) => this.#toolsFor(info, conversationId),
+      modelInfo: (id) => this.#facts.modelInfo(id),
+      toolsFor: (info, conversationId) => this.#facts.toolsFor(info, conversationId),
       postComposer: () => this.#postComposer(),
-      refreshKey: () => this.#refreshKey(),
+      refreshKey: () => this.#facts.refreshKey(),
       get closing() {
         return !!controller.#closing;
       },
@@ -104,9 +112,17 @@ export class ChatController implements vscode.Disposable {
       () => ESTIMATE_RULE,
     );
     const ended = this.#edits ? (c: Conversation, answerId: string) => this.#edits!.answerEnded(c, answerId) : undefined;
-    this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals);
+    this.#compactor = new ConversationCompactor(this.#scope, (c) => this.#turns.isBusy(c), this.#quotes);
+    this.#runs = new AnswerRuns(this.#scope, this.#tools, ended, this.#quotes, options.approvals, this.#compactor);
     this.#attachments = new ChatAttachments(this.#scope);
-    this.#turns = new ChatTurns(this.#scope, this.#runs);
+    this.#turns = new ChatTurns(this.#scope, this.#runs, this.#compactor);
+    this.#conversations = new ConversationActions(this.#scope, {
+      runs: this.#runs,
+      approvals: options.approvals,
+      tools: this.#tools,
+      edits: this.#edits,
+      postSnapshot: () => this.postSnapshot(),
+    });
     this.#router = new ChatMessageRouter({
       scope: this.#scope,
       actions: this,
@@ -118,10 +134,11 @@ export class ChatController implements vscode.Disposable {
     });
     const s = options.services;
     const rules = this.#rules;
+    const facts = this.#facts;
     this.ready = (async () => {
       this.#store = await ConversationStore.open(options.backend, { warn: (m) => s.log.warn(m), onExternalChange: () => void this.postSnapshot() });
       s.log.info(`Chat history: ${this.#store.list().length} conversation(s); active has ${this.#store.active.messages.length} message(s).`);
-      await this.#refreshKey();
+      await facts.refreshKey();
       // the composer's rules chips (read again before each turn)
       void rules.refresh().then(() => this.#postComposer());
     })();
@@ -132,7 +149,7 @@ export class ChatController implements vscode.Disposable {
         this.#budgetMayBeFixed();
       }),
       s.onDidChangeCatalogue(() => this.#postComposer()),
-      s.keys.onDidChange(() => void this.#refreshKey().then(() => this.#postComposer())),
+      s.keys.onDidChange(() => void this.#facts.refreshKey().then(() => this.#postComposer())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.#postComposer()),
       new CacheLossNotices(this.#scope),
       this.#quotes,
@@ -163,7 +180,7 @@ export class ChatController implements vscode.Disposable {
 
   async composer(): Promise<ComposerState> {
     await this.ready;
-    return this.#composerState(this.store.active);
+    return this.#facts.composerState(this.store.active);
   }
 
   /** Whether an answer is being produced in the active conversation. */
@@ -185,7 +202,7 @@ export class ChatController implements vscode.Disposable {
   async requestPreview(): Promise<ChatMessage[]> {
     await this.ready;
     const c = this.store.active;
-    const tools = this.#toolsFor(this.#modelInfo(this.#services.settings().chatModel), c.id).tools;
+    const tools = this.#facts.toolsFor(this.#facts.modelInfo(this.#services.settings().chatModel), c.id).tools;
     return requestMessages(c, tools, this.#rules.inUse(c.id));
   }
 
@@ -197,7 +214,7 @@ export class ChatController implements vscode.Disposable {
       type: 'snapshot',
       conversation: conversationView(c),
       conversations: this.store.list(),
-      composer: this.#composerState(c),
+      composer: this.#facts.composerState(c),
       busy: this.#runs.has(c.id),
     });
     await this.#edits?.post(c);
@@ -235,7 +252,37 @@ export class ChatController implements vscode.Disposable {
    */
   async send(text: string): Promise<void> {
     await this.ready;
-    return this.#turns.send(text);
+    const slash = compactCommand(text);
+    if (slash === undefined) return this.#turns.send(text);
+    if (!(await this.compact(slash))) this.#out.post({ type: 'setDraft', text });
+  }
+
+  /** Compacts the active conversation (`instructions`: what the summary must keep); false when it was not. */
+  async compact(instructions?: string): Promise<boolean> {
+    await this.ready;
+    return this.#compactor.compactFromPanel(this.store.active, instructions);
+  }
+
+  /** Restores what was sent before the last compaction (until the next send). */
+  async undoCompaction(): Promise<boolean> {
+    await this.ready;
+    return this.#compactor.undoFromPanel(this.store.active);
+  }
+
+  /** Replaces the question `modelgate.chat.compaction: ask` puts (a modal the tests cannot click); undefined: the modal again. */
+  setCompactionAsk(ask: CompactionAsk | undefined): void {
+    this.#compactor.setAsk(ask);
+  }
+
+  /** The error card's Compact and Retry: compacts, then answers the last request again. */
+  async compactAndRetry(): Promise<void> {
+    if (await this.compact()) await this.regenerate();
+  }
+
+  /** Writes the active conversation, its whole history, as Markdown (`target`, else where the save dialog says). */
+  async exportConversation(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    await this.ready;
+    return exportConversation(this.#scope, this.store.active, target);
   }
 
   /** Stops the answer of the active conversation at once; its partial text is kept. */
@@ -260,42 +307,23 @@ export class ChatController implements vscode.Disposable {
 
   async newChat(): Promise<void> {
     await this.ready;
-    this.store.create();
-    await this.postSnapshot();
-    this.#out.post({ type: 'focusInput' });
+    return this.#conversations.newChat();
   }
 
   async switchConversation(id: string): Promise<boolean> {
     await this.ready;
-    const c = await this.store.activate(id);
-    if (!c) {
-      this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-      this.#out.notice('warning', vscode.l10n.t('That conversation could not be opened; it may have been deleted.'), [], { conversation: this.store.active });
-      return false;
-    }
-    await this.postSnapshot();
-    return true;
+    return this.#conversations.switchTo(id);
   }
 
   async deleteConversation(id: string): Promise<void> {
     await this.ready;
-    this.#runs.discard(id);
-    this.#approvals.cancelConversation(id);
-    this.#tools.vscodeTools?.forget(id);
-    const wasActive = this.store.active.id === id;
-    await this.store.delete(id);
-    this.#rules.forget(id);
-    if (wasActive) await this.postSnapshot();
-    else this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-    await this.#edits?.conversationDeleted(id);
+    return this.#conversations.delete(id);
   }
 
   /** Gives a conversation the user's title (the conversation list's Rename). */
   async renameConversation(id: string, title: string): Promise<boolean> {
     await this.ready;
-    if (!(await this.store.rename(id, title))) return false;
-    this.#out.post({ type: 'conversations', conversations: this.store.list(), activeId: this.store.active.id });
-    return true;
+    return this.#conversations.rename(id, title);
   }
 
   /** The stored history, once loaded (for the conversation list, conversationList.ts). */
@@ -348,35 +376,6 @@ export class ChatController implements vscode.Disposable {
 
   // ---------- helpers ----------
 
-  #modelInfo(id: string): ChatModelInfo {
-    return chatModelInfo(this.#services.catalogue(), id);
-  }
-
-  #toolsFor(info: ChatModelInfo, conversationId?: string): ToolOffer {
-    return toolOffer(info, vscode.workspace.isTrusted, this.#services.settings().maxToolRounds, () => this.#tools.definitions(conversationId));
-  }
-
-  #composerState(c: Conversation): ComposerState {
-    const s = this.#services.settings();
-    const info = this.#modelInfo(s.chatModel);
-    const offer = this.#toolsFor(info, c.id);
-    const state = composerState(c, info, s.channel, offer, this.#hasKey, this.#rules.inUse(c.id));
-    const rules = this.#rules.chips(c.id);
-    if (rules.length) state.rules = rules;
-    // the picker of tools from VS Code, where the model gets tools at all
-    const vscodeTools = offer.tools ? this.#tools.vscodeTools?.picker(c.id) : undefined;
-    if (vscodeTools?.length) state.vscodeTools = vscodeTools;
-    return state;
-  }
-
-  async #refreshKey(): Promise<void> {
-    try {
-      this.#hasKey = !!(await this.#services.keys.get());
-    } catch {
-      this.#hasKey = false;
-    }
-  }
-
   /** A budget notice leaves once the settings no longer stop a send (the budget raised or removed, a price set). */
   #budgetMayBeFixed(): void {
     const s = this.#services.settings();
@@ -389,7 +388,7 @@ export class ChatController implements vscode.Disposable {
 
   #postComposer(): void {
     if (!this.#store || this.#closing) return;
-    this.#out.post({ type: 'composer', composer: this.#composerState(this.store.active) });
+    this.#out.post({ type: 'composer', composer: this.#facts.composerState(this.store.active) });
     this.#quotes.schedule();
   }
 

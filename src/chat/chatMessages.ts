@@ -32,6 +32,8 @@ export interface ChatActions {
   attachProblems(): Promise<boolean>;
   attachImageBytes(bytes: Uint8Array, name: string): Promise<boolean>;
   removeAttachment(id: string): void;
+  undoCompaction(): Promise<boolean>;
+  compactAndRetry(): Promise<void>;
 }
 
 export interface ChatMessageRouterOptions {
@@ -115,6 +117,8 @@ export class ChatMessageRouter {
         case 'action':
           if (msg.action === 'retry') return await actions.regenerate();
           if (msg.action === 'newChat') return await actions.newChat();
+          if (msg.action === 'compactRetry') return await actions.compactAndRetry();
+          if (msg.action === 'undoCompaction') return void (await actions.undoCompaction());
           await runErrorAction(msg.action, services);
           await scope.refreshKey();
           return scope.postComposer();

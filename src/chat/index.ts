@@ -135,6 +135,16 @@ export function registerChat(
       await controller.attachProblems(editor);
       controller.focusInput();
     },
+    compactConversation: async (instructions?: unknown) => {
+      await focus();
+      await controller.compact(typeof instructions === 'string' ? instructions : undefined);
+    },
+    undoCompaction: async () => {
+      await controller.undoCompaction();
+    },
+    exportConversation: async (target?: unknown) => {
+      await controller.exportConversation(target instanceof vscode.Uri ? target : undefined);
+    },
   });
 
   const disposables: vscode.Disposable[] = [

@@ -139,6 +139,17 @@ export interface ConversationView {
   totalCost?: number;
   /** text the user typed but did not send (restored on reload) */
   draft: string;
+  /** the conversation is compacted: what is sent replaces the messages before `cutId` with a summary */
+  compaction?: CompactionView;
+}
+
+/** The "compacted here" divider: where it stands, the summary it opens, and whether Undo is offered. */
+export interface CompactionView {
+  cutId: string;
+  summary: string;
+  model: string;
+  cost?: number;
+  undoable: boolean;
 }
 
 // ---------- host -> webview ----------
@@ -176,6 +187,8 @@ export type HostMessage =
     }
   /** messages from this id on were removed (regenerate / edit and resend) */
   | { type: 'truncated'; fromMessageId: string }
+  /** the conversation was compacted, or the compaction undone (absent) */
+  | { type: 'compaction'; compaction?: CompactionView }
   | { type: 'composer'; composer: ComposerState }
   | { type: 'conversations'; conversations: ConversationSummary[]; activeId: string }
   | { type: 'busy'; busy: boolean }
@@ -253,7 +266,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openLink'), href: z.string().max(8192) }),
   z.strictObject({
     type: z.literal('action'),
-    action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat']),
+    action: z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat', 'compactRetry', 'undoCompaction']),
   }),
   z.strictObject({ type: z.literal('draft'), text }),
   /** Keep, Undo or open the diff of one file (`path`) of an answer's edits, or Keep/Undo all of them (no path) */

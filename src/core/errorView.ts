@@ -3,7 +3,8 @@
 // and commands show it as a notification with buttons.
 import { REASONING_NOT_PASSED_BACK, type GatewayErrorKind } from './client/gatewayError';
 
-export type ErrorAction = 'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'newChat';
+export type ErrorAction =
+  'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'newChat' | 'compactRetry' | 'undoCompaction';
 
 export interface ErrorView {
   message: string;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ChannelChoice } from '../core/catalogue/modelCatalogue';
 import { costOf } from '../core/spend/cost';
 import { GatewayError, missingKeyError } from '../core/client/gatewayError';
+import { contextOverflow } from '../core/compaction/contextOverflow';
 import { consoleUrlSetting } from '../shared/balanceTopUp';
 import { estimateRequestTokens, estimateTokens } from '../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens, type Hold } from '../core/spend/reservations';
@@ -172,7 +173,7 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       }
       outcome = 'failed';
       // The GatewayError's message is already short, actionable and free of the key.
-      throw new Error(balanceHint(err) ?? errorText(err));
+      throw new Error(balanceHint(err) ?? this.overflowHint(err, request.model, measured.served ?? channel) ?? errorText(err));
     } finally {
       onCancel.dispose();
       // recorded first, then the reservation released: the budget never sees neither
@@ -185,6 +186,26 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
             : ''),
       );
     }
+  }
+
+  /**
+   * An overflow: Modelgate does not compact what a vscode.lm caller sends (the caller decides what
+   * to drop), so the error says the window size. A window the gateway named is learned for the route.
+   */
+  private overflowHint(err: unknown, model: string, channel: string): string | undefined {
+    if (!(err instanceof GatewayError) || err.kind !== 'bad_request') return undefined;
+    const overflow = contextOverflow({ status: err.status, code: err.code, message: err.serverMessage ?? err.message });
+    if (!overflow) return undefined;
+    const configured = this.services.catalogue().chatModel(model)?.contextWindow ?? 0;
+    if (overflow.window) this.services.windows.learn(model, channel, overflow.window, configured);
+    const window = overflow.window ?? this.services.windows.window(model, channel, configured);
+    if (window <= 0) return undefined;
+    return vscode.l10n.t(
+      'The request does not fit the context window of {0}, {1} tokens (the answer included). Modelgate does not shorten what an extension sends through vscode.lm: send fewer or shorter messages. The gateway said: {2}',
+      model,
+      window.toLocaleString('en-US'),
+      err.message,
+    );
   }
 
   /** The usage as a `usage` data part (OpenAI shape), where VS Code has data parts and accepts one from a provider. */

@@ -10,6 +10,7 @@ import type { UsageLedger } from './usageLedger';
 import type { BudgetGuard } from './budgetGuard';
 import type { ChannelHealthStore } from './channelHealthStore';
 import type { CompletionsState } from './completionsState';
+import type { LearnedWindowStore } from './learnedWindowStore';
 
 export interface Gateway {
   /**
@@ -42,6 +43,8 @@ export interface Services {
   health: ChannelHealthStore;
   /** completions as you type: the snooze, today's counts, what stops them (shared by the status bar and the feature) */
   completions: CompletionsState;
+  /** context windows the gateway named in overflow errors, which replace larger ones from the settings or /models */
+  windows: LearnedWindowStore;
   log: Log;
   /**
    * Set by `noteSimulatorDemo()` of the public API (the `npm start` demo's seeder calls it, with a

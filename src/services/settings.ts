@@ -62,6 +62,8 @@ export interface Settings {
   completions: CompletionSettings;
   /** modelgate.budget.conversationUsd (user settings only): the spending limit a conversation has until the user sets its own; unset = none */
   conversationUsd: number | undefined;
+  /** modelgate.chat.compaction (user settings only): what the panel does when a request would leave no room for the answer */
+  compaction: 'automatic' | 'ask' | 'off';
   /** settings that were invalid and replaced by defaults, for a warning */
   problems: string[];
 }
@@ -118,6 +120,7 @@ export const USER_ONLY_KEYS = [
   'completions.channel',
   'completions.dailyUsd',
   'budget.conversationUsd',
+  'chat.compaction',
 ] as const;
 
 /** A workspace (or folder, or a language section) that tries to set a user-only setting. */
@@ -228,6 +231,7 @@ export function readSettings(): Settings {
     budgets: { ...(dailyUsd !== undefined ? { dailyUsd } : {}), ...(monthlyUsd !== undefined ? { monthlyUsd } : {}) },
     completions,
     conversationUsd,
+    compaction: ((v) => (v === 'ask' || v === 'off' ? v : 'automatic'))(userValue<unknown>(c, 'chat.compaction')),
     problems,
   };
 }

@@ -16,6 +16,9 @@ export const CHAT_COMMANDS = {
   openConversation: 'modelgate.openConversation',
   askAboutSelection: 'modelgate.askAboutSelection',
   attachProblems: 'modelgate.attachProblems',
+  compactConversation: 'modelgate.compactConversation',
+  undoCompaction: 'modelgate.undoCompaction',
+  exportConversation: 'modelgate.exportConversation',
 } as const;
 
 /** the commands of applying a code block (src/workspaceEdits/apply), part of the chat feature */

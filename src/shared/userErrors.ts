@@ -26,13 +26,15 @@ const ACTION_LABELS: Record<ErrorAction, () => string> = {
   openSettings: () => vscode.l10n.t('Open Settings'),
   showLog: () => vscode.l10n.t('Show Log'),
   newChat: () => vscode.l10n.t('New Chat'),
+  compactRetry: () => vscode.l10n.t('Compact and Retry'),
+  undoCompaction: () => vscode.l10n.t('Undo Compaction'),
 };
 
 export function actionLabel(action: ErrorAction): string {
   return ACTION_LABELS[action]();
 }
 
-/** Runs an action; 'retry' is the caller's business and is ignored here. */
+/** Runs an action; 'retry' and the chat's compaction actions are the caller's business and are ignored here. */
 export async function runErrorAction(action: ErrorAction, services: Services): Promise<void> {
   switch (action) {
     case 'setKey':
@@ -57,6 +59,8 @@ export async function runErrorAction(action: ErrorAction, services: Services): P
       await vscode.commands.executeCommand('modelgate.newChat');
       return;
     case 'retry':
+    case 'compactRetry':
+    case 'undoCompaction':
       return;
   }
 }

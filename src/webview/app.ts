@@ -17,6 +17,7 @@ import { TranscriptView } from './transcriptView';
 import { HostChannel, type VsCodeApi } from './vscodeApi';
 import { l10n } from './panelL10n';
 import { QuoteBadge } from './quoteView';
+import { CompactionDivider } from './compactionDivider';
 
 export interface ChatAppOptions {
   window: Window;
@@ -32,6 +33,7 @@ export interface ChatAppOptions {
 export class ChatApp {
   readonly header: Header;
   readonly transcript: TranscriptView;
+  private readonly divider: CompactionDivider;
   readonly composer: Composer;
   readonly notices: Notices;
   readonly edits: EditsView;
@@ -64,6 +66,7 @@ export class ChatApp {
       options.frameHost ?? (win as unknown as FrameHost),
       options.markdown,
     );
+    this.divider = new CompactionDivider(doc, this.transcript.element, post);
     const timers = options.frameHost ?? (win as unknown as FrameHost);
     this.notices = new Notices(doc, (action) => post({ type: 'action', action }), timers);
     this.edits = new EditsView(doc, post);
@@ -161,6 +164,8 @@ export class ChatApp {
         }
         this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return;
+      case 'compaction':
+        return this.divider.set(msg.compaction);
       case 'truncated':
         this.transcript.truncate(msg.fromMessageId);
         for (const id of this.unpriced) if (!this.transcript.has(id)) this.unpriced.delete(id);
@@ -217,6 +222,7 @@ export class ChatApp {
     this.loading.hidden = true;
     if (this.composer.isEditing) this.composer.cancelEdit();
     this.transcript.reset(conversation.messages);
+    this.divider.set(conversation.compaction);
     this.edits.clear();
     this.header.setActive(conversation.id, conversation.title);
     this.header.setConversations(msg.conversations, conversation.id);

@@ -43,11 +43,16 @@ function isShownImage(v: unknown): boolean {
   return v.state === 'shown' && isStr(v.src) && WEBVIEW_RESOURCE_URL.test(v.src) && isStr(v.openId);
 }
 
+function isCompaction(v: unknown): boolean {
+  return isObj(v) && isStr(v.cutId) && isStr(v.summary) && isStr(v.model) && isBool(v.undoable);
+}
+
 const GUARDS: Record<HostMessage['type'], Guard> = {
   snapshot: (m) =>
     isObj(m.conversation) &&
     isStr(m.conversation.id) &&
     isArr(m.conversation.messages) &&
+    (m.conversation.compaction === undefined || isCompaction(m.conversation.compaction)) &&
     m.conversation.messages.every(isMessageView) &&
     isArr(m.conversations) &&
     isComposer(m.composer),
@@ -58,6 +63,7 @@ const GUARDS: Record<HostMessage['type'], Guard> = {
   toolCall: (m) => isStr(m.messageId) && isObj(m.call) && isStr(m.call.id) && isStr(m.call.name),
   messageFinished: (m) => isStr(m.messageId) && isStr(m.status),
   truncated: (m) => isStr(m.fromMessageId),
+  compaction: (m) => m.compaction === undefined || isCompaction(m.compaction),
   composer: (m) => isComposer(m.composer),
   conversations: (m) => isArr(m.conversations),
   busy: (m) => isBool(m.busy),

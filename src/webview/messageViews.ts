@@ -24,6 +24,8 @@ export const ACTION_LABELS: Record<ErrorAction, string> = {
   openSettings: l10n.t('Open settings'),
   showLog: l10n.t('Show log'),
   newChat: l10n.t('New chat'),
+  compactRetry: l10n.t('Compact and retry'),
+  undoCompaction: l10n.t('Undo compaction'),
 };
 
 export function actionButton(doc: Document, action: ErrorAction): HTMLButtonElement {

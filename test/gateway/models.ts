@@ -68,6 +68,11 @@ export const SIM_CHAT_MODELS: readonly SimChatModel[] = [
     tokens: 'deepseek',
     thinks: true,
   },
+  // Beyond the service interface: a model with a small window (16K, as many local and older models
+  // have), so a long conversation outgrows it within a few turns and has to be compacted. It
+  // refuses an overflow as OpenAI's chat completions API does (400 `context_length_exceeded`,
+  // "This model's maximum context length is N tokens. However, you requested M tokens …").
+  { kind: 'chat', id: 'small-window', imageInput: false, contextWindow: 16_000, maxOutput: 4_000, caching: true, cacheScheme: 'openai', tokens: 'json' },
 ];
 
 export const SIM_IMAGE_MODELS: readonly SimImageModel[] = [

@@ -26,6 +26,11 @@ export const PRICE_CARD = {
       stable: { input: 1, output: 8, cacheRead: 0.25 },
       economical: { input: 0.6, output: 4.8, cacheRead: 0.15 },
     },
+    'small-window': {
+      direct: { input: 0.5, output: 2, cacheRead: 0.05 },
+      stable: { input: 0.4, output: 1.6, cacheRead: 0.04 },
+      economical: { input: 0.2, output: 0.8, cacheRead: 0.02 },
+    },
     reasoner: {
       direct: { input: 0.56, output: 1.68, cacheRead: 0.056 },
       stable: { input: 0.5, output: 1.5, cacheRead: 0.05 },

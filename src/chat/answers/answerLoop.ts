@@ -50,6 +50,17 @@ export interface AnswerOptions {
   /** A request ended with usage from the gateway: what was sent, when, where and what it was billed. */
   requestDone?(r: { channel: ChannelChoice; messages: ChatMessage[]; at: number; usage: Usage; calls: boolean }): void;
   describeError(err: unknown): ErrorView;
+  /**
+   * A request failed before anything streamed: when this returns messages (the conversation
+   * compacted after the gateway said the prompt does not fit), the request is sent again with
+   * them, once per answer.
+   */
+  onOverflow?(err: unknown): Promise<ChatMessage[] | undefined>;
+  /**
+   * After a round's results are in, before the request that sends them: messages to send instead
+   * (the conversation compacted because this request would not fit the window), or undefined.
+   */
+  beforeRoundRequest?(messages: ChatMessage[]): Promise<ChatMessage[] | undefined>;
   /** the catalogue's price for model and channel; no price, no cost */
   price?: Price;
   record: AssistantRecord;
@@ -131,6 +142,7 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
   let requests = 0;
   let rounds = 0;
   let roundText = '';
+  let overflowRetried = false;
   const now = o.now ?? Date.now;
   let thinkingSince: number | undefined;
   const stopThinking = () => {
@@ -166,29 +178,39 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       const sentAt = Date.now();
       let requestUsage: Usage | undefined;
       const costBefore: number | undefined = cost;
-      for await (const ev of o.client.streamChat(chatRequest(o.model, channel, messages, o.tools), { signal: o.signal })) {
-        if (ev.type === 'reasoning') {
-          if (!ev.text) continue;
-          thinkingSince ??= now();
-          roundReasoning += ev.text;
-          reasoningField ??= ev.field;
-          appendThinking(rec, ev.text);
-          o.events.reasoning?.(ev.text);
-        } else if (ev.type === 'text') {
-          if (!ev.text) continue;
-          stopThinking();
-          roundText += ev.text;
-          appendText(rec, ev.text);
-          o.events.text(ev.text);
-        } else if (ev.type === 'tool_calls') {
-          stopThinking();
-          calls.push(...ev.calls);
-        } else if (ev.type === 'usage') {
-          usage = addUsage(usage, ev.usage);
-          requestUsage = addUsage(requestUsage, ev.usage);
-          cost = costBefore !== undefined && price ? costBefore + costOf(requestUsage, price) : undefined;
-          setUsage();
+      try {
+        for await (const ev of o.client.streamChat(chatRequest(o.model, channel, messages, o.tools), { signal: o.signal })) {
+          if (ev.type === 'reasoning') {
+            if (!ev.text) continue;
+            thinkingSince ??= now();
+            roundReasoning += ev.text;
+            reasoningField ??= ev.field;
+            appendThinking(rec, ev.text);
+            o.events.reasoning?.(ev.text);
+          } else if (ev.type === 'text') {
+            if (!ev.text) continue;
+            stopThinking();
+            roundText += ev.text;
+            appendText(rec, ev.text);
+            o.events.text(ev.text);
+          } else if (ev.type === 'tool_calls') {
+            stopThinking();
+            calls.push(...ev.calls);
+          } else if (ev.type === 'usage') {
+            usage = addUsage(usage, ev.usage);
+            requestUsage = addUsage(requestUsage, ev.usage);
+            cost = costBefore !== undefined && price ? costBefore + costOf(requestUsage, price) : undefined;
+            setUsage();
+          }
         }
+      } catch (err) {
+        // nothing of this request arrived: the overflow is compacted and the request sent again, once
+        const untouched = !roundText && !roundReasoning && calls.length === 0 && !requestUsage && !o.signal.aborted;
+        const retry = untouched && !overflowRetried && o.onOverflow ? await o.onOverflow(err) : undefined;
+        if (!retry || o.signal.aborted) throw err;
+        overflowRetried = true;
+        messages = retry;
+        continue;
       }
       stopThinking();
       if (requestUsage) o.requestDone?.({ channel, messages, at: sentAt, usage: requestUsage, calls: calls.length > 0 });
@@ -265,6 +287,10 @@ export async function runAnswer(o: AnswerOptions): Promise<AnswerOutcome> {
       rec.wire.push(assistant, ...toolMessages);
       messages = [...messages, assistant, ...toolMessages];
       roundText = '';
+      // the next request would not fit the window: the conversation is compacted between rounds
+      const fitted = await o.beforeRoundRequest?.(messages);
+      if (o.signal.aborted) throw o.signal.reason ?? new Error('aborted');
+      if (fitted) messages = fitted;
     }
     if (roundText) rec.wire.push({ role: 'assistant', content: roundText });
     rec.status = 'done';

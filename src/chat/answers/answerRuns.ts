@@ -2,7 +2,7 @@
 // (with its tool rounds) into the conversation's transcript, posts it to the webview while the
 // conversation is on screen, and records usage and cost when it ends.
 import * as vscode from 'vscode';
-import { estimateRequestTokens } from '../../core/prompt/tokens';
+import { estimateRequestTokens, outputReserve } from '../../core/prompt/tokens';
 import { estimateCost, expectedOutputTokens } from '../../core/spend/reservations';
 import type { ToolCall } from '../../core/client/types';
 import type { Services } from '../../services/serviceContainer';
@@ -21,6 +21,8 @@ import { clipForLog } from '../../core/logText';
 import type { Approvals } from '../../agentTools/approvals';
 import type { ComposerQuotes } from '../quote/composerQuotes';
 import { envelopeGate } from '../quote/envelopeLimit';
+import { describeAnswerError, type ConversationCompactor } from '../compaction/conversationCompactor';
+import { overflowOf } from '../compaction/overflowErrors';
 
 /** Told when an answer ended (the edits: auto-accept keeps its changes then). */
 export type AnswerEnded = (c: Conversation, answerId: string) => Promise<void>;
@@ -45,6 +47,8 @@ export class AnswerRuns {
     private readonly quotes: ComposerQuotes,
     /** the panel's cards: the pause before a request that would pass the conversation's limit */
     private readonly approvals: Approvals,
+    /** compaction: Undo goes with the next send; an overflow is compacted and the request sent again once */
+    private readonly compactor?: ConversationCompactor,
   ) {
     this.#channels = new AnswerChannels(scope.services);
   }
@@ -98,6 +102,7 @@ export class AnswerRuns {
     const channel = s.channel;
     const info = this.scope.modelInfo(model);
     const tools = this.scope.toolsFor(info, c.id).tools;
+    this.compactor?.settle(c);
     const history = wireHistory(c);
     const firstRequest = !c.messages.some((m) => m.role === 'assistant');
     const record: AssistantRecord = { id: newId(), role: 'assistant', parts: [], status: 'streaming', model, channel, createdAt: Date.now(), wire: [] };
@@ -178,7 +183,37 @@ export class AnswerRuns {
         requestDone: (r) => {
           if (!run.detached) this.quotes.requestDone(c, record, { ...r, ...(tools ? { tools } : {}) });
         },
-        describeError: (err) => describeError(err),
+        describeError: (err) => describeAnswerError(err),
+        onOverflow: async (err) => {
+          const overflow = overflowOf(err);
+          if (overflow?.window && !run.detached) this.#learnWindow(c, model, record.channel, overflow.window, info.contextWindow);
+          if (!this.compactor || !overflow || run.detached || !(await this.compactor.mayCompact(c, 'overflow'))) return undefined;
+          const done = await this.compactor.compact(c, {
+            reason: 'overflow',
+            signal: run.abort.signal,
+            ...(overflow.window ? { window: overflow.window } : {}),
+          });
+          if (!done.ok) {
+            out.notice('info', done.message, [], { conversation: c });
+            return undefined;
+          }
+          this.compactor.postDivider(c);
+          out.notice('info', this.compactor.doneNote(done, 'overflow'), ['undoCompaction'], { conversation: c });
+          return requestMessages(c, tools, rules.files);
+        },
+        beforeRoundRequest: async (sofar) => {
+          if (!this.compactor || run.detached) return undefined;
+          const room = info.contextWindow - outputReserve(info.contextWindow, info.maxOutput);
+          if (estimateRequestTokens(sofar, tools) <= room || !(await this.compactor.mayCompact(c, 'round'))) return undefined;
+          const done = await this.compactor.compact(c, { reason: 'round', signal: run.abort.signal });
+          if (!done.ok) {
+            out.notice('info', done.message, [], { conversation: c });
+            return undefined;
+          }
+          this.compactor.postDivider(c);
+          out.notice('info', this.compactor.doneNote(done, 'round'), ['undoCompaction'], { conversation: c });
+          return requestMessages(c, tools, rules.files);
+        },
         price,
         record,
         events: {
@@ -269,6 +304,23 @@ export class AnswerRuns {
       }
       finish();
     }
+  }
+
+  /** The gateway named a smaller window than the settings or /models gave: it is used from now on, and the user told once. */
+  #learnWindow(c: Conversation, model: string, channel: string, named: number, configured: number): void {
+    if (!this.scope.services.windows.learn(model, channel, named, configured)) return;
+    this.scope.services.log.info(`Context window of ${model} (${channel}) learned from the gateway: ${named} tokens (was ${configured}).`);
+    this.scope.out.notice(
+      'info',
+      vscode.l10n.t(
+        'The gateway says {0} takes at most {1} tokens here, not the {2} the settings or the gateway’s model list give: Modelgate counts with {1} from now on.',
+        model,
+        named.toLocaleString('en-US'),
+        configured.toLocaleString('en-US'),
+      ),
+      [],
+      { conversation: c },
+    );
   }
 
   async #runTools(calls: ToolCall[], signal: AbortSignal, offered: boolean, context: ToolRunContext): Promise<ToolResult[]> {

@@ -7,6 +7,7 @@ import type { AttachmentView } from '../protocol';
 import type { ChatScope } from '../chatScope';
 import type { AnswerRuns } from './answerRuns';
 import { checkSendable, refuse } from './sendChecks';
+import type { ConversationCompactor } from '../compaction/conversationCompactor';
 import { nextMessageContext } from '../context/turnContext';
 import {
   lastAssistant,
@@ -27,6 +28,8 @@ export class ChatTurns {
   constructor(
     private readonly scope: ChatScope,
     private readonly runs: AnswerRuns,
+    /** a request that does not fit the window compacts the conversation first */
+    private readonly compactor?: ConversationCompactor,
   ) {}
 
   /** True while an answer runs or the next turn is being checked. */
@@ -109,11 +112,31 @@ export class ChatTurns {
     historyEnd: number,
   ): Promise<UserRecord | undefined> {
     const wire = userMessage(text, contexts, images);
-    const refusal = await checkSendable(this.scope, c, [...wireHistory(c, historyEnd), wire]);
+    let refusal = await checkSendable(this.scope, c, [...wireHistory(c, historyEnd), wire]);
+    // no room for the answer: compacting is necessary, and says so in one line with its cost
+    if (refusal?.noRoom && this.compactor && historyEnd === c.messages.length && (await this.compactor.mayCompact(c, 'room'))) {
+      const done = await this.compactor.compact(c, { reason: 'room' });
+      if (done.ok) {
+        this.compactor.postDivider(c);
+        this.scope.out.notice('info', this.compactor.doneNote(done, 'room'), ['undoCompaction'], { conversation: c });
+        refusal = await checkSendable(this.scope, c, [...wireHistory(c, historyEnd), wire]);
+      }
+    }
     if (refusal) {
       this.scope.out.post({ type: 'setDraft', text });
       refuse(this.scope, c, refusal);
       return undefined;
+    }
+    // by price: compacting now costs less than it saves over the turns that count (a cold cache)
+    if (this.compactor && historyEnd === c.messages.length && this.scope.services.settings().compaction !== 'off') {
+      const verdict = this.compactor.priceCheck(c, wire);
+      if (verdict && (await this.compactor.mayCompact(c, 'price', verdict))) {
+        const done = await this.compactor.compact(c, { reason: 'price' });
+        if (done.ok) {
+          this.compactor.postDivider(c);
+          this.scope.out.notice('info', this.compactor.doneNote(done, 'price', verdict), ['undoCompaction'], { conversation: c });
+        } else this.scope.out.notice('info', done.message, [], { conversation: c, transient: true });
+      }
     }
     return { id: newId(), role: 'user', text, attachments, createdAt: Date.now(), context: contexts, wire };
   }

@@ -21,6 +21,8 @@ export class Refusal {
     readonly level: NoticeLevel = 'warning',
     /** the condition that refused it (its notice leaves once that is fixed) */
     readonly topic?: NoticeTopic,
+    /** the request does not fit the model's window (compacting the conversation may make it fit) */
+    readonly noRoom = false,
   ) {}
 }
 
@@ -57,6 +59,7 @@ export async function checkSendable(scope: ChatScope, c: Conversation, history: 
       ['pickModel'],
       'warning',
       'model',
+      true,
     );
   }
   return budgetRefusal(scope.services, { model: info.id, priced: !!scope.services.catalogue().price(info.id, s.channel) });

@@ -9,7 +9,14 @@ import type { ChatMessage, ToolDefinition } from '../../core/client/types';
 import type { AttachmentView, ComposerState } from '../protocol';
 import { systemPrompt } from './systemPrompt';
 import { systemPromptWithRules, type RulesFile } from '../../core/prompt/projectRules';
-import { composerAttachments, wireHistory, type Conversation, type PendingAttachment, type PinnedRecord } from '../conversations/conversationTranscript';
+import {
+  composerAttachments,
+  sentHistory,
+  wireHistory,
+  type Conversation,
+  type PendingAttachment,
+  type PinnedRecord,
+} from '../conversations/conversationTranscript';
 
 export function chatModelInfo(catalogue: ModelCatalogue, id: string): ChatModelInfo {
   return catalogue.chatModelOrDefaults(id);
@@ -115,10 +122,12 @@ export function pinnedFor(c: Conversation): PinnedFile[] {
     n += m.role === 'user' ? 1 : m.wire.length;
     wireEnd.set(m.id, n);
   }
+  // after a compaction: a file pinned in the summarised part follows the summary
+  const { pinAt } = sentHistory(c);
   return c.pinned.map((p) => {
     const f: PinnedFile = { path: p.path, content: p.content };
     if (p.language !== undefined) f.language = p.language;
-    if (p.after !== undefined) f.at = wireEnd.get(p.after) ?? n;
+    if (p.after !== undefined) f.at = pinAt(wireEnd.get(p.after) ?? n);
     return f;
   });
 }

@@ -68,7 +68,7 @@ export function mergeInto(
   }
   local.messages.splice(0, local.messages.length, ...out);
 
-  const field = <K extends 'title' | 'renamed' | 'draft' | 'pinned' | 'pending' | 'envelope'>(k: K) => {
+  const field = <K extends 'title' | 'renamed' | 'draft' | 'pinned' | 'pending' | 'envelope' | 'compaction'>(k: K) => {
     if (synced && json(local[k]) === json(synced[k])) local[k] = disk[k];
   };
   field('title');
@@ -77,6 +77,7 @@ export function mergeInto(
   field('pinned');
   field('pending');
   field('envelope');
+  field('compaction');
   // the cache is predicted from whichever window sent last
   if (disk.lastRequest && (!local.lastRequest || disk.lastRequest.at > local.lastRequest.at)) local.lastRequest = disk.lastRequest;
   if (local.totalCost !== undefined || disk.totalCost !== undefined) {

@@ -6,13 +6,16 @@
 // was sent to / received from the gateway), because earlier turns must be replayed byte for
 // byte for the prompt cache to hit.
 import * as z from 'zod';
-import type { AssistantPart, AttachmentView, ConversationSummary, ConversationView, ImagesPart, MessageView, ToolCallView } from '../protocol';
+import type { AssistantPart, AttachmentView, CompactionView, ConversationSummary, ConversationView, ImagesPart, MessageView, ToolCallView } from '../protocol';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
 import type { RequestUsage } from '../../core/quote/answerHistory';
 import type { PreviousRequest } from '../../core/quote/cachePrediction';
 import { titleFrom as titleFromText, TITLE_MAX } from './conversationSearch';
+import { compactedHistory, type CompactedHistory } from '../../core/compaction/compactedHistory';
+import type { HistoryTurn } from '../../core/compaction/compactionPlan';
+import { storedCompactionSchema, type StoredCompaction } from '../../core/compaction/compactionRecord';
 
 /** A stored user message: what the webview shows, plus what was sent. */
 export type UserRecord = Extract<MessageView, { role: 'user' }> & {
@@ -69,6 +72,8 @@ export interface Conversation {
   envelope?: number;
   /** the last request the gateway answered (what the next one's prompt cache is predicted from) */
   lastRequest?: PreviousRequest;
+  /** what is sent in place of the older turns (they all stay in `messages`) */
+  compaction?: StoredCompaction;
 }
 
 export const NEW_CHAT_TITLE = 'New chat';
@@ -132,6 +137,17 @@ export function messageView(m: MessageRecord): MessageView {
 export function conversationView(c: Conversation): ConversationView {
   const v: ConversationView = { id: c.id, title: c.title, messages: c.messages.map(messageView), draft: c.draft };
   if (c.totalCost !== undefined) v.totalCost = c.totalCost;
+  const k = compactionView(c);
+  if (k) v.compaction = k;
+  return v;
+}
+
+/** The divider of a compacted conversation, when its cut message is still there. */
+export function compactionView(c: Conversation): CompactionView | undefined {
+  const k = c.compaction;
+  if (!k || !c.messages.some((m) => m.id === k.cutId)) return undefined;
+  const v: CompactionView = { cutId: k.cutId, summary: k.summary, model: k.model, undoable: !!k.undoable };
+  if (k.cost !== undefined) v.cost = k.cost;
   return v;
 }
 
@@ -147,13 +163,22 @@ export function composerAttachments(c: Conversation): AttachmentView[] {
 }
 
 /** Wire messages of the transcript up to (not including) message `end`. */
+/** The conversation's messages as the compaction sees them: each with the wire messages it sent. */
+export function historyTurns(c: Conversation, end = c.messages.length): HistoryTurn[] {
+  return c.messages.slice(0, end).map((m) => ({ id: m.id, role: m.role, wire: m.role === 'user' ? [m.wire] : m.wire }));
+}
+
+/**
+ * What the first `end` messages send: every wire message, or after a compaction whose cut lies
+ * before `end`, the summary, the kept rounds and the turns from the cut on (compactedHistory).
+ */
+export function sentHistory(c: Conversation, end = c.messages.length): CompactedHistory {
+  return compactedHistory(historyTurns(c, end), c.compaction);
+}
+
+/** The history as a request sends it (see sentHistory). */
 export function wireHistory(c: Conversation, end = c.messages.length): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  for (const m of c.messages.slice(0, end)) {
-    if (m.role === 'user') out.push(m.wire);
-    else out.push(...m.wire);
-  }
-  return out;
+  return sentHistory(c, end).history;
 }
 
 /** Removes message `id` and everything after it; the removed records, or [] when not found. */
@@ -266,7 +291,7 @@ const attachment = z.object({
   thumbnail: z.string().startsWith('data:image/').optional(),
 });
 const volatile = z.object({ title: z.string(), language: z.string().optional(), text: z.string() });
-const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat']);
+const errorActions = z.enum(['setKey', 'topUp', 'switchChannel', 'pickModel', 'retry', 'openSettings', 'showLog', 'newChat', 'compactRetry', 'undoCompaction']);
 const toolCallView = z.object({
   id: z.string(),
   name: z.string(),
@@ -360,6 +385,7 @@ export const storedConversationSchema = z.object({
   renamed: z.boolean().optional(),
   envelope: z.number().positive().finite().optional(),
   lastRequest: previousRequest.optional(),
+  compaction: storedCompactionSchema.optional(),
 });
 
 export function serializeConversation(c: Conversation): string {

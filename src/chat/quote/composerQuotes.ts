@@ -10,7 +10,7 @@ import type { ChannelChoice } from '../../core/catalogue/modelCatalogue';
 import type { ChatMessage, ToolDefinition, Usage } from '../../core/client/types';
 import { userMessage } from '../../core/prompt/promptLayout';
 import type { AnswerUsage, RequestUsage, Span } from '../../core/quote/answerHistory';
-import type { PreviousRequest } from '../../core/quote/cachePrediction';
+import type { CacheFacts, PreviousRequest } from '../../core/quote/cachePrediction';
 import type { TokenRule } from '../../core/quote/promptCount';
 import { emptyLearning, parseLearning } from '../../core/quote/quoteLearning';
 import { QuoteSession, type SendToQuote } from '../../core/quote/quoteSession';
@@ -257,6 +257,38 @@ export class ComposerQuotes implements vscode.Disposable {
     const done = record.requests?.length ?? 0;
     const left = Math.max(0, quote.answer.requests.high - done - 1);
     return { ...one, rest: left * one.high };
+  }
+
+  /**
+   * What the cache is expected to serve of `messages` sent now on `channel` (the quote's
+   * prediction from the conversation's previous request), what the route taught about its cache,
+   * and the completion tokens an answer of this conversation takes: the price rule's figures.
+   */
+  cacheOutlook(
+    c: Conversation,
+    model: string,
+    channel: ChannelChoice,
+    messages: readonly ChatMessage[],
+    tools: readonly ToolDefinition[] | undefined,
+  ): { cachedTokens: number; facts?: CacheFacts; caching: boolean; outputTokens: number } {
+    const info = this.scope.modelInfo(model);
+    const send: SendToQuote = {
+      model: { id: model, caching: info.caching, maxOutput: info.maxOutput },
+      channel,
+      channels: [channel],
+      price: (ch) => this.scope.services.catalogue().price(model, ch as ChannelChoice),
+      ...(tools ? { tools } : {}),
+      base: () => [...messages],
+      baseKey: `outlook:${c.id}:${c.messages.length}:${messages.length}`,
+      answers: answersOf(c),
+      ...(previousOf(c) ? { previous: previousOf(c)! } : {}),
+      toolsOffered: !!tools?.length,
+      maxRounds: this.scope.services.settings().maxToolRounds,
+      now: Date.now(),
+    };
+    const quote = this.#session.quote(send);
+    const facts = this.#session.facts(model, channel);
+    return { cachedTokens: quote.selected.cached.likely, ...(facts ? { facts } : {}), caching: info.caching, outputTokens: quote.answer.output.expected };
   }
 
   #saveSoon(): void {

@@ -49,7 +49,7 @@ describe('gateway simulator: authentication and routing', function () {
     assert.equal(body.object, 'list');
     assert.deepEqual(
       body.data.map((m) => m.id),
-      ['flagship-text', 'long-context-tools', 'reasoner', 'image-restricted', 'image-small', 'image-gateway-only'],
+      ['flagship-text', 'long-context-tools', 'reasoner', 'small-window', 'image-restricted', 'image-small', 'image-gateway-only'],
     );
     for (const m of body.data) assert.deepEqual(m, { id: m.id, object: 'model', owned_by: 'modelgate-sim' });
   });
