@@ -20,10 +20,17 @@ export const IMAGE_TOKENS = 1_000;
 
 export function estimateTokens(text: string): number {
   let quarters = 0; // in units of 1/4 token, to stay in integers
-  for (const ch of text) {
-    const c = ch.codePointAt(0) as number;
-    if (c > 0x7f) quarters += 4;
-    else if (isPlainAscii(c)) quarters += 1;
+  // by UTF-16 unit, a surrogate pair counted once as one code point (as `for (const ch of text)`
+  // counts, at a fraction of its cost: this runs over whole conversations)
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) {
+      quarters += 4;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) i++;
+      }
+    } else if (isPlainAscii(c)) quarters += 1;
     else quarters += 2;
   }
   return Math.ceil(quarters / 4);
