@@ -29,6 +29,7 @@
 //   MODELGATE_KEEP_GOING=1            run the later test layers even when one failed
 //   MODELGATE_TEST_GREP=<regex>       only matching integration tests
 //   MODELGATE_E2E_FILES=<regex>       only the e2e files whose name matches
+//   MODELGATE_E2E_GREP=<regex>        only the matching tests of those files
 //   MODELGATE_E2E_WORKERS=<n>         e2e processes at a time (default 2)
 //   MODELGATE_E2E_SHARE=0             every e2e file gets a workbench of its own (not the shared one)
 //   MODELGATE_SERIAL=1                one stage at a time, in the order above, one e2e worker

@@ -437,10 +437,13 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.match(text, /"chat\.allowAnonymousAccess": true/);
     assert.match(text, /"chat\.byokUtilityModelDefault": "mainAgent"/);
     assert.match(text, /user settings only/);
-    // one way out, "Don't Change" (Escape takes it too), not also VS Code's own Cancel
+    // "Don't Change" is the button Enter takes (the safe choice where the user's settings file is
+    // at stake); VS Code adds its own Cancel beside it, which Escape takes
     const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim()).sort();
-    assert.deepEqual(buttons, ['Change Settings', "Don't Change"]);
-    console.log(`[e2e] Use in VS Code Chat: focused button ${await wb.page.evaluate(() => document.activeElement?.textContent?.trim())}`);
+    assert.deepEqual(buttons, ['Cancel', 'Change Settings', "Don't Change"]);
+    const focused = await wb.page.evaluate(() => document.activeElement?.textContent?.trim());
+    console.log(`[e2e] Use in VS Code Chat: focused button ${focused}`);
+    assert.equal(focused, "Don't Change", 'Enter takes the button that changes nothing');
     await wb.page.screenshot({ path: join(shots, 'vscode-chat-setup-light.png') });
     await dialog.getByRole('button', { name: 'Change Settings', exact: true }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });

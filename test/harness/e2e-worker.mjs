@@ -54,7 +54,9 @@ const cgroupUsage = (() => {
 async function runFile(file) {
   const name = basename(file, '.js');
   if (countsDir) process.env.MODELGATE_COUNTS_FILE = join(countsDir, `e2e-${name}.json`);
-  const mocha = new Mocha({ ...config, reporter: config.reporter });
+  // MODELGATE_E2E_GREP: only the matching tests of each file (local iteration; hooks still run)
+  const grep = process.env.MODELGATE_E2E_GREP;
+  const mocha = new Mocha({ ...config, reporter: config.reporter, ...(grep ? { grep } : {}) });
   mocha.addFile(file);
   const t0 = Date.now();
   const cpu0 = cgroupUsage();

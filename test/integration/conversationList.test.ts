@@ -165,8 +165,13 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
   it("the command is registered and sits in the chat view's title bar next to New chat", async () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('modelgate.openConversation'));
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
-    const viewTitle = pkg.contributes.menus['view/title']!.filter((m) => m.when === 'view == modelgate.chat').map((m) => m.command);
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]> };
+    };
+    // the title bar's buttons are its `navigation` group; the other groups are in its "…" menu
+    const viewTitle = pkg.contributes.menus['view/title']!.filter((m) => m.when === 'view == modelgate.chat' && m.group?.startsWith('navigation')).map(
+      (m) => m.command,
+    );
     assert.deepEqual(viewTitle.sort(), ['modelgate.newChat', 'modelgate.openConversation']);
   });
 });
