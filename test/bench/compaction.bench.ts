@@ -156,6 +156,7 @@ export function benchCompactionTasks(): void {
   steps.push(['stubs', stubs.ms]);
   steps.push(['summary request', cpuMs(() => summaryRequest({ wire: summarised, editedPaths: plan.value!.editedPaths, budgetTokens: 100_000 })).ms]);
   const record = {
+    createdAt: 0,
     summary: 'A summary.',
     cutId: turns[plan.value!.cut]!.id,
     keptRounds: plan.value!.keptRounds,
