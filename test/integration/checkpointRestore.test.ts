@@ -51,7 +51,6 @@ describe('checkpoint restore acts only on what it names (real VS Code)', functio
     fs.mkdirSync(at(''), { recursive: true });
     fs.writeFileSync(at('important.ts'), IMPORTANT);
     fs.writeFileSync(at('scratch.txt'), 'scratch\n');
-    fs.writeFileSync(at('victim.ts'), VICTIM);
     outside = fs.mkdtempSync(path.join(path.dirname(ws), 'mg-restore-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), SECRET);
     await mg.api.chat.controller.newChat();
@@ -89,8 +88,12 @@ describe('checkpoint restore acts only on what it names (real VS Code)', functio
 
   it('a checkpoint blob that is a link (symbolic or hard) to another file is not read into the workspace', async () => {
     for (const kind of ['symbolic', 'hard'] as const) {
-      fs.writeFileSync(at('victim.ts'), VICTIM);
-      const r = await keptAnswer(call('edit_file', { path: `${FIX}/victim.ts`, edits: [{ search: 'victim = 1', replace: 'victim = 2' }] }));
+      // a file of its own per case: one rewritten on disk while its document is open could be
+      // edited from the editor's older text on a loaded machine
+      const victim = `victim-${kind}.ts`;
+      fs.writeFileSync(at(victim), VICTIM);
+      const r = await keptAnswer(call('edit_file', { path: `${FIX}/${victim}`, edits: [{ search: 'victim = 1', replace: 'victim = 2' }] }));
+      assert.deepEqual(r.statuses, ['done'], `${kind}: the edit was staged and kept (${r.results.join(' | ')})`);
       const dir = checkpointDir(r.id);
       const blob = fs.readdirSync(dir).find((n) => n.endsWith('.orig'))!;
       assert.ok(blob, 'the original text was checkpointed');
@@ -105,8 +108,12 @@ describe('checkpoint restore acts only on what it names (real VS Code)', functio
       const outcome = await edits().restore(r.id);
       if (kind === 'hard') fs.rmSync(target, { force: true });
       assert.equal(outcome.kind, 'restored');
-      assert.match(outcome.kind === 'restored' ? outcome.problems.join('\n') : '', /The checkpoint of mg-restore-fixture\/victim\.ts is missing/, kind);
-      assert.equal(read('victim.ts'), VICTIM.replace('1', '2'), `${kind} link: the outside text was not written into the workspace`);
+      assert.match(
+        outcome.kind === 'restored' ? outcome.problems.join('\n') : '',
+        new RegExp(`The checkpoint of mg-restore-fixture/${victim.replace('.', '\\.')} is missing`),
+        kind,
+      );
+      assert.equal(read(victim), VICTIM.replace('1', '2'), `${kind} link: the outside text was not written into the workspace`);
     }
   });
 
