@@ -19,8 +19,14 @@ const LONG_ID = 'restore-long-2000';
 const LONG_TITLE = 'Long history of 2000 messages';
 const SHORT_ID = 'restore-short';
 const SHORT_TITLE = 'Short chat';
-/** The test's own bound, besides mocha's: everything after the workbench is up. */
-const TEST_BUDGET_MS = 180_000; // 24-65 s seen at load 8-19: the budget is a bound, not a speed check
+/**
+ * The scroll to the top fails when no older message went in for this long: the panel renders them
+ * on idle time, which a loaded machine gives slowly (24-65 s for all of them at load 8-19, 180 s
+ * beside a full CI run), so a fixed budget for all 2,000 measures the machine, not the panel.
+ */
+const STALL_MS = 60_000;
+/** Mocha's bound for the scroll test: a hang, not a speed check. */
+const TEST_BUDGET_MS = 480_000;
 
 const userText = (i: number) => `question ${i}`;
 const answerText = (i: number) => `Answer ${i} with \`code\` and a list:\n\n- one\n- two\n\n\`\`\`ts\nconst v${i} = ${i};\n\`\`\`\n`;
@@ -208,20 +214,23 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
     this.timeout(TEST_BUDGET_MS + 30_000);
     if (!opened) this.skip();
     const started = Date.now();
-    const deadline = started + TEST_BUDGET_MS;
     // Scroll to the top as a user does (the log has the keyboard focus; Ctrl+Home), again and
     // again: older pages go in above while the user is there, which moves the top further up.
     await log().focus();
     let presses = 0;
+    let inLog = 0;
+    let grewAt = Date.now();
     for (;;) {
       await wb.page.keyboard.press('Control+Home');
       presses++;
       await wb.page.waitForTimeout(300);
       const atTop = await log().evaluate((el) => el.scrollTop === 0);
       if (atTop && (await article(0).count()) === 1 && (await shownAsText(0)).shown) break;
+      const now = await log().locator('article').count();
+      if (now > inLog) [inLog, grewAt] = [now, Date.now()];
       assert.ok(
-        Date.now() < deadline,
-        `the first message never showed at the top (scrolled ${presses} times; ${await log().locator('article').count()} of ${COUNT} in the log)`,
+        Date.now() - grewAt < STALL_MS,
+        `the first message never showed at the top: no older message went in for ${STALL_MS / 1000} s (scrolled ${presses} times; ${now} of ${COUNT} in the log)`,
       );
     }
     console.log(`    [e2e] at the top with the first message shown after ${presses} presses of Ctrl+Home, ${((Date.now() - started) / 1000).toFixed(1)} s`);
