@@ -31,6 +31,66 @@ export function bytesBySource(inputs: Record<string, { bytesInOutput: number }>)
   return [...by].map(([k, b]): [string, number] => [k, b / 1024]).sort((a, b) => b[1] - a[1]);
 }
 
+/** a stand-in for the `vscode` module: every member is itself, except the configuration, which reads `settings` as user settings */
+function vscodeStub(settings: Record<string, unknown>): object {
+  const configuration = {
+    get: (key: string, fallback?: unknown) => (key in settings ? settings[key] : fallback),
+    inspect: (key: string) => (key in settings ? { key, globalValue: settings[key] } : { key }),
+    has: (key: string) => key in settings,
+    update: async () => undefined,
+  };
+  // a function expression (not an arrow), so that `new vscode.EventEmitter()` can construct it
+  const stub: object = new Proxy(
+    function () {
+      return stub;
+    },
+    {
+      get: (_t, prop) => (prop === 'then' ? undefined : prop === Symbol.toPrimitive ? () => '' : prop === 'getConfiguration' ? () => configuration : stub),
+      apply: () => stub,
+      construct: () => stub,
+      set: () => true,
+    },
+  );
+  return stub;
+}
+
+/** runs `run` with `vscode` resolving to the stand-in; returns the other modules it required */
+function withVscodeStub(settings: Record<string, unknown>, run: () => unknown): string[] {
+  const stub = vscodeStub(settings);
+  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const realLoad = loader._load;
+  const loaded: string[] = [];
+  loader._load = (request, ...rest) => {
+    if (request === 'vscode') return stub;
+    loaded.push(request);
+    return realLoad(request, ...rest);
+  };
+  try {
+    run();
+  } finally {
+    loader._load = realLoad;
+  }
+  return loaded;
+}
+
+function stubContext(extensionPath: string): object {
+  const memento = { get: (_k: string, fallback?: unknown) => fallback, update: async () => undefined, keys: () => [] };
+  const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
+  const uri = { fsPath: extensionPath, path: extensionPath, scheme: 'file', with: () => uri, toString: () => `file://${extensionPath}` };
+  return {
+    subscriptions: [],
+    secrets,
+    globalState: memento,
+    workspaceState: memento,
+    extensionUri: uri,
+    extensionPath,
+    globalStorageUri: uri,
+    storageUri: uri,
+    logUri: uri,
+    extensionMode: 1,
+  };
+}
+
 describe('packaging: the activation bundle stays under its budget (production build, metafile)', () => {
   let dir: string;
   let main: Metafile;
@@ -50,6 +110,7 @@ describe('packaging: the activation bundle stays under its budget (production bu
   after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  const zodLoaded = () => join(dir, 'zod.js') in require.cache;
 
   it(`dist/extension.js is under ${ACTIVATION_BUNDLE_BUDGET_KB} KB`, () => {
     const out = Object.entries(main.outputs).find(([name]) => /(^|\/)extension\.js$/.test(name));
@@ -67,27 +128,42 @@ describe('packaging: the activation bundle stays under its budget (production bu
 
   it('loading dist/extension.js does not load dist/zod.js (no zod schema is built while the bundle loads)', () => {
     // zod is required on the first call of a zod function; a schema built at module level (instead
-    // of on first use, src/core/lazy.ts) would load it on every start. Plain Node can load the
-    // bundle's module code with a stand-in for `vscode` that answers everything with itself.
-    const stub: object = new Proxy(() => stub, {
-      get: (_t, prop) => (prop === 'then' ? undefined : prop === Symbol.toPrimitive ? () => '' : stub),
-      apply: () => stub,
-      construct: () => stub,
-    });
-    const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-    const realLoad = loader._load;
-    const loaded: string[] = [];
-    loader._load = (request, ...rest) => {
-      if (request === 'vscode') return stub;
-      loaded.push(request);
-      return realLoad(request, ...rest);
+    // of on first use, src/core/lazy.ts) would load it on every start.
+    const requires = withVscodeStub({}, () => Module.createRequire(join(dir, 'extension.js'))('./extension.js'));
+    assert.ok(!zodLoaded(), `dist/zod.js was loaded with the main bundle (its requires: ${requires.join(', ')})`);
+  });
+
+  it('activate() with a gateway and valid modelgate.models entries does not load dist/zod.js', async () => {
+    // The catalogue is built in activate() (the status bar shows the model): entries users write
+    // are checked without zod. Plain Node runs activate() against a stand-in for `vscode` that
+    // answers everything with itself, and with these user settings.
+    const settings = {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      'chat.model': 'flagship-text',
+      models: {
+        'flagship-text': { prices: { default: { input: 2, output: 8, cacheRead: 0.5 } }, temperature: 0.2 },
+        'my-image-model': { kind: 'image', sizes: ['1024x1024'], maxN: 4, prices: { standard: { '1024x1024': 0.04 } } },
+      },
     };
+    // a fresh copy of the bundle: its modules keep the `vscode` they were loaded with
+    delete require.cache[join(dir, 'extension.js')];
+    let ext: { activate(context: unknown): unknown } | undefined;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const [realTimeout, realInterval] = [globalThis.setTimeout, globalThis.setInterval];
+    // timers activate() starts (the model list, store polls) would run later against the stand-in
+    globalThis.setTimeout = ((...a: Parameters<typeof setTimeout>) => (timers.push(realTimeout(...a)), timers[timers.length - 1])) as typeof setTimeout;
+    globalThis.setInterval = ((...a: Parameters<typeof setInterval>) => (timers.push(realInterval(...a)), timers[timers.length - 1])) as typeof setInterval;
     try {
-      Module.createRequire(join(dir, 'extension.js'))('./extension.js');
+      const requires = withVscodeStub(settings, () => {
+        ext = Module.createRequire(join(dir, 'extension.js'))('./extension.js') as typeof ext;
+        ext!.activate(stubContext(dir));
+      });
+      assert.ok(!zodLoaded(), `activate() loaded dist/zod.js (requires: ${requires.join(', ')})`);
     } finally {
-      loader._load = realLoad;
+      globalThis.setTimeout = realTimeout;
+      globalThis.setInterval = realInterval;
+      for (const t of timers) clearTimeout(t);
     }
-    assert.ok(!(join(dir, 'zod.js') in require.cache), `dist/zod.js was loaded with the main bundle (its requires: ${loaded.join(', ')})`);
   });
 
   it('the grouping names packages and src folders', () => {
