@@ -243,6 +243,24 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     } finally {
       session.dispose();
     }
+    // a new window, another conversation on screen: this one is not in memory, its text file on disk is read
+    const textFile = path.join(mg.api.chat.storageUri.fsPath, `conversation-${id}.txt`);
+    await until(() => fs.existsSync(textFile) && fs.readFileSync(textFile, 'utf8').includes(needle), 'the store wrote its full text beside it');
+    await chat().newChat();
+    await chat().send('Another topic [[words:5]]');
+    await mg.api.chat.reload();
+    const fresh = await mg.api.chat.conversationList();
+    try {
+      fresh.search(needle);
+      const hits = await fresh.settled();
+      assert.ok(
+        hits.some((h) => h.entry.id === id),
+        `found after a reload: ${hits.map((h) => h.entry.title).join(', ')}`,
+      );
+    } finally {
+      fresh.dispose();
+    }
+    await chat().switchConversation(id);
 
     const target = vscode.Uri.file(path.join(ws, FIXTURE, 'exported.md'));
     await vscode.commands.executeCommand('modelgate.exportConversation', target);

@@ -84,6 +84,8 @@ export class ConversationListSession implements vscode.Disposable {
   private fullDone: Promise<ListMatch[]> = Promise.resolve([]);
   private completed: CompletedSearch | undefined;
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  /** the query of the latest search */
+  private query = '';
 
   constructor(
     private readonly host: ConversationListHost,
@@ -113,7 +115,8 @@ export class ConversationListSession implements vscode.Disposable {
     (qp as { sortByLabel?: boolean }).sortByLabel = false;
     this.disposables.push(
       qp,
-      qp.onDidChangeValue((v) => this.search(v)),
+      // VS Code also reports a value the extension set (search() sets it): that search is running already
+      qp.onDidChangeValue((v) => v !== this.query && this.search(v)),
       qp.onDidTriggerItemButton((e) => void this.button(e.item, e.button)),
       qp.onDidAccept(() => void this.accept(qp.selectedItems[0] ?? qp.activeItems[0])),
       qp.onDidHide(() => {
@@ -134,6 +137,7 @@ export class ConversationListSession implements vscode.Disposable {
   search(query: string): ListMatch[] {
     if (this.quickPick.value !== query) this.quickPick.value = query;
     if (this.confirming) return [];
+    this.query = query;
     const entries = this.store.searchEntries().filter((e) => !!e.title);
     const matches = searchConversations(entries, query);
     this.indexMatches = matches;
@@ -147,9 +151,16 @@ export class ConversationListSession implements vscode.Disposable {
     return matches;
   }
 
-  /** Every match of the latest search, the full text's included, once that search has read what it reads. */
-  settled(): Promise<ListMatch[]> {
-    return this.fullDone;
+  /**
+   * Every match of the latest search, the full text's included, once that search has read what it
+   * reads (a search started meanwhile, by typing or by the list's refresh, is waited for too).
+   */
+  async settled(): Promise<ListMatch[]> {
+    for (;;) {
+      const running = this.fullDone;
+      const matches = await running;
+      if (running === this.fullDone) return matches;
+    }
   }
 
   /** Whether an entry can match `query`, judged by the last complete search of a query it extends. */
