@@ -206,7 +206,7 @@ const PLAIN_NODE = [
   'src/chat/compaction/overflowErrors.ts',
   'src/chat/cards/panelApprovals.ts',
   'src/chat/context/{systemPrompt,turnContext}.ts',
-  'src/chat/conversations/{conversationMerge,conversationSearch,conversationStore,conversationTranscript}.ts',
+  'src/chat/conversations/{conversationFullText,conversationMerge,conversationSearch,conversationStore,conversationTranscript}.ts',
   'src/chat/view/{chatHtml,insertion}.ts',
   'src/images/{fileNames,imageLinks,imageOptions,imagePriceText,imageRequest,pngText}.ts',
   'src/lm/{keyPresence,lmMessages,lmTokens,lmTools,modelFamily,modelInformation,reasoningMemory,responseStream,tokenizerChoice,vsCodeChatPlan}.ts',

@@ -61,7 +61,11 @@ function compact(tokens: number): string {
   return String(tokens);
 }
 
-export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, price?: Price): LmModelInformation {
+/**
+ * `configuredWindow`: the window the settings or the gateway's model list give, when the one in
+ * `model` is smaller because the gateway named it in an overflow error (the tooltip says so).
+ */
+export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, price?: Price, configuredWindow?: number): LmModelInformation {
   const ch = CHANNEL_INFO[channel];
   const abilities = [model.imageInput ? l10n.t('text and images') : l10n.t('text only'), model.tools ? l10n.t('tool calling') : l10n.t('no tool calling')];
   return {
@@ -80,6 +84,15 @@ export function modelInformation(model: ChatModelInfo, channel: ChannelChoice, p
         compact(model.contextWindow),
         abilities.join(', '),
       ),
+      ...(configuredWindow !== undefined && configuredWindow !== model.contextWindow
+        ? [
+            l10n.t(
+              'The gateway said in an overflow error that this model takes at most {0} tokens here, not the {1} the settings or its model list give.',
+              model.contextWindow.toLocaleString('en-US'),
+              configuredWindow.toLocaleString('en-US'),
+            ),
+          ]
+        : []),
       ...(price ? [priceSentence(price)] : []),
       ...(model.unlisted ? [l10n.t('The gateway does not list this model; it is offered because your settings name it.')] : []),
     ].join(' '),

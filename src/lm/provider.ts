@@ -49,13 +49,21 @@ export class ModelgateChatProvider implements vscode.LanguageModelChatProvider, 
       services.onDidChangeCatalogue(() => this.informationMayHaveChanged()),
       // the channel is part of each model's detail and tooltip
       services.onDidChangeSettings(() => this.informationMayHaveChanged()),
+      // a window the gateway named in an overflow error (here or in the panel) is the model's maxInputTokens from then on
+      services.windows.onDidLearn(() => this.informationMayHaveChanged()),
     ];
   }
 
   private information(): LmModelInformation[] {
     const channel = this.services.settings().channel;
     const catalogue = this.services.catalogue();
-    return catalogue.chatModels().map((m) => modelInformation(m, channel, catalogue.price(m.id, channel)));
+    return catalogue.chatModels().map((m) => {
+      const window = this.services.windows.window(m.id, channel, m.contextWindow);
+      const price = catalogue.price(m.id, channel);
+      return window === m.contextWindow
+        ? modelInformation(m, channel, price)
+        : modelInformation({ ...m, contextWindow: window }, channel, price, m.contextWindow);
+    });
   }
 
   private informationMayHaveChanged(): void {

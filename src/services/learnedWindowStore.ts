@@ -14,6 +14,7 @@ export interface WindowMemento {
 export class LearnedWindowStore {
   /** what this window learned last (globalState's update is asynchronous) */
   #own: LearnedWindows | undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(private readonly memento?: WindowMemento) {}
 
@@ -33,6 +34,13 @@ export class LearnedWindowStore {
     if (!next) return false;
     this.#own = next;
     void this.memento?.update(LEARNED_WINDOWS_KEY, next);
+    for (const listener of [...this.#listeners]) listener();
     return true;
+  }
+
+  /** Calls back when this window learned a window (the panel or the vscode.lm provider): what VS Code is told about the model changes. */
+  onDidLearn(listener: () => void): { dispose(): void } {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
   }
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, compaction, firstWords, bundle, activation, edits, endurance, panel, completions) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, search, models, regexScan, quote, compaction, firstWords, bundle, activation, edits, endurance, panel, completions) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { benchClient } from './client.bench';
 import { benchCompletions } from './completions.bench';
 import { benchConversationList } from './conversationList.bench';
+import { benchConversationSearch } from './conversationSearch.bench';
 import { benchEndurance } from './endurance.bench';
 import { benchFirstWords } from './firstWords.bench';
 import { benchModelList } from './models.bench';
@@ -395,6 +396,7 @@ async function main(): Promise<void> {
     ['client', async () => printLegacy(await benchClient())],
     ['render', async () => printLegacy(await benchRender({ naiveSizes: [10_000, 20_000] }))],
     ['conversations', benchConversationList],
+    ['search', benchConversationSearch],
     ['models', async () => benchModelList()],
     ['regexScan', benchRegexScan],
     ['quote', benchQuote],

@@ -117,6 +117,8 @@ describe('e2e conversations: the conversation list and the panel controls', func
     await viewTitle(/^New Chat/).click();
     await users().first().waitFor({ state: 'detached', timeout: 30_000 });
     await send('Sort a list in Python');
+    // a word past the first 2,000 characters, all the index keeps of a conversation: found by the full-text search
+    await send(`Sort it by the second key. ${'Some more context about the list. '.repeat(65)}And keep the pangolin order stable.`);
     await chat.getByRole('button', { name: 'Conversations: Sort a list in Python' }).waitFor({ state: 'visible', timeout: 10_000 });
   });
 
@@ -157,6 +159,29 @@ describe('e2e conversations: the conversation list and the panel controls', func
     assert.match(await renderedText(users().first()), /parse \*\*?|parse/);
     assert.match(await renderedText(users().nth(1)), /ostrich/);
     await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
+  });
+
+  it('finds a word deep in a long conversation once typing pauses (light and dark theme)', async () => {
+    const input = quickInput().locator('.quick-input-box input');
+    for (const theme of ['light', 'dark'] as const) {
+      if (theme === 'dark') {
+        await wb.runCommand('Preferences: Color Theme');
+        await wb.answerInput('Dark Modern');
+        await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
+      }
+      await viewTitle(/^Open Conversation/).click();
+      await quickInput().waitFor({ state: 'visible', timeout: 30_000 });
+      await fillField(input, 'PANGOLIN');
+      assert.deepEqual(await listed(['Sort a list in Python']), ['Sort a list in Python'], 'found past what the index holds');
+      const snippet = await row('Sort a list in Python').first().innerText();
+      assert.match(snippet, /keep the pangolin order stable/, snippet);
+      console.log(`    [e2e] screenshot: ${await screenshot(`conversation-list-full-text-${theme}.png`)}`);
+      await wb.page.keyboard.press('Escape');
+      await quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    }
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.answerInput('Light Modern');
+    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
   });
 
   it('renames and deletes with the item buttons (delete confirmed in the list)', async () => {

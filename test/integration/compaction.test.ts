@@ -223,31 +223,52 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
 
   it('nothing is lost: the conversation search finds text in compacted turns, and the Markdown export writes the full history', async () => {
     const needle = 'zebracompactneedle';
-    await chat().send(`Question 1 about the ${needle}: ${'what about the cache? '.repeat(10)}[[words:60]]`);
-    for (let i = 2; i <= 4; i++) await chat().send(`Question ${i}: ${'what about the cache? '.repeat(10)}[[call:read_file {"path":"${FIXTURE}/notes.ts"}]]`);
+    // the needle lies past the first 2,000 characters of the conversation, which is all the index keeps
+    await chat().send(`Question 1: ${'what about the cache? '.repeat(100)}and the ${needle}? [[words:60]]`);
+    await chat().send(`Question 2: ${'what about the cache? '.repeat(10)}[[words:60]]`);
+    for (let i = 3; i <= 5; i++) await chat().send(`Question ${i}: ${'what about the cache? '.repeat(10)}[[call:read_file {"path":"${FIXTURE}/notes.ts"}]]`);
     await chat().compact();
     const sent = JSON.stringify(await chat().requestPreview());
-    assert.ok(!sent.includes(needle), 'the first turn is compacted: it is not sent any more');
+    assert.ok(!sent.includes(needle), 'the turn is compacted: it is not sent any more');
     const id = (await chat().history()).active.id;
 
     const session = await mg.api.chat.conversationList();
     try {
-      const hits = session.search(needle);
+      session.search(needle);
+      const hits = await session.settled();
       assert.ok(
-        hits.some((h) => h.entry.id === id),
+        hits.some((h) => h.entry.id === id && h.snippet?.includes(needle)),
         `found: ${hits.map((h) => h.entry.title).join(', ')}`,
       );
     } finally {
       session.dispose();
     }
+    // a new window, another conversation on screen: this one is not in memory, its text file on disk is read
+    const textFile = path.join(mg.api.chat.storageUri.fsPath, `conversation-${id}.txt`);
+    await until(() => fs.existsSync(textFile) && fs.readFileSync(textFile, 'utf8').includes(needle), 'the store wrote its full text beside it');
+    await chat().newChat();
+    await chat().send('Another topic [[words:5]]');
+    await mg.api.chat.reload();
+    const fresh = await mg.api.chat.conversationList();
+    try {
+      fresh.search(needle);
+      const hits = await fresh.settled();
+      assert.ok(
+        hits.some((h) => h.entry.id === id),
+        `found after a reload: ${hits.map((h) => h.entry.title).join(', ')}`,
+      );
+    } finally {
+      fresh.dispose();
+    }
+    await chat().switchConversation(id);
 
     const target = vscode.Uri.file(path.join(ws, FIXTURE, 'exported.md'));
     await vscode.commands.executeCommand('modelgate.exportConversation', target);
     const written = fs.readFileSync(target.fsPath, 'utf8');
     const c = (await chat().history()).active;
-    assert.match(written, /^# Question 1 about the zebracompactneedle/);
-    assert.ok(written.includes(`${c.messages.length} messages`));
-    for (let i = 1; i <= 4; i++) assert.ok(written.includes(`Question ${i}`), `turn ${i} is in the file`);
+    assert.match(written, /^# Question 1: what about the cache/);
+    assert.ok(written.includes(`${c.messages.length} messages`) && written.includes(needle));
+    for (let i = 1; i <= 5; i++) assert.ok(written.includes(`Question ${i}`), `turn ${i} is in the file`);
     assert.ok(written.includes('**Compacted here**') && written.includes(c.compaction!.summary.slice(0, 40)), 'the summary where the history was cut');
     assert.ok(written.includes("export const value59 = 'the quick brown fox"), 'tool results whole');
     assert.ok(written.indexOf('Question 1') < written.indexOf('**Compacted here**'), 'the compacted turns come first, then the divider');

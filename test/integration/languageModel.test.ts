@@ -139,6 +139,40 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'my-model' })).length === 0, 'my-model gone');
   });
 
+  it('reports a context window the gateway named in an overflow error as the model’s maxInputTokens (VS Code re-reads it), and the error says that window', async () => {
+    // learned windows are kept in globalState across reloads and runs: a model of this run's own
+    const id = `learned-window-${Date.now().toString(36)}`;
+    await config().update('models', { [id]: { label: 'Learned window', contextWindow: 64_000, maxOutput: 2_000 } }, vscode.ConfigurationTarget.Global);
+    try {
+      const before = await until(async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id }))[0], `${id} listed by vscode.lm`);
+      assert.equal(before.maxInputTokens, 62_000, 'the settings’ 64K window minus the output reserve');
+      const overflow =
+        "This model's maximum context length is 16000 tokens. However, you requested 30000 tokens (28000 in the messages, 2000 in the completion). Please reduce the length of the messages or completion.";
+      mg.gw.injectFault({
+        kind: 'status',
+        status: 400,
+        body: JSON.stringify({ error: { message: overflow, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }),
+      });
+      const cts = new vscode.CancellationTokenSource();
+      await assert.rejects(
+        async () => {
+          const response = await before.sendRequest([vscode.LanguageModelChatMessage.User('a long request')], {}, cts.token);
+          for await (const part of response.stream) void part;
+        },
+        (err: Error) => err.message.includes(`does not fit the context window of ${id}, 16,000 tokens (the answer included)`),
+      );
+      cts.dispose();
+      // VS Code keeps what the provider last told it: only the change event makes it read the new window
+      const after = await until(async () => {
+        const m = (await vscode.lm.selectChatModels({ vendor: VENDOR, id }))[0];
+        return m && m.maxInputTokens !== 62_000 ? m : undefined;
+      }, 'the learned window reported to vscode.lm');
+      assert.equal(after.maxInputTokens, 14_000, '16,000 minus the output reserve (the 2,000 max output)');
+    } finally {
+      await config().update('models', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('streams the answer as text parts, sends no provider field on the default channel, and records usage', async () => {
     const flagship = await model('flagship-text');
     const before = chatRequests().length;

@@ -5,14 +5,17 @@
 //
 // Search is ours, not the quick pick's: VS Code matches the label (and optionally description
 // and detail) of the items it is given, which is not content search. Every keystroke filters
-// the store's index (a bounded search text per conversation, conversationSearch.ts), so no file
-// is read while the list is open; the items are marked alwaysShow so VS Code does not hide the
-// ones whose label does not match.
+// the store's index (the first 2,000 characters of each conversation, conversationSearch.ts) at
+// once; then, once typing pauses, the full text of the conversations the index cut is read,
+// newest first, and their matches join the list as they are found (conversationFullText.ts). A
+// search reads a bounded amount; when it stops there, the last item says so and goes on. The
+// items are marked alwaysShow so VS Code does not hide the ones whose label does not match.
 import * as vscode from 'vscode';
 import { plainLabel } from '../../core/plainLabel';
 import { formatUsd } from '../../core/spend/cost';
 import { cleanRename, plainText, relativeDate, searchConversations, UNTITLED, type ListEntry, type ListMatch } from './conversationSearch';
 import type { ConversationStore } from './conversationStore';
+import { indexTextIsCut, searchFullText } from './conversationFullText';
 
 /** What the list's host needs of the chat's controller (ChatController has it). */
 export interface ListController {
@@ -46,6 +49,19 @@ export interface ConversationItem extends vscode.QuickPickItem {
   readonly id?: string;
   /** in the delete confirmation: what the item does */
   readonly confirm?: 'delete' | 'keep';
+  /** the item that searches the full text of the conversations a bounded search left */
+  readonly more?: true;
+}
+
+/** Typing pauses this long before conversation files are read (a keystroke within it starts nothing). */
+export const FULL_SEARCH_DELAY_MS = 150;
+
+/** The last full search that ran to its end: a longer query only needs to look at what it matched. */
+interface CompletedSearch {
+  query: string;
+  matched: Set<string>;
+  /** updatedAt of each entry it looked at (a changed or new conversation is searched again) */
+  seen: Map<string, number>;
 }
 
 /** One open list. Kept by the caller for tests: it drives the real quick pick. */
@@ -59,6 +75,17 @@ export class ConversationListSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly askTitle: (current: string) => Thenable<string | undefined>;
   private readonly now: () => number;
+  /** what the list shows: the index's matches, then the full text's (newest first), then "search more" */
+  private indexMatches: ListMatch[] = [];
+  private fullMatches: ListMatch[] = [];
+  private rest: { query: string; entries: ListEntry[]; searched: number } | undefined;
+  /** bumped by every new search: a full search of an older query stops reading */
+  private generation = 0;
+  private fullDone: Promise<ListMatch[]> = Promise.resolve([]);
+  private completed: CompletedSearch | undefined;
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  /** the query of the latest search */
+  private query = '';
 
   constructor(
     private readonly host: ConversationListHost,
@@ -88,7 +115,8 @@ export class ConversationListSession implements vscode.Disposable {
     (qp as { sortByLabel?: boolean }).sortByLabel = false;
     this.disposables.push(
       qp,
-      qp.onDidChangeValue((v) => this.search(v)),
+      // VS Code also reports a value the extension set (search() sets it): that search is running already
+      qp.onDidChangeValue((v) => v !== this.query && this.search(v)),
       qp.onDidTriggerItemButton((e) => void this.button(e.item, e.button)),
       qp.onDidAccept(() => void this.accept(qp.selectedItems[0] ?? qp.activeItems[0])),
       qp.onDidHide(() => {
@@ -102,19 +130,116 @@ export class ConversationListSession implements vscode.Disposable {
     this.quickPick.show();
   }
 
-  /** The matches for `query` (what a keystroke in the list does). */
+  /**
+   * The index's matches for `query` (what a keystroke in the list does, at once); the full text of
+   * the other conversations is searched after it (`settled()`).
+   */
   search(query: string): ListMatch[] {
     if (this.quickPick.value !== query) this.quickPick.value = query;
     if (this.confirming) return [];
-    const matches = searchConversations(
-      this.store.searchEntries().filter((e) => !!e.title),
-      query,
-    );
+    this.query = query;
+    const entries = this.store.searchEntries().filter((e) => !!e.title);
+    const matches = searchConversations(entries, query);
+    this.indexMatches = matches;
+    this.fullMatches = [];
+    this.rest = undefined;
+    this.render(false);
+    this.quickPick.placeholder = placeholder();
+    const listed = new Set(matches.map((m) => m.entry.id));
+    const candidates = entries.filter((e) => !listed.has(e.id) && indexTextIsCut(e) && this.mayMatch(query, e)).sort((a, b) => b.updatedAt - a.updatedAt);
+    this.fullDone = this.searchFull(query, candidates, entries);
+    return matches;
+  }
+
+  /**
+   * Every match of the latest search, the full text's included, once that search has read what it
+   * reads (a search started meanwhile, by typing or by the list's refresh, is waited for too).
+   */
+  async settled(): Promise<ListMatch[]> {
+    for (;;) {
+      const running = this.fullDone;
+      const matches = await running;
+      if (running === this.fullDone) return matches;
+    }
+  }
+
+  /** Whether an entry can match `query`, judged by the last complete search of a query it extends. */
+  private mayMatch(query: string, e: ListEntry): boolean {
+    const c = this.completed;
+    if (!c || !query.toLowerCase().startsWith(c.query)) return true;
+    return c.matched.has(e.id) || c.seen.get(e.id) !== e.updatedAt;
+  }
+
+  /** Reads the full text of `candidates` (newest first) and adds their matches to the list as they are found. */
+  private async searchFull(query: string, candidates: ListEntry[], universe: readonly ListEntry[], searchedBefore = 0): Promise<ListMatch[]> {
+    const generation = ++this.generation;
+    const cancelled = () => generation !== this.generation || this.isDisposed;
+    const words = query.trim();
+    if (!words || !candidates.length) {
+      this.quickPick.busy = false;
+      if (words) this.complete(query, universe);
+      return this.shown();
+    }
+    this.quickPick.busy = true;
+    await new Promise((resolve) => setTimeout(resolve, FULL_SEARCH_DELAY_MS));
+    if (cancelled()) return this.shown();
+    const result = await searchFullText(candidates, words, (e) => this.store.fullText(e), {
+      cancelled,
+      onMatch: (m) => {
+        this.fullMatches.push(m);
+        this.renderSoon();
+      },
+    });
+    if (cancelled()) return this.shown();
+    this.fullMatches = [...this.fullMatches].sort((a, b) => b.entry.updatedAt - a.entry.updatedAt);
+    this.rest = result.rest.length ? { query, entries: result.rest, searched: searchedBefore + result.searched } : undefined;
+    if (!this.rest) this.complete(query, universe);
+    this.quickPick.busy = false;
+    this.render(true);
+    return this.shown();
+  }
+
+  private complete(query: string, universe: readonly ListEntry[]): void {
+    this.completed = {
+      query: query.toLowerCase(),
+      matched: new Set(this.shown().map((m) => m.entry.id)),
+      seen: new Map(universe.map((e) => [e.id, e.updatedAt])),
+    };
+  }
+
+  private shown(): ListMatch[] {
+    return [...this.indexMatches, ...this.fullMatches];
+  }
+
+  private renderSoon(): void {
+    this.renderTimer ??= setTimeout(() => {
+      this.renderTimer = undefined;
+      if (!this.isDisposed) this.render(true);
+    }, 100);
+  }
+
+  /** Puts the matches into the list; `keepActive`: the item the user moved to stays active while results arrive. */
+  private render(keepActive: boolean): void {
+    if (this.confirming || this.isDisposed) return;
     const activeId = this.store.active.id;
     const now = this.now();
-    this.quickPick.items = matches.map((m) => this.item(m.entry, m.snippet, activeId, now));
-    this.quickPick.placeholder = placeholder();
-    return matches;
+    const items: ConversationItem[] = this.shown().map((m) => this.item(m.entry, m.snippet, activeId, now));
+    if (this.rest) {
+      const older = this.rest.entries.length;
+      items.push({
+        label: `$(search) ${older === 1 ? vscode.l10n.t('Search 1 more conversation in full') : vscode.l10n.t('Search {0} more conversations in full', older)}`,
+        detail: vscode.l10n.t(
+          'The whole text of the {0} newest long conversations was searched; the older ones only by their first 2,000 characters.',
+          this.rest.searched,
+        ),
+        more: true,
+        alwaysShow: true,
+      });
+    }
+    const active = keepActive ? this.quickPick.activeItems[0] : undefined;
+    this.quickPick.items = items;
+    const again = active && items.find((i) => (active.id ? i.id === active.id : i.more && active.more));
+    if (again && again !== items[0]) this.quickPick.activeItems = [again];
   }
 
   /** The item buttons: Rename asks for a title; Delete asks for a confirmation in the list. */
@@ -163,6 +288,14 @@ export class ConversationListSession implements vscode.Disposable {
   /** Enter on an item: open the conversation, or answer the delete confirmation. */
   async accept(item: ConversationItem | undefined): Promise<void> {
     if (!item) return;
+    if (item.more) {
+      const rest = this.rest;
+      if (!rest) return;
+      this.rest = undefined;
+      this.render(true);
+      this.fullDone = this.searchFull(rest.query, rest.entries, this.store.searchEntries(), rest.searched);
+      return;
+    }
     if (item.confirm) {
       const id = this.confirming;
       this.confirming = undefined;
@@ -211,6 +344,7 @@ export class ConversationListSession implements vscode.Disposable {
   dispose(): void {
     if (this.isDisposed) return;
     this.isDisposed = true;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
     for (const d of this.disposables) d.dispose();
     this.closeNow();
   }

@@ -91,7 +91,7 @@ export function searchTextOf(c: SearchSource, max = SEARCH_TEXT_MAX): string {
  * and that must not cost a pass over every earlier answer (one earlier answer of 32,000 `[` froze the host).
  */
 const plainCache = new WeakMap<object, { text: string; plain: string }>();
-function plainTextOf(owner: object, text: string): string {
+export function plainTextOf(owner: object, text: string): string {
   const cached = plainCache.get(owner);
   if (cached && cached.text === text) return cached.plain;
   const plain = plainText(text);

@@ -17,6 +17,7 @@ import * as z from 'zod';
 import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import type { ConversationSummary } from '../protocol';
 import { searchTextOf, type ListEntry } from './conversationSearch';
+import { freshBody, fullTextBody, fullTextFile, fullTextFileOf, fullTextPieces, samePieces } from './conversationFullText';
 import {
   isEmpty,
   isValidId,
@@ -116,6 +117,8 @@ export class ConversationStore {
   /** the index text this window last read or wrote, parsed */
   private indexCache: { raw: string; parsed: z.infer<typeof indexSchema> } | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** per conversation: what its full-text file held when this window last wrote it (the pieces are the cached strings, not copies) */
+  private readonly fullTextWritten = new Map<string, { updatedAt: number; pieces: string[] }>();
   onExternalChange: (() => void) | undefined;
 
   private constructor(
@@ -228,6 +231,40 @@ export class ConversationStore {
    */
   searchEntries(): readonly ListEntry[] {
     return this.summaries;
+  }
+
+  /**
+   * The whole searchable text of a listed conversation, for the list's full search: from memory
+   * when it is loaded, else from its text file; rebuilt from its JSON (and the file written) when
+   * that is missing or older than the entry. Undefined when the conversation is gone.
+   */
+  async fullText(entry: ListEntry): Promise<string | undefined> {
+    const live = this.loaded.get(entry.id);
+    if (live) return fullTextBody(live);
+    if (!isValidId(entry.id)) return undefined;
+    const body = freshBody(await this.backend.read(fullTextFileOf(entry.id)).catch(() => undefined), entry.updatedAt);
+    if (body !== undefined) return body;
+    const c = await loadConversation(this.backend, entry.id, () => undefined);
+    if (!c) return undefined;
+    const pieces = fullTextPieces(c);
+    if (!this.closed) this.enqueue(() => this.writeFullText(c.id, c, pieces));
+    return pieces.join('\n');
+  }
+
+  /**
+   * Writes the full-text file of a conversation beside its JSON when its text changed since this
+   * window wrote it. Called on every save (each 100 ms while an answer streams), so the check
+   * compares the cached pieces and joins nothing while they are the same.
+   */
+  private async writeFullText(id: string, c: Conversation, pieces = fullTextPieces(c)): Promise<void> {
+    const last = this.fullTextWritten.get(id);
+    if (last && last.updatedAt === c.updatedAt && samePieces(last.pieces, pieces)) return;
+    try {
+      await this.backend.write(fullTextFileOf(id), fullTextFile(c, pieces.join('\n')));
+      this.fullTextWritten.set(id, { updatedAt: c.updatedAt, pieces });
+    } catch (err) {
+      this.warn(`Could not save the search text of a conversation: ${errorText(err)}`);
+    }
   }
 
   /**
@@ -349,6 +386,7 @@ export class ConversationStore {
     this.enqueue(async () => {
       await this.backend.write(tombstoneOf(id), '');
       await this.backend.delete(fileOf(id));
+      await this.backend.delete(fullTextFileOf(id));
     });
     await this.flush();
   }
@@ -356,6 +394,7 @@ export class ConversationStore {
   /** Drops a conversation from memory and the list (deleted here or in another window). */
   private async forget(id: string): Promise<void> {
     this.loaded.delete(id);
+    this.fullTextWritten.delete(id);
     this.synced.delete(id);
     this.dirty.delete(id);
     this.summaries = this.summaries.filter((s) => s.id !== id);
@@ -413,6 +452,8 @@ export class ConversationStore {
     if (this.deleted.includes(id)) {
       await this.forget(id);
       await this.backend.delete(fileOf(id));
+      await this.backend.delete(fullTextFileOf(id));
+      this.fullTextWritten.delete(id);
       return true;
     }
     const synced = this.synced.get(id);
@@ -440,6 +481,8 @@ export class ConversationStore {
     }
     if (!disk || canonical(snapshot) !== canonical(disk)) await this.backend.write(fileOf(id), serializeConversation(snapshot));
     this.synced.set(id, snapshot);
+    // the live copy: its messages' plain text is cached per message object (the snapshot's is not)
+    await this.writeFullText(id, this.loaded.get(id) ?? snapshot);
     return external;
   }
 

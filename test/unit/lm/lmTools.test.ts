@@ -90,4 +90,12 @@ describe('lm: model information', () => {
     assert.match(priced.tooltip, /Price per 1M tokens: \$1 in, \$8 out, \$0\.25 cached\.$/);
     assert.doesNotMatch(text.tooltip, /Price per 1M/);
   });
+
+  it('a window the gateway named in an overflow error: the limits follow it and the tooltip says where it came from', () => {
+    const learned = modelInformation({ ...builtin('flagship-text'), contextWindow: 16_000 }, 'default', undefined, 1_000_000);
+    assert.equal(learned.maxInputTokens + learned.maxOutputTokens, 16_000);
+    assert.match(learned.tooltip, /16K token context/);
+    assert.match(learned.tooltip, /takes at most 16,000 tokens here, not the 1,000,000 the settings or its model list give\./);
+    assert.doesNotMatch(modelInformation(builtin('flagship-text'), 'default', undefined, 1_000_000).tooltip, /overflow error/);
+  });
 });

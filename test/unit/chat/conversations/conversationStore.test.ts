@@ -51,8 +51,8 @@ describe('chat: conversation store', () => {
     }
     assert.equal(writes, 0, 'no write per delta');
     await s.flush();
-    assert.equal(writes, 2, 'one conversation file and the index');
-    const file = [...backend.files.entries()].find(([n]) => n.startsWith('conversation-'))![1];
+    assert.equal(writes, 3, 'one conversation file, its search text and the index');
+    const file = [...backend.files.entries()].find(([n]) => n.startsWith('conversation-') && n.endsWith('.json'))![1];
     assert.ok(file.includes('x'.repeat(200)));
   });
 

@@ -49,4 +49,16 @@ describe('context windows learned from overflow errors', () => {
     const reloaded = new LearnedWindowStore(memento);
     assert.equal(reloaded.window('m', 'direct', 64_000), 16_000);
   });
+
+  it('tells its listeners when it learns a window (the vscode.lm provider then tells VS Code), not when nothing changed', () => {
+    const store = new LearnedWindowStore();
+    let told = 0;
+    const sub = store.onDidLearn(() => told++);
+    store.learn('m', 'direct', 16_000, 64_000);
+    store.learn('m', 'direct', 20_000, 64_000);
+    assert.equal(told, 1);
+    sub.dispose();
+    store.learn('m', 'direct', 8_000, 64_000);
+    assert.equal(told, 1, 'not after dispose');
+  });
 });
