@@ -93,15 +93,17 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
 
 // The Node extension host gets one main bundle (dist/extension.js) plus one bundle per lazily
-// loaded feature (dist/chat.js, images.js, lm.js; src/featureLoading/lazyFeatures.ts, src/featureLoading/featureBundles.ts). A
+// loaded feature (dist/chat.js, images.js, lm.js, completions.js; src/featureLoading/lazyFeatures.ts,
+// src/featureLoading/featureBundles.ts), and zod apart (dist/zod.js, required on its first call: lazyZod). A
 // feature bundle must not carry its own copy of what the main bundle has: two GatewayError classes
 // or two l10n translators would break instanceof and translation. So, in passes:
 //  1. build the main bundle alone and list the src modules that end up in it ("shared");
-//  2. list the zod functions the feature-only modules call (z.object, ...);
+//  2. list the zod functions the feature-only modules call (z.object, ...), and those the whole host calls;
 //  3. build the main bundle from a generated entry that also hands those modules' live namespaces
-//     (and those zod functions) to src/featureLoading/featureBundles.ts (provideSharedModules);
+//     (and the lazy zod stand-in) to src/featureLoading/featureBundles.ts (provideSharedModules);
 //  4. build each feature with every import of a shared module (and of zod) replaced by a lookup in
-//     what the main bundle handed over (read from a global only while the feature's require runs).
+//     what the main bundle handed over (read from a global only while the feature's require runs);
+//  5. build dist/zod.js with the zod functions of step 2.
 /**
  * first line of the extension host bundles: when they started to run (src/extension.ts
  * activationTiming), by the clock and by the main thread's CPU time (Node 23.9+; absent elsewhere)
@@ -175,6 +177,40 @@ function sharedModules(shared, zodNames) {
     },
   };
 }
+// zod (about 100 KB minified) is a bundle of its own, dist/zod.js, required on the first call of a zod
+// function, so activation does not load it: every zod schema of the main bundle is built on first use
+// (src/core/lazy.ts), and the main bundle's `import * as z from 'zod'` resolves to this stand-in, whose
+// members are getters that require dist/zod.js when first read. The feature bundles get the same
+// stand-in through the shared modules, so there is one zod (one ZodError class) in the host.
+const ZOD_BUNDLE = './zod.js';
+const lazyZod = (names) => ({
+  name: 'lazy-zod',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'modelgate-lazy-zod' }));
+    build.onResolve({ filter: /^\.\/zod\.js$/ }, (a) => (a.namespace === 'modelgate-lazy-zod' ? { path: ZOD_BUNDLE, external: true } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'modelgate-lazy-zod' }, () => ({
+      contents: [
+        'let zod;',
+        `const load = () => (zod ??= require(${JSON.stringify(ZOD_BUNDLE)}));`,
+        'const api = {};',
+        `for (const name of ${JSON.stringify([...names].sort())}) Object.defineProperty(api, name, { enumerable: true, get: () => load()[name] });`,
+        'module.exports = api;',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+});
+/** the zod functions (`z.object`, ...) that these src modules call (zod is imported as a namespace: eslint.config.mjs) */
+async function zodFunctions(paths) {
+  const zod = await import('zod');
+  const names = new Set();
+  for (const p of paths) {
+    if (!p.startsWith('src/')) continue;
+    for (const m of readFileSync(join(root, p), 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+      if (m[1] in zod && typeof zod[m[1]] !== 'undefined') names.add(m[1]);
+  }
+  return names;
+}
 const srcInOutput = (metafile) => {
   const found = new Set();
   for (const o of Object.values(metafile.outputs)) for (const [p, i] of Object.entries(o.inputs)) if (i.bytesInOutput > 0 && p.startsWith('src/')) found.add(p);
@@ -187,7 +223,7 @@ async function buildNodeHost(outdir) {
   // 1. what the main bundle has
   const probe = await esbuild.build({ ...host, entryPoints: { extension: 'src/extension.ts' }, outdir, write: false, metafile: true, sourcemap: false });
   const shared = srcInOutput(probe.metafile);
-  // 2. the zod functions the feature-only modules call (zod is imported as a namespace: eslint.config.mjs)
+  // 2. the zod functions the feature-only modules call, and those the whole host calls (for dist/zod.js)
   const featureProbe = await esbuild.build({
     ...host,
     plugins: [featureRequire, sharedModules(shared, undefined)],
@@ -197,13 +233,8 @@ async function buildNodeHost(outdir) {
     metafile: true,
     sourcemap: false,
   });
-  const zod = await import('zod');
-  const zodNames = new Set();
-  for (const p of Object.keys(featureProbe.metafile.inputs)) {
-    if (!p.startsWith('src/') || shared.has(p)) continue;
-    for (const m of readFileSync(join(root, p), 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
-      if (m[1] in zod && typeof zod[m[1]] !== 'undefined') zodNames.add(m[1]);
-  }
+  const zodNames = await zodFunctions(Object.keys(featureProbe.metafile.inputs).filter((p) => !shared.has(p)));
+  const hostZodNames = await zodFunctions([...Object.keys(probe.metafile.inputs), ...Object.keys(featureProbe.metafile.inputs)]);
   // 3. the main bundle, handing over the shared modules; repeated if keeping whole namespaces pulled in more modules
   let main;
   for (let round = 0; round < 4; round++) {
@@ -212,14 +243,8 @@ async function buildNodeHost(outdir) {
       `import { provideSharedModules } from ${JSON.stringify(join(root, 'src/featureLoading/featureBundles.ts'))};`,
       ...list.map((p, i) => `import * as m${i} from ${JSON.stringify(join(root, p))};`),
       zodNames.size ? `import * as z from 'zod';` : '',
-      `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${
-        zodNames.size
-          ? `{ ${[...zodNames]
-              .sort()
-              .map((n) => `${n}: z.${n}`)
-              .join(', ')} }`
-          : 'undefined'
-      } });`,
+      // z is the lazy stand-in (lazyZod): handing it over loads nothing
+      `provideSharedModules({ modules: { ${list.map((p, i) => `${JSON.stringify(p)}: m${i}`).join(', ')} }, zod: ${zodNames.size ? 'z' : 'undefined'} });`,
       `export * from ${JSON.stringify(join(root, 'src/extension.ts'))};`,
     ].join('\n');
     const virtualEntry = {
@@ -231,7 +256,7 @@ async function buildNodeHost(outdir) {
     };
     main = await esbuild.build({
       ...host,
-      plugins: [...host.plugins, virtualEntry],
+      plugins: [...host.plugins, virtualEntry, lazyZod(hostZodNames)],
       entryPoints: { extension: 'modelgate:main' },
       outdir,
       metafile: true,
@@ -242,6 +267,12 @@ async function buildNodeHost(outdir) {
     if (!more.length) break;
     for (const p of more) shared.add(p);
   }
+  // zod stays out of the main bundle whatever imports it (a subpath such as 'zod/v4' would bypass the stand-in)
+  const zodInMain = Object.keys(main.metafile.inputs).filter((p) => /(^|\/)node_modules\/zod\//.test(p));
+  if (zodInMain.length)
+    throw new Error(
+      `dist/extension.js would carry zod (${zodInMain[0]}, ...): import it as \`import * as z from 'zod'\`, which loads dist/zod.js on first use`,
+    );
   // 4. the feature bundles
   const features = await esbuild.build({
     ...host,
@@ -265,7 +296,21 @@ async function buildNodeHost(outdir) {
     throw new Error(
       `these modules would run once per feature bundle but have a class or module state; import them from the main bundle's code too (so they are shared) or keep them in one feature:\n  ${twice.join('\n  ')}`,
     );
-  return { main: main.metafile, features: features.metafile, shared: [...shared].sort(), zod: [...zodNames].sort() };
+  // 5. dist/zod.js: the zod functions the host calls (and what they need), nothing else
+  const zodBundle = await esbuild.build({
+    ...node,
+    stdin: { contents: `export { ${[...hostZodNames].sort().join(', ')} } from 'zod';`, resolveDir: root, loader: 'js', sourcefile: 'modelgate-zod.js' },
+    outfile: join(outdir, 'zod.js'),
+    metafile: true,
+  });
+  return {
+    main: main.metafile,
+    features: features.metafile,
+    zodBundle: zodBundle.metafile,
+    shared: [...shared].sort(),
+    zod: [...zodNames].sort(),
+    hostZod: [...hostZodNames].sort(),
+  };
 }
 
 // --dist=DIR: the production bundles into DIR instead of dist/ (the bench builds a fresh copy), with DIR/meta.json.

@@ -33,6 +33,7 @@
 //   MODELGATE_E2E_WORKERS=<n>         e2e processes at a time (default 2)
 //   MODELGATE_E2E_SHARE=0             every e2e file gets a workbench of its own (not the shared one)
 //   MODELGATE_SERIAL=1                one stage at a time, in the order above, one e2e worker
+//   MODELGATE_BEGIN_FRAMES=<ms>       the integration pages draw a frame every <ms> (default 100; 0: as a normal page)
 //   MODELGATE_KEEP_TMP=1              keep VS Code profiles and logs of passing runs too
 // Timings of each stage (start and duration) and the slowest tests are also written to
 // test-results/timings.json; the e2e files' durations to test-results/e2e-files.json, which the

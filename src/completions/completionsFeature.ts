@@ -18,6 +18,7 @@ import type { Hold } from '../core/spend/reservations';
 import { completionMoney } from './completionsMoney';
 import type { CompletionsState } from '../services/completionsState';
 import type { Services } from '../services/serviceContainer';
+import type { Settings } from '../services/settings';
 import { DocumentFacts } from './documentFacts';
 import { relatedSnippets } from './relatedSnippets';
 import type { CompletionTally } from './completionTally';
@@ -142,13 +143,7 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
     if (atCursor) return skip(atCursor);
     const names = await this.facts.namesOf(doc);
     if (token.isCancellationRequested) return undefined;
-    const inDocument = documentSkip({
-      names: names.names,
-      languageId: doc.languageId,
-      chars: doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end),
-      languages: settings.languages,
-      excluded: this.facts.isExcluded(doc, settings.exclude),
-    });
+    const inDocument = this.documentSkipOf(doc, names.names, settings);
     if (inDocument) return skip(inDocument);
 
     const ask: CompletionAsk = {
@@ -177,20 +172,24 @@ export class CompletionsFeature implements vscode.InlineCompletionItemProvider, 
     return [item];
   }
 
+  /** Why nothing of this document may be sent (its names, language, size or an exclude), if so. */
+  private documentSkipOf(doc: vscode.TextDocument, names: Parameters<typeof documentSkip>[0]['names'], settings: Settings['completions']) {
+    return documentSkip({
+      names,
+      languageId: doc.languageId,
+      chars: doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end),
+      languages: settings.languages,
+      excluded: this.facts.isExcluded(doc, settings.exclude),
+    });
+  }
+
   /** Other files may go into the prompt only as this file may: the same rules. */
   private snippetGate() {
     const settings = this.services.settings().completions;
     return {
       allowed: async (d: vscode.TextDocument) => {
         const n = await this.facts.namesOf(d);
-        const skip = documentSkip({
-          names: n.names,
-          languageId: d.languageId,
-          chars: d.offsetAt(d.lineAt(d.lineCount - 1).range.end),
-          languages: settings.languages,
-          excluded: this.facts.isExcluded(d, settings.exclude),
-        });
-        return !skip && !this.facts.hasSecretInside(d);
+        return !this.documentSkipOf(d, n.names, settings) && !this.facts.hasSecretInside(d);
       },
       promptPath: async (d: vscode.TextDocument) => (await this.facts.namesOf(d)).promptPath,
     };

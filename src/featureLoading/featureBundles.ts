@@ -3,7 +3,8 @@
 // activation parses only the main bundle. The feature bundles do not carry their own copy of the
 // code the main bundle already has (src/core, the services, zod): esbuild.mjs replaces those
 // imports with the main bundle's live modules, handed over here (provideSharedModules), so there
-// is one GatewayError class, one l10n translator, one zod, one of every module's state.
+// is one GatewayError class, one l10n translator, one zod, one of every module's state. zod itself
+// is dist/zod.js, which the main bundle's stand-in for it requires on the first call of a zod function.
 import type * as Chat from '../chat';
 import type * as Images from '../images';
 import type * as Lm from '../lm';

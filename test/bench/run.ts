@@ -4,7 +4,7 @@
 // `npm run bench -- sse` (or client, render, conversations, models, regexScan, quote, compaction, firstWords, sendToWire, bundle, activation, edits, endurance, panel, completions) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,8 @@ function printLegacy(results: BenchResult[]): void {
 /**
  * A fresh production build into a temp dir, by esbuild.mjs itself (`--production --dist=DIR`), so
  * the figures are those of the shipped layout: dist/extension.js plus the feature bundles
- * (chat.js, images.js, lm.js) that it requires on first use, the web host bundle and the webview.
+ * (chat.js, images.js, lm.js, completions.js) and zod.js that it requires on first use, the web
+ * host bundle and the webview.
  */
 async function productionBuild(): Promise<{ dir: string; meta: DistMeta }> {
   const dir = mkdtempSync(join(tmpdir(), 'modelgate-bench-dist-'));
@@ -45,7 +46,7 @@ async function productionBuild(): Promise<{ dir: string; meta: DistMeta }> {
 }
 
 interface DistMeta {
-  host: { main: esbuild.Metafile; features: esbuild.Metafile; shared: string[]; zod: string[] };
+  host: { main: esbuild.Metafile; features: esbuild.Metafile; zodBundle?: esbuild.Metafile; shared: string[]; zod: string[]; hostZod?: string[] };
 }
 
 const FEATURE_BUNDLES = ['chat.js', 'images.js', 'lm.js', 'completions.js'];
@@ -62,13 +63,20 @@ async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
     note: 'fresh production build; what activation loads',
   });
   for (const f of FEATURE_BUNDLES) figure({ name: `bundle.${f.replace('.js', 'Js')}`, value: kb(f), unit: 'KB', note: 'required on first use' });
-  const host = ['extension.js', ...FEATURE_BUNDLES].reduce((sum, f) => sum + kb(f), 0);
+  const host = ['extension.js', ...FEATURE_BUNDLES, 'zod.js'].reduce((sum, f) => sum + kb(f), 0);
   figure({
     name: 'bundle.nodeHostTotal',
     value: host,
     unit: 'KB',
-    note: `extension.js + feature bundles; ${meta.host.shared.length} modules + ${meta.host.zod.length} zod functions shared, not copied`,
+    note: `extension.js + feature bundles + zod.js; ${meta.host.shared.length} modules and zod shared, not copied`,
   });
+  figure({
+    name: 'bundle.zodJs',
+    value: kb('zod.js'),
+    unit: 'KB',
+    note: 'required on the first call of a zod function (a request, a message, a setting to check)',
+  });
+  zodLoad(dir);
   figure({ name: 'bundle.webExtensionJs', value: kb('web/extension.js'), unit: 'KB', note: 'web host: one file, features built on first use' });
   figure({ name: 'bundle.webviewJs', value: kb('webview.js'), unit: 'KB', note: 'fresh production build' });
   // Where the main bundle's bytes come from, by package / src folder (top 6).
@@ -82,6 +90,31 @@ async function bundleSizes(dir: string, meta: DistMeta): Promise<void> {
   }
   for (const [key, bytes] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 6))
     figure({ name: `bundle.extensionJs.from ${key}`, value: bytes / 1024, unit: 'KB' });
+}
+
+/**
+ * What the first call of a zod function adds, once: requiring dist/zod.js in a fresh Node process
+ * (no module or compile cache), median of 5. The first request, chat message or image pays it
+ * when nothing needed zod before (the gateway's model list, fetched after activation, usually does).
+ */
+function zodLoad(dir: string): void {
+  const coldRequire = (file: string) => {
+    const script = `const t = performance.now(); require(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
+    return Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).sort((a, b) => a - b);
+  };
+  const empty = join(dir, 'empty-for-bench.js');
+  writeFileSync(empty, '');
+  const floor = coldRequire(empty);
+  rmSync(empty);
+  const samples = coldRequire(join(dir, 'zod.js'));
+  figure({
+    name: 'bundle.zodJs.firstLoad',
+    value: samples[2]!,
+    unit: 'ms',
+    peerName: 'floor',
+    peer: floor[2]!,
+    note: `require of dist/zod.js in a fresh process, median of 5 (${samples.map((v) => v.toFixed(1)).join(', ')}); floor: the first require of an empty file`,
+  });
 }
 
 /**

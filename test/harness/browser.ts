@@ -38,9 +38,20 @@ export const CHROMIUM_ARGS = [
  * on a pipe (--remote-debugging-pipe), where the grant lasts as long as the connection: it stays
  * open, and with no domain enabled on it the browser sends nothing.
  */
+/**
+ * The integration pages draw a frame only when asked, every FRAME_MS (Chromium's begin-frame
+ * control, frames asked for over the DevTools pipe, with no display update). Nobody looks at those
+ * pages, and the software rendering of up to 60 frames a second was most of their CPU (the
+ * completions suite alone: 78 s of CPU before, 42 s after). Animation frames still come, so the
+ * workbench and the panel's webview, which lay out and batch on them, work as before, only at
+ * 10 frames a second. MODELGATE_BEGIN_FRAMES=0 draws as a normal page does.
+ */
+const FRAME_MS = 100;
+
 export async function launchPlainBrowser(url: string, profileDir: string, logFile: string, viewport = { width: 1400, height: 900 }): Promise<GroupProcess> {
   const { chromium: executable } = toolPaths();
   mkdirSync(profileDir, { recursive: true });
+  const frameMs = Number(process.env.MODELGATE_BEGIN_FRAMES ?? FRAME_MS);
   const args = [
     ...CHROMIUM_ARGS,
     `--user-data-dir=${profileDir}`,
@@ -48,32 +59,58 @@ export async function launchPlainBrowser(url: string, profileDir: string, logFil
     // as Playwright's reducedMotion: 'reduce' (see launchBrowser)
     '--force-prefers-reduced-motion',
     '--remote-debugging-pipe',
-    url,
+    ...(frameMs > 0 ? ['--enable-begin-frame-control', '--run-all-compositor-stages-before-draw'] : [url]),
   ];
   // chromium-headless-shell is headless by itself; Debian's chromium (the fallback) is told so.
   if (!/headless-shell/.test(executable)) args.unshift('--headless');
   const browser = spawnGroup(executable, args, { logFile, pipes: 2 });
   const [toBrowser, fromBrowser] = [browser.child.stdio[3] as Writable, browser.child.stdio[4] as Readable];
-  const answer = new Promise<string>((resolve, reject) => {
-    let text = '';
-    fromBrowser.setEncoding('utf8');
-    fromBrowser.on('data', (chunk: string) => {
-      text += chunk;
-      const end = text.indexOf('\0');
-      if (end >= 0) resolve(text.slice(0, end));
-    });
-    fromBrowser.once('error', reject);
-    void browser.exited.then((code) => reject(new Error(`the browser exited (${code}) before it answered`)));
-  });
   // Messages are JSON, each ended by a NUL byte.
+  const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
+  let text = '';
+  fromBrowser.setEncoding('utf8');
+  fromBrowser.on('data', (chunk: string) => {
+    text += chunk;
+    for (let end = text.indexOf('\0'); end >= 0; end = text.indexOf('\0')) {
+      const message = JSON.parse(text.slice(0, end)) as { id?: number; result?: unknown; error?: { message: string } };
+      text = text.slice(end + 1);
+      const w = message.id === undefined ? undefined : waiting.get(message.id);
+      if (!w) continue;
+      waiting.delete(message.id!);
+      if (message.error) w.reject(new Error(message.error.message));
+      else w.resolve(message.result);
+    }
+  });
+  fromBrowser.once('error', (err) => waiting.forEach((w) => w.reject(err)));
+  void browser.exited.then((code) => waiting.forEach((w) => w.reject(new Error(`the browser exited (${code}) before it answered`))));
+  let nextId = 0;
+  const send = <T>(method: string, params: object, sessionId?: string) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      toBrowser.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+    });
   const origin = new URL(url).origin;
-  toBrowser.write(
-    `${JSON.stringify({ id: 1, method: 'Browser.grantPermissions', params: { origin, permissions: ['clipboardReadWrite', 'clipboardSanitizedWrite'] } })}\0`,
-  );
-  const reply = JSON.parse(await answer) as { id: number; error?: { message: string } };
-  if (reply.error) {
+  try {
+    await send('Browser.grantPermissions', { origin, permissions: ['clipboardReadWrite', 'clipboardSanitizedWrite'] });
+  } catch (err) {
     await browser.stop();
-    throw new Error(`the browser did not grant the clipboard to ${origin}: ${reply.error.message}`);
+    throw new Error(`the browser did not grant the clipboard to ${origin}: ${(err as Error).message}`);
+  }
+  if (frameMs > 0) {
+    const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url, enableBeginFrameControl: true });
+    const { sessionId } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    const pump = () => {
+      if (browser.hasExited()) return;
+      send('HeadlessExperimental.beginFrame', { noDisplayUpdates: true }, sessionId).then(
+        () => setTimeout(pump, frameMs).unref(),
+        // a page with no frames would still pass most tests, for the wrong reasons: say so
+        (err: Error) => {
+          if (!browser.hasExited()) appendFileSync(logFile, `${new Date().toISOString()} [harness] no more frames: ${err.message}\n`);
+        },
+      );
+    };
+    pump();
   }
   // The pipes must not keep this process alive once the browser is no longer needed.
   (toBrowser as Writable & { unref?: () => void }).unref?.();
@@ -94,10 +131,11 @@ export interface BrowserSession {
 export async function launchBrowser(profileDir: string, consoleLog: string, viewport = { width: 1400, height: 900 }): Promise<BrowserSession> {
   const { chromium: executablePath } = toolPaths();
   mkdirSync(profileDir, { recursive: true });
+  const frameMs = Number(process.env.MODELGATE_E2E_FRAMES ?? 0);
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: frameMs > 0 ? [...CHROMIUM_ARGS, '--enable-begin-frame-control', '--run-all-compositor-stages-before-draw'] : CHROMIUM_ARGS,
     viewport,
     // Nothing in the workbench or the panel animates (VS Code and chat.css follow the media
     // query): infinite animations repaint every frame in software and cost every browser CPU.
@@ -124,9 +162,31 @@ export async function launchBrowser(profileDir: string, consoleLog: string, view
   // Loading the workbench (goto, reload) is a bound against a hang, not a speed check: 30 s, the
   // default, ran out at load 44 while the page was still coming (hostileWorkspaceFile, twoWindows).
   context.setDefaultNavigationTimeout(120_000);
-  context.on('page', (p) => attachLogging(p, log));
+  const pumped = new WeakSet<Page>();
+  const pumpFrames = (p: Page) => {
+    if (frameMs <= 0 || pumped.has(p)) return;
+    pumped.add(p);
+    void context.newCDPSession(p).then(
+      (cdp) => {
+        const pump = () => {
+          if (p.isClosed()) return;
+          cdp.send('HeadlessExperimental.beginFrame', {}).then(
+            () => setTimeout(pump, frameMs).unref(),
+            (err: Error) => !p.isClosed() && log(`[harness] no more frames: ${err.message}`),
+          );
+        };
+        pump();
+      },
+      (err: Error) => log(`[harness] no frames for a page: ${err.message}`),
+    );
+  };
+  context.on('page', (p) => {
+    attachLogging(p, log);
+    pumpFrames(p);
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   attachLogging(page, log);
+  pumpFrames(page);
   let closed = false;
   return {
     context,

@@ -1,6 +1,7 @@
 // Activation and the lazily loaded features, inside the real VS Code extension host.
 // activate() only registers: chat, images and the vscode.lm provider are built on first use, and
-// in the Node host their code (dist/chat.js, images.js, lm.js) is not even required before that.
+// in the Node host their code (dist/chat.js, images.js, lm.js) is not even required before that;
+// nor is zod (dist/zod.js), before the first schema is needed.
 // Independent of the suites' order: what activation left is read from the state index.ts records
 // before the first suite (startState.ts); a feature that an earlier suite already built is checked
 // through its load record (what built it, once), one that is still unbuilt also through its first use.
@@ -65,6 +66,9 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
     const start = startState();
     assert.deepEqual(start.loadedFeatures, [], 'nothing built by activation');
     for (const f of Object.keys(FEATURE_FILES) as Feature[]) assert.notEqual(start.required[f], true, `dist/${FEATURE_FILES[f]} was required by activation`);
+    // zod (a bundle of its own) is loaded by the first schema a request or message needs, never by activation
+    assert.notEqual(start.zodRequired, true, 'dist/zod.js was required by activation: a zod schema was built while the bundle loaded or in activate()');
+    figures.zodRequiredByActivation = start.zodRequired;
     const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
     const missing = contributed.filter((c) => !start.ownCommands.includes(c));
     assert.deepEqual(missing, [], 'every contributed command is registered from activation');
@@ -125,6 +129,7 @@ describe('activation: chat, images and vscode.lm load on first use (real VS Code
       `built by ${first ? 'Open Chat' : 'an entry point of the chat'}: ${JSON.stringify(loadOf('chat'))}`,
     );
     assert.notEqual(required('chat'), false, 'dist/chat.js loaded');
+    figures.zodRequiredOnceChatBuilt = isRequired(ext, 'zod');
     const served = await until(() => mg.api.chat.view.served, 'the chat view resolved');
     assert.match(served.html, /Content-Security-Policy/, 'the chat page was served');
     await mg.api.chat.controller.ready;

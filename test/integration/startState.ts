@@ -20,6 +20,8 @@ export interface StartState {
   loadedFeatures: FeatureLoad[];
   /** whether the Node host had evaluated each feature's bundle then (undefined: no require cache, e.g. the web host) */
   required: Record<Feature, boolean | undefined>;
+  /** whether it had evaluated dist/zod.js then (the main bundle requires it on the first call of a zod function) */
+  zodRequired: boolean | undefined;
   /** the registered command ids starting with 'modelgate.', sorted */
   ownCommands: string[];
 }
@@ -27,10 +29,10 @@ export interface StartState {
 const SLOT = '__modelgateIntegrationStartState';
 type Slot = { [SLOT]?: StartState | { error: string } };
 
-/** whether the Node host has evaluated dist/<feature>.js of the extension (undefined where there is no require cache) */
-export function isRequired(ext: vscode.Extension<unknown>, feature: Feature): boolean | undefined {
+/** whether the Node host has evaluated dist/<feature>.js (or dist/zod.js) of the extension (undefined where there is no require cache) */
+export function isRequired(ext: vscode.Extension<unknown>, feature: Feature | 'zod'): boolean | undefined {
   const cache = typeof require === 'function' ? require.cache : undefined;
-  return cache ? path.join(ext.extensionPath, 'dist', FEATURE_FILES[feature]) in cache : undefined;
+  return cache ? path.join(ext.extensionPath, 'dist', feature === 'zod' ? 'zod.js' : FEATURE_FILES[feature]) in cache : undefined;
 }
 
 export async function ownCommands(): Promise<string[]> {
@@ -52,6 +54,7 @@ export async function recordStartState(extensionId: string): Promise<void> {
       activateCallMs,
       loadedFeatures: api.loadedFeatures(),
       required: { chat: isRequired(ext, 'chat'), images: isRequired(ext, 'images'), lm: isRequired(ext, 'lm') },
+      zodRequired: isRequired(ext, 'zod'),
       ownCommands: await ownCommands(),
     };
   } catch (err) {

@@ -2,12 +2,13 @@
 // Pickers, the status bar, chat and image generation all read from here.
 // Sources, in increasing priority: the built-in defaults below (the models of the service
 // interface), the ids the gateway lists at GET /models, and the user's `modelgate.models`.
-import * as z from 'zod';
-import { lazy } from '../lazy';
 import { l10n } from '../l10n';
-import { CHANNELS, IMAGE_SIZES, type Channel, type ImageSize } from '../client/types';
+import { CHANNELS, type Channel, type ImageSize } from '../client/types';
 import type { GatewayModelFacts } from './modelFacts';
-import { MAX_TOKENS_FIELDS, REASONING_EFFORTS, RESERVED_BODY_FIELDS, type ModelRequestParams } from '../client/modelParams';
+import type { ModelRequestParams } from '../client/modelParams';
+import { parseModelOverride, type ImagePrices, type ModelOverride, type Price } from './modelOverrides';
+
+export type { ImagePrices, ModelOverride, Price } from './modelOverrides';
 
 /** 'default' = no provider field; the gateway picks the channel. */
 export type ChannelChoice = 'default' | Channel;
@@ -61,69 +62,6 @@ export const CHANNEL_INFO: Record<ChannelChoice, ChannelInfo> = {
     },
   },
 };
-
-// The schemas of `modelgate.models` are built on first use (not while the bundle loads: activation builds no schema).
-function buildSchemas() {
-  const priceSchema = z.object({
-    /** USD per 1M input tokens */
-    input: z.number().nonnegative(),
-    /** USD per 1M output tokens */
-    output: z.number().nonnegative(),
-    /** USD per 1M cached input tokens; absent = cached tokens are billed at the input price */
-    cacheRead: z.number().nonnegative().optional(),
-  });
-
-  const channelKey = z.enum(['default', 'direct', 'stable', 'economical']);
-
-  const chatOverride = z.object({
-    kind: z.literal('chat').optional(),
-    label: z.string().optional(),
-    contextWindow: z.number().int().positive().optional(),
-    maxOutput: z.number().int().positive().optional(),
-    imageInput: z.boolean().optional(),
-    tools: z.boolean().optional(),
-    caching: z.boolean().optional(),
-    prices: z.partialRecord(channelKey, priceSchema).optional(),
-    // request parameters
-    maxOutputTokens: z.number().int().positive().max(100_000_000).optional(),
-    maxTokensField: z.enum(MAX_TOKENS_FIELDS).optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    topP: z.number().min(0).max(1).optional(),
-    reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
-    extraBody: z
-      .record(z.string(), z.unknown())
-      .superRefine((body, ctx) => {
-        for (const key of Object.keys(body)) {
-          if ((RESERVED_BODY_FIELDS as readonly string[]).includes(key)) {
-            ctx.addIssue({ code: 'custom', path: [key], message: l10n.t('may not be set in extraBody (reserved: {0})', RESERVED_BODY_FIELDS.join(', ')) });
-          }
-        }
-      })
-      .optional(),
-  });
-  const imagePricesSchema = z.partialRecord(z.enum(['standard', 'hd']), z.partialRecord(z.enum(IMAGE_SIZES), z.number().nonnegative()));
-
-  const imageOverride = z.object({
-    kind: z.literal('image'),
-    label: z.string().optional(),
-    sizes: z.array(z.enum(IMAGE_SIZES)).nonempty().optional(),
-    maxN: z.number().int().min(1).max(10).optional(),
-    quality: z.boolean().optional(),
-    style: z.boolean().optional(),
-    /** USD per image by quality and size, e.g. {"standard": {"1024x1024": 0.04}} */
-    prices: imagePricesSchema.optional(),
-  });
-  const modelOverrideSchema = z.union([imageOverride, chatOverride]);
-  return { priceSchema, imagePricesSchema, modelOverrideSchema, imageOverride, chatOverride };
-}
-const schemas = lazy(buildSchemas);
-type Schemas = ReturnType<typeof buildSchemas>;
-export type Price = z.infer<Schemas['priceSchema']>;
-export type ImagePrices = z.infer<Schemas['imagePricesSchema']>;
-/** One entry of the `modelgate.models` setting. */
-export type ModelOverride = z.infer<Schemas['modelOverrideSchema']>;
-/** Schema of one entry of the `modelgate.models` setting (built on the first call). */
-export const modelOverrideSchema = () => schemas().modelOverrideSchema;
 
 export interface ChatModelInfo {
   kind: 'chat';
@@ -281,13 +219,9 @@ export class ModelCatalogue {
     const problems: CatalogueProblem[] = [];
     const overrides = input.overrides && typeof input.overrides === 'object' ? (input.overrides as Record<string, unknown>) : {};
     for (const [id, raw] of Object.entries(overrides)) {
-      // One schema per kind, so that a bad field is named (a union only says "Invalid input").
-      const isImage = !!raw && typeof raw === 'object' && (raw as { kind?: unknown }).kind === 'image';
-      const parsed = (isImage ? schemas().imageOverride : schemas().chatOverride).safeParse(raw) as ReturnType<
-        ReturnType<typeof modelOverrideSchema>['safeParse']
-      >;
+      const parsed = parseModelOverride(id, raw);
       if (!parsed.success) {
-        problems.push({ modelId: id, message: parsed.error.issues.map((i) => `${i.path.join('.') || id}: ${i.message}`).join('; ') });
+        problems.push({ modelId: id, message: parsed.message });
         continue;
       }
       const o = parsed.data;

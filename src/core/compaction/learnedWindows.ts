@@ -3,6 +3,7 @@
 // gateway's own word, so it replaces a larger one from the settings or GET /models for that
 // route. Stored in globalState (figures and model ids only). Pure.
 import * as z from 'zod';
+import { lazy } from '../lazy';
 
 export interface LearnedWindow {
   /** the window the gateway named (tokens) */
@@ -17,13 +18,14 @@ export type LearnedWindows = Readonly<Record<string, LearnedWindow>>;
 /** Most routes kept (the oldest go first). */
 export const MAX_LEARNED_WINDOWS = 200;
 
-const stored = z.record(z.string().max(400), z.object({ window: z.number().int().positive(), at: z.number().nonnegative() }));
+// built on the first read, not when the bundle loads (activation builds no schema and loads no zod)
+const stored = lazy(() => z.record(z.string().max(400), z.object({ window: z.number().int().positive(), at: z.number().nonnegative() })));
 
 export const windowKey = (model: string, channel: string): string => `${model}\n${channel}`;
 
 /** What globalState holds, or nothing when it is not what this module wrote. */
 export function parseLearnedWindows(raw: unknown): LearnedWindows {
-  const r = stored.safeParse(raw);
+  const r = stored().safeParse(raw);
   return r.success ? r.data : {};
 }
 

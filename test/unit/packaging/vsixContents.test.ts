@@ -57,6 +57,8 @@ function featureBundles(): string[] {
 const MUST_SHIP_BUILT = [
   'dist/extension.js',
   ...featureBundles(),
+  // zod, required by the main bundle on the first call of a zod function (esbuild.mjs, lazyZod)
+  'dist/zod.js',
   'dist/web/extension.js',
   'dist/webview.js',
   'dist/tokenizer-o200k.js',
@@ -130,7 +132,7 @@ describe('packaging: what the .vsix ships (vsce ls)', () => {
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'the icon is 128 x 128');
   });
 
-  it('ships the built bundles: dist/extension.js, every feature bundle it requires on first use, dist/web/extension.js, dist/webview.js', function () {
+  it('ships the built bundles: dist/extension.js, every feature bundle and dist/zod.js it requires on first use, dist/web/extension.js, dist/webview.js', function () {
     if (!existsSync(join(root, 'dist'))) {
       console.log('      skipped: dist/ is absent, and vsce ls lists only files that exist; run `npm run build` (npm test builds it) to check the bundles');
       this.skip();
