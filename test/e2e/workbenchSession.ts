@@ -121,7 +121,10 @@ export class WorkbenchSession implements Workbench {
     // A page that grabbed the keyboard focus as it opened (the walkthrough, an image editor) can
     // leave F1 unheard or the palette inert: then the focus goes back to the workbench (a click
     // on the side bar's title) and F1 again.
-    for (let attempt = 0; ; attempt++) {
+    // Tried until a bound, not a count of tries: on a loaded machine (load 25 beside a CI run) four
+    // tries of 17 s each were not enough for a palette that opened once the machine let it.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
       await this.page.keyboard.press('Escape'); // Close whatever quick input is open.
       await this.page.keyboard.press('F1');
       // Ready when it shows, takes text and holds the keyboard focus (what F1 gives it).
@@ -131,7 +134,7 @@ export class WorkbenchSession implements Workbench {
         .then((editable) => editable && waitForKeyboardFocus(input, 5_000))
         .catch(() => false);
       if (ready) return input;
-      if (attempt >= 3) throw new Error('the command palette did not open (F1) or stayed inert');
+      if (Date.now() > deadline) throw new Error('the command palette did not open (F1) or stayed inert for 2 minutes');
       await this.page.keyboard.press('Escape');
       await this.page
         .locator('.monaco-workbench .part.sidebar .title')
