@@ -213,6 +213,7 @@ const PLAIN_NODE = [
   'src/spendingView/spendHtml.ts',
   'src/spendingView/spendHistoryHtml.ts',
   'src/spendingView/spendCost.ts',
+  'src/services/secretCache.ts',
   'src/workspaceEdits/apply/blockPaths.ts',
 ];
 

@@ -18,7 +18,7 @@ import { ImageArgumentsError } from './imageErrors';
 import { insertImageLinks, linkSpotFor, openImages, showRevisedPrompts, type LinkSpot } from './imageFollowUp';
 import { runImageJob, type ImageJob } from './imageJob';
 import { validateChoices } from './imageOptions';
-import { askModel, askOptions, askPrompt } from './imageQuestions';
+import { askModel, askOptions, askPrompt, asksOptions, confirmRequest } from './imageQuestions';
 import { checkImageFolder, configuredTarget, requireWorkspace, targetForPath, targetForResource, workspaceFolderOf, type ImageTarget } from './imageTarget';
 import { LastImageChoices } from './lastChoices';
 import { errorText } from '../core/errorText';
@@ -71,6 +71,8 @@ async function generateInteractively(
     if (!model) return undefined;
     const choices = await askOptions(model, last);
     if (!choices) return undefined;
+    // nothing was chosen, so no row showed the price: the request and its price, before spending
+    if (!asksOptions(model) && !(await confirmRequest(model, choices))) return undefined;
     await last.remember(model.id, choices);
 
     job = { prompt, model, choices, target, user };

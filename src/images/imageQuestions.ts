@@ -3,7 +3,9 @@
 // one, the size when there is a choice, the number of images when maxN > 1, quality and style
 // where the model has them. Each list starts on the last choice made with that model. Every row
 // that changes what the request costs says what it costs (./imagePriceText.ts), and the last step
-// says the whole request's price in its title, so nothing is spent on a price never shown.
+// says the whole request's price in its title, so nothing is spent on a price never shown. When
+// no option is asked (the model has one size, one image per request, no quality or style), one
+// question shows the request and its price instead, and its default answer spends nothing.
 // Escape at any step returns undefined: the caller stops silently.
 import * as vscode from 'vscode';
 import type { ImageModelInfo, ModelCatalogue } from '../core/catalogue/modelCatalogue';
@@ -95,6 +97,31 @@ export async function askModel(catalogue: ModelCatalogue, preferred: string): Pr
     })),
     start,
   );
+}
+
+/** Whether askOptions asks anything for `model` (an option with a choice). */
+export function asksOptions(model: ImageModelInfo): boolean {
+  const space = optionSpace(model);
+  return space.sizes.length > 1 || space.counts.length > 1 || !!space.qualities || !!space.styles;
+}
+
+/**
+ * The request before it is spent, when no option question showed its price: true to generate.
+ * The answer that spends nothing comes first and is the default, so Enter and Escape send nothing.
+ */
+export async function confirmRequest(model: ImageModelInfo, choices: ImageChoices): Promise<boolean> {
+  const price = requestPriceText(requestCost(model, choices.size, choices.n, choices.quality), choices.n);
+  const what = choices.n === 1 ? vscode.l10n.t('1 image, {0}', choices.size) : vscode.l10n.t('{0} images, {1}', choices.n, choices.size);
+  const generate = await pickOne(
+    vscode.l10n.t('Generate Image: {0} ({1})', price, model.label),
+    vscode.l10n.t('Generate {0} with {1}?', what, model.label),
+    [
+      { label: vscode.l10n.t("Don't Generate"), description: vscode.l10n.t('nothing is spent'), value: false },
+      { label: vscode.l10n.t('Generate'), description: vscode.l10n.t('{0} · {1}', price, what), value: true },
+    ],
+    false,
+  );
+  return generate === true;
 }
 
 /** Asks each option the model has; options with a single possible value are not asked. */

@@ -1,6 +1,7 @@
 // The one place the extension host makes a GatewayClient. The client is recreated when the
-// base URL or timeout changes; the key is read from SecretStorage per request (so a key set in
-// another window is used at once) and only ever goes to the configured base URL.
+// base URL or timeout changes; the key is read per request through the key store (which keeps
+// what SecretStorage last said until SecretStorage says it changed, so a key set in another
+// window is used at once) and only ever goes to the configured base URL.
 import { createGatewayClient, GatewayError, type GatewayClient } from '../core';
 import { l10n } from '../core/l10n';
 import { mergeHeaders } from '../core/client/requestHeaders';

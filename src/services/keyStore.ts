@@ -2,6 +2,7 @@
 // state or globalState). It is stored per gateway origin: changing the base URL to another host
 // never silently sends an existing key there; the user is asked for that gateway's key.
 import * as vscode from 'vscode';
+import { SecretCache } from './secretCache';
 
 const PREFIX = 'modelgate.apiKey:';
 /** Secret request headers: one JSON object of name -> value per gateway origin. */
@@ -30,15 +31,23 @@ export class KeyStore implements vscode.Disposable {
   private readonly standing = new vscode.EventEmitter<void>();
   /** The gateway rejected the stored key, or a request with it worked again (see rejected()). */
   readonly onDidChangeStanding = this.standing.event;
+  /** what SecretStorage last said per slot, until it says the slot changed (a read is a round trip to the window) */
+  private readonly cache: SecretCache;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     /** origin of the configured base URL, or undefined when it is invalid */
     private readonly origin: () => string | undefined,
   ) {
+    this.cache = new SecretCache(
+      (slot) => this.secrets.get(slot),
+      () => this.changed.fire(),
+    );
     // Another window (or a web host after reload) may change the secret.
     this.subscription = secrets.onDidChange((e) => {
-      if (e.key.startsWith(PREFIX) || e.key.startsWith(HEADERS_PREFIX)) this.changed.fire();
+      if (!e.key.startsWith(PREFIX) && !e.key.startsWith(HEADERS_PREFIX)) return;
+      this.cache.forget(e.key);
+      this.changed.fire();
     });
   }
 
@@ -51,7 +60,7 @@ export class KeyStore implements vscode.Disposable {
   async get(origin?: string): Promise<string | undefined> {
     const slot = origin ? PREFIX + origin : this.slot();
     if (!slot) return undefined;
-    const v = await this.secrets.get(slot);
+    const v = await this.cache.get(slot);
     return v || undefined;
   }
 
@@ -62,6 +71,7 @@ export class KeyStore implements vscode.Disposable {
     const problem = keyProblem(key);
     if (problem) throw new Error(vscode.l10n.t('That API key was not saved. {0}', problem));
     await this.secrets.store(slot, key);
+    this.cache.forget(slot);
     this.setStanding(slot.slice(PREFIX.length), false); // a new key: not known to be rejected
     this.changed.fire();
   }
@@ -86,6 +96,7 @@ export class KeyStore implements vscode.Disposable {
   async clear(): Promise<void> {
     const slot = this.slot();
     if (slot) await this.secrets.delete(slot);
+    if (slot) this.cache.forget(slot);
     if (slot) this.setStanding(slot.slice(PREFIX.length), false);
     this.changed.fire();
   }
@@ -121,7 +132,7 @@ export class KeyStore implements vscode.Disposable {
   async secretHeaders(origin?: string): Promise<Record<string, string>> {
     const o = origin ?? this.origin();
     if (!o) return {};
-    const raw = await this.secrets.get(HEADERS_PREFIX + o);
+    const raw = await this.cache.get(HEADERS_PREFIX + o);
     if (!raw) return {};
     try {
       const parsed: unknown = JSON.parse(raw);
@@ -141,6 +152,7 @@ export class KeyStore implements vscode.Disposable {
     if (value) current[name] = value;
     if (Object.keys(current).length) await this.secrets.store(HEADERS_PREFIX + o, JSON.stringify(current));
     else await this.secrets.delete(HEADERS_PREFIX + o);
+    this.cache.forget(HEADERS_PREFIX + o);
     this.changed.fire();
   }
 

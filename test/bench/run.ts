@@ -1,7 +1,7 @@
 // `npm run bench`: prints one line per figure (name, value, unit, peer or floor, ratio) and
 // writes the same records to test-results/bench.json. Nothing here asserts a time: these
 // machines are shared and noisy; the numbers are for people to read and compare.
-// `npm run bench -- sse` (or client, render, conversations, search, models, regexScan, quote, compaction, firstWords, bundle, activation, edits, endurance, panel, completions) runs one suite.
+// `npm run bench -- sse` (or client, render, conversations, search, models, regexScan, quote, compaction, firstWords, sendToWire, bundle, activation, edits, endurance, panel, completions) runs one suite.
 import type * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -380,6 +380,69 @@ function realHostEdits(): void {
   target('edits.keepAll20files.clock', r.keepAllMs, 500, 'the clock (counts waiting for a core on a loaded machine)');
 }
 
+/**
+ * Enter to the request on the wire in the real VS Code: runs the bench test of the integration
+ * suite 'chat: Enter to the request on the wire' (a VS Code session of its own), which takes 40
+ * sends from the chat view's `send` message arriving in the extension host to the request's
+ * headers written to the socket, and writes test-results/sendToWire.json. On a shared machine,
+ * run it under the VS Code lock (`flock /tmp/modelgate-vscode.lock npm run bench -- sendToWire`).
+ * MODELGATE_BENCH_SEND_TO_WIRE_REUSE=1 prints the figures of the last run instead.
+ */
+function realHostSendToWire(): void {
+  const file = join(process.cwd(), 'test-results', 'sendToWire.json');
+  if (process.env.MODELGATE_BENCH_SEND_TO_WIRE_REUSE !== '1') {
+    rmSync(file, { force: true });
+    try {
+      execFileSync(process.execPath, ['test/run-all.mjs'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          MODELGATE_SKIP: 'typecheck,lint,unit,e2e,install',
+          MODELGATE_INTEGRATION_RUNS: 'trusted',
+          MODELGATE_TEST_GREP: 'Enter to the request on the wire \\(real VS Code\\) bench:',
+          MODELGATE_BENCH_SENDS: '40',
+        },
+      });
+    } catch {
+      // reported below: no figures
+    }
+  }
+  if (!existsSync(file)) {
+    figure({
+      name: 'chat.sendToWire.p50',
+      value: NaN,
+      unit: 'ms',
+      note: "no test-results/sendToWire.json: the integration run failed (MODELGATE_SKIP=unit,e2e MODELGATE_TEST_GREP='Enter to the request on the wire' npm test shows why)",
+    });
+    return;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+    date: string;
+    host: string;
+    sends: number;
+    p50Ms: number;
+    p95Ms: number;
+    maxMs: number;
+    cpuP50Ms: number;
+  };
+  const from = `${r.host}, integration run of ${r.date}`;
+  figure({
+    name: 'chat.sendToWire.p50',
+    value: r.p50Ms,
+    unit: 'ms',
+    peerName: 'target',
+    peer: 30,
+    target: '< 1',
+    note: `the send message arriving in the extension host to the request's headers on the socket, ${r.sends} sends; p95 ${r.p95Ms.toFixed(1)} ms, max ${r.maxMs.toFixed(1)} ms; ${from}`,
+  });
+  figure({
+    name: 'chat.sendToWire.cpu.p50',
+    value: r.cpuP50Ms,
+    unit: 'ms',
+    note: "the extension host thread's CPU time over the same span (the clock also counts waiting for a core)",
+  });
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   const meta = {
@@ -402,6 +465,7 @@ async function main(): Promise<void> {
     ['quote', benchQuote],
     ['compaction', benchCompaction],
     ['firstWords', benchFirstWords],
+    ['sendToWire', async () => realHostSendToWire()],
     [
       'bundle',
       async () => {

@@ -51,28 +51,26 @@ export class ProjectRules {
   async refresh(): Promise<RulesFile[]> {
     if (!vscode.workspace.isTrusted) return (this.#files = []);
     const multi = workspaceFolders().length > 1;
-    const found: RulesFile[] = [];
     const cts = new vscode.CancellationTokenSource();
-    try {
-      for (const folder of workspaceFolders()) {
-        for (const name of RULES_FILE_NAMES) {
-          const rel = multi ? `${folder.name}/${name}` : name;
-          try {
-            const t = await resolvePath(rel);
-            if (!t.exists) continue;
-            const { text } = await readText(t, cts.token);
-            if (!text.trim()) continue;
-            found.push({ path: t.display, ...capRulesText(text) });
-          } catch {
-            // missing, a link out, binary, too large: not a rules file we use
-          }
-        }
+    const read = async (rel: string): Promise<RulesFile | undefined> => {
+      try {
+        const t = await resolvePath(rel);
+        if (!t.exists) return undefined;
+        const { text } = await readText(t, cts.token);
+        return text.trim() ? { path: t.display, ...capRulesText(text) } : undefined;
+      } catch {
+        return undefined; // missing, a link out, binary, too large: not a rules file we use
       }
+    };
+    try {
+      // side by side (this read is on the way from Enter to the request), kept in folder and name order
+      const rels = workspaceFolders().flatMap((folder) => RULES_FILE_NAMES.map((name) => (multi ? `${folder.name}/${name}` : name)));
+      const found = (await Promise.all(rels.map(read))).filter((f): f is RulesFile => !!f);
+      this.#files = found;
+      return found;
     } finally {
       cts.dispose();
     }
-    this.#files = found;
-    return found;
   }
 
   /** The chips of a conversation: each file found, on or off. */
