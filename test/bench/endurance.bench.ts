@@ -5,42 +5,13 @@
 // test-results/endurance.json; MODELGATE_BENCH_ENDURANCE_REUSE=1 prints the last run's instead.
 // Nothing is asserted here (the suite's own assertions still hold at 200: no leaked handles, heap
 // back within its bound, every conversation intact).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { integrationBenchResult } from './integrationBench';
 import { figure } from './report';
 
 const CHATS = 200;
 
 export function benchEndurance(): void {
-  const file = join(process.cwd(), 'test-results', 'endurance.json');
-  if (process.env.MODELGATE_BENCH_ENDURANCE_REUSE !== '1') {
-    rmSync(file, { force: true });
-    try {
-      execFileSync(process.execPath, ['test/run-all.mjs'], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          MODELGATE_SKIP: 'typecheck,lint,unit,e2e,install',
-          MODELGATE_INTEGRATION_RUNS: 'trusted',
-          MODELGATE_TEST_GREP: '^endurance ',
-          MODELGATE_ENDURANCE_CHATS: String(CHATS),
-        },
-      });
-    } catch {
-      // reported below: no figures (or the last ones, if the suite failed after writing them)
-    }
-  }
-  if (!existsSync(file)) {
-    figure({
-      name: 'endurance.chatsInARow',
-      value: NaN,
-      unit: 's',
-      note: `no test-results/endurance.json: the run failed (MODELGATE_SKIP=unit,e2e,install MODELGATE_ENDURANCE_CHATS=${CHATS} MODELGATE_TEST_GREP='^endurance ' npm test shows why)`,
-    });
-    return;
-  }
-  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+  const r = integrationBenchResult<{
     date: string;
     host: string;
     chats: number;
@@ -50,7 +21,18 @@ export function benchEndurance(): void {
     gcExposed: boolean;
     resourcesBefore: Record<string, number>;
     resourcesAfter: Record<string, number>;
-  };
+  }>({
+    file: 'endurance.json',
+    grep: '^endurance ',
+    reuseEnv: 'MODELGATE_BENCH_ENDURANCE_REUSE',
+    env: { MODELGATE_ENDURANCE_CHATS: String(CHATS) },
+    missing: {
+      name: 'endurance.chatsInARow',
+      unit: 's',
+      note: `no test-results/endurance.json: the run failed (MODELGATE_SKIP=unit,e2e,install MODELGATE_ENDURANCE_CHATS=${CHATS} MODELGATE_TEST_GREP='^endurance ' npm test shows why)`,
+    },
+  });
+  if (!r) return;
   const from = `${r.host}, integration run of ${r.date}`;
   figure({ name: `endurance.chatsInARow.${r.chats}`, value: r.rowSeconds, unit: 's', note: `send / regenerate / stop / stop+regenerate in turn; ${from}` });
   figure({ name: 'endurance.perChat', value: (r.rowSeconds * 1000) / r.chats, unit: 'ms', note: 'wall clock, counts waiting for a core' });

@@ -21,6 +21,7 @@ import { benchCompaction } from './compaction.bench';
 import { benchRegexScan } from './regexScan.bench';
 import { benchRender } from './render.bench';
 import { figure, writeBenchJson } from './report';
+import { integrationBenchResult } from './integrationBench';
 import { benchSse } from './sse.bench';
 import type { BenchResult } from './types';
 
@@ -328,33 +329,7 @@ function realHostActivation(): void {
  * prints the figures of the last run instead.
  */
 function realHostEdits(): void {
-  const file = join(process.cwd(), 'test-results', 'edits.json');
-  if (process.env.MODELGATE_BENCH_EDITS_REUSE !== '1') {
-    rmSync(file, { force: true });
-    try {
-      execFileSync(process.execPath, ['test/run-all.mjs'], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          MODELGATE_SKIP: 'typecheck,lint,unit,e2e,install',
-          MODELGATE_INTEGRATION_RUNS: 'trusted',
-          MODELGATE_TEST_GREP: 'edits under review \\(real VS Code\\) bench:',
-        },
-      });
-    } catch {
-      // reported below: no figures
-    }
-  }
-  if (!existsSync(file)) {
-    figure({
-      name: 'edits.stage20files50pairs.cpu',
-      value: NaN,
-      unit: 'ms',
-      note: "no test-results/edits.json: the integration run failed (MODELGATE_SKIP=unit,e2e,install MODELGATE_TEST_GREP='edits under review' npm test shows why)",
-    });
-    return;
-  }
-  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+  const r = integrationBenchResult<{
     date: string;
     host: string;
     stageMs: number;
@@ -365,7 +340,17 @@ function realHostEdits(): void {
     keepAllCpuMs: number;
     keepFloorMs?: number;
     keepFloorCpuMs?: number;
-  };
+  }>({
+    file: 'edits.json',
+    grep: 'edits under review \\(real VS Code\\) bench:',
+    reuseEnv: 'MODELGATE_BENCH_EDITS_REUSE',
+    missing: {
+      name: 'edits.stage20files50pairs.cpu',
+      unit: 'ms',
+      note: "no test-results/edits.json: the integration run failed (MODELGATE_SKIP=unit,e2e,install MODELGATE_TEST_GREP='edits under review' npm test shows why)",
+    },
+  });
+  if (!r) return;
   const from = `${r.host}, integration run of ${r.date}`;
   const target = (name: string, value: number, peer: number, note: string) =>
     figure({ name, value, unit: 'ms', peerName: 'target', peer, target: '< 1', note });
@@ -389,34 +374,7 @@ function realHostEdits(): void {
  * MODELGATE_BENCH_SEND_TO_WIRE_REUSE=1 prints the figures of the last run instead.
  */
 function realHostSendToWire(): void {
-  const file = join(process.cwd(), 'test-results', 'sendToWire.json');
-  if (process.env.MODELGATE_BENCH_SEND_TO_WIRE_REUSE !== '1') {
-    rmSync(file, { force: true });
-    try {
-      execFileSync(process.execPath, ['test/run-all.mjs'], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          MODELGATE_SKIP: 'typecheck,lint,unit,e2e,install',
-          MODELGATE_INTEGRATION_RUNS: 'trusted',
-          MODELGATE_TEST_GREP: 'Enter to the request on the wire \\(real VS Code\\) bench:',
-          MODELGATE_BENCH_SENDS: '40',
-        },
-      });
-    } catch {
-      // reported below: no figures
-    }
-  }
-  if (!existsSync(file)) {
-    figure({
-      name: 'chat.sendToWire.p50',
-      value: NaN,
-      unit: 'ms',
-      note: "no test-results/sendToWire.json: the integration run failed (MODELGATE_SKIP=unit,e2e MODELGATE_TEST_GREP='Enter to the request on the wire' npm test shows why)",
-    });
-    return;
-  }
-  const r = JSON.parse(readFileSync(file, 'utf8')) as {
+  const r = integrationBenchResult<{
     date: string;
     host: string;
     sends: number;
@@ -424,7 +382,18 @@ function realHostSendToWire(): void {
     p95Ms: number;
     maxMs: number;
     cpuP50Ms: number;
-  };
+  }>({
+    file: 'sendToWire.json',
+    grep: 'Enter to the request on the wire \\(real VS Code\\) bench:',
+    reuseEnv: 'MODELGATE_BENCH_SEND_TO_WIRE_REUSE',
+    env: { MODELGATE_BENCH_SENDS: '40' },
+    missing: {
+      name: 'chat.sendToWire.p50',
+      unit: 'ms',
+      note: "no test-results/sendToWire.json: the integration run failed (MODELGATE_SKIP=unit,e2e MODELGATE_TEST_GREP='Enter to the request on the wire' npm test shows why)",
+    },
+  });
+  if (!r) return;
   const from = `${r.host}, integration run of ${r.date}`;
   figure({
     name: 'chat.sendToWire.p50',
