@@ -81,7 +81,9 @@ export async function launchPlainBrowser(url: string, profileDir: string, logFil
       else w.resolve(message.result);
     }
   });
-  fromBrowser.once('error', (err) => waiting.forEach((w) => w.reject(err)));
+  // Node opens both extra stdio entries as duplex sockets: when Chromium goes, either may report
+  // ECONNRESET or EPIPE, and one with no listener would take this whole process down with it.
+  for (const end of [toBrowser, fromBrowser]) end.on('error', (err) => waiting.forEach((w) => w.reject(err)));
   void browser.exited.then((code) => waiting.forEach((w) => w.reject(new Error(`the browser exited (${code}) before it answered`))));
   let nextId = 0;
   const send = <T>(method: string, params: object, sessionId?: string) =>
