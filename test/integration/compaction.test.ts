@@ -45,6 +45,10 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     // about 1,000 tokens: each turn reads it again, so earlier reads are superseded
     const lines = Array.from({ length: 60 }, (_, i) => `export const value${i} = 'the quick brown fox jumps over the lazy dog ${i}';`);
     fs.writeFileSync(path.join(ws, FIXTURE, 'notes.ts'), lines.join('\n') + '\n');
+    // about 3,000 tokens: a turn that reads it fills a fifth of the 16K window, so a conversation
+    // is compacted every few turns (the same number of compactions as three times the turns on notes.ts)
+    const wide = Array.from({ length: 180 }, (_, i) => `export const wide${i} = 'the quick brown fox jumps over the lazy dog ${i}';`);
+    fs.writeFileSync(path.join(ws, FIXTURE, 'wide.ts'), wide.join('\n') + '\n');
   });
   beforeEach(async () => {
     await chat().newChat();
@@ -57,14 +61,14 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     fs.rmSync(path.join(ws, FIXTURE), { recursive: true, force: true });
   });
 
-  const turnText = (i: number) =>
-    `Turn ${i}: look at the notes again. ${'Keep the API small and the names stable. '.repeat(20)}[[call:read_file {"path":"${FIXTURE}/notes.ts"}]]`;
+  const turnText = (i: number, file = 'notes.ts') =>
+    `Turn ${i}: look at the notes again. ${'Keep the API small and the names stable. '.repeat(20)}[[call:read_file {"path":"${FIXTURE}/${file}"}]]`;
   const notices = () => posts.filter((p): p is Extract<HostMessage, { type: 'notice' }> => p.type === 'notice');
 
-  it('runs 60 turns with tool rounds on a 16K window without a failure, and the stored conversation keeps every turn', async () => {
-    const TURNS = 60;
+  it('runs 20 turns with tool rounds on a 16K window without a failure, and the stored conversation keeps every turn', async () => {
+    const TURNS = 20;
     for (let i = 1; i <= TURNS; i++) {
-      await chat().send(turnText(i));
+      await chat().send(turnText(i, 'wide.ts'));
       const view = await chat().conversation();
       const last = view.messages.at(-1)!;
       assert.equal(last.role, 'assistant', `turn ${i} was answered`);
@@ -75,7 +79,8 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
     assert.equal(c.messages.length, 2 * TURNS, 'every turn is stored, compacted or not');
     assert.ok(c.messages[0]!.role === 'user' && c.messages[0]!.text.startsWith('Turn 1:'), 'the first turn is still stored');
     assert.ok(c.compaction, 'the conversation was compacted');
-    assert.ok(summaryRequests().length >= 2, `compacted more than once (${summaryRequests().length})`);
+    // 9 summaries in 20 turns here (60 turns on notes.ts made 8)
+    assert.ok(summaryRequests().length >= 4, `compacted several times (${summaryRequests().length})`);
     for (const r of summaryRequests()) assert.equal(bodyOf(r).model, MODEL, 'the summary is written by the conversation model');
     // what is sent: the system message, then the summary; the first turns are not sent any more
     const preview = await chat().requestPreview();
@@ -282,7 +287,7 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
       let overflowed = false;
       for (let i = 1; i <= 20 && !overflowed; i++) {
         const count = chatRequests().length;
-        await chat().send(turnText(i));
+        await chat().send(turnText(i, 'wide.ts'));
         const view = await chat().conversation();
         const last = view.messages.at(-1)!;
         assert.equal(last.role === 'assistant' && last.status, 'done', `turn ${i}: ${JSON.stringify(last.role === 'assistant' ? last.error : undefined)}`);
@@ -306,7 +311,7 @@ describe('compaction (real VS Code, gateway simulator, a model with a 16K window
           .join('\n'),
       );
       assert.equal((await chat().composer()).contextWindow, 16_000);
-      for (let i = 21; i <= 26; i++) await chat().send(turnText(i));
+      for (let i = 21; i <= 26; i++) await chat().send(turnText(i, 'wide.ts'));
       assert.equal(
         notices().filter((n) => /did not fit the model’s context window/.test(n.message)).length,
         1,
