@@ -5,14 +5,14 @@
 // 4.139.1 (VS Code 1.139.1), start it on loopback, open the workbench in headless Chromium so
 // that the extension host starts, and wait for the runner extension to write the results of
 // out/test/integration/index.js. Suites named *.untrusted.test.ts run in a second session
-// without --disable-workspace-trust, so the folder is in Restricted Mode; the endurance suite in a
-// third. The sessions run side by side, each with its own profile, server and browser.
+// without --disable-workspace-trust, so the folder is in Restricted Mode. The sessions run side by
+// side, each with its own profile, server and browser.
 //
 // MODELGATE_VSCODE=electron uses @vscode/test-electron instead (needs a desktop VS Code download).
 //
 // Knobs: MODELGATE_TEST_GREP (mocha grep), MODELGATE_INTEGRATION_RUNS=trusted,untrusted,
 // MODELGATE_INTEGRATION_TIMEOUT_S (default 1800), MODELGATE_KEEP_TMP=1 (keep profiles),
-// MODELGATE_INTEGRATION_APART=endurance (trusted suites that get a session of their own; empty: none),
+// MODELGATE_INTEGRATION_APART=endurance (trusted suites that get a session of their own; default none),
 // MODELGATE_INTEGRATION_SERIAL=1 (one session after the other, the trusted suites in one),
 // MODELGATE_COUNTS_FILE (where `npm test` collects the counts).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -41,13 +41,15 @@ const sessionId = (s: Session) => (s.apart ? `${s.name}-${s.apart.replace(/\W+/g
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Long suites of the trusted session that run in a VS Code of their own, beside it: top-level
- * suite titles up to the first space ("endurance"). MODELGATE_INTEGRATION_APART overrides
- * (comma-separated; empty: none); not when MODELGATE_TEST_GREP picks the tests.
+ * Suites of the trusted session that run in a VS Code of their own, beside it, when
+ * MODELGATE_INTEGRATION_APART names them: top-level suite titles up to the first space
+ * ("endurance"; comma-separated); not when MODELGATE_TEST_GREP picks the tests. None by default:
+ * on 2 cores a session of its own costs a VS Code start (about 19 s of CPU) and, beside the others
+ * and the e2e workers, more contention than the wall time it saves.
  */
 function splitTrusted(trusted: Session): Session[] {
   if (process.env.MODELGATE_TEST_GREP) return [trusted];
-  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? 'endurance')
+  const apart = (process.env.MODELGATE_INTEGRATION_APART ?? '')
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
