@@ -3,7 +3,7 @@
 // a snapshot arrives; apply deltas after that; a later snapshot replaces everything.
 import type { ComposerState, ErrorAction, HostMessage, NoticeTopic, WebviewMessage } from '../chat/protocol';
 import type { ChatInitialState } from '../chat/protocol';
-import { costUnknown } from '../core/spend/answerCost';
+import { cachedShareOf, costUnknown } from '../core/spend/answerCost';
 import { Composer } from './composer';
 import { h } from './dom';
 import type { FrameHost } from './frameScheduler';
@@ -48,8 +48,8 @@ export class ChatApp {
   /** ids of finished answers with no known cost, for the header total */
   private unpriced = new Set<string>();
   private lastTotal: number | undefined;
-  /** prompt tokens of this conversation's answers and the part the cache served (the header's share cached) */
-  private prompts = { prompt: 0, cached: 0 };
+  /** each answer's prompt tokens and the part the cache served (the header's share cached), by message */
+  private usages = new Map<string, { promptTokens: number; cachedTokens: number }>();
   /** model and channel of the last composer state */
   private route: string | undefined;
 
@@ -158,10 +158,7 @@ export class ChatApp {
         if (msg.costUnknown) this.unpriced.add(msg.messageId);
         else this.unpriced.delete(msg.messageId);
         if (msg.totalCost !== undefined) this.lastTotal = msg.totalCost;
-        if (msg.usage) {
-          this.prompts.prompt += msg.usage.promptTokens;
-          this.prompts.cached += msg.usage.cachedTokens;
-        }
+        if (msg.usage) this.usages.set(msg.messageId, msg.usage);
         this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return;
       case 'compaction':
@@ -169,6 +166,7 @@ export class ChatApp {
       case 'truncated':
         this.transcript.truncate(msg.fromMessageId);
         for (const id of this.unpriced) if (!this.transcript.has(id)) this.unpriced.delete(id);
+        for (const id of this.usages.keys()) if (!this.transcript.has(id)) this.usages.delete(id);
         this.header.setTotalCost(this.lastTotal, this.unpriced.size, this.cachedShare());
         return this.refreshEmpty();
       case 'composer':
@@ -229,12 +227,7 @@ export class ChatApp {
     // answers with no known cost (no price, or no usage reported): the header says so
     this.unpriced = new Set(conversation.messages.filter((m) => m.role === 'assistant' && costUnknown(m)).map((m) => m.id));
     this.lastTotal = conversation.totalCost;
-    this.prompts = { prompt: 0, cached: 0 };
-    for (const m of conversation.messages)
-      if (m.role === 'assistant' && m.usage) {
-        this.prompts.prompt += m.usage.promptTokens;
-        this.prompts.cached += m.usage.cachedTokens;
-      }
+    this.usages = new Map(conversation.messages.flatMap((m) => (m.role === 'assistant' && m.usage ? [[m.id, m.usage] as const] : [])));
     this.header.setTotalCost(conversation.totalCost, this.unpriced.size, this.cachedShare());
     this.header.setReady(true);
     this.setComposer(msg.composer);
@@ -302,7 +295,7 @@ export class ChatApp {
   }
 
   private cachedShare(): number | undefined {
-    return this.prompts.prompt > 0 ? Math.min(1, this.prompts.cached / this.prompts.prompt) : undefined;
+    return cachedShareOf(this.usages.values());
   }
 
   private refreshEmpty(): void {

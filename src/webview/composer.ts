@@ -1,9 +1,9 @@
 // The input area: the Message box, attachment chips and buttons, the model/channel button, the
-// context meter, Send and Stop. The draft is saved to webview state at once and to the host
+// context meter (contextMeter.ts), Send and Stop. The draft is saved to webview state at once and to the host
 // (debounced) so nothing typed is lost when the view is hidden, reloaded or restarted.
 import type { ComposerState, WebviewMessage } from '../chat/protocol';
+import { ContextMeter } from './contextMeter';
 import { clear, h, isElement } from './dom';
-import { formatContextUse, formatInt } from './format';
 import { icon } from './icons';
 import { l10n } from './panelL10n';
 import { attachmentChip } from './messageViews';
@@ -21,7 +21,6 @@ const PASTE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as co
 type PasteMime = (typeof PASTE_MIMES)[number];
 /** the protocol caps pasted images at ~20 MB of base64 */
 const MAX_PASTE_BYTES = 20 * 1024 * 1024;
-const CONTEXT_WARN_PERCENT = 90;
 
 export class Composer {
   readonly element: HTMLElement;
@@ -35,11 +34,7 @@ export class Composer {
   private readonly chips: HTMLElement;
   private readonly modelChip: ModelChip;
   private readonly modelButton: HTMLButtonElement;
-  private readonly meter: HTMLElement;
-  private readonly meterFill: HTMLElement;
-  private readonly meterText: HTMLElement;
-  private readonly meterPercent: HTMLElement;
-  private readonly meterOf: HTMLElement;
+  private readonly meter: ContextMeter;
   private readonly hint: HTMLElement;
   private readonly editBanner: HTMLElement;
   private readonly status: HTMLElement;
@@ -100,25 +95,7 @@ export class Composer {
     this.chips = h(doc, 'div', { className: 'chips composer-attachments', attrs: { role: 'list', 'aria-label': l10n.t('Attachments') } });
     this.modelChip = new ModelChip(doc, () => this.post({ type: 'action', action: 'pickModel' }));
     this.modelButton = this.modelChip.element;
-    this.meterFill = h(doc, 'span', { className: 'meter-fill' });
-    this.meterPercent = h(doc, 'span', { className: 'meter-percent' });
-    this.meterOf = h(doc, 'span', { className: 'meter-of' });
-    // "12%" stays at any width; " of 1M tokens" goes first on a narrow side bar
-    this.meterText = h(doc, 'span', { className: 'meter-text' }, [this.meterPercent, this.meterOf]);
-    this.meter = h(
-      doc,
-      'div',
-      {
-        className: 'context-meter',
-        attrs: { role: 'meter', 'aria-label': l10n.t('Context'), 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
-      },
-      [
-        h(doc, 'span', { className: 'meter-label', text: l10n.t('Context'), attrs: { 'aria-hidden': 'true' } }),
-        h(doc, 'span', { className: 'meter-bar', attrs: { 'aria-hidden': 'true' } }, [this.meterFill]),
-        this.meterText,
-      ],
-    );
-    this.meter.hidden = true;
+    this.meter = new ContextMeter(doc);
     this.hint = h(doc, 'div', { className: 'composer-hint' });
     this.hint.hidden = true;
     this.editBanner = h(doc, 'div', { className: 'edit-banner', attrs: { role: 'status' } }, [
@@ -139,7 +116,7 @@ export class Composer {
       ]),
       // the tool picker shares the context meter's row while closed (a row less under the message box,
       // which three notices and the composer share with the conversation at 290 px); open, it wraps to its own
-      (this.status = h(doc, 'div', { className: 'composer-status' }, [this.meter, this.toolPicker.element, this.hint])),
+      (this.status = h(doc, 'div', { className: 'composer-status' }, [this.meter.element, this.toolPicker.element, this.hint])),
     ]);
     this.chips.addEventListener('click', (e) => {
       const remove = isElement(e.target) ? e.target.closest('[data-remove-attachment]') : null;
@@ -183,7 +160,7 @@ export class Composer {
     this.chips.hidden = state.attachments.length === 0 && !state.rules?.length;
     // at the default side-bar width the channel's word gives way to its icon, then the name is elided in the middle
     this.modelChip.set(state.model, state.channel, state.reasoningEffort);
-    this.renderMeter(state);
+    this.meter.render(state);
     this.toolPicker.setTools(state.vscodeTools);
     const hints: string[] = [];
     if (state.toolsDisabledReason) hints.push(state.toolsDisabledReason); // a whole sentence from the host (turnContext.ts)
@@ -321,38 +298,6 @@ export class Composer {
       return;
     }
     this.post({ type: 'attachImage' });
-  }
-
-  private renderMeter(state: ComposerState): void {
-    if (!(state.contextWindow > 0)) {
-      this.meter.hidden = true;
-      return;
-    }
-    const { percent, text, detail } = formatContextUse(state.contextTokens, state.contextWindow);
-    this.meter.hidden = false;
-    const cut = text.indexOf('%') + 1;
-    this.meterPercent.textContent = cut > 0 ? text.slice(0, cut) : text;
-    this.meterOf.textContent = cut > 0 ? text.slice(cut) : '';
-    this.meterFill.style.width = `${Math.min(100, Math.max(0, percent)).toFixed(1)}%`;
-    this.meter.setAttribute('aria-valuenow', String(Math.min(100, Math.round(percent))));
-    this.meter.setAttribute('aria-valuetext', detail);
-    this.meter.classList.toggle('warn', percent >= CONTEXT_WARN_PERCENT);
-    this.meter.classList.toggle('over', percent >= 100);
-    // the title says the window's size too ("of 1,000,000 tokens"): at 290 px the meter shows the share only
-    const why =
-      percent >= 100
-        ? l10n.t("The conversation no longer fits the model's context window: start a new chat or remove attachments.")
-        : percent >= CONTEXT_WARN_PERCENT
-          ? l10n.t("The conversation is close to the model's context window.")
-          : l10n.t("Estimated share of the model's context window the next request uses.");
-    const size = l10n.t(
-      'Context: {0} of {1} tokens ({2}), the context window of {3}.',
-      formatInt(state.contextTokens),
-      formatInt(state.contextWindow),
-      this.meterPercent.textContent ?? '',
-      state.model,
-    );
-    this.meter.title = `${size} ${why}`;
   }
 
   private onKeyDown(e: KeyboardEvent): void {

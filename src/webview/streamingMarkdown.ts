@@ -16,8 +16,9 @@
 // CommonMark decides block structure line by line, and a complete line never changes how an
 // earlier, already-closed block is read; decisions are therefore taken on complete lines only
 // (a partial line such as "--" may still become "--x", a paragraph continuation).
-import { codeElementOf, createCodeBlock, createPlainBlock, highlightCodeBlock, PLAIN_SEGMENT_CHARS } from './codeBlock';
-import { h, isElement } from './dom';
+import { createCodeBlock, createPlainBlock, highlightCodeBlock, PLAIN_SEGMENT_CHARS } from './codeBlock';
+import { h } from './dom';
+import { decorate } from './markdownDecorate';
 import {
   hasLongLine,
   hitNestingLimit,
@@ -33,7 +34,8 @@ import {
   type MdToken,
   type TopBlock,
 } from './markdown';
-import { isOpenableHref, sanitizeMarkdownHtml } from './sanitize';
+import { sanitizeMarkdownHtml } from './sanitize';
+import { OpenCodeFence } from './streamingFence';
 
 export interface StreamingMarkdownOptions {
   /** highlight closed code blocks (default true) */
@@ -65,21 +67,6 @@ export interface StreamingStats {
 const COMMIT_BATCH_BLOCKS = 32;
 const CHUNK_BLOCKS = 32;
 
-interface OpenFence {
-  block: HTMLElement;
-  code: HTMLElement;
-  marker: string;
-  indent: number;
-  /** raw source of the fence (opening line included), re-parsed once when it closes */
-  raw: string[];
-  /** the incomplete last line, raw */
-  partialLine: string;
-  /** text nodes showing the partial line (one per flush, so no node is ever rewritten) */
-  partialNodes: Text[];
-  segment: HTMLElement;
-  segmentLines: number;
-}
-
 export class StreamingMarkdown {
   readonly element: HTMLElement;
   readonly stats: StreamingStats = { parses: 0, parsedChars: 0, committedBlocks: 0, rawAppends: 0, fenceAppends: 0, plainFallbacks: 0 };
@@ -102,7 +89,7 @@ export class StreamingMarkdown {
   /** the raw preview's last segment and its length (see appendRawPreview) */
   private rawSegment: HTMLElement | null = null;
   private rawSegmentChars = 0;
-  private fence: OpenFence | null = null;
+  private fence: OpenCodeFence | null = null;
   private finished = false;
   private chunk: HTMLElement | null = null;
   private chunkSize = 0;
@@ -372,28 +359,17 @@ export class StreamingMarkdown {
   // ---------------------------------------------------------------- open code fences
 
   private openFence(token: MdToken, raw: string): void {
-    const lang = langFromInfo(token.info);
-    const block = createCodeBlock(this.doc, lang, '');
-    block.classList.add('streaming');
-    const code = codeElementOf(block)!;
     const firstNl = raw.indexOf('\n');
-    const opening = raw.slice(0, firstNl);
-    const segment = h(this.doc, 'span', { className: 'code-segment' });
-    code.appendChild(segment);
-    this.fence = {
-      block,
-      code,
-      marker: token.markup,
-      indent: /^ */.exec(opening)![0].length,
-      raw: [opening, '\n'],
-      partialLine: '',
-      partialNodes: [],
-      segment,
-      segmentLines: 0,
-    };
+    const fence = new OpenCodeFence(this.doc, token, raw.slice(0, firstNl), {
+      segmentLines: this.fenceSegmentLines,
+      highlight: this.highlight,
+      deferHighlight: !this.oneGo,
+      stats: this.stats,
+    });
+    this.fence = fence;
     // The open fence is the last block, and nothing is committed while it is open: it can take
     // its final place in a chunk now, so closing it moves nothing.
-    this.appendCommittedNode(block);
+    this.appendCommittedNode(fence.block);
     this.tailNodes = [];
     this.feedFence(raw.slice(firstNl + 1), false);
   }
@@ -403,84 +379,10 @@ export class StreamingMarkdown {
    * committed), or null while it stays open. With `final`, the fence ends with the text.
    */
   private feedFence(added: string, final: boolean): string | null {
-    const f = this.fence!;
-    this.stats.fenceAppends++;
-    let start = 0;
-    const lines: string[] = [];
-    let closedAt = -1;
-    for (let nl = added.indexOf('\n'); nl >= 0; nl = added.indexOf('\n', start)) {
-      // Only the newly arrived text is scanned; a partial line is joined once, when it ends.
-      const line = f.partialLine ? f.partialLine + added.slice(start, nl) : added.slice(start, nl);
-      f.partialLine = '';
-      if (isClosingFence(line, f.marker)) {
-        f.raw.push(line, '\n');
-        closedAt = nl + 1;
-        break;
-      }
-      f.raw.push(line, '\n');
-      lines.push(stripIndent(line, f.indent));
-      start = nl + 1;
-    }
-    if (lines.length) this.appendFenceLines(lines);
-    if (closedAt >= 0) {
-      this.closeFence();
-      return added.slice(closedAt);
-    }
-    const rest = added.slice(start);
-    if (rest) {
-      f.partialLine += rest;
-      const node = this.doc.createTextNode(f.partialNodes.length === 0 ? stripIndent(rest, f.indent) : rest);
-      f.partialNodes.push(node);
-      f.segment.appendChild(node);
-    }
-    if (final) {
-      if (f.partialLine) f.raw.push(f.partialLine);
-      this.closeFence();
-      return '';
-    }
-    return null;
+    const rest = this.fence!.feed(added, final);
+    if (rest !== null) this.fence = null;
+    return rest;
   }
-
-  private appendFenceLines(lines: string[]): void {
-    const f = this.fence!;
-    for (const n of f.partialNodes) n.remove();
-    f.partialNodes = [];
-    let i = 0;
-    while (i < lines.length) {
-      if (f.segmentLines >= this.fenceSegmentLines) {
-        f.segment = h(this.doc, 'span', { className: 'code-segment' });
-        f.code.appendChild(f.segment);
-        f.segmentLines = 0;
-      }
-      const take = Math.min(lines.length - i, this.fenceSegmentLines - f.segmentLines);
-      f.segment.appendChild(this.doc.createTextNode(`${lines.slice(i, i + take).join('\n')}\n`));
-      f.segmentLines += take;
-      i += take;
-    }
-  }
-
-  /** The fence is final: one parse of its source gives exactly the content a full render would. */
-  private closeFence(): void {
-    const f = this.fence!;
-    this.fence = null;
-    // parsed directly: a fence's content is not inline-parsed, so it is never pathological
-    const raw = f.raw.join('');
-    this.stats.parses++;
-    this.stats.parsedChars += raw.length;
-    const tokens = md.parse(raw, {});
-    const token = tokens.find((t) => t.type === 'fence');
-    f.code.textContent = token ? token.content : '';
-    f.block.classList.remove('streaming');
-    if (this.highlight) highlightCodeBlock(f.block, undefined, !this.oneGo);
-    this.stats.committedBlocks++;
-  }
-}
-
-function stripIndent(line: string, indent: number): string {
-  if (indent === 0) return line;
-  let i = 0;
-  while (i < indent && line.charCodeAt(i) === 0x20) i++;
-  return line.slice(i);
 }
 
 /** Offsets where each line starts, plus one past the end: lines = result.length - 1. */
@@ -489,35 +391,4 @@ function lineStartOffsets(src: string): number[] {
   for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
   if (starts[starts.length - 1] !== src.length) starts.push(src.length);
   return starts;
-}
-
-/**
- * Turns sanitized markdown DOM into the panel's: drops whitespace between blocks, replaces
- * links that are not http(s) by plain text, wraps <pre><code> in code blocks with buttons.
- */
-export function decorate(doc: Document, root: DocumentFragment | Element, highlight: boolean): void {
-  for (const n of Array.from(root.childNodes)) {
-    if (n.nodeType === 3 && !(n.textContent ?? '').trim()) root.removeChild(n);
-  }
-  for (const a of Array.from(root.querySelectorAll('a'))) {
-    const href = a.getAttribute('href');
-    if (isOpenableHref(href)) {
-      if (!a.hasAttribute('title')) a.setAttribute('title', href);
-      continue;
-    }
-    const span = h(doc, 'span', { className: a.classList.contains('md-image-link') ? 'md-link-disabled md-image-link' : 'md-link-disabled' });
-    while (a.firstChild) span.appendChild(a.firstChild);
-    a.replaceWith(span);
-  }
-  for (const pre of Array.from(root.querySelectorAll('pre'))) {
-    const code = pre.firstElementChild;
-    if (!isElement(code) || code.tagName !== 'CODE') continue;
-    const m = /(?:^|\s)language-(\S+)/.exec(code.getAttribute('class') ?? '');
-    // text below the block depth cap: a plain block (no colouring), marked for tests and CSS
-    const deep = pre.classList.contains('md-deep');
-    const block = deep ? createPlainBlock(doc, code.textContent ?? '') : createCodeBlock(doc, m ? m[1] : '', code.textContent ?? '');
-    if (deep) block.classList.add('md-deep');
-    pre.replaceWith(block);
-    if (highlight) highlightCodeBlock(block);
-  }
 }

@@ -1,16 +1,17 @@
 // The transcript as the panel shows it: applies the host's snapshot and deltas to message
 // elements, batches streamed text to one DOM update per frame, keeps the view pinned to the
-// bottom while the user has not scrolled up, and routes clicks inside messages (code buttons,
-// links, edit, regenerate, error actions) to the host through one delegated listener.
-import type { ApprovalView, ErrorAction, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
+// bottom while the user has not scrolled up, renders a restored conversation a window at a time
+// (transcriptWindow.ts sizes it), and hands clicks inside messages to transcriptClicks.ts.
+import type { ApprovalView, ErrorView, MessageStatus, MessageView, ShownImage, ToolCallView, UsageView, WebviewMessage } from '../chat/protocol';
 import { ApprovalCard } from './approvalView';
-import { codeTextOf, highlightCodeBlock } from './codeBlock';
+import { highlightCodeBlock } from './codeBlock';
 import { clear, h, isElement } from './dom';
 import { FrameScheduler, IdleQueue, MAX_IDLE_SLICE_MS, type FrameHost, type IdleHost } from './frameScheduler';
-import { ACTION_LABELS, AssistantMessageElement, UserMessageElement } from './messageViews';
+import { AssistantMessageElement, UserMessageElement } from './messageViews';
 import { l10n } from './panelL10n';
-import { isOpenableHref } from './sanitize';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
+import { routeTranscriptClick } from './transcriptClicks';
+import { IDLE_BATCH, initialWindowStart, PAGE_MESSAGES, renderFirstWindow, SCROLL_MAX_MESSAGES } from './transcriptWindow';
 
 type Entry = UserMessageElement | AssistantMessageElement;
 
@@ -24,48 +25,6 @@ export interface TranscriptCallbacks {
 
 /** Distance from the bottom (px) within which the view counts as "at the bottom". */
 const STICK_THRESHOLD = 40;
-const COPIED_FEEDBACK_MS = 1500;
-/**
- * Restoring a conversation renders the newest messages at once (what the user sees first, at
- * the bottom) and the older ones afterwards, a few per idle step, newest first; scrolling near
- * the top renders the next few at once. A 2,000-message conversation then paints after a
- * few dozen messages instead of all of them.
- */
-const INITIAL_MAX_MESSAGES = 16;
-const INITIAL_MAX_CHARS = 30_000;
-/**
- * Within that budget the first window is sized to the view: the newest messages go in this many
- * at a time until the log is taller than the view by FILL_MARGIN_PX (one layout read per batch;
- * a view with no height yet, e.g. a hidden panel, takes the whole budget).
- */
-const FILL_BATCH = 3;
-const FILL_MARGIN_PX = 120;
-/**
- * Text denser than this (px per character, px per line) does not occur in the panel: a window
- * holding more characters than the view could show at this density fills it for sure, and is
- * not measured (measuring lays out every chunk, also those the view would skip).
- */
-const DENSEST_CHAR_PX = 6;
-const DENSEST_LINE_PX = 16;
-/**
- * A scroll near the top renders older messages at once for up to MAX_IDLE_SLICE_MS (at least one,
- * at most a page): bounded by time, not by count, so that a few long answers do not make the
- * scroll handler a long task and many short ones come in quickly.
- */
-const SCROLL_MAX_MESSAGES = 50;
-/**
- * Older messages rendered per idle step. The idle queue runs steps until its slice (~8 ms) is
- * used up, so one message per step bounds every task by about one message's rendering; a step
- * reads no layout (the browser's scroll anchoring keeps the view where it was).
- */
-export const IDLE_BATCH = 1;
-/**
- * Older messages are built off the page and inserted this many at a time, in one
- * `.transcript-page` element (content-visibility: auto, so a page out of view costs the browser
- * nearly nothing). Inserting each message on its own made every idle step a frame whose style,
- * layout and intersection work grew with the whole log: quadratic over a 2,000-message restore.
- */
-export const PAGE_MESSAGES = 50;
 
 export class TranscriptView {
   readonly element: HTMLElement;
@@ -311,46 +270,18 @@ export class TranscriptView {
    * the oldest message rendered.
    */
   private renderWindow(messages: MessageView[], cap: number): number {
-    const el = this.element;
     const defer = this.markdownOptions.highlight !== false;
     const options = defer ? { ...this.markdownOptions, highlight: false } : this.markdownOptions;
-    let lastAssistant = -1;
-    for (let i = messages.length - 1; i >= cap; i--)
-      if (messages[i].role === 'assistant') {
-        lastAssistant = i;
-        break;
-      }
-    // the log was just emptied: this layout read is of the page without it
-    const view = messages.length - cap > FILL_BATCH ? el.clientHeight : 0;
-    const capacity = view > 0 ? (el.clientWidth / DENSEST_CHAR_PX) * (view / DENSEST_LINE_PX) : 0;
-    let chars = 0;
-    // chunks not yet painted would measure as their placeholder size (see chat.css)
-    if (view > 0) el.classList.add('filling');
-    let start = messages.length;
-    while (start > cap) {
-      const from = Math.max(cap, start - FILL_BATCH);
-      const frag = this.doc.createDocumentFragment();
-      const created: Entry[] = [];
-      const blocks: Element[] = [];
-      for (let i = from; i < start; i++) {
-        const m = messages[i];
-        chars += messageSize(m);
-        // a message still streaming keeps the normal options: its later blocks colour as they close
-        const settled = m.role === 'assistant' && m.status !== 'streaming';
-        const entry = settled ? new AssistantMessageElement(this.doc, m, options, this.imagesOf(m.id)) : this.createEntry(m);
-        created.push(entry);
-        this.byId.set(m.id, entry);
-        frag.appendChild(entry.element);
-        if (defer && settled) blocks.push(...entry.element.querySelectorAll('.code-block[data-lang]'));
-      }
-      // in document order; colouring pops from the end, so the lowest (in view) go first
-      this.uncoloured.unshift(...blocks);
-      this.entries.unshift(...created);
-      el.insertBefore(frag, el.firstChild);
-      start = from;
-      if (view > 0 && (lastAssistant < 0 || start <= lastAssistant) && (chars > capacity || el.scrollHeight > view + FILL_MARGIN_PX)) break;
-    }
-    el.classList.remove('filling');
+    const { start, entries, blocks } = renderFirstWindow(this.element, messages, cap, (m) => {
+      // a message still streaming keeps the normal options: its later blocks colour as they close
+      const settled = m.role === 'assistant' && m.status !== 'streaming';
+      const entry = settled ? new AssistantMessageElement(this.doc, m, options, this.imagesOf(m.id)) : this.createEntry(m);
+      this.byId.set(m.id, entry);
+      return { entry, blocks: defer && settled ? [...entry.element.querySelectorAll('.code-block[data-lang]')] : [] };
+    });
+    // in document order; colouring pops from the end, so the lowest (in view) go first
+    this.uncoloured.unshift(...blocks);
+    this.entries.unshift(...entries);
     return start;
   }
 
@@ -478,95 +409,20 @@ export class TranscriptView {
     return (partId) => this.shownImages.get(`${messageId}\n${partId}`);
   }
 
+  /** A click inside a message: the host routes it (transcriptClicks.ts); edit and Regenerate wait while an answer runs. */
   private onClick(e: MouseEvent): void {
-    const target = e.target;
-    if (!isElement(target)) return;
-    const image = target.closest('[data-open-image]');
-    if (image) {
-      const openId = image.getAttribute('data-open-image');
-      if (openId) this.callbacks.post({ type: 'openImage', openId });
-      return;
-    }
-    const codeButton = target.closest('[data-code-action]');
-    if (codeButton) {
-      const block = codeButton.closest('.code-block');
-      // Copy, Insert and Apply take the answer only, never the model's reasoning.
-      if (!block || block.closest('.reasoning-block')) return;
-      const code = codeTextOf(block);
-      const action = codeButton.getAttribute('data-code-action');
-      if (action === 'copy') {
-        this.callbacks.post({ type: 'copyCode', code });
-        this.showCopied(block, codeButton);
-      } else if (action === 'insert') this.callbacks.post({ type: 'insertCode', code });
-      else if (action === 'apply' && !block.hasAttribute('data-cut')) {
-        const lang = block.getAttribute('data-lang') ?? undefined;
-        this.callbacks.post({ type: 'applyCode', code, ...(lang ? { language: lang } : {}) });
-      }
-      return;
-    }
-    const link = target.closest('a');
-    if (link) {
-      e.preventDefault();
-      const href = link.getAttribute('href');
-      if (isOpenableHref(href)) this.callbacks.post({ type: 'openLink', href });
-      return;
-    }
-    const edit = target.closest('[data-edit-message]');
-    if (edit) {
-      const id = edit.getAttribute('data-edit-message')!;
-      const entry = this.byId.get(id);
-      if (entry instanceof UserMessageElement && !this.busy) this.callbacks.edit(id, entry.message.text);
-      return;
-    }
-    if (target.closest('[data-regenerate]')) {
-      if (!this.busy) this.callbacks.post({ type: 'regenerate' });
-      return;
-    }
-    const action = target.closest('[data-action]')?.getAttribute('data-action');
-    if (action && action in ACTION_LABELS) this.callbacks.post({ type: 'action', action: action as ErrorAction });
+    routeTranscriptClick(e, {
+      doc: this.doc,
+      post: (message) => this.callbacks.post(message),
+      editMessage: (id) => {
+        const entry = this.byId.get(id);
+        if (entry instanceof UserMessageElement && !this.busy) this.callbacks.edit(id, entry.message.text);
+      },
+      regenerate: () => {
+        if (!this.busy) this.callbacks.post({ type: 'regenerate' });
+      },
+    });
   }
-
-  private showCopied(block: Element, button: Element): void {
-    const toolbar = block.querySelector('.code-toolbar');
-    if (!toolbar) return;
-    toolbar.querySelector('.code-feedback')?.remove();
-    const note = h(this.doc, 'span', { className: 'code-feedback', text: l10n.t('Copied'), attrs: { role: 'status' } });
-    toolbar.insertBefore(note, button);
-    button.classList.add('copied');
-    this.win.setTimeout(() => {
-      note.remove();
-      button.classList.remove('copied');
-    }, COPIED_FEEDBACK_MS);
-  }
-}
-
-function messageSize(m: MessageView): number {
-  if (m.role === 'user') return m.text.length;
-  let n = 0;
-  for (const p of m.parts) n += p.kind === 'tool' || p.kind === 'images' ? 200 : p.text.length;
-  return n;
-}
-
-/**
- * Index of the first message rendered at once: the newest ones up to a count and a size
- * budget (at least one), extended back to include the last assistant message, which is the
- * one that may show Regenerate.
- */
-export function initialWindowStart(messages: MessageView[]): number {
-  let start = messages.length;
-  let chars = 0;
-  while (start > 0 && messages.length - start < INITIAL_MAX_MESSAGES && (start === messages.length || chars < INITIAL_MAX_CHARS)) {
-    start--;
-    chars += messageSize(messages[start]);
-  }
-  let lastAssistant = -1;
-  for (let i = messages.length - 1; i >= 0; i--)
-    if (messages[i].role === 'assistant') {
-      lastAssistant = i;
-      break;
-    }
-  if (lastAssistant >= 0 && lastAssistant < start) start = lastAssistant;
-  return start;
 }
 
 function messageIdOf(e: Entry): string {

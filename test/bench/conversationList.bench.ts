@@ -2,7 +2,8 @@
 // carries a bounded search text per conversation, ~2 MB), building the list, and a content search
 // per keystroke. In-memory backend: what is measured is parsing and filtering, not the disk.
 import { searchConversations, searchTextOf, titleFrom, relativeDate } from '../../src/chat/conversations/conversationSearch';
-import { ConversationStore, MemoryBackend } from '../../src/chat/conversations/conversationStore';
+import { ConversationStore } from '../../src/chat/conversations/conversationStore';
+import { MemoryBackend } from '../../src/chat/conversations/conversationStorage';
 import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
 import { figure } from './report';
 

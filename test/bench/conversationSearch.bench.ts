@@ -13,7 +13,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fullTextFile, fullTextFileOf, fullTextPieces, indexTextIsCut, samePieces, searchFullText } from '../../src/chat/conversations/conversationFullText';
 import { searchConversations, searchTextOf, titleFrom, type ListEntry } from '../../src/chat/conversations/conversationSearch';
-import { ConversationStore, type StorageBackend } from '../../src/chat/conversations/conversationStore';
+import { ConversationStore } from '../../src/chat/conversations/conversationStore';
+import type { StorageBackend } from '../../src/chat/conversations/conversationStorage';
 import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
 import { figure } from './report';
 

@@ -4,7 +4,7 @@
 // closed in the middle of a write leaves the previous version, not half a file. Several windows
 // share the folder: see conversationStore.ts for how their writes are merged.
 import * as vscode from 'vscode';
-import type { StorageBackend } from './conversationStore';
+import type { StorageBackend } from './conversationStorage';
 import { replaceFile, watchFolder } from '../../services/storageFiles';
 
 const POLL_MS = 2000;

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import type { AssistantPart, AttachmentView, CompactionView, ConversationSummary, ConversationView, ImagesPart, MessageView, ToolCallView } from '../protocol';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
+import { cachedShareOf } from '../../core/spend/answerCost';
 import type { ChatMessage } from '../../core/client/types';
 import type { PinnedFile, VolatileContext } from '../../core/prompt/promptLayout';
 import type { RequestUsage } from '../../core/quote/answerHistory';
@@ -103,14 +104,8 @@ export function isEmpty(c: Conversation): boolean {
 export function summaryOf(c: Conversation): ConversationSummary {
   const s: ConversationSummary = { id: c.id, title: c.title, updatedAt: c.updatedAt };
   if (c.totalCost !== undefined) s.totalCost = c.totalCost;
-  let prompt = 0;
-  let cached = 0;
-  for (const m of c.messages)
-    if (m.role === 'assistant' && m.usage) {
-      prompt += m.usage.promptTokens;
-      cached += m.usage.cachedTokens;
-    }
-  if (prompt > 0) s.cachedShare = Math.min(1, cached / prompt);
+  const share = cachedShareOf(c.messages.map((m) => (m.role === 'assistant' ? m.usage : undefined)));
+  if (share !== undefined) s.cachedShare = share;
   return s;
 }
 

@@ -178,6 +178,22 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.doc.querySelector('.total-cost')?.textContent, '≥ $0.0123');
   });
 
+  it('the share of the prompt read from the cache counts the answers shown: an answer that ended adds to it, a removed one leaves it', () => {
+    const t = setup();
+    const usage = (promptTokens: number, cachedTokens: number) => ({ promptTokens, cachedTokens, completionTokens: 1, cost: 0.001 });
+    const shareInTitle = () =>
+      /(\d+)% of its prompt tokens were read from the cache/.exec(t.doc.querySelector('.total-cost')?.getAttribute('title') ?? '')?.[1];
+    t.host(snapshot([user('u1', 'q'), { ...assistant('a1', 'x'), usage: usage(1000, 0) }]));
+    assert.equal(shareInTitle(), '0');
+    t.host({ type: 'messageAdded', message: user('u2', 'again') });
+    t.host({ type: 'messageAdded', message: assistant('a2', '', 'streaming') });
+    t.host({ type: 'messageFinished', messageId: 'a2', status: 'done', usage: usage(1000, 1000), totalCost: 0.002, costUnknown: false });
+    assert.equal(shareInTitle(), '50', 'both answers: 1,000 of 2,000 prompt tokens');
+    // Regenerate removes the last answer: the header says what the conversation list says
+    t.host({ type: 'truncated', fromMessageId: 'u2' });
+    assert.equal(shareInTitle(), '0', 'the removed answer no longer counts');
+  });
+
   it('Enter sends, Shift+Enter does not, and the box is cleared', () => {
     const t = setup();
     t.host(snapshot([]));

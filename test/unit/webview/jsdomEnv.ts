@@ -4,7 +4,7 @@ import { JSDOM } from 'jsdom';
 import { randomSplit } from '../helpers';
 import { md } from '../../../src/webview/markdown';
 import { sanitizeMarkdownHtml } from '../../../src/webview/sanitize';
-import { decorate } from '../../../src/webview/streamingMarkdown';
+import { decorate } from '../../../src/webview/markdownDecorate';
 import { idleQueueOf } from '../../../src/webview/codeBlock';
 import type { HostMessage, MessageView, WebviewMessage } from '../../../src/chat/protocol';
 import { startChatApp } from '../../../src/webview/app';

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import type { MessageView } from '../../../src/chat/protocol';
 import type { IdleDeadlineLike, IdleHost } from '../../../src/webview/frameScheduler';
-import { IDLE_BATCH, PAGE_MESSAGES, TranscriptView, initialWindowStart } from '../../../src/webview/transcriptView';
+import { TranscriptView } from '../../../src/webview/transcriptView';
+import { IDLE_BATCH, PAGE_MESSAGES, initialWindowStart } from '../../../src/webview/transcriptWindow';
 import { newWindow } from './jsdomEnv';
 
 class ManualIdle implements IdleHost {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { freshBody, fullTextBody, fullTextFile, fullTextFileOf, indexTextIsCut, searchFullText } from '../../../../src/chat/conversations/conversationFullText';
 import { searchConversations, SEARCH_TEXT_MAX, type ListEntry } from '../../../../src/chat/conversations/conversationSearch';
-import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
+import { ConversationStore } from '../../../../src/chat/conversations/conversationStore';
+import { MemoryBackend } from '../../../../src/chat/conversations/conversationStorage';
 import type { Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import type { StoredCompaction } from '../../../../src/core/compaction/compactionRecord';
 import { addTurn } from '../../helpers';

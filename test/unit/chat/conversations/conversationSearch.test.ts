@@ -10,7 +10,8 @@ import {
   titleFrom,
   type ListEntry,
 } from '../../../../src/chat/conversations/conversationSearch';
-import { ConversationStore, MemoryBackend } from '../../../../src/chat/conversations/conversationStore';
+import { ConversationStore } from '../../../../src/chat/conversations/conversationStore';
+import { MemoryBackend } from '../../../../src/chat/conversations/conversationStorage';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import { addTurn } from '../../helpers';
 import { assertLinear, LINEAR_TEST_TIMEOUT_MS, repeatTo } from '../../linearGrowth';

@@ -2,7 +2,9 @@
 // written; the write cadence while an answer streams; two windows on one history folder.
 import * as assert from 'node:assert/strict';
 import { userMessage } from '../../../../src/core/prompt/promptLayout';
-import { ConversationStore, MemoryBackend, DEFAULT_SAVE_DEBOUNCE_MS } from '../../../../src/chat/conversations/conversationStore';
+import { ConversationStore } from '../../../../src/chat/conversations/conversationStore';
+import { MemoryBackend } from '../../../../src/chat/conversations/conversationStorage';
+import { DEFAULT_SAVE_DEBOUNCE_MS } from '../../../../src/chat/conversations/conversationSync';
 import type { AssistantRecord, Conversation } from '../../../../src/chat/conversations/conversationTranscript';
 import { addTurn } from '../../helpers';
 

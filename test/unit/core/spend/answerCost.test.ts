@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { costUnknown } from '../../../../src/core/spend/answerCost';
+import { cachedShareOf, costUnknown } from '../../../../src/core/spend/answerCost';
 
 describe('core/spend: costUnknown (the header\'s "answers without a price")', () => {
   const usage = { promptTokens: 10, cachedTokens: 0, completionTokens: 5 };
@@ -15,5 +15,16 @@ describe('core/spend: costUnknown (the header\'s "answers without a price")', ()
   });
   it('an error before anything came back (402, 401, 5xx after retries) is not billed, so not unknown', () => {
     assert.equal(costUnknown({ status: 'error', parts: [] }), false);
+  });
+});
+
+describe('core/spend: cachedShareOf (the share of the prompt the cache served, in the header and the conversation list)', () => {
+  it('sums the prompt and cached tokens of the answers that reported usage', () => {
+    assert.equal(cachedShareOf([{ promptTokens: 1000, cachedTokens: 0 }, undefined, { promptTokens: 3000, cachedTokens: 2000 }]), 0.5);
+  });
+  it('is undefined with no usage, and never above 1 when a gateway reports more cached than prompt tokens', () => {
+    assert.equal(cachedShareOf([]), undefined);
+    assert.equal(cachedShareOf([undefined, { promptTokens: 0, cachedTokens: 0 }]), undefined);
+    assert.equal(cachedShareOf([{ promptTokens: 10, cachedTokens: 12 }]), 1);
   });
 });
