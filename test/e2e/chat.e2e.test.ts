@@ -131,23 +131,25 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
       await users().first().waitFor({ state: 'visible' });
       assert.match(await renderedText(users().first()), /How do I count words/);
       await button('Stop').waitFor({ state: 'visible', timeout: 30_000 });
-      // Text shows up while the answer is still being written (held: Stop is still there).
+      // The answer's own text shows up while it is still being written (held: Stop is still
+      // there). Its body, not the whole article: the header (author, model) is there from the start.
       await chat.waitForFunction(
         () => {
           const a = [...document.querySelectorAll('article[aria-label="Assistant"]')].pop();
-          return !!a && (a.textContent ?? '').trim().length > 0;
+          return (a?.querySelector('.message-body')?.textContent ?? '').trim().length > 0;
         },
         undefined,
         { timeout: 30_000, polling: 100 },
       );
-      partial = (await renderedText(answer)).length;
+      partial = (await renderedText(answer.locator('.message-body'))).length;
       assert.equal(await button('Stop').isVisible(), true, 'still streaming when the first text showed');
     } finally {
       release();
     }
     await waitIdle();
     const full = await renderedText(answer);
-    assert.ok(full.length > partial, `the answer grew after the first text (${partial} -> ${full.length})`);
+    const body = (await renderedText(answer.locator('.message-body'))).length;
+    assert.ok(body > partial, `the answer grew after the first text (${partial} -> ${body})`);
     // Rendered markdown: a heading, a table, and a highlighted code block with its buttons.
     assert.ok((await answer.locator('h2').count()) >= 1);
     assert.ok((await answer.locator('table').count()) === 1);
