@@ -16,7 +16,7 @@ import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids, waitFor } from '../harness/processes';
-import { folderState, killDuringWrite, mib, processGone, startTicks, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
+import { folderState, hostAfterKill, killDuringWrite, mib, processGone, startTicks, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
 import { repoRoot } from '../harness/paths';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 import { fillField, renderedText } from './typing';
@@ -246,25 +246,6 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
     return state;
   }
 
-  /** After the kill: the host gone, a new one running (VS Code restarts a crashed remote host by itself; else a reload). */
-  async function restartAfter(killed: number, before: number[]): Promise<string> {
-    await waitFor('the killed extension host to be gone', () => (processGone(killed) ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
-    const next = await waitFor('a new extension host', () => extensionHostPids(wb.serverPid).find((p) => !before.includes(p) && !processGone(p)), {
-      timeoutMs: 45_000,
-      intervalMs: 500,
-    }).catch(() => undefined);
-    if (next) {
-      // The new host activates Modelgate again before a command can run in it: the status bar's
-      // key entry is the sign it has.
-      await wb.keyStored(120_000);
-      return `restarted by VS Code (pid ${next})`;
-    }
-    await wb.page.reload({ waitUntil: 'domcontentloaded' });
-    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-    await wb.keyStored(120_000);
-    return 'window reloaded';
-  }
-
   /**
    * One generate of IMAGES x IMAGE_MB, the host killed once the saver's `nth` temporary file has
    * its first bytes. (Aiming at its creation landed before the first byte; aiming at a quarter
@@ -303,7 +284,7 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
       return false;
     }
     assert.ok(report.killed, `the watcher killed the extension host (${report.error ?? 'no temporary file appeared within 90 s'})`);
-    const how = await restartAfter(host, hosts);
+    const how = await hostAfterKill(wb, host, hosts);
     if (nth === 1) await wb.screenshot(screenshotFile('crash-image-host-killed.png')); // what the user sees right after the crash
     // The folder as the crash left it (the host is gone: nothing writes any more).
     const after = checkImageFolder(label);

@@ -1,6 +1,6 @@
 // Helpers of the image half of the crash test (crash.e2e.test.ts): a watcher process that
-// SIGKILLs the extension host while the saver writes its Nth temporary file, and a look
-// at an image folder that tells whole images, partial ones and leftover temporary files apart.
+// SIGKILLs the extension host while the saver writes its Nth temporary file, the wait for the
+// host that replaces it, and a look at an image folder that tells whole images, partial ones and leftover temporary files apart.
 //
 // The watcher is a separate Node process (not a callback in this test process, whose event loop
 // is busy with Playwright and the in-process gateway simulator): fs.watch is inotify on Linux,
@@ -14,6 +14,8 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { InvalidPngError, readPngChunks } from '../../src/images/pngText';
 import { TEMP_NAME } from '../../src/platform/fs';
+import { extensionHostPids, waitFor } from '../harness/processes';
+import type { Workbench } from './workbench';
 
 /** createExclusive's temporary files (src/platform/fs.ts) */
 export { TEMP_NAME };
@@ -177,3 +179,41 @@ export function folderState(dir: string): FolderState {
 }
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/**
+ * After a kill: the host gone, a new one running. VS Code restarts a crashed remote host by itself
+ * twice in 5 minutes; after that it asks in a notification whose button restarts it, pressed here
+ * as a user would (waiting out 45 s for a restart that did not come, then reloading the window,
+ * made a retried kill cost over a minute). A reload is the last resort.
+ */
+export async function hostAfterKill(wb: Workbench, killed: number, before: number[]): Promise<string> {
+  await waitFor('the killed extension host to be gone', () => (processGone(killed) ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
+  const restart = wb.page.locator('.notifications-toasts .notification-toast').getByRole('button', { name: /Restart/ });
+  let asked = false;
+  const next = await waitFor(
+    'a new extension host',
+    async () => {
+      const fresh = extensionHostPids(wb.serverPid).find((p) => !before.includes(p) && !processGone(p));
+      if (fresh) return fresh;
+      if (await restart.count().catch(() => 0)) {
+        asked = true;
+        await restart
+          .first()
+          .click({ timeout: 5_000 })
+          .catch(() => undefined);
+      }
+      return undefined;
+    },
+    { timeoutMs: 45_000, intervalMs: 500 },
+  ).catch(() => undefined);
+  if (next) {
+    // The new host activates Modelgate again before a command can run in it: the status bar's key
+    // entry is the sign it has.
+    await wb.keyStored(120_000);
+    return asked ? `restarted from VS Code's notification (pid ${next})` : `restarted by VS Code (pid ${next})`;
+  }
+  await wb.page.reload({ waitUntil: 'domcontentloaded' });
+  await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+  await wb.keyStored(120_000);
+  return 'window reloaded';
+}
