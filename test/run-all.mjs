@@ -16,7 +16,7 @@
 //                MODELGATE_E2E_WORKERS (default 2) worker processes (test/harness/e2e-worker.mjs)
 //                that take the e2e files longest first and run them with mocha, the files of a
 //                worker sharing one workbench (test/e2e/sharedWorkbench.ts)
-//                                                   (after build, install, package; beside integration)
+//                (after build, install, package; one worker beside integration, the others after it)
 // Stages that run at the same time have each line of their output prefixed with their name.
 // A stage that fails stops the run: nothing new starts, and what is running is stopped (except
 // the install: it finishes); a stopped stage shows as 'stopped' and its tests are not counted.
@@ -31,6 +31,7 @@
 //   MODELGATE_E2E_FILES=<regex>       only the e2e files whose name matches
 //   MODELGATE_E2E_GREP=<regex>        only the matching tests of those files
 //   MODELGATE_E2E_WORKERS=<n>         e2e processes at a time (default 2)
+//   MODELGATE_E2E_STAGGER=0           start every e2e worker at once (default: the second and later wait for the integration layer)
 //   MODELGATE_E2E_SHARE=0             every e2e file gets a workbench of its own (not the shared one)
 //   MODELGATE_SERIAL=1                one stage at a time, in the order above, one e2e worker
 //   MODELGATE_BEGIN_FRAMES=<ms>       the integration pages draw a frame every <ms> (default 100; 0: as a normal page)
@@ -362,6 +363,13 @@ async function runE2e(label) {
   let timedOut = false;
   const workerExits = [];
   const worker = async (n) => {
+    // Beside the integration sessions (about one core of work) one e2e worker fills the machine;
+    // five VS Codes at once on two cores cost 20-37 % more CPU for the same tests (contention).
+    // The others join when the integration layer is done.
+    if (n > 1 && stagger) {
+      await integrationSettled;
+      if (left()) console.log(`[test] e2e worker ${n} starts: the integration layer is done`);
+    }
     while (left() && !timedOut && !stopping.has('e2e')) {
       const workerLabel = workers > 1 || label ? `e2e.${n}` : undefined;
       const code = await run(node, ['--enable-source-maps', join(root, 'test/harness/e2e-worker.mjs'), queueDir, resultsFile, configFile], {
@@ -528,6 +536,10 @@ console.log(
     .join(' ')}${process.env.CI ? ', CI' : ''}${serial ? ', serial' : ''}`,
 );
 const results = new Map(); // id -> { id, status, startMs, ms, note }
+/** Settles when the integration stage has ended, or will not run: the later e2e workers wait for it. */
+let integrationEnded;
+const integrationSettled = new Promise((resolve) => (integrationEnded = resolve));
+const stagger = process.env.MODELGATE_E2E_STAGGER !== '0' && !serial;
 let stoppedAt;
 
 /**
@@ -558,11 +570,13 @@ async function schedule() {
       if (skipped(stage.id) || (stage.needed && !stage.needed())) {
         console.log(`\n==> ${label}: skipped${skipped(stage.id) ? ' (MODELGATE_SKIP)' : ' (not needed)'}`);
         results.set(stage.id, { id: stage.id, status: 'skipped', ms: 0 });
+        if (stage.id === 'integration') integrationEnded();
         continue;
       }
       const deps = stage.after.filter((d) => stages.some((s) => s.id === d));
       if (stoppedAt || deps.some((d) => settled(d) && !['ok', 'skipped'].includes(results.get(d).status))) {
         results.set(stage.id, { id: stage.id, status: 'not run', ms: 0 });
+        if (stage.id === 'integration') integrationEnded();
         continue;
       }
       if (!deps.every(settled)) continue;
@@ -592,6 +606,7 @@ async function schedule() {
             stopRunning(stage.id);
           }
           active.delete(stage.id);
+          if (stage.id === 'integration') integrationEnded();
         })(),
       );
       if (serial) break;
