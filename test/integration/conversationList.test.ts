@@ -162,6 +162,57 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
     assert.ok(!list.some((s) => s.id === 'seed-0003'));
   });
 
+  it('a search that reaches its bound offers to search the older conversations in full, and that finds the rest', async () => {
+    // Three long conversations (their text passes the 2,000 characters the index keeps), the word
+    // only deep in the oldest; the list reads one conversation's full text per search at the most.
+    const store = await mg.api.chat.controller.history();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = store.create();
+      const question = `Long talk ${i}: ${'background that pushes the rest past the index. '.repeat(60)}${i === 0 ? 'the deepneedle word.' : 'nothing here.'}`;
+      const at = Date.now();
+      c.messages.push({ id: `${c.id}-u1`, role: 'user', text: question, attachments: [], createdAt: at, context: [], wire: userMessage(question) });
+      c.title = titleFrom(`Long talk ${i}`);
+      store.changed(c, { touch: true });
+      ids.push(c.id);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // a distinct updatedAt each: the oldest is read last
+    }
+    await store.flush();
+    const session = await mg.api.chat.conversationList({ fullTextBounds: { maxChars: 1 } });
+    try {
+      const items = () => session.quickPick.items as readonly ConversationItem[];
+      session.search('deepneedle');
+      await session.settled();
+      const more = items().find((i) => i.more);
+      assert.ok(
+        more,
+        `a "Search N more" item (items: ${items()
+          .map((i) => i.label)
+          .join(' | ')})`,
+      );
+      assert.match(more.label, /Search \d+ more conversations? in full/);
+      assert.ok(!items().some((i) => i.id === ids[0]), 'the oldest long conversation was not read yet');
+      await session.accept(more);
+      await session.settled();
+      // one read per search: the item is offered again until the oldest has been read
+      for (let k = 0; k < 3 && !items().some((i) => i.id === ids[0]); k++) {
+        const again = items().find((i) => i.more);
+        if (!again) break;
+        await session.accept(again);
+        await session.settled();
+      }
+      assert.ok(
+        items().some((i) => i.id === ids[0] && (i.detail ?? '').includes('deepneedle')),
+        `found in the oldest, with the piece around the word (items: ${items()
+          .map((i) => i.label)
+          .join(' | ')})`,
+      );
+      assert.ok(!items().some((i) => i.more), 'nothing is left to search');
+    } finally {
+      session.dispose();
+    }
+  });
+
   it("the command is registered and sits in the chat view's title bar next to New chat", async () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('modelgate.openConversation'));

@@ -39,6 +39,8 @@ export interface ConversationListOptions {
   /** asks for a new title (default: an input box); undefined = cancelled */
   askTitle?: (current: string) => Thenable<string | undefined>;
   now?: () => number;
+  /** how much one full-text search reads before it offers "Search N more" (default: conversationFullText.ts's bounds) */
+  fullTextBounds?: { maxChars?: number; maxMs?: number };
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
@@ -75,6 +77,7 @@ export class ConversationListSession implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly askTitle: (current: string) => Thenable<string | undefined>;
   private readonly now: () => number;
+  private readonly fullTextBounds: { maxChars?: number; maxMs?: number };
   /** what the list shows: the index's matches, then the full text's (newest first), then "search more" */
   private indexMatches: ListMatch[] = [];
   private fullMatches: ListMatch[] = [];
@@ -102,6 +105,7 @@ export class ConversationListSession implements vscode.Disposable {
           validateInput: (v) => (cleanRename(v) ? undefined : vscode.l10n.t('Type a title.')),
         }));
     this.now = options.now ?? Date.now;
+    this.fullTextBounds = options.fullTextBounds ?? {};
     this.closed = new Promise((resolve) => (this.closeNow = resolve));
     const qp = vscode.window.createQuickPick<ConversationItem>();
     this.quickPick = qp;
@@ -184,6 +188,7 @@ export class ConversationListSession implements vscode.Disposable {
     await new Promise((resolve) => setTimeout(resolve, FULL_SEARCH_DELAY_MS));
     if (cancelled()) return this.shown();
     const result = await searchFullText(candidates, words, (e) => this.store.fullText(e), {
+      ...this.fullTextBounds,
       cancelled,
       onMatch: (m) => {
         this.fullMatches.push(m);
