@@ -5,14 +5,13 @@
 // printed, never asserted (the machine is shared); `npm run bench` is not involved.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { relativeDate, searchTextOf, titleFrom } from '../../src/chat/conversations/conversationSearch';
 import type { ConversationItem } from '../../src/chat/conversations/conversationList';
 import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
 import { userMessage } from '../../src/core/prompt/promptLayout';
-import { EXTENSION_ID, until, useModelgate } from './helpers';
+import { EXTENSION_ID, until, useModelgate, useOwnChatHistory } from './helpers';
 
 const COUNT = 1000;
 const HOUR = 3600_000;
@@ -47,19 +46,9 @@ function seeded(i: number, now: number): Conversation {
 describe('conversation list: 1,000 conversations (real VS Code)', function () {
   this.timeout(120_000);
   const mg = useModelgate({ gateway: false, chat: true });
-  let dir: string;
-  let backup: string;
   const now = Date.now();
-
-  before(async () => {
-    await mg.api.chat.controller.whenIdle();
-    // The suite replaces the stored history with its own and puts the old one back afterwards.
-    await mg.api.chat.controller.close();
-    dir = mg.api.chat.storageUri.fsPath;
-    backup = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-convlist-backup-'));
-    if (fs.existsSync(dir)) fs.cpSync(dir, backup, { recursive: true });
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+  // The suite replaces the stored history with its own and puts the old one back afterwards.
+  const history = useOwnChatHistory(mg, (dir) => {
     const conversations = Array.from({ length: COUNT }, (_, i) => seeded(i, now));
     for (const c of conversations) fs.writeFileSync(path.join(dir, `conversation-${c.id}.json`), serializeConversation(c));
     const index = {
@@ -69,15 +58,6 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
     };
     fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify(index));
     console.log(`    [convlist] seeded ${COUNT} conversations; index.json ${(fs.statSync(path.join(dir, 'index.json')).size / 1024).toFixed(0)} KB`);
-    await mg.api.chat.reload();
-  });
-
-  after(async () => {
-    await mg.api.chat.controller.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.cpSync(backup, dir, { recursive: true });
-    fs.rmSync(backup, { recursive: true, force: true });
-    await mg.api.chat.reload();
   });
 
   it('opens newest first with titles and dates, searches content, renames, deletes (confirmed), and opens the pick', async () => {
@@ -124,10 +104,10 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
         [['seed-0007', 'Renamed module 7']],
       );
       await mg.api.chat.controller.whenIdle();
-      const file7 = JSON.parse(fs.readFileSync(path.join(dir, 'conversation-seed-0007.json'), 'utf8')) as Conversation;
+      const file7 = JSON.parse(fs.readFileSync(path.join(history.dir, 'conversation-seed-0007.json'), 'utf8')) as Conversation;
       assert.equal(file7.title, 'Renamed module 7');
       assert.equal(file7.renamed, true);
-      await until(() => fs.readFileSync(path.join(dir, 'index.json'), 'utf8').includes('Renamed module 7'), 'the index holds the new title');
+      await until(() => fs.readFileSync(path.join(history.dir, 'index.json'), 'utf8').includes('Renamed module 7'), 'the index holds the new title');
 
       // Delete (the item's Delete button), confirmed inside the list.
       session.search('');
@@ -142,8 +122,8 @@ describe('conversation list: 1,000 conversations (real VS Code)', function () {
       await session.accept(items()[0]); // Delete
       assert.equal(items().length, COUNT - 1);
       assert.ok(!items().some((i) => i.id === 'seed-0003'));
-      assert.ok(!fs.existsSync(path.join(dir, 'conversation-seed-0003.json')), 'its file is gone');
-      assert.ok(fs.existsSync(path.join(dir, 'conversation-seed-0003.deleted')), 'and its tombstone is there');
+      assert.ok(!fs.existsSync(path.join(history.dir, 'conversation-seed-0003.json')), 'its file is gone');
+      assert.ok(fs.existsSync(path.join(history.dir, 'conversation-seed-0003.deleted')), 'and its tombstone is there');
 
       // Pick one: the panel shows it.
       session.search('needle999x');

@@ -14,14 +14,13 @@
 // extension host the suite cannot drive (see the notes of h5-suite for why).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ChatController } from '../../src/chat';
 import type { HostMessage } from '../../src/chat/protocol';
-import { answerText, type AnswerView, until, useModelgate, waitFor } from './helpers';
+import { answerText, type AnswerView, until, useModelgate, useOwnChatHistory, waitFor } from './helpers';
 
 const KEY = 'sk-endurance-2c7f0e93ab';
 /** A multiple of 4 (the four kinds of chat take turns); MODELGATE_ENDURANCE_CHATS for the bench's 200. */
@@ -90,25 +89,7 @@ describe('endurance (real VS Code, gateway simulator)', function () {
   // The suite starts from an empty conversation store and puts the one it found back afterwards:
   // it costs the same wherever it runs (in the trusted session after other suites' conversations,
   // or in a VS Code of its own), and its figures do not depend on what ran before it.
-  let storeDir: string;
-  let backup: string;
-  before(async () => {
-    await mg.api.chat.controller.whenIdle();
-    await mg.api.chat.controller.close();
-    storeDir = mg.api.chat.storageUri.fsPath;
-    backup = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-endurance-backup-'));
-    if (fs.existsSync(storeDir)) fs.cpSync(storeDir, backup, { recursive: true });
-    fs.rmSync(storeDir, { recursive: true, force: true });
-    fs.mkdirSync(storeDir, { recursive: true });
-    await mg.api.chat.reload();
-  });
-  after(async () => {
-    await mg.api.chat.controller.close();
-    fs.rmSync(storeDir, { recursive: true, force: true });
-    fs.cpSync(backup, storeDir, { recursive: true });
-    fs.rmSync(backup, { recursive: true, force: true });
-    await mg.api.chat.reload();
-  });
+  useOwnChatHistory(mg);
 
   it(`${CHATS} chats in a row (send, stop, regenerate) and ${AT_ONCE} conversations streaming at once: no leaked handles, memory back, every conversation intact`, async () => {
     const gc = gcFunction();

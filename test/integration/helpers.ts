@@ -7,6 +7,7 @@
 // (chat idle, key cleared, the settings put back as they were, simulator closed).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
@@ -202,6 +203,42 @@ export function useModelgate(setup: ModelgateSetup = {}): Modelgate {
     get gw() {
       if (!gw) throw new Error('the suite has no gateway simulator (or the before hook failed)');
       return gw;
+    },
+  };
+}
+
+/**
+ * Gives the suite a chat history of its own: before it, the stored conversations are set aside,
+ * the folder emptied and `fill` given it to write into; after it, the history it found is put
+ * back. The chat is closed before and reloaded after each swap. Register it after useModelgate:
+ * its hooks then run inside the suite's set-up and before its tear-down's end.
+ */
+export function useOwnChatHistory(mg: Modelgate, fill?: (dir: string) => void): { readonly dir: string } {
+  let dir: string | undefined;
+  let backup: string | undefined;
+  before(async () => {
+    await mg.api.chat.controller.whenIdle();
+    await mg.api.chat.controller.close();
+    dir = mg.api.chat.storageUri.fsPath;
+    backup = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-chat-history-backup-'));
+    if (fs.existsSync(dir)) fs.cpSync(dir, backup, { recursive: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fill?.(dir);
+    await mg.api.chat.reload();
+  });
+  after(async () => {
+    if (!dir || !backup) return;
+    await mg.api.chat.controller.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.cpSync(backup, dir, { recursive: true });
+    fs.rmSync(backup, { recursive: true, force: true });
+    await mg.api.chat.reload();
+  });
+  return {
+    get dir() {
+      if (!dir) throw new Error('the chat history folder is not set yet (did the before hook run?)');
+      return dir;
     },
   };
 }
