@@ -140,7 +140,6 @@ export abstract class SyncedConversations {
       await this.forget(id);
       await this.backend.delete(fileOf(id));
       await this.backend.delete(fullTextFileOf(id));
-      this.fullTextFiles.forget(id);
       return true;
     }
     const synced = this.synced.get(id);
