@@ -104,6 +104,8 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
 interface TestTime {
   title: string;
   ms: number;
+  /** a set-up or tear-down hook, not a test */
+  hook?: boolean;
 }
 
 const clock = () => new Date().toISOString().slice(11, 19);
@@ -176,6 +178,10 @@ function progressPrinter(
             say(
               `${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s${cpuMs !== undefined ? ` (${(cpuMs / 1000).toFixed(1)} s CPU)` : ''}, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`,
             );
+        } else if (ev.event === 'hook' && ev.title && typeof ev.ms === 'number') {
+          times.push({ title: ev.title, ms: ev.ms, hook: true });
+          const cpu = ev.cpuMs !== undefined ? `, ${(ev.cpuMs / 1000).toFixed(1)} s CPU` : '';
+          say(`${indent()}  ⚙ ${ev.title.slice(ev.title.indexOf('"'))} (${(ev.ms / 1000).toFixed(1)} s${cpu})`);
         } else if (ev.event === 'test') {
           const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
           // The suites are on the lines above: the test's own title is enough.
