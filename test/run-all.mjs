@@ -280,9 +280,9 @@ function finishLayer(id, parts) {
 }
 
 /** Runs a test layer (one process) that reports its counts as JSON to MODELGATE_COUNTS_FILE. */
-async function runLayer(id, command, args, timeoutMs, label, priority) {
+async function runLayer(id, command, args, timeoutMs, label, priority, env = {}) {
   const file = join(countsDir, `${id}.json`);
-  const code = await run(command, args, { timeoutMs, env: { MODELGATE_COUNTS_FILE: file }, label, priority });
+  const code = await run(command, args, { timeoutMs, env: { ...env, MODELGATE_COUNTS_FILE: file }, label, priority });
   return finishLayer(id, [{ code, counts: readCounts(file) }]);
 }
 
@@ -506,7 +506,11 @@ const stages = [
         console.log('[test] WARNING: no compiled unit tests in out/test/unit');
         return { ok: true, note: 'no unit tests found' };
       }
-      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label, true);
+      // The package stage's production build of this run (dist/, with its metafile): the bundle
+      // budget's test reads it instead of building the same bundles again. Set only when that stage
+      // ran and passed now, so a dist/ left from an earlier run or a skipped stage is never taken.
+      const env = results.get('package')?.status === 'ok' ? { MODELGATE_PRODUCTION_DIST: join(root, 'dist') } : {};
+      return runLayer('unit', node, [mochaBin, '--config', 'test/unit/.mocharc.json', '--reporter', reporter], 15 * MIN, label, true, env);
     },
   },
   {

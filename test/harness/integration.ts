@@ -37,6 +37,26 @@ interface Session {
   apart?: string;
 }
 
+/**
+ * User settings of the integration profiles only: the editor does no work for a reader, since
+ * nobody looks at these pages. TypeScript runs its syntax server alone: no suite asks for types,
+ * references or semantic errors, and the semantic server loaded the standard library for the first
+ * .ts file a suite opened and checked every file opened or typed in after it, in its own process and
+ * in the workbench that drew the result. Document symbols, which Apply asks for, come from the
+ * syntax server. No minimap (drawn on a canvas in software for every editor change), no
+ * occurrence highlights, light bulbs, code lenses or breadcrumbs (each a request to the language
+ * servers on every cursor move or edit), no typings download.
+ */
+const INTEGRATION_USER_SETTINGS: Readonly<Record<string, unknown>> = {
+  'typescript.tsserver.useSyntaxServer': 'always',
+  'typescript.disableAutomaticTypeAcquisition': true,
+  'editor.minimap.enabled': false,
+  'editor.occurrencesHighlight': 'off',
+  'editor.lightbulb.enabled': 'off',
+  'editor.codeLens': false,
+  'breadcrumbs.enabled': false,
+};
+
 const sessionId = (s: Session) => (s.apart ? `${s.name}-${s.apart.replace(/\W+/g, '-')}` : s.name);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -84,6 +104,8 @@ function findFiles(dir: string, test: (name: string) => boolean): string[] {
 interface TestTime {
   title: string;
   ms: number;
+  /** a set-up or tear-down hook, not a test */
+  hook?: boolean;
 }
 
 const clock = () => new Date().toISOString().slice(11, 19);
@@ -156,6 +178,10 @@ function progressPrinter(
             say(
               `${indent()}${clock()} ${((Date.now() - o.t0) / 1000).toFixed(1)} s${cpuMs !== undefined ? ` (${(cpuMs / 1000).toFixed(1)} s CPU)` : ''}, ${o.passed} passed, ${o.failed} failed${o.skipped ? `, ${o.skipped} skipped` : ''}`,
             );
+        } else if (ev.event === 'hook' && ev.title && typeof ev.ms === 'number') {
+          times.push({ title: ev.title, ms: ev.ms, hook: true });
+          const cpu = ev.cpuMs !== undefined ? `, ${(ev.cpuMs / 1000).toFixed(1)} s CPU` : '';
+          say(`${indent()}  ⚙ ${ev.title.slice(ev.title.indexOf('"'))} (${(ev.ms / 1000).toFixed(1)} s${cpu})`);
         } else if (ev.event === 'test') {
           const mark = ev.state === 'passed' ? '✓' : ev.state === 'failed' ? '✗' : '-';
           // The suites are on the lines above: the test's own title is enough.
@@ -185,7 +211,7 @@ async function runSession(session: Session, workDir: string, vsixes: string[], e
   };
   const log = (line: string) => say(`[integration] ${line}`);
   log(`session '${sessionId(session)}': preparing a fresh profile (workspace trust ${session.trust ? 'disabled' : 'enabled: Restricted Mode'})`);
-  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate });
+  const profile = await createProfile({ baseDir: join(workDir, sessionId(session)), vsixes, extensionsTemplate, settings: { ...INTEGRATION_USER_SETTINGS } });
   // the user's MCP servers: the test server, whose tools the panel's suite offers (test/integration/vscodeTools.test.ts)
   writeTestMcpConfig(profile.userDataDir);
   const resultsFile = join(profile.baseDir, 'results.json');

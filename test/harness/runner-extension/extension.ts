@@ -125,6 +125,22 @@ function watchSuites(entry: string, note: (line: object) => void): void {
       runner.on('suite end', (s) => {
         if (!s.root) note({ event: 'suite end', title: s.title, depth: depth(s), cpuMs: cgroupCpuMs() });
       });
+      // Set-up and tear-down cost as much as tests do in some suites: hooks of a second or more
+      // are noted with their time and the stage's CPU meanwhile.
+      const hookStart = new Map<import('mocha').Hook, { at: number; cpuMs: number | undefined }>();
+      runner.on('hook', (h) => hookStart.set(h, { at: Date.now(), cpuMs: cgroupCpuMs() }));
+      runner.on('hook end', (h) => {
+        const start = hookStart.get(h);
+        hookStart.delete(h);
+        if (!start || Date.now() - start.at < 1000) return;
+        const cpuMs = cgroupCpuMs();
+        note({
+          event: 'hook',
+          title: h.fullTitle(),
+          ms: Date.now() - start.at,
+          cpuMs: start.cpuMs === undefined || cpuMs === undefined ? undefined : cpuMs - start.cpuMs,
+        });
+      });
       return runner;
     };
   } catch {
