@@ -13,6 +13,7 @@ import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
 import { PRICE_CARD } from '../gateway/index';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { newChatFrame, restartExtensionHost } from './hostRestart';
 import { fillField, renderedText, typeKeys } from './typing';
 
 const KEY = 'sk-e2e-chat-7c41d2';
@@ -60,9 +61,9 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   const users = () => log().getByRole('article', { name: 'You' });
   const button = (name: string) => chat.getByRole('button', { name, exact: true });
 
-  /** The chat webview's frame (again after a reload or when the view was re-created). */
-  async function chatFrame(timeoutMs?: number): Promise<Frame> {
-    chat = await wb.openChat(timeoutMs ? { timeoutMs } : {});
+  /** The chat webview's frame (again when the view was re-created). */
+  async function chatFrame(): Promise<Frame> {
+    chat = await wb.openChat();
     return chat;
   }
 
@@ -189,13 +190,12 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.ok(stopped.split(/\s+/).length < 20000);
   });
 
-  it('finds the conversation again after the window reloads', async () => {
+  it('finds the conversation again in a new extension host', async () => {
     const before = await users().allInnerTexts();
     assert.equal(before.length, 2);
-    await wb.page.reload({ waitUntil: 'domcontentloaded' });
-    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-    // A reloaded window starts a new extension host: its commands come late on a loaded machine.
-    await chatFrame(120_000);
+    // The new host knows only what the store wrote to disk; the panel is its new frame.
+    await restartExtensionHost(wb);
+    chat = await newChatFrame(wb, chat);
     await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
     const after = await users().allInnerTexts();
     assert.deepEqual(
