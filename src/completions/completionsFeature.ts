@@ -7,7 +7,8 @@
 // one (a used-up budget or the daily cap stops completions without a dialog), and an error is
 // shown once in the status bar while completions back off.
 import * as vscode from 'vscode';
-import { CompletionEngine, type CompletionAsk, type RequestReport } from '../core/completions/completionEngine';
+import type { CompletionAsk, RequestReport } from '../core/completions/completionContract';
+import { CompletionEngine } from '../core/completions/completionEngine';
 import { cursorSkip, documentSkip } from '../core/completions/completionRules';
 import { requestEstimate } from '../core/completions/completionCost';
 import { fimRequest } from '../core/completions/fimPrompt';

@@ -11,6 +11,7 @@ import { AssistantMessageElement, UserMessageElement } from './messageViews';
 import { l10n } from './panelL10n';
 import type { StreamingMarkdownOptions } from './streamingMarkdown';
 import { routeTranscriptClick } from './transcriptClicks';
+import { PinnedScroll } from './transcriptScroll';
 import { IDLE_BATCH, initialWindowStart, PAGE_MESSAGES, renderFirstWindow, SCROLL_MAX_MESSAGES } from './transcriptWindow';
 
 type Entry = UserMessageElement | AssistantMessageElement;
@@ -22,9 +23,6 @@ export interface TranscriptCallbacks {
   /** the keyboard focus goes back to the message box (an approval card it was on went away) */
   focusComposer?(): void;
 }
-
-/** Distance from the bottom (px) within which the view counts as "at the bottom". */
-const STICK_THRESHOLD = 40;
 
 export class TranscriptView {
   readonly element: HTMLElement;
@@ -39,10 +37,7 @@ export class TranscriptView {
   /** answers whose first text / reasoning was drawn (their first delta does not wait for a frame) */
   private readonly textShown = new WeakSet<AssistantMessageElement>();
   private readonly thinkingShown = new WeakSet<AssistantMessageElement>();
-  private stick = true;
-  private lastAutoScrollTop = 0;
-  /** the scroll offset last seen (a scroll event or our own scroll), read without forcing layout */
-  private knownTop = 0;
+  private readonly scroll: PinnedScroll;
   private busy = false;
   private readonly win: Window;
   /** messages of the restored conversation not rendered yet, oldest first */
@@ -67,6 +62,7 @@ export class TranscriptView {
       className: 'transcript',
       attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': l10n.t('Conversation'), tabindex: 0 },
     });
+    this.scroll = new PinnedScroll(this.element);
     this.scheduler = new FrameScheduler(frameHost, () => this.flushFrame());
     this.idle = new IdleQueue(frameHost as IdleHost);
     const idleHost = frameHost as IdleHost;
@@ -112,8 +108,8 @@ export class TranscriptView {
     if (this.uncoloured.length) this.idle.add(() => this.colourStep());
     if (this.older.length) this.idle.add(() => this.renderOlder(IDLE_BATCH, false));
     this.refreshControls();
-    this.stick = true;
-    this.scrollToBottom();
+    this.scroll.pinned = true;
+    this.scroll.toBottom();
   }
 
   /** Renders every message still waiting (tests, and before anything needs them all). */
@@ -129,7 +125,7 @@ export class TranscriptView {
     this.add(message);
     this.refreshControls();
     // A new message of the user's own always brings the view to the bottom.
-    if (message.role === 'user') this.stick = true;
+    if (message.role === 'user') this.scroll.pinned = true;
     this.afterChange();
   }
 
@@ -195,7 +191,7 @@ export class TranscriptView {
     const entry = this.byId.get(view.messageId);
     if (entry instanceof AssistantMessageElement) entry.addCard(card.element);
     else this.element.appendChild(card.element);
-    this.stick = true;
+    this.scroll.pinned = true;
     this.afterChange();
     card.focus();
   }
@@ -350,18 +346,11 @@ export class TranscriptView {
     const el = this.element;
     // Scroll anchoring keeps the view in place unless the view is at offset 0 (then nothing is
     // anchored): only then, or when asked (a scroll near the top), is the layout measured.
-    measure ||= this.knownTop <= 0;
+    measure ||= this.scroll.knownTop <= 0;
     const heightBefore = measure ? el.scrollHeight : 0;
     const topBefore = measure ? el.scrollTop : 0;
     el.insertBefore(page, el.firstChild);
-    if (!measure) return;
-    if (this.stick) this.scrollToBottom();
-    else if (el.scrollTop === topBefore) {
-      // not moved by scroll anchoring (offset 0): keep the same content in view by hand
-      el.scrollTop = topBefore + (el.scrollHeight - heightBefore);
-      this.lastAutoScrollTop = el.scrollTop;
-      this.knownTop = el.scrollTop;
-    }
+    if (measure) this.scroll.keepContent(topBefore, heightBefore);
   }
 
   private refreshControls(): void {
@@ -381,28 +370,16 @@ export class TranscriptView {
   }
 
   private afterChange(): void {
-    if (this.stick) this.scrollToBottom();
-  }
-
-  private scrollToBottom(): void {
-    const el = this.element;
-    el.scrollTop = el.scrollHeight;
-    this.lastAutoScrollTop = el.scrollTop;
-    this.knownTop = this.lastAutoScrollTop;
+    this.scroll.follow();
   }
 
   private onScroll(): void {
     const el = this.element;
-    this.knownTop = el.scrollTop;
-    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
-    if (distance <= STICK_THRESHOLD) this.stick = true;
-    // Only a move upwards is the user's: our own scrolls land at the bottom, and content that
-    // grew before the scroll event arrived must not unpin the view.
-    else if (el.scrollTop < this.lastAutoScrollTop - 1) this.stick = false;
+    this.scroll.onScroll();
     // The user scrolled up to near the top with older messages still waiting: show the next ones
     // now, not on idle. Only the user's scroll: the first window is about one view tall, so our
     // own scroll to the bottom of it also lands "near the top".
-    if ((this.older.length || this.page) && !this.stick && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
+    if ((this.older.length || this.page) && !this.scroll.pinned && el.scrollTop < el.clientHeight) this.renderOlderForScroll();
   }
 
   private imagesOf(messageId: string): (partId: string) => readonly ShownImage[] | undefined {

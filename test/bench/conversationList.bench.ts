@@ -4,7 +4,8 @@
 import { searchConversations, searchTextOf, titleFrom, relativeDate } from '../../src/chat/conversations/conversationSearch';
 import { ConversationStore } from '../../src/chat/conversations/conversationStore';
 import { MemoryBackend } from '../../src/chat/conversations/conversationStorage';
-import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
+import type { Conversation } from '../../src/chat/conversations/conversationTranscript';
+import { serializeConversation } from '../../src/chat/conversations/conversationFormat';
 import { figure } from './report';
 
 const COUNT = 1000;

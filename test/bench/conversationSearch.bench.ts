@@ -15,7 +15,8 @@ import { fullTextFile, fullTextFileOf, fullTextPieces, indexTextIsCut, samePiece
 import { searchConversations, searchTextOf, titleFrom, type ListEntry } from '../../src/chat/conversations/conversationSearch';
 import { ConversationStore } from '../../src/chat/conversations/conversationStore';
 import type { StorageBackend } from '../../src/chat/conversations/conversationStorage';
-import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
+import type { Conversation } from '../../src/chat/conversations/conversationTranscript';
+import { serializeConversation } from '../../src/chat/conversations/conversationFormat';
 import { figure } from './report';
 
 const CONVERSATIONS = 200;

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { relativeDate, searchTextOf, titleFrom } from '../../src/chat/conversations/conversationSearch';
 import type { ConversationItem } from '../../src/chat/conversations/conversationList';
-import { serializeConversation, type Conversation } from '../../src/chat/conversations/conversationTranscript';
+import type { Conversation } from '../../src/chat/conversations/conversationTranscript';
+import { serializeConversation } from '../../src/chat/conversations/conversationFormat';
 import { userMessage } from '../../src/core/prompt/promptLayout';
 import { EXTENSION_ID, until, useModelgate, useOwnChatHistory } from './helpers';
 

@@ -6,7 +6,8 @@ import * as z from 'zod';
 import type { ConversationSummary } from '../protocol';
 import { searchTextOf } from './conversationSearch';
 import { freshBody, fullTextFile, fullTextFileOf, fullTextPieces, samePieces } from './conversationFullText';
-import { isEmpty, isValidId, parseConversation, summaryOf, type Conversation } from './conversationTranscript';
+import { isEmpty, isValidId, summaryOf, type Conversation } from './conversationTranscript';
+import { parseConversation } from './conversationFormat';
 import { errorText } from '../../core/errorText';
 
 export interface StorageBackend {

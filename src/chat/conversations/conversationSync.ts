@@ -6,7 +6,8 @@
 import type * as z from 'zod';
 import { cloneConversation, mergeInto, removedSince } from './conversationMerge';
 import { fullTextFileOf } from './conversationFullText';
-import { newConversation, parseConversation, serializeConversation, type Conversation } from './conversationTranscript';
+import { newConversation, type Conversation } from './conversationTranscript';
+import { parseConversation, serializeConversation } from './conversationFormat';
 import {
   canonical,
   DELETED_MAX,

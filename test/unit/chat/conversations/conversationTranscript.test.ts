@@ -8,8 +8,6 @@ import {
   conversationView,
   markInterrupted,
   newConversation,
-  parseConversation,
-  serializeConversation,
   titleFrom,
   truncateFrom,
   upsertToolCall,
@@ -18,6 +16,7 @@ import {
   type Conversation,
   type UserRecord,
 } from '../../../../src/chat/conversations/conversationTranscript';
+import { parseConversation, serializeConversation } from '../../../../src/chat/conversations/conversationFormat';
 
 const user = (id: string, text: string): UserRecord => ({ id, role: 'user', text, attachments: [], createdAt: 1, context: [], wire: userMessage(text) });
 const assistant = (id: string, text: string, status: AssistantRecord['status'] = 'done'): AssistantRecord => ({

@@ -3,15 +3,8 @@
 // shown once and back off; money and secrets can stop a request before it goes out. First with a
 // scripted stream and a manual clock, then against the simulator over HTTP with the real client.
 import * as assert from 'node:assert/strict';
-import {
-  CompletionEngine,
-  answerComplete,
-  CANCEL_GRACE_MS,
-  COMPLETION_DEADLINE_MS,
-  type CompletionAsk,
-  type EngineDeps,
-  type RequestReport,
-} from '../../../../src/core/completions/completionEngine';
+import { CompletionEngine, answerComplete, CANCEL_GRACE_MS, COMPLETION_DEADLINE_MS } from '../../../../src/core/completions/completionEngine';
+import type { CompletionAsk, EngineDeps, RequestReport } from '../../../../src/core/completions/completionContract';
 import { linesOf } from '../../../../src/core/completions/documentWindow';
 import { fimRequest } from '../../../../src/core/completions/fimPrompt';
 import type { TroubleState } from '../../../../src/core/completions/completionTrouble';
