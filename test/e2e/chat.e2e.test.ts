@@ -13,6 +13,7 @@ import { writeTestMcpConfig } from '../harness/mcp';
 import { repoRoot } from '../harness/paths';
 import { PRICE_CARD } from '../gateway/index';
 import { gatewaySettings, useGatewayWorkbench, userSettingsOf, type Workbench } from './workbench';
+import { newChatFrame, restartExtensionHost } from './hostRestart';
 import { fillField, renderedText, typeKeys } from './typing';
 
 const KEY = 'sk-e2e-chat-7c41d2';
@@ -60,9 +61,9 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   const users = () => log().getByRole('article', { name: 'You' });
   const button = (name: string) => chat.getByRole('button', { name, exact: true });
 
-  /** The chat webview's frame (again after a reload or when the view was re-created). */
-  async function chatFrame(timeoutMs?: number): Promise<Frame> {
-    chat = await wb.openChat(timeoutMs ? { timeoutMs } : {});
+  /** The chat webview's frame (again when the view was re-created). */
+  async function chatFrame(): Promise<Frame> {
+    chat = await wb.openChat();
     return chat;
   }
 
@@ -189,13 +190,12 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.ok(stopped.split(/\s+/).length < 20000);
   });
 
-  it('finds the conversation again after the window reloads', async () => {
+  it('finds the conversation again in a new extension host', async () => {
     const before = await users().allInnerTexts();
     assert.equal(before.length, 2);
-    await wb.page.reload({ waitUntil: 'domcontentloaded' });
-    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-    // A reloaded window starts a new extension host: its commands come late on a loaded machine.
-    await chatFrame(120_000);
+    // The new host knows only what the store wrote to disk; the panel is its new frame.
+    await restartExtensionHost(wb);
+    chat = await newChatFrame(wb, chat);
     await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
     const after = await users().allInnerTexts();
     assert.deepEqual(
@@ -348,11 +348,8 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   });
 
   it('generate_image: asks on the card, then shows the saved PNG inline from the workspace file (light and dark), and a click opens it', async () => {
-    // The previous test (the MCP tool) left the workbench in Dark Modern: back to Light Modern first.
-    await wb.runCommand('Preferences: Color Theme');
-    await wb.answerInput('Light Modern');
-    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000, polling: 100 });
+    // The previous test (the MCP tool) left the workbench in Dark Modern: this one starts there and
+    // ends in Light Modern, one theme switch (each repaints the whole workbench and the panel).
     await wb.page
       .locator('.part.sidebar .title-actions')
       .getByRole('button', { name: /^New Chat/ })
@@ -366,7 +363,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     for (const part of ['a lighthouse at dusk', '256x256', 'image-small', 'Folder: images', 'Price: $'])
       assert.ok(detail.includes(part), `the card shows ${part}: ${detail}`);
     assert.equal(await chat.evaluate(() => document.activeElement?.textContent), 'Skip', 'the safe choice has the focus');
-    await screenshotPanel('image-approval-light.png');
+    await screenshotPanel('image-approval-dark.png');
     await card.getByRole('button', { name: 'Generate', exact: true }).click();
 
     // The image's folder becomes a resource root of the view, which reloads the page once: find the
@@ -396,14 +393,14 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     assert.ok(decodeURIComponent(src).endsWith(`/images/${saved[0]}`), src);
     assert.equal(await img.getAttribute('alt'), `images/${saved[0]}`);
     assert.match(await renderedText(assistants().last()), /\$\d/, 'the usage line has the cost');
-    await screenshotPanel('image-light.png');
+    await screenshotPanel('image-dark.png');
 
     await wb.runCommand('Preferences: Color Theme');
-    await wb.answerInput('Dark Modern');
-    await wb.page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 60_000 });
-    await chat.waitForFunction(() => document.body.classList.contains('vscode-dark'), undefined, { timeout: 30_000, polling: 100 });
-    assert.ok(await img.evaluate((el: HTMLImageElement) => el.naturalWidth > 0), 'still loaded in the dark theme');
-    await screenshotPanel('image-dark.png');
+    await wb.answerInput('Light Modern');
+    await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
+    await chat.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, { timeout: 30_000, polling: 100 });
+    assert.ok(await img.evaluate((el: HTMLImageElement) => el.naturalWidth > 0), 'still loaded in the light theme');
+    await screenshotPanel('image-light.png');
 
     // a click opens the file in VS Code's image preview
     await log()
@@ -421,9 +418,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
   it("VS Code's own Chat view answers with a Modelgate model after Modelgate: Use in VS Code Chat (light and dark)", async () => {
     const shots = join(repoRoot(), 'test-results', 'screenshots');
     mkdirSync(shots, { recursive: true });
-    // The previous test (the image) left the workbench in Dark Modern: back to Light Modern first.
-    await wb.runCommand('Preferences: Color Theme');
-    await wb.answerInput('Light Modern');
+    // The previous test (the image) left the workbench in Light Modern.
     await wb.page.locator('.monaco-workbench.vs').waitFor({ state: 'attached', timeout: 60_000 });
     // Before the command (this was web.e2e's own workbench, folded in here): VS Code's Chat view and
     // its Models button exist, but the picker offers only "Sign in to use Copilot"; Modelgate's

@@ -125,9 +125,10 @@ describe('e2e narrow panel (290 px): header, model chip and context meter in a l
         await wb.runCommand('Modelgate: New Chat');
         await chat.waitForFunction(() => !document.querySelector('article'), undefined, { timeout: 30_000, polling: 100 });
       }
-      // a priced answer first, so the total has a figure
+      // a priced answer first, so the total has a figure: a short one (every chunk comes 400 ms
+      // apart, so that the next answer is seen running; the default answer took 15 s of them)
       await pickModel('flagship-text');
-      await fillField(message(), 'Hello');
+      await fillField(message(), 'Hello [[words:3]]');
       await button('Send').click();
       await button('Stop').waitFor({ state: 'hidden', timeout: 60_000 });
       await chat.waitForFunction(() => /^\$\d/.test(document.querySelector('.total-cost')?.textContent ?? ''), undefined, { timeout: 30_000, polling: 100 });

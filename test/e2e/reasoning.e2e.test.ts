@@ -2,8 +2,8 @@
 // thinking model ([[reasoning:passback]], DeepSeek's form and its tool-loop rule, see
 // test/gateway/reasoning.ts) streams its reasoning into a "Thinking…" block that collapses to
 // "Thought for N s" when the answer starts, opens again from the keyboard, answers through a
-// tool round without the 400 DeepSeek gives a loop that lost its reasoning, comes back after a
-// reload, and has no Copy/Insert/Apply of its own. Screenshots in light and dark themes go to
+// tool round without the 400 DeepSeek gives a loop that lost its reasoning, comes back in a new
+// extension host, and has no Copy/Insert/Apply of its own. Screenshots in light and dark themes go to
 // test-results/screenshots/. Then a handful of other servers' stream shapes (the stream corpus,
 // test/gateway/streamCorpus, each after a named provider document) replayed by the simulator
 // through the real panel: the Thinking block, the text, a tool call and the usage line.
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/paths';
 import { gatewaySettings, useGatewayWorkbench, type Workbench } from './workbench';
+import { newChatFrame, restartExtensionHost } from './hostRestart';
 import { fillField } from './typing';
 
 const KEY = 'sk-e2e-reasoning-5b2e90';
@@ -106,12 +107,14 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
     await screenshotPanel('reasoning-open-light.png');
   });
 
-  it('comes back after a reload, collapsed, with its text', async () => {
-    await wb.page.reload({ waitUntil: 'domcontentloaded' });
-    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
-    chat = await wb.openChat({ timeoutMs: 120_000 });
+  it('comes back in a new extension host, collapsed, with its text', async () => {
+    // The new host knows only what the store wrote to disk; the panel is its new frame (the old
+    // one still has the block the test before opened).
+    await restartExtensionHost(wb);
+    chat = await newChatFrame(wb, chat);
     const answer = assistants().last();
     await answer.locator('details.reasoning-block').first().waitFor({ state: 'attached', timeout: 60_000 });
+    assert.equal(await answer.locator('details.reasoning-block[open]').count(), 0, 'collapsed');
     const summaries = await answer.locator('details.reasoning-block > summary').allTextContents();
     assert.ok(summaries.length >= 2);
     for (const s of summaries) assert.match(s, /^Thought for \d+ s$/);
