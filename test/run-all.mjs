@@ -74,7 +74,12 @@ function findFiles(dir, suffix) {
 }
 
 const clock = () => new Date().toISOString().slice(11, 19);
-const fmt = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+// Whole seconds are rounded before they are split into minutes: 119.6 s is "2 min 0 s", not "1 min 60 s".
+const fmt = (ms) => {
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+};
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const slowest = {}; // layer id -> its ten slowest tests
 const countsDir = mkdtempSync(join(tmpdir(), 'modelgate-test-counts-'));
