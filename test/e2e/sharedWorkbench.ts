@@ -27,7 +27,8 @@ import { createProfile, DEFAULT_WORKSPACE_FILES, removeProfile, startServer, typ
 import { extensionVsix, repoRoot, toolPaths } from '../harness/paths';
 import { extensionHostPids, sleep, tailOf } from '../harness/processes';
 import { extensionsTemplate, withControlExtension } from './extensionTemplates';
-import { cpuMs, forgetExtensionFiles, reset, resetWorkspace, signal, userSettings, writeSettingsFile, type ResetHost } from './workbenchReset';
+import { cgroupCpuMs } from '../harness/cgroupCpu';
+import { forgetExtensionFiles, reset, resetWorkspace, signal, userSettings, writeSettingsFile, type ResetHost } from './workbenchReset';
 import { WorkbenchSession, type WorkbenchOptions } from './workbenchSession';
 
 /** Whether a file with these options can use the shared workbench. */
@@ -80,8 +81,8 @@ export async function acquireSharedWorkbench(options: WorkbenchOptions): Promise
   host.inUse = true;
   host.files += 1;
   const t0 = Date.now();
-  const cpu0 = cpuMs();
-  const cpu = () => (cpu0 === undefined ? '' : `, ${((cpuMs()! - cpu0) / 1000).toFixed(1)} s of CPU`);
+  const cpu0 = cgroupCpuMs();
+  const cpu = () => (cpu0 === undefined ? '' : `, ${((cgroupCpuMs()! - cpu0) / 1000).toFixed(1)} s of CPU`);
   try {
     await forgetFileHooks(host);
     const parts = await reset(host, options);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { cgroupCpuMs } from '../harness/cgroupCpu';
 import { BASE_USER_SETTINGS, DEFAULT_WORKSPACE_FILES, TEST_ONLY_USER_SETTINGS, writeWorkspace, type Profile, type RunningServer } from '../harness/code-server';
 import { extensionHostPids, sleep, waitFor } from '../harness/processes';
 import type { WorkbenchOptions, WorkbenchSession } from './workbenchSession';
@@ -43,24 +44,6 @@ interface ControlHost {
   pid: number;
   port: number;
   at: number;
-}
-
-/** CPU time of this process's cgroup (its browser and server included) where `npm test` made one, in ms. */
-export function cpuMs(): number | undefined {
-  try {
-    const line = readFileSync('/proc/self/cgroup', 'utf8')
-      .split('\n')
-      .find((l) => /^\d+:[^:]*\bcpuacct\b[^:]*:/.test(l));
-    const path = line?.split(':')[2];
-    if (!path || path === '/') return undefined;
-    for (const dir of ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct']) {
-      const file = join(dir, path, 'cpuacct.usage');
-      if (existsSync(file)) return Number(readFileSync(file, 'utf8')) / 1e6;
-    }
-  } catch {
-    // not Linux, or no cgroup
-  }
-  return undefined;
 }
 
 export function userSettings(options: WorkbenchOptions): Record<string, unknown> {
@@ -242,9 +225,9 @@ export async function reset(host: ResetHost, options: WorkbenchOptions): Promise
   const page = host.session.page;
   // What each part took (wall and CPU), for the log line.
   const parts: string[] = [];
-  let mark = { at: Date.now(), cpu: cpuMs() };
+  let mark = { at: Date.now(), cpu: cgroupCpuMs() };
   const done = (what: string) => {
-    const now = { at: Date.now(), cpu: cpuMs() };
+    const now = { at: Date.now(), cpu: cgroupCpuMs() };
     const cpu = now.cpu !== undefined && mark.cpu !== undefined ? `/${((now.cpu - mark.cpu) / 1000).toFixed(1)}` : '';
     parts.push(`${what} ${((now.at - mark.at) / 1000).toFixed(1)}${cpu}`);
     mark = now;
