@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check of the project. The stages and what each waits for:
-//   typecheck    tsc -b test/typecheck/all.json: tsconfig.json (host), src/platform/tsconfig.web.json
+//   typecheck    tsc -b test/typecheck/all.json (TypeScript 7): tsconfig.json (host), src/platform/tsconfig.web.json
 //                (web seams), src/webview/tsconfig.json (webview), test/tsconfig.json (tests)  (from the start)
 //   lint         npm run lint: eslint (layer zones), dependency-cruiser (cycles), prettier --check
 //                                                                    (from the start)
@@ -442,7 +442,7 @@ const stages = [
     async run(label) {
       // one program per tsconfig (the webview sees the DOM, the host no DOM), built together with
       // `tsc -b`: later programs read the earlier ones' declarations (test/typecheck/host.json)
-      const code = await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'test/typecheck/all.json'], {
+      const code = await run(node, [join(root, 'node_modules/typescript7/bin/tsc'), '-b', 'test/typecheck/all.json'], {
         timeoutMs: 10 * MIN,
         label,
         priority: true,

@@ -98,7 +98,12 @@ export class Notices {
 
   /** The notices of the conversation on screen and the panel's, oldest first (for tests). */
   get shown(): { level: NoticeLevel; message: string; collapsed: boolean; folded: boolean }[] {
-    return this.visible().map((n) => ({ level: n.level, message: n.message, collapsed: n.el.classList.contains('notice-collapsed'), folded: n.el.hidden }));
+    return this.visible().map((n) => ({
+      level: n.level,
+      message: n.message,
+      collapsed: n.el.classList.contains('notice-collapsed'),
+      folded: n.el.hidden === true,
+    }));
   }
 
   setHasKey(hasKey: boolean): void {
@@ -259,6 +264,6 @@ export class Notices {
     this.moreButton.hidden = older < 1;
     this.moreButton.textContent = this.unfolded ? l10n.t('Show fewer notices') : older === 1 ? l10n.t('1 more notice') : l10n.t('{0} more notices', older);
     this.moreButton.setAttribute('aria-expanded', String(this.unfolded));
-    this.element.classList.toggle('notices-empty', visible.length === 0 && this.keyBanner.hidden);
+    this.element.classList.toggle('notices-empty', visible.length === 0 && this.keyBanner.hidden === true);
   }
 }
