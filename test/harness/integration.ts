@@ -39,17 +39,12 @@ interface Session {
 
 /**
  * User settings of the integration profiles only: the editor does no work for a reader, since
- * nobody looks at these pages. TypeScript runs its syntax server alone: no suite asks for types,
- * references or semantic errors, and the semantic server loaded the standard library for the first
- * .ts file a suite opened and checked every file opened or typed in after it, in its own process and
- * in the workbench that drew the result. Document symbols, which Apply asks for, come from the
- * syntax server. No minimap (drawn on a canvas in software for every editor change), no
+ * nobody looks at these pages (TypeScript's syntax server alone is in every test profile:
+ * TEST_ONLY_USER_SETTINGS). No minimap (drawn on a canvas in software for every editor change), no
  * occurrence highlights, light bulbs, code lenses or breadcrumbs (each a request to the language
- * servers on every cursor move or edit), no typings download.
+ * servers on every cursor move or edit).
  */
 const INTEGRATION_USER_SETTINGS: Readonly<Record<string, unknown>> = {
-  'typescript.tsserver.useSyntaxServer': 'always',
-  'typescript.disableAutomaticTypeAcquisition': true,
   'editor.minimap.enabled': false,
   'editor.occurrencesHighlight': 'off',
   'editor.lightbulb.enabled': 'off',
