@@ -4,7 +4,7 @@
 // (import-x/no-restricted-paths), what a layer may not load at all ('vscode', Node's builtins) is a small
 // local rule that sees every import form, type-only ones included.
 // Cycles are checked by dependency-cruiser (.dependency-cruiser.cjs, `npm run lint:cycles`), formatting
-// by Prettier (prettier.config.mjs). No rule here needs type information, so lint stays fast.
+// by oxfmt (.oxfmtrc.json, Prettier's style). No rule here needs type information, so lint stays fast.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -2,7 +2,7 @@
 // `npm test`: every check of the project. The stages and what each waits for:
 //   typecheck    tsc -b test/typecheck/all.json (TypeScript 7): tsconfig.json (host), src/platform/tsconfig.web.json
 //                (web seams), src/webview/tsconfig.json (webview), test/tsconfig.json (tests)  (from the start)
-//   lint         npm run lint: eslint (layer zones), dependency-cruiser (cycles), prettier --check
+//   lint         npm run lint: eslint (layer zones), dependency-cruiser (cycles), oxfmt --check
 //                                                                    (from the start)
 //   build        node esbuild.mjs --tests-only: the tests, the harness, the simulator (from the start)
 //   install      bash test/harness/install-vscode.sh (Chromium, Node 24, code-server; idempotent)
@@ -453,7 +453,7 @@ const stages = [
   },
   {
     id: 'lint',
-    title: 'Lint: eslint (layer zones), dependency-cruiser (cycles, type-only imports too), prettier --check (npm run lint)',
+    title: 'Lint: eslint (layer zones), dependency-cruiser (cycles, type-only imports too), oxfmt --check (npm run lint)',
     after: [],
     async run(label) {
       // The same checks as a developer's `npm run lint` (package.json says which), not a copy of them.

@@ -102,8 +102,7 @@ export class SearchGate<T> {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      if (next)
-        next(); // the place passes on
+      if (next) next(); // the place passes on
       else this.running--;
     };
   }

@@ -88,8 +88,7 @@ export async function scanSlot(): Promise<() => void> {
     if (released) return;
     released = true;
     const next = waiting.shift();
-    if (next)
-      next(); // the place passes on
+    if (next) next(); // the place passes on
     else running--;
   };
 }

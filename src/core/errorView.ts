@@ -4,7 +4,16 @@
 import { REASONING_NOT_PASSED_BACK, type GatewayErrorKind } from './client/gatewayError';
 
 export type ErrorAction =
-  'setKey' | 'topUp' | 'switchChannel' | 'pickModel' | 'retry' | 'openSettings' | 'showLog' | 'newChat' | 'compactRetry' | 'undoCompaction';
+  | 'setKey'
+  | 'topUp'
+  | 'switchChannel'
+  | 'pickModel'
+  | 'retry'
+  | 'openSettings'
+  | 'showLog'
+  | 'newChat'
+  | 'compactRetry'
+  | 'undoCompaction';
 
 export interface ErrorView {
   message: string;

@@ -5,7 +5,9 @@ import type { RequestHeaders } from '../core/client/gatewayClient';
 
 /** `down`: the gateway could not be reached or failed (network, timeout, 5xx), not a refusal of the key. */
 export type KeyCheck =
-  { outcome: 'accepted'; models: number } | { outcome: 'rejected'; status?: number } | { outcome: 'unchecked'; reason: string; down: boolean };
+  | { outcome: 'accepted'; models: number }
+  | { outcome: 'rejected'; status?: number }
+  | { outcome: 'unchecked'; reason: string; down: boolean };
 
 /** `requestHeaders`: the gateway's own headers (settings and secret ones), which it may need to answer at all. */
 export async function checkKey(

@@ -12,7 +12,8 @@ import type { ApprovalView } from '../protocol';
 
 /** What the chat posts to its webview: a card to show, or one to remove. */
 export type ApprovalChange =
-  { kind: 'shown'; conversationId: string; approval: ApprovalView } | { kind: 'done'; conversationId: string; id: string; choiceId: string };
+  | { kind: 'shown'; conversationId: string; approval: ApprovalView }
+  | { kind: 'done'; conversationId: string; id: string; choiceId: string };
 
 interface Pending {
   conversationId: string;

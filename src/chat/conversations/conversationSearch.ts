@@ -55,7 +55,8 @@ export function cleanRename(text: string): string | undefined {
 export interface SearchSource {
   title: string;
   messages: readonly (
-    { role: 'user'; text: string } | { role: 'assistant'; status: string; parts: readonly ({ kind: 'text'; text: string } | { kind: string })[] }
+    | { role: 'user'; text: string }
+    | { role: 'assistant'; status: string; parts: readonly ({ kind: 'text'; text: string } | { kind: string })[] }
   )[];
 }
 

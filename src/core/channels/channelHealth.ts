@@ -87,8 +87,7 @@ export class ChannelHealth {
     const value = this.pairs.get(key);
     if (!value || Array.isArray(value)) return value;
     const samples = decodeRows(value.rows, value.now);
-    if (samples.length)
-      this.pairs.set(key, samples); // keeps its place in the order
+    if (samples.length) this.pairs.set(key, samples); // keeps its place in the order
     else this.pairs.delete(key);
     return samples.length ? samples : undefined;
   }

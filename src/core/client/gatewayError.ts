@@ -7,7 +7,17 @@ import { l10n } from '../l10n';
 import { errorText } from '../errorText';
 
 export type GatewayErrorKind =
-  'auth' | 'balance' | 'rate_limit' | 'bad_request' | 'not_found' | 'unsupported' | 'server' | 'network' | 'timeout' | 'aborted' | 'protocol';
+  | 'auth'
+  | 'balance'
+  | 'rate_limit'
+  | 'bad_request'
+  | 'not_found'
+  | 'unsupported'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'protocol';
 
 /**
  * The code given to a refusal because earlier assistant messages with tool calls lack the

@@ -10,7 +10,10 @@ export interface ConversationLike {
         role: 'assistant';
         // thinking: the model's reasoning, never what Apply takes; images: files a tool saved
         parts: readonly (
-          { kind: 'text'; text: string } | { kind: 'tool'; call: { name: string; arguments: string } } | { kind: 'thinking'; text: string } | { kind: 'images' }
+          | { kind: 'text'; text: string }
+          | { kind: 'tool'; call: { name: string; arguments: string } }
+          | { kind: 'thinking'; text: string }
+          | { kind: 'images' }
         )[];
       }
   )[];

@@ -333,8 +333,7 @@ describe('core: fast content path vs JSON.parse (same events, same errors)', fun
         for (let p = Math.floor(rng() * 5); p > 0; p--) s += pieces[Math.floor(rng() * pieces.length)]!;
         let d = text(s);
         const r = rng();
-        if (r < 0.05)
-          d = chunkText(`"${s.replace(/["\\\n\t\u0000]/g, '')}${rawJunk[Math.floor(rng() * rawJunk.length)]}"`); // an invalid string
+        if (r < 0.05) d = chunkText(`"${s.replace(/["\\\n\t\u0000]/g, '')}${rawJunk[Math.floor(rng() * rawJunk.length)]}"`); // an invalid string
         else if (r < 0.1) d = d.replace('"created":1763900000', `"created":${Math.floor(rng() * 10)}`);
         else if (r < 0.13) d = d.replace('"finish_reason":null', '"finish_reason":"stop"');
         else if (r < 0.16) d = d.replace('"logprobs":null', '"logprobs":null,"usage":{"prompt_tokens":1,"completion_tokens":2}');
