@@ -3,22 +3,10 @@
 // not trusted).
 import * as z from 'zod';
 import { MAX_IMAGES_PER_PART } from '../../core/webviewResource';
-import { storedCompactionSchema } from '../../core/compaction/compactionRecord';
+import { storedChatMessageSchema, storedCompactionSchema } from '../../core/compaction/compactionRecord';
 import { isValidId, type Conversation } from './conversationTranscript';
 
-const contentPart = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({
-    type: z.literal('image_url'),
-    image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }),
-  }),
-]);
-const wireMessage = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(contentPart), z.null()]),
-  tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
-  tool_call_id: z.string().optional(),
-  name: z.string().optional(),
+const wireMessage = storedChatMessageSchema.extend({
   reasoning_content: z.string().optional(),
   reasoning: z.string().optional(),
 });

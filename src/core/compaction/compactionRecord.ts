@@ -16,7 +16,8 @@ const contentPart = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }) }),
 ]);
-const wire = z.object({
+/** A ChatMessage as stored on disk (the conversation's own messages add the reasoning fields to it). */
+export const storedChatMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPart), z.null()]),
   tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
@@ -26,7 +27,7 @@ const wire = z.object({
 const record = z.object({
   summary: z.string().max(200_000),
   cutId: z.string().max(200),
-  keptRounds: z.array(wire).max(2_000),
+  keptRounds: z.array(storedChatMessageSchema).max(2_000),
   stubbedCalls: z.array(z.string().max(200)).max(20_000),
   instructions: z.string().max(2_000).optional(),
   model: z.string().max(200),
