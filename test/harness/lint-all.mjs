@@ -1,7 +1,7 @@
 // `npm run lint`: ESLint, the cycle check and the format check side by side. ESLint is most of it
 // (about 35 s of CPU; the cycle check about 9 s, oxfmt under 1 s); each is one process, so side by
-// side the two cores share them. Each check's output
-// is printed whole when it ends; the exit code is the first failing check's, else 0.
+// side the two cores share them. Each check's output is printed whole when it ends; the exit code
+// is the first failing check's, else 0.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
