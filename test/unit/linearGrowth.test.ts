@@ -28,6 +28,16 @@ describe('linearGrowth: the measure of the linear-growth tests', function () {
       for (let i = 0; i < s.length; i += 256) for (let j = 0; j < s.length; j++) if (s.charCodeAt(j) === s.charCodeAt(i)) hits++;
       return hits;
     };
-    assert.throws(() => assertLinear('quadratic', quadratic, (n) => 'ab'.repeat(n / 2)), /quadratic: 64K took [\d.]+x the time of 8K/);
+    assert.throws(() => assertLinear('quadratic', quadratic, (n) => 'ab'.repeat(n / 2)), /quadratic: the time grew [\d.]+x a doubling of the input/);
+  });
+
+  it('passes a linear scan whose cost per character steps up once, as when the input outgrows a cache', () => {
+    // 8 passes over the input from 16K on, one below: 16x from 8K to 16K, then 2x a doubling.
+    const stepped = (s: string): number => {
+      let hits = 0;
+      for (let pass = s.length >= 16 * 1024 ? 8 : 1; pass > 0; pass--) for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 97) hits++;
+      return hits;
+    };
+    assertLinear('stepped', stepped, (n) => 'ab'.repeat(n / 2));
   });
 });

@@ -241,7 +241,7 @@ describe('chat: titles and search text on hostile text grow linearly', function 
     return c;
   };
   for (const unit of ['[', '![', '<', '<a', '[a](', '[](', '](', '<title', 'a<', '*', '_', '> ', '1', '#', ' ', '`']) {
-    it(`titleFrom, searchTextOf and plainText on 8K to 64K of ${JSON.stringify(unit)}`, () => {
+    it(`titleFrom, searchTextOf and plainText on 8K to 128K of ${JSON.stringify(unit)}`, () => {
       assertLinear('plainText', plainText, (n) => repeatTo(unit, n));
       assertLinear(
         'titleFrom',

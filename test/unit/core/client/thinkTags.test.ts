@@ -101,7 +101,7 @@ describe('core/thinkTags: whitespace streamed before the answer grows linearly',
     return out;
   };
   for (const unit of [' ', '\n', '\r\n', ' \t']) {
-    it(`8K to 64K of ${JSON.stringify(unit)} in 4-character chunks`, () => {
+    it(`8K to 128K of ${JSON.stringify(unit)} in 4-character chunks`, () => {
       assertLinear('ThinkSplitter', streamed, (n) => `${repeatTo(unit, n)}answer`);
       assertLinear('ThinkSplitter then <think>', streamed, (n) => `${repeatTo(unit, n)}<think>x</think>answer`);
     });

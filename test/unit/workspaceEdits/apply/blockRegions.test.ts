@@ -158,7 +158,7 @@ describe('apply: where a block goes (pure)', () => {
 describe('apply: placing a block with hostile lines grows linearly', function () {
   this.timeout(LINEAR_TEST_TIMEOUT_MS);
   for (const unit of ['\\"', '"', "\\'", '`\\', '/*', '//', '{', '(', 'a ', '@a(', 'public ', '"a', "'a\\"]) {
-    it(`a first line of 8K to 64K of ${JSON.stringify(unit)}`, () => {
+    it(`a first line of 8K to 128K of ${JSON.stringify(unit)}`, () => {
       assertLinear(
         'placeBlock',
         (code) => placeBlock(TS_FILE, code),
