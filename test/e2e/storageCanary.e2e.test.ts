@@ -168,11 +168,33 @@ describe('e2e canary key in browser storage: IndexedDB, localStorage, webview st
     await wb.answerInput(prompt);
     const deadline = Date.now() + 90_000;
     while (!done()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the workbench then: ${await workbenchState()}`);
       if (await wb.page.locator('.quick-input-widget').isVisible()) await wb.page.keyboard.press('Enter');
       await wb.page.waitForTimeout(300);
       await collectToasts();
     }
+  }
+
+  /**
+   * What the window shows when a run does not end: the quick input, dialogs and toasts on screen
+   * and what holds the keyboard (an Enter pressed at the wrong place leaves no trace otherwise).
+   */
+  async function workbenchState(): Promise<string> {
+    return wb.page
+      .evaluate(() => {
+        const shown = (selector: string) =>
+          [...document.querySelectorAll<HTMLElement>(selector)]
+            .filter((e) => e.offsetParent !== null)
+            .map((e) => e.innerText.replace(/\s+/g, ' ').trim().slice(0, 300));
+        const active = document.activeElement;
+        return JSON.stringify({
+          quickInput: shown('.quick-input-widget'),
+          dialogs: shown('.monaco-dialog-box'),
+          toasts: shown('.notification-toast'),
+          focus: active ? `${active.tagName.toLowerCase()}.${String(active.className).replace(/\s+/g, '.')}`.slice(0, 160) : 'none',
+        });
+      })
+      .catch((err: unknown) => `(not read: ${String(err)})`);
   }
 
   before(() => {
