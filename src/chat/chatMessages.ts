@@ -149,6 +149,8 @@ export class ChatMessageRouter {
         }
         case 'openImage':
           return; // the view provider opens it (chatViewProvider.receive): it owns the images' webview URIs
+        case 'keyboardFocus':
+          return; // the view provider keeps it (chatViewProvider.pageHasFocus), for Open Chat
         default:
           msg satisfies never; // every message of protocol.ts has a case above: a new one without a case does not compile
           return;

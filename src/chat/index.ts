@@ -29,8 +29,8 @@ export interface ChatApi {
   reload(): Promise<ChatController>;
   /** Folder of the stored chat history (JSON files). */
   readonly storageUri: vscode.Uri;
-  /** The view's message entry, what it served and what it posted (for the CSP, fuzz and image tests). */
-  readonly view: Pick<ChatViewProvider, 'receive' | 'served' | 'onDidDeliver'>;
+  /** The view's message entry, what it served and what it posted, and whether its page holds the keyboard (for the CSP, fuzz, image and focus tests). */
+  readonly view: Pick<ChatViewProvider, 'receive' | 'served' | 'onDidDeliver' | 'pageHasFocus'>;
   /** Opens the conversation list (what "Modelgate: Open Conversation…" does); the session drives it. */
   conversationList(options?: ConversationListOptions): Promise<ConversationListSession>;
   /** Apply of code blocks: proposed changes, Accept/Discard (src/workspaceEdits/apply). */
@@ -110,10 +110,12 @@ export function registerChat(
     openChat: async () => {
       await focus();
       // A view opened cold may not take the keyboard until its page has loaded: the workbench's
-      // focus can reach an empty frame. Once the page says `ready` without the focus, focus it
-      // again (what a second press did). A page that already holds it keeps it: focusing the view
-      // again takes the keyboard away for a moment, and what the user types then is lost.
-      if (!provider.isReady && (await provider.whenReady(10_000)) && !provider.hadFocusAtReady) await focus();
+      // focus can reach an empty frame. Once the page has said `ready`, focus it again (what a
+      // second press did) unless it holds the keyboard by then: focusing the view again takes the
+      // keyboard away for a moment, and what the user types then is lost. The page also says when
+      // the workbench gives it the focus after `ready` (while the host was still sending it the
+      // conversation), so that focus is not taken away either.
+      if (!provider.isReady && (await provider.whenReady(10_000)) && !provider.pageHasFocus) await focus();
       controller.focusInput();
     },
     newChat: async () => {

@@ -285,6 +285,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openImage'), openId: id }),
   /** the quote's "Set a Spending Limit…": the host asks for the conversation's limit */
   z.strictObject({ type: z.literal('setEnvelope') }),
+  /** the page took or lost the keyboard focus (after `ready`): Open Chat focuses the view again only while it has not */
+  z.strictObject({ type: z.literal('keyboardFocus'), hasFocus: z.boolean() }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -334,7 +334,11 @@ export function startChatApp(win: Window, api: VsCodeApi, options: Partial<ChatA
   win.addEventListener('message', (e: MessageEvent) => app.handle(e.data));
   const initial = readInitialState(win.document);
   if (initial?.snapshot) app.handle(initial.snapshot);
-  // Whether the page already holds the keyboard (Open Chat then leaves the focus where it is).
+  // Whether the page already holds the keyboard (Open Chat then leaves the focus where it is), and
+  // each change after it: the workbench may give the page the keyboard while the host is still busy
+  // with `ready`, and Open Chat must not take it away again then.
   api.postMessage({ type: 'ready', hasFocus: win.document.hasFocus() } satisfies WebviewMessage);
+  win.addEventListener('focus', () => api.postMessage({ type: 'keyboardFocus', hasFocus: true } satisfies WebviewMessage));
+  win.addEventListener('blur', () => api.postMessage({ type: 'keyboardFocus', hasFocus: false } satisfies WebviewMessage));
   return app;
 }

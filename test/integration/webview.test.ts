@@ -244,6 +244,21 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     }
   });
 
+  it('keeps what the page last said of its keyboard focus: Open Chat focuses the view again only while the page has not got it', () => {
+    const view = mg.api.chat.view;
+    view.receive({ type: 'ready', hasFocus: false });
+    assert.equal(view.pageHasFocus, false, 'ready without the keyboard');
+    // the workbench gives the frame the keyboard while the host is still sending it the conversation
+    view.receive({ type: 'keyboardFocus', hasFocus: true });
+    assert.equal(view.pageHasFocus, true, 'the keyboard given after ready');
+    view.receive({ type: 'keyboardFocus', hasFocus: false });
+    assert.equal(view.pageHasFocus, false, 'and taken away');
+    view.receive({ type: 'keyboardFocus', hasFocus: 'yes' });
+    assert.equal(view.pageHasFocus, false, 'a message that is not valid changes nothing');
+    view.receive({ type: 'ready', hasFocus: true });
+    assert.equal(view.pageHasFocus, true, 'ready with the keyboard');
+  });
+
   it("gives the view the extension's dist and media folders as its only local resource roots, and no command links", () => {
     const options = mg.api.chat.view.served!.options;
     assert.equal(options.enableScripts, true);

@@ -29,8 +29,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   /** the webview has said `ready` since it was last (re)created */
   private ready = false;
-  /** the page held the keyboard focus when it last said `ready` */
-  private focusedAtReady = false;
+  /** the page holds the keyboard focus, as it last said (with `ready`, then on each change) */
+  private focused = false;
   private controller: ChatViewController;
   private controllerSubscription: vscode.Disposable;
   private readonly viewSubscriptions: vscode.Disposable[] = [];
@@ -62,9 +62,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.view && this.ready) void controller.postSnapshot();
   }
 
-  /** Whether the page held the keyboard focus when it said `ready` (its message box has the cursor then). */
-  get hadFocusAtReady(): boolean {
-    return this.ready && this.focusedAtReady;
+  /**
+   * Whether the loaded page holds the keyboard focus, as it last said: with `ready`, and again each
+   * time it takes or loses the focus (the workbench can give it the keyboard after `ready`).
+   */
+  get pageHasFocus(): boolean {
+    return this.ready && this.focused;
   }
 
   /** Whether the webview is loaded and has said `ready` (a cold view has not, yet). */
@@ -133,7 +136,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     if (msg.type === 'ready') {
       this.ready = true;
-      this.focusedAtReady = msg.hasFocus === true;
+      this.focused = msg.hasFocus === true;
+    }
+    if (msg.type === 'keyboardFocus') {
+      this.focused = msg.hasFocus;
+      return;
     }
     if (msg.type === 'openImage') {
       void this.images.open(msg.openId).catch((err: unknown) => this.log.warn(`Chat: could not open an image: ${errorText(err)}`));

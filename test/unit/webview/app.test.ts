@@ -125,6 +125,17 @@ describe('chat panel (main.ts in jsdom)', function () {
     assert.equal(t.sent('send').length, 0, 'nothing is sent before the snapshot');
   });
 
+  it('says when it takes or loses the keyboard after ready, so that Open Chat does not focus the view again while the user types', () => {
+    const t = setup();
+    t.win.dispatchEvent(new t.win.FocusEvent('focus'));
+    t.win.dispatchEvent(new t.win.FocusEvent('blur'));
+    assert.deepEqual(t.posted[0], { type: 'ready', hasFocus: false });
+    assert.deepEqual(t.sent('keyboardFocus'), [
+      { type: 'keyboardFocus', hasFocus: true },
+      { type: 'keyboardFocus', hasFocus: false },
+    ]);
+  });
+
   it('opened cold: the first focus the workbench gives the frame goes to the message box, a click does not', () => {
     const t = setup();
     assert.equal(t.doc.hasFocus(), false, 'the frame does not have the keyboard when the snapshot arrives');
