@@ -194,7 +194,7 @@ describe('e2e chat: the panel in the VS Code web workbench', function () {
     const before = await users().allInnerTexts();
     assert.equal(before.length, 2);
     // The new host knows only what the store wrote to disk; the panel is its new frame.
-    await restartExtensionHost(wb);
+    await restartExtensionHost(wb, before.length);
     chat = await newChatFrame(wb, chat);
     await users().nth(1).waitFor({ state: 'visible', timeout: 60_000 });
     const after = await users().allInnerTexts();

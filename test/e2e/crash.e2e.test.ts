@@ -18,6 +18,7 @@ import type { Frame } from 'playwright-core';
 import { extensionHostPids, waitFor } from '../harness/processes';
 import { folderState, hostAfterKill, killDuringWrite, mib, processGone, startTicks, TEMP_NAME, type FolderState, type KillReport } from './crashImage';
 import { repoRoot } from '../harness/paths';
+import { chatStoreDir, storedConversations } from './storedChats';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 import { fillField, renderedText } from './typing';
 
@@ -41,7 +42,7 @@ function isWholeJson(text: string): boolean {
 
 /** Every file of the chat store parses as JSON; returns the names (temporary files listed apart). */
 function checkStore(userDataDir: string): { files: string[]; temps: string[] } {
-  const dir = join(userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
+  const dir = chatStoreDir(userDataDir);
   assert.ok(existsSync(dir), `the chat store exists: ${dir}`);
   const names = readdirSync(dir);
   const files = names.filter((n) => n.endsWith('.json'));
@@ -86,23 +87,11 @@ describe('e2e crash safety: the extension host killed and the window reloaded mi
    * disk). Read from the files, as a crash leaves them.
    */
   function storedAnswerWords(label: string): number {
-    const dir = join(wb.profile.userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
-    if (!existsSync(dir)) return 0;
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'index.json')) {
-      let c: { messages?: { role?: string; text?: string; parts?: { kind?: string; text?: string }[] }[] };
-      try {
-        c = JSON.parse(readFileSync(join(dir, name), 'utf8')) as typeof c;
-      } catch {
-        continue; // being replaced: read again on the next poll
-      }
-      const messages = c.messages ?? [];
-      if (!messages.some((m) => m.role === 'user' && m.text?.startsWith(label))) continue;
-      const last = messages[messages.length - 1];
-      if (last?.role !== 'assistant') return 0;
-      const text = (last.parts ?? []).map((p) => (p.kind === 'text' ? (p.text ?? '') : '')).join(' ');
-      return text.trim().split(/\s+/).filter(Boolean).length;
-    }
-    return 0;
+    const c = storedConversations(wb.profile.userDataDir).find((s) => s.messages.some((m) => m.role === 'user' && m.text?.startsWith(label)));
+    const last = c?.messages[c.messages.length - 1];
+    if (last?.role !== 'assistant') return 0;
+    const text = (last.parts ?? []).map((p) => (p.kind === 'text' ? (p.text ?? '') : '')).join(' ');
+    return text.trim().split(/\s+/).filter(Boolean).length;
   }
 
   /**

@@ -9,10 +9,16 @@
 import type { Frame } from 'playwright-core';
 import { extensionHostPids } from '../harness/processes';
 import { hostAfterKill, processGone, startTicks } from './crashImage';
+import { waitUntilStored } from './storedChats';
 import type { Workbench } from './workbench';
 
-/** Replaces the window's extension host and waits until Modelgate is active in the new one. */
-export async function restartExtensionHost(wb: Workbench): Promise<string> {
+/**
+ * Replaces the window's extension host once the active conversation on disk has `questions`
+ * questions and its last answer has ended (what the test then expects back), and waits until
+ * Modelgate is active in the new one.
+ */
+export async function restartExtensionHost(wb: Workbench, questions: number): Promise<string> {
+  await waitUntilStored(wb, questions);
   // After a reload the old window's host may linger, idle: the window's own is the newest.
   const hosts = extensionHostPids(wb.serverPid).filter((p) => !processGone(p));
   const host = hosts.reduce((a, b) => (startTicks(b) > startTicks(a) ? b : a));

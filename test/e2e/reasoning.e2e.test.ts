@@ -110,7 +110,7 @@ describe('e2e reasoning: the Thinking block in the panel', function () {
   it('comes back in a new extension host, collapsed, with its text', async () => {
     // The new host knows only what the store wrote to disk; the panel is its new frame (the old
     // one still has the block the test before opened).
-    await restartExtensionHost(wb);
+    await restartExtensionHost(wb, await log().getByRole('article', { name: 'You' }).count());
     chat = await newChatFrame(wb, chat);
     const answer = assistants().last();
     await answer.locator('details.reasoning-block').first().waitFor({ state: 'attached', timeout: 60_000 });

@@ -7,52 +7,23 @@
 // ten are seen streaming on disk, then lets them finish together: overlap by construction, not by
 // answers dripped slowly enough (they took over a minute each and most of this file's CPU).
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { extensionHostPids } from '../harness/processes';
 import { useGatewayWorkbench, type Workbench } from './workbench';
 import { fillField } from './typing';
+import { storedConversations, type StoredConversation } from './storedChats';
 
 const KEY = 'sk-e2e-two-windows-8e31c0';
 const PER_WINDOW = 5;
 const WORDS = 80;
 
-interface Stored {
-  id: string;
-  title: string;
-  messages: { role: string; text?: string; status?: string; parts?: { kind: string; text?: string }[] }[];
-}
-
 /** The conversations of the shared store on disk whose first question starts with `prefix`. */
-function storedConversations(userDataDir: string, prefix: string): Stored[] {
-  const dir = join(userDataDir, 'User', 'globalStorage', 'modelgate.modelgate', 'chat');
-  if (!existsSync(dir)) return [];
-  const out: Stored[] = [];
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json') || name === 'index.json') continue;
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), 'utf8');
-    } catch (err) {
-      // VS Code's rename with overwrite deletes the target before it renames the new copy in: a
-      // file listed a moment ago can be briefly gone. The next poll reads it again.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
-    }
-    let c: Stored;
-    try {
-      c = JSON.parse(text) as Stored;
-    } catch {
-      throw new Error(`${name} is not whole JSON (${text.length} chars)`);
-    }
-    if (c.messages?.[0]?.text?.startsWith(prefix)) out.push(c);
-  }
-  return out;
+function conversationsAsking(userDataDir: string, prefix: string): StoredConversation[] {
+  return storedConversations(userDataDir).filter((c) => c.messages[0]?.text?.startsWith(prefix));
 }
 
-const answerOf = (c: Stored) => c.messages.find((m) => m.role === 'assistant');
-const answerText = (c: Stored) =>
+const answerOf = (c: StoredConversation) => c.messages.find((m) => m.role === 'assistant');
+const answerText = (c: StoredConversation) =>
   (answerOf(c)?.parts ?? [])
     .map((p) => p.text ?? '')
     .join('')
@@ -139,7 +110,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     // All ten are streaming at the same time: on disk (each window saves within ~100 ms of a
     // change) every conversation has its answer marked streaming, none done yet.
     const streaming = await poll('all ten conversations on disk, streaming', 30_000, () => {
-      const all = storedConversations(userData, prefix);
+      const all = conversationsAsking(userData, prefix);
       const states = all.map((c) => answerOf(c)?.status);
       if (states.some((s) => s === 'done')) throw new Error(`an answer ended before all ten had started: ${states.join()}`);
       return all.length === 10 && states.every((s) => s === 'streaming') ? all : undefined;
@@ -147,7 +118,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     console.log(`[two windows] ${streaming.length} conversations streaming at once; ${extensionHostPids(windows[0]!.wb.serverPid).length} extension hosts`);
     release();
     const done = await poll('all ten answers done on disk', 300_000, () => {
-      const all = storedConversations(userData, prefix);
+      const all = conversationsAsking(userData, prefix);
       return all.length === 10 && all.every((c) => answerOf(c)?.status !== 'streaming') ? all : undefined;
     });
     const problems: string[] = [];
@@ -175,7 +146,7 @@ describe('e2e two windows: 10 conversations streaming at once across two windows
     await reloaded.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
     await reloaded.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
     for (const w of windows) await chatFrame(w);
-    const all = storedConversations(windows[0]!.wb.profile.userDataDir, prefix);
+    const all = conversationsAsking(windows[0]!.wb.profile.userDataDir, prefix);
     assert.equal(all.length, 10);
     for (const c of all) assert.equal(answerText(c).split(/\s+/).filter(Boolean).length, WORDS, `${c.messages[0]?.text} kept its answer`);
     for (const w of windows) {
