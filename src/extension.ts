@@ -4,8 +4,8 @@ import { SettingsService } from './services/settingsService';
 import { KeyStore } from './services/keyStore';
 import { GatewayService } from './services/gatewayService';
 import { CatalogueService } from './services/catalogueService';
-import { SpendFolderFs } from './services/spendFolderFs';
-import { UsageLedger } from './services/usageLedger';
+import { SharedFolder } from './services/storageFiles';
+import { LEDGER_POLL_MS, UsageLedger } from './services/usageLedger';
 import { ModelStatusBar } from './statusBar/statusBar';
 import { LearnedWindowStore } from './services/learnedWindowStore';
 import { ChannelHealthStore } from './services/channelHealthStore';
@@ -42,7 +42,9 @@ export function activate(context: vscode.ExtensionContext): ModelgatePublicApi {
   const catalogue = new CatalogueService(userSettings, gateway, async () => !!(await keys.get()), log);
   // the settings as features read them: a default model the gateway does not serve is replaced by one it does
   const settings = () => catalogue.servedSettings(userSettings());
-  const usage = new UsageLedger(context.globalState, new SpendFolderFs(vscode.Uri.joinPath(context.globalStorageUri, 'spend')), (m) => log.warn(m));
+  const usage = new UsageLedger(context.globalState, new SharedFolder(vscode.Uri.joinPath(context.globalStorageUri, 'spend'), LEDGER_POLL_MS), (m) =>
+    log.warn(m),
+  );
   const budget = new BudgetGuard(usage, settings, context.globalState);
   const health = new ChannelHealthStore(context.globalState);
   const completions = new CompletionsState(context.globalState);

@@ -40,6 +40,9 @@ export const USAGE_STATE_KEY = 'modelgate.usageTotals';
 /** where versions before the shared folder kept the ledger (read, merged, never written again) */
 export const SPEND_STATE_KEY = 'modelgate.spend';
 
+/** how often the ledger's folder's modification time is checked where file events do not arrive */
+export const LEDGER_POLL_MS = 3_000;
+
 /** A folder of the spend ledger's files, and how to hear that another window wrote there. */
 export interface LedgerFolder extends SpendFiles {
   watch?(onChange: () => void): vscode.Disposable;

@@ -1,8 +1,9 @@
 // The spend ledger and the budgets across windows, in a real VS Code extension host against the
-// gateway simulator. This window's Modelgate sends real vscode.lm requests; a second window is a
-// second ledger and budget guard on the same global storage folder through VS Code's file system,
-// as another window's extension host has them (its own window id, its own files); a third
-// window's ledger reads the folder afterwards.
+// gateway simulator. This window's Modelgate sends real vscode.lm requests and writes the folder
+// with Node's fs, as every desktop and remote host does; a second window is a second ledger and
+// budget guard on the same global storage folder through vscode.workspace.fs, as a host without
+// direct access has them (its own window id, its own files), so the two ways of writing must
+// agree; a third window's ledger reads the folder afterwards.
 // - two windows each sending 8 and then 32 requests at once: the third reads every entry of both
 //   (globalState, one stored object per extension written whole by the last window, lost 42 of 164);
 // - with $0.0005 left, two windows x 32 requests at once: at most one request each goes out.
@@ -14,8 +15,8 @@ import { estimateCost, expectedOutputTokens } from '../../src/core/spend/reserva
 import { estimateRequestTokens } from '../../src/core/prompt/tokens';
 import type { ModelgateApi } from '../../src/extension';
 import { BudgetGuard } from '../../src/services/budgetGuard';
-import { SpendFolderFs } from '../../src/services/spendFolderFs';
-import { UsageLedger } from '../../src/services/usageLedger';
+import { SharedFolder } from '../../src/services/storageFiles';
+import { LEDGER_POLL_MS, UsageLedger } from '../../src/services/usageLedger';
 import { PRICE_CARD, startGateway, type RunningGateway } from '../gateway/index';
 import { until } from './helpers';
 
@@ -53,7 +54,9 @@ describe('spend ledger and budgets across windows (real VS Code file system, gat
 
   /** a second window: its own ledger and budget guard on the same folder */
   function secondWindow() {
-    const ledger = new UsageLedger(undefined, new SpendFolderFs(folder));
+    const files = new SharedFolder(folder, LEDGER_POLL_MS, { throughVsCode: true });
+    assert.equal(files.direct, false, 'the second window writes through vscode.workspace.fs');
+    const ledger = new UsageLedger(undefined, files);
     const guard = new BudgetGuard(
       ledger,
       () => api.settings(),
@@ -126,7 +129,9 @@ describe('spend ledger and budgets across windows (real VS Code file system, gat
     await api.spend.reload();
     assert.equal(api.spend.summary('day').requests - mine.requests, 80);
     // a third window that opens now reads both windows' 80 requests
-    const third = new UsageLedger(undefined, new SpendFolderFs(folder));
+    const thirdFiles = new SharedFolder(folder, LEDGER_POLL_MS);
+    assert.equal(thirdFiles.direct, true, "a folder on the Node host's disk is read with Node's fs");
+    const third = new UsageLedger(undefined, thirdFiles);
     disposables.push(third);
     await third.refreshSpend();
     const byWindow = (w: string) => third.spend().entries.filter((e) => e.at >= t0 && e.id?.startsWith(`${w}-`));

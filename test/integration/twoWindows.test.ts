@@ -1,5 +1,6 @@
 // Two windows editing the chat history at once (docs/reliability.md, category 8): two
-// stores on one folder through the real FileBackend (workspace.fs, a real file watcher), and the
+// stores on one folder through the real FileBackend (Node's fs, as desktop and remote hosts
+// write it, or workspace.fs, as the web host does; a real file watcher), and the
 // extension's own controller next to a second store on its storage folder, the way a second
 // window sees it. Both sets of messages survive, a deleted conversation stays deleted, and
 // simultaneous saves never fail (ENOENT on the shared temporary name, before the fix).
@@ -20,8 +21,8 @@ describe('chat history: two windows at once (real VS Code file system and watche
   this.timeout(60_000);
   let dir: string;
   const warnings: string[] = [];
-  const open = (onExternalChange?: () => void) =>
-    ConversationStore.open(new FileBackend(vscode.Uri.file(dir)), { warn: (m) => warnings.push(m), debounceMs: 5, onExternalChange });
+  const open = (onExternalChange?: () => void, throughVsCode = false) =>
+    ConversationStore.open(new FileBackend(vscode.Uri.file(dir), { throughVsCode }), { warn: (m) => warnings.push(m), debounceMs: 5, onExternalChange });
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-two-windows-'));
@@ -29,43 +30,49 @@ describe('chat history: two windows at once (real VS Code file system and watche
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('20 rounds of simultaneous saves of the same conversation: every message of both windows survives, no save fails', async () => {
-    const seed = await open();
-    addTurn(seed.active, 'seed', 'seed answer');
-    seed.changed(seed.active, { touch: true });
-    await seed.close();
-    const a = await open();
-    const b = await open();
-    const expected = ['seed'];
-    for (let i = 0; i < 20; i++) {
-      addTurn(a.active, `A${i}`, `answer A${i}`);
-      a.changed(a.active, { touch: true });
-      addTurn(b.active, `B${i}`, `answer B${i}`);
-      b.changed(b.active, { touch: true });
-      expected.push(`A${i}`, `B${i}`);
-      await Promise.all([a.flush(), b.flush()]);
-    }
-    // A write that raced the other window's may have dropped its messages from the file for a
-    // moment; the other window's next read (watcher, poll, or these explicit ones) merges them back.
-    const file = path.join(dir, `conversation-${a.active.id}.json`);
-    await until(async () => {
-      await a.refresh();
-      await b.refresh();
-      const onDisk = JSON.parse(fs.readFileSync(file, 'utf8')) as Conversation;
-      return expected.every((t) => userTexts(onDisk).includes(t)) && expected.every((t) => userTexts(a.active).includes(t) && userTexts(b.active).includes(t));
-    }, 'both windows and the file hold every message');
-    await Promise.all([a.close(), b.close()]);
-    assert.deepEqual(warnings, [], 'no save failed');
-    const again = await open();
-    assert.deepEqual(new Set(userTexts(again.active)), new Set(expected));
-    assert.equal(again.active.messages.length, expected.length * 2);
-    assert.deepEqual(
-      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
-      [],
-      'no temporary file left behind',
-    );
-    await again.close();
-  });
+  for (const [pair, bThroughVsCode] of [
+    ['both with Node', false],
+    ['one with Node, one through workspace.fs', true],
+  ] as const)
+    it(`20 rounds of simultaneous saves of the same conversation (${pair}): every message of both windows survives, no save fails`, async () => {
+      const seed = await open();
+      addTurn(seed.active, 'seed', 'seed answer');
+      seed.changed(seed.active, { touch: true });
+      await seed.close();
+      const a = await open();
+      const b = await open(undefined, bThroughVsCode);
+      const expected = ['seed'];
+      for (let i = 0; i < 20; i++) {
+        addTurn(a.active, `A${i}`, `answer A${i}`);
+        a.changed(a.active, { touch: true });
+        addTurn(b.active, `B${i}`, `answer B${i}`);
+        b.changed(b.active, { touch: true });
+        expected.push(`A${i}`, `B${i}`);
+        await Promise.all([a.flush(), b.flush()]);
+      }
+      // A write that raced the other window's may have dropped its messages from the file for a
+      // moment; the other window's next read (watcher, poll, or these explicit ones) merges them back.
+      const file = path.join(dir, `conversation-${a.active.id}.json`);
+      await until(async () => {
+        await a.refresh();
+        await b.refresh();
+        const onDisk = JSON.parse(fs.readFileSync(file, 'utf8')) as Conversation;
+        return (
+          expected.every((t) => userTexts(onDisk).includes(t)) && expected.every((t) => userTexts(a.active).includes(t) && userTexts(b.active).includes(t))
+        );
+      }, 'both windows and the file hold every message');
+      await Promise.all([a.close(), b.close()]);
+      assert.deepEqual(warnings, [], 'no save failed');
+      const again = await open();
+      assert.deepEqual(new Set(userTexts(again.active)), new Set(expected));
+      assert.equal(again.active.messages.length, expected.length * 2);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+        [],
+        'no temporary file left behind',
+      );
+      await again.close();
+    });
 
   it('a conversation deleted in one window stays deleted after the other saves its stale copy', async () => {
     const seed = await open();
@@ -99,7 +106,7 @@ describe('chat history: two windows at once (real VS Code file system and watche
     await seed.close();
     let told = 0;
     const a = await open();
-    const b = await open(() => told++);
+    const b = await open(() => told++, true); // hears Node's writes through workspace.fs
     addTurn(a.active, 'from A', 'answer A');
     a.changed(a.active, { touch: true });
     await a.flush();
