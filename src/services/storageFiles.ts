@@ -64,7 +64,10 @@ export class SharedFolder {
 
   /** Replaces the file as a whole; the first write also makes the folder and removes what killed writes left. */
   async write(name: string, text: string): Promise<void> {
-    this.#made ??= this.#prepare();
+    this.#made ??= this.#prepare().catch((err: unknown) => {
+      this.#made = undefined; // the next write tries again (a folder that could not be made yet)
+      throw err;
+    });
     await this.#made;
     if (this.#direct) return this.#direct.replace(this.uri.fsPath, name, text);
     await replaceThroughVsCode(this.uri, name, text);
