@@ -190,7 +190,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** The quote next to Send (what sending now would cost) and the conversation's spending limit. */
-  get quotes(): Pick<ComposerQuotes, 'refresh' | 'last' | 'setEnvelope'> {
+  get quotes(): Pick<ComposerQuotes, 'refresh' | 'last' | 'setEnvelope' | 'whenSettled'> {
     return this.#quotes;
   }
 

@@ -280,6 +280,8 @@ describe('webview boundary: CSP and fuzzed messages (real VS Code)', function ()
     await chat.newChat();
     await chat.send('before the fuzz [[words:5]]');
     await chat.whenIdle();
+    // the quote the answer's end asked for is posted on a timer, after the answer: not a reply to the fuzz
+    await chat.quotes.whenSettled();
     const fixed = fixedCases();
     const cases = [...fixed, ...randomCases(seededRng(SEED), RANDOM_CASES)];
     // Each case must be invalid: the schema itself is what the test relies on.

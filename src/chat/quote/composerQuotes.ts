@@ -75,6 +75,14 @@ export class ComposerQuotes implements vscode.Disposable {
     }, delayMs);
   }
 
+  /** Resolves once no quote is scheduled or being computed (what a test waits for before it checks that nothing more is posted). */
+  async whenSettled(): Promise<void> {
+    while (this.#timer || this.#running) {
+      if (this.#running) await this.#running;
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   /** Recomputes the active conversation's quote and posts it (one at a time; a change meanwhile runs it again). */
   async refresh(): Promise<QuoteView | undefined> {
     if (this.#running) {
