@@ -201,6 +201,10 @@ describe('e2e restore: a 2,000-message conversation in the panel', function () {
     await chat.getByRole('button', { name: `Conversations: ${LONG_TITLE}` }).waitFor({ state: 'visible', timeout: 30_000 });
     await article(COUNT - 1).waitFor({ state: 'visible', timeout: 30_000 });
     const atFirstLook = await log().locator('article').count();
+    // The pick puts the cursor in the message box (the host's focusInput, posted once the view is
+    // revealed). On a loaded machine it can land after the last answer shows: the next test's
+    // Ctrl+Home presses must not race it for the keyboard.
+    await chat.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message', undefined, { timeout: 30_000, polling: 100 });
     console.log(
       `    [e2e] list opened and picked in ${clicked - t0} ms; the last answer shown ${Date.now() - clicked} ms after the pick, with ${atFirstLook} of ${COUNT} messages in the log then`,
     );
