@@ -277,6 +277,16 @@ function finishLayer(id, parts) {
     const lines = top.map((t) => `  ${fmt(t.ms).padStart(12)}  ${t.title}${t.hook ? ' (hook)' : ''}`);
     console.log(`\n[test] ${id}: the ${top.length} slowest tests\n${lines.join('\n')}`);
   }
+  // Where the layer's processes measure CPU per test (the e2e workers' cgroups: each test with its
+  // worker's server, browser and extension hosts), the dearest tests and set-up hooks by CPU.
+  const dearest = layer.tests
+    .filter((t) => t.cpuMs !== undefined)
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+    .slice(0, 15);
+  if (dearest.length) {
+    const lines = dearest.map((t) => `  ${`${fmt(t.cpuMs)} CPU`.padStart(16)}  ${fmt(t.ms).padStart(12)} wall  ${t.title}${t.hook ? ' (hook)' : ''}`);
+    console.log(`\n[test] ${id}: the ${dearest.length} dearest tests and set-ups by CPU\n${lines.join('\n')}`);
+  }
   // The failures of a layer that ran in several processes, in one place (their output is interleaved).
   if (parts.length > 1 && layer.failures.length) {
     console.log(`\n[test] ${id}: ${layer.failures.length} failure(s)\n${layer.failures.map((f) => `  ✗ ${f.title}\n      ${f.error}`).join('\n')}`);

@@ -11,6 +11,7 @@
 const { writeFileSync } = require('node:fs');
 const { relative } = require('node:path');
 const Mocha = require('mocha');
+const { cgroupUsageReader } = require('./cgroup-usage.cjs');
 
 const { Base } = Mocha.reporters;
 const { color, symbols } = Base;
@@ -29,6 +30,8 @@ const {
 
 const clock = () => new Date().toISOString().slice(11, 19);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/** CPU of the process's cgroup (the e2e worker's, with its server and browser), when there is one. */
+const cgroupCpu = cgroupUsageReader();
 /** Hooks shorter than this are left out of the durations: only the slow set-ups matter. */
 const HOOK_MS = 1000;
 
@@ -69,9 +72,20 @@ class CountingReporter extends Base {
       }
       depth -= 1;
     });
+    /** The cgroup's CPU when each running test or hook began. */
+    const cpuAtBegin = new WeakMap();
+    const cpuOf = (runnable) => {
+      const begin = cpuAtBegin.get(runnable);
+      const now = cgroupCpu();
+      return begin === undefined || now === undefined ? undefined : now - begin;
+    };
+    runner.on(EVENT_TEST_BEGIN, (test) => cpuAtBegin.set(test, cgroupCpu()));
+    runner.on(EVENT_HOOK_BEGIN, (hook) => cpuAtBegin.set(hook, cgroupCpu()));
     runner.on(EVENT_TEST_PASS, (test) => {
       countIn(test, 'passed');
-      const ms = test.speed === 'fast' ? '' : color(test.speed, ` (${test.duration}ms)`);
+      const cpu = cpuOf(test);
+      const cpuText = cpu === undefined ? '' : `, ${seconds(cpu)} CPU`;
+      const ms = test.speed === 'fast' ? '' : color(test.speed, ` (${test.duration}ms${cpuText})`);
       log(`${indent()}  ${color('checkmark', symbols.ok)} ${color('pass', '%s')}${ms}`, test.title);
     });
     runner.on(EVENT_TEST_FAIL, (test, err) => {
@@ -92,10 +106,14 @@ class CountingReporter extends Base {
     });
     runner.on(EVENT_TEST_END, (test) => {
       if (test.duration !== undefined)
-        tests.push({ title: test.fullTitle(), ms: test.duration, file: test.file ? relative(process.cwd(), test.file) : undefined });
+        tests.push({ title: test.fullTitle(), ms: test.duration, cpuMs: cpuOf(test), file: test.file ? relative(process.cwd(), test.file) : undefined });
     });
     runner.on(EVENT_HOOK_END, (hook) => {
-      if ((hook.duration ?? 0) >= HOOK_MS) tests.push({ title: hook.fullTitle(), ms: hook.duration, hook: true });
+      if ((hook.duration ?? 0) >= HOOK_MS) {
+        const cpuMs = cpuOf(hook);
+        tests.push({ title: hook.fullTitle(), ms: hook.duration, cpuMs, hook: true });
+        if (cpuMs !== undefined) log(`${indent()}  ${color('light', `⚙ ${hook.title} (${seconds(hook.duration)}, ${seconds(cpuMs)} CPU)`)}`);
+      }
     });
     runner.once(EVENT_RUN_END, () => this.epilogue());
 

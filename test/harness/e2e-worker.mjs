@@ -12,9 +12,12 @@
 // puts each worker in a cgroup of its own: the shared server and browser are counted with the file
 // that used them). Counts and failures of each file go to <counts dir>/e2e-<name>.json
 // (MODELGATE_E2E_COUNTS_DIR), written by the counting reporter.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Mocha from 'mocha';
+import cgroup from './cgroup-usage.cjs';
+
+const { cgroupUsageReader } = cgroup;
 
 const [queueDir, resultsFile, configFile] = process.argv.slice(2);
 const config = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -35,21 +38,8 @@ function claim() {
   return undefined;
 }
 
-/** The CPU time of this process's cgroup (cpuacct, cgroup v1), or undefined where there is none. */
-const cgroupUsage = (() => {
-  try {
-    const line = readFileSync('/proc/self/cgroup', 'utf8')
-      .split('\n')
-      .find((l) => /^\d+:[^:]*\bcpuacct\b[^:]*:/.test(l));
-    if (!line) return () => undefined;
-    const path = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1);
-    const file = ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct'].map((d) => join(d, path, 'cpuacct.usage')).find((f) => existsSync(f));
-    if (!file || path === '/') return () => undefined;
-    return () => Number(readFileSync(file, 'utf8')) / 1e6;
-  } catch {
-    return () => undefined;
-  }
-})();
+/** The CPU time of this process's cgroup, with its server and browser (cgroup-usage.cjs). */
+const cgroupUsage = cgroupUsageReader();
 
 async function runFile(file) {
   const name = basename(file, '.js');
