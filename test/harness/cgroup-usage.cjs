@@ -16,7 +16,13 @@ function cgroupUsageReader() {
     const path = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1);
     const file = ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct'].map((d) => join(d, path, 'cpuacct.usage')).find((f) => existsSync(f));
     if (!file || path === '/') return () => undefined;
-    return () => Number(readFileSync(file, 'utf8')) / 1e6;
+    return () => {
+      try {
+        return Number(readFileSync(file, 'utf8')) / 1e6;
+      } catch {
+        return undefined; // the cgroup went away: no figure rather than a failed run
+      }
+    };
   } catch {
     return () => undefined;
   }

@@ -72,15 +72,24 @@ class CountingReporter extends Base {
       }
       depth -= 1;
     });
-    /** The cgroup's CPU when each running test or hook began. */
+    /** The cgroup's CPU when each running test or hook began, and what it took once it ended. */
     const cpuAtBegin = new WeakMap();
+    const cpuSpent = new WeakMap();
+    /** Read once per test or hook: the line printed and the figure recorded are the same. */
     const cpuOf = (runnable) => {
-      const begin = cpuAtBegin.get(runnable);
-      const now = cgroupCpu();
-      return begin === undefined || now === undefined ? undefined : now - begin;
+      if (!cpuSpent.has(runnable)) {
+        const begin = cpuAtBegin.get(runnable);
+        const now = cgroupCpu();
+        cpuSpent.set(runnable, begin === undefined || now === undefined ? undefined : now - begin);
+      }
+      return cpuSpent.get(runnable);
     };
-    runner.on(EVENT_TEST_BEGIN, (test) => cpuAtBegin.set(test, cgroupCpu()));
-    runner.on(EVENT_HOOK_BEGIN, (hook) => cpuAtBegin.set(hook, cgroupCpu()));
+    const begin = (runnable) => {
+      cpuSpent.delete(runnable); // a hook runs once per test it wraps
+      cpuAtBegin.set(runnable, cgroupCpu());
+    };
+    runner.on(EVENT_TEST_BEGIN, begin);
+    runner.on(EVENT_HOOK_BEGIN, begin);
     runner.on(EVENT_TEST_PASS, (test) => {
       countIn(test, 'passed');
       const cpu = cpuOf(test);
