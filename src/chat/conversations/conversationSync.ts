@@ -116,6 +116,9 @@ export abstract class SyncedConversations {
     // this window saves it, and re-read when it is activated (activate() calls refreshSoon()).
     const ids = this.loaded.has(this.activeId) ? [this.activeId] : [];
     this.enqueue(async () => {
+      // Queued before the window closed and run after: the close wrote the history as it was, and
+      // the live copies may have moved on since (an answer the close aborted now reads "stopped").
+      if (this.closed) return;
       let external = await this.syncIndex(false);
       for (const id of ids) {
         const c = this.loaded.get(id);

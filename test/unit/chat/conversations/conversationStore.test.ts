@@ -126,6 +126,30 @@ describe('chat: conversation store', () => {
     assert.ok(file.includes('"status":"streaming"'));
   });
 
+  it('a read of the other windows queued before the close writes nothing of what changed after it', async () => {
+    const backend = new MemoryBackend();
+    const s = await ConversationStore.open(backend, { now });
+    addTurn(s.active, 'q', 'before', 'streaming');
+    s.changed(s.active);
+    await s.flush();
+    const written: string[] = [];
+    const write = backend.write.bind(backend);
+    backend.write = async (name, text) => {
+      if (name.startsWith('conversation-')) written.push(text);
+      return write(name, text);
+    };
+    void s.refresh(); // a change another window made, noticed just before the window goes
+    const closed = s.close();
+    (s.active.messages[1] as AssistantRecord).status = 'stopped'; // the answer the close aborts
+    await closed;
+    assert.ok(
+      written.every((t) => !t.includes('"status":"stopped"')),
+      'the answer is written as it was at the close (streaming), so the next window shows it interrupted',
+    );
+    const again = await ConversationStore.open(backend, { now });
+    assert.equal((again.active.messages[1] as AssistantRecord).status, 'interrupted');
+  });
+
   it('does not write empty conversations, and reuses an empty one for "new chat"', async () => {
     const backend = new MemoryBackend();
     const s = await ConversationStore.open(backend, { now });
