@@ -121,6 +121,9 @@ export abstract class SyncedConversations {
       if (this.closed) return;
       let external = await this.syncIndex(false);
       for (const id of ids) {
+        // Closed while the index was read: the same holds for a read under way (the close's own
+        // write, queued behind this one, has the history as it was).
+        if (this.closed) return;
         const c = this.loaded.get(id);
         if (!c || (!this.synced.has(id) && !this.summaries.some((s) => s.id === id))) continue;
         if (await this.syncConversation(id, serializeConversation(c))) external = true;

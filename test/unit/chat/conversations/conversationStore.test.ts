@@ -10,6 +10,27 @@ import { addTurn } from '../../helpers';
 
 const KEY = 'sk-test-secret-key-123';
 
+/** The conversation files' texts as `backend` is asked to write them, in order. */
+function conversationWrites(backend: MemoryBackend): string[] {
+  const written: string[] = [];
+  const write = backend.write.bind(backend);
+  backend.write = async (name, text) => {
+    if (name.startsWith('conversation-')) written.push(text);
+    return write(name, text);
+  };
+  return written;
+}
+
+/** The streaming answer was written as it was at the close, never as the abort left it, so the next window shows it interrupted. */
+async function assertWrittenAsAtTheClose(backend: MemoryBackend, written: string[]): Promise<void> {
+  assert.ok(
+    written.every((t) => !t.includes('"status":"stopped"')),
+    'the answer is written as it was at the close (streaming), so the next window shows it interrupted',
+  );
+  const again = await ConversationStore.open(backend);
+  assert.equal((again.active.messages[1] as AssistantRecord).status, 'interrupted');
+}
+
 describe('chat: conversation store', () => {
   let clock = 1000;
   const now = () => ++clock;
@@ -132,22 +153,38 @@ describe('chat: conversation store', () => {
     addTurn(s.active, 'q', 'before', 'streaming');
     s.changed(s.active);
     await s.flush();
-    const written: string[] = [];
-    const write = backend.write.bind(backend);
-    backend.write = async (name, text) => {
-      if (name.startsWith('conversation-')) written.push(text);
-      return write(name, text);
-    };
+    const written = conversationWrites(backend);
     void s.refresh(); // a change another window made, noticed just before the window goes
     const closed = s.close();
     (s.active.messages[1] as AssistantRecord).status = 'stopped'; // the answer the close aborts
     await closed;
-    assert.ok(
-      written.every((t) => !t.includes('"status":"stopped"')),
-      'the answer is written as it was at the close (streaming), so the next window shows it interrupted',
-    );
-    const again = await ConversationStore.open(backend, { now });
-    assert.equal((again.active.messages[1] as AssistantRecord).status, 'interrupted');
+    await assertWrittenAsAtTheClose(backend, written);
+  });
+
+  it('a read of the other windows already under way at the close writes nothing of what changed after it', async () => {
+    const backend = new MemoryBackend();
+    const s = await ConversationStore.open(backend, { now });
+    addTurn(s.active, 'q', 'before', 'streaming');
+    s.changed(s.active);
+    await s.flush(); // the last chunk saved: nothing is left for the close to write
+    const written = conversationWrites(backend);
+    // the read's first file read waits until the close has aborted the answer
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const read = backend.read.bind(backend);
+    let reads = 0;
+    backend.read = async (name) => {
+      if (reads++ === 0) await held;
+      return read(name);
+    };
+    const refreshed = s.refresh(); // a change another window made, noticed just before the window goes
+    await new Promise((r) => setTimeout(r, 0)); // the read is under way
+    assert.equal(reads, 1, 'the read has started');
+    const closed = s.close();
+    (s.active.messages[1] as AssistantRecord).status = 'stopped'; // the answer the close aborts
+    release();
+    await Promise.all([refreshed, closed]);
+    await assertWrittenAsAtTheClose(backend, written);
   });
 
   it('does not write empty conversations, and reuses an empty one for "new chat"', async () => {
