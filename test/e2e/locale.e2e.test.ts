@@ -115,11 +115,7 @@ describe('e2e locale: a pseudo translation reaches every kind of text in the rea
   it('asks for the key, and the chat panel, an error and the status bar speak the language', async () => {
     await wb.runCommand('Modelgate: ⟦Open Chat⟧', { timeoutMs: 60_000 });
     chat = await wb.webviewFrame('[role="log"]', { timeoutMs: 60_000 });
-    await wb.runCommand('Modelgate: ⟦Set API Key⟧');
-    const prompt = await wb.page.locator('.quick-input-widget').innerText();
-    assert.match(prompt, /⟦/, `the key prompt: ${prompt}`);
-    await wb.answerInput(KEY);
-    await wb.keyStored();
+    await wb.setKey(KEY, { command: 'Modelgate: ⟦Set API Key⟧', prompt: (text) => assert.match(text, /⟦/, `the key prompt: ${text}`) });
 
     // The webview's own texts (its bundle), an answer, then an error written by src/core.
     const message = chat.getByRole('textbox', { name: '⟦Message⟧' });

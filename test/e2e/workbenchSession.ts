@@ -52,8 +52,11 @@ export interface Workbench {
   answerInput(text: string, options?: { timeoutMs?: number }): Promise<void>;
   /** Modelgate: Open Chat, then the chat panel's frame once its message box shows */
   openChat(options?: { timeoutMs?: number }): Promise<Frame>;
-  /** stores `key` with Modelgate: Set API Key and waits until the status bar shows a stored key */
-  setKey(key: string): Promise<void>;
+  /**
+   * stores `key` with Modelgate: Set API Key (`command`: its title in the palette, translated in a
+   * display language) and waits until the status bar shows a stored key; `prompt` gets the prompt's text
+   */
+  setKey(key: string, options?: { command?: string; prompt?: (text: string) => void }): Promise<void>;
   /** opens a workspace file by name with Quick Open (Ctrl+P) and waits for its tab */
   quickOpen(fileName: string): Promise<void>;
   quickInputItems(): Promise<string[]>;
@@ -228,12 +231,13 @@ export class WorkbenchSession implements Workbench {
     return chat;
   }
 
-  async setKey(key: string): Promise<void> {
+  async setKey(key: string, options: { command?: string; prompt?: (text: string) => void } = {}): Promise<void> {
     // Right after a cold Open Chat, the command focuses the panel once more when its page is
     // ready; on a loaded machine that can land after the key's input box opened, and the box
-    // closes with the focus (ci30: the box never showed). Then ask again, as a person would.
+    // loses the focus to the panel's message box (or closes with it). Then ask again, as a person would.
     for (let attempt = 0; ; attempt++) {
-      await this.runCommand('Modelgate: Set API Key');
+      await this.runCommand(options.command ?? 'Modelgate: Set API Key');
+      options.prompt?.(await this.page.locator(QUICK_INPUT).innerText());
       const typed = await this.answerInput(key).then(
         () => true,
         (err: unknown) => {
