@@ -534,10 +534,21 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           };
           await check('three notices, folded');
           await more.click();
-          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, {
-            timeout: 10_000,
-            polling: 100,
-          });
+          const afterClick = await more.getAttribute('aria-expanded');
+          await chat
+            .waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([hidden])').length >= 3, undefined, {
+              timeout: 10_000,
+              polling: 100,
+            })
+            .catch(async (err: Error) => {
+              // what the strip showed instead: whether the click unfolded it (then something folded it
+              // again) or missed, and which notices came or went since
+              const strip = await chat.evaluate(() => ({
+                more: [document.querySelector('.notices-more')?.getAttribute('aria-expanded'), document.querySelector('.notices-more')?.textContent],
+                notices: [...document.querySelectorAll<HTMLElement>('.notice-list .notice')].map((n) => `${n.hidden ? 'folded' : 'shown'}: ${n.textContent}`),
+              }));
+              throw new Error(`${err.message}\naria-expanded right after the click: ${afterClick}; the strip now: ${JSON.stringify(strip)}`);
+            });
           await check('three notices, unfolded');
           // unfolded, the strip scrolls within its cap with the newest (the warning) in view
           const newest = await chat.evaluate(() => {
