@@ -121,8 +121,8 @@ export abstract class SyncedConversations {
       if (this.closed) return;
       let external = await this.syncIndex(false);
       for (const id of ids) {
-        // Closed while the index was read: the same holds for a read under way (the close's own
-        // write, queued behind this one, has the history as it was).
+        // Closed while this re-read was reading the index: it stops here too; the close's own
+        // write, queued behind it, holds the history as it was at the close.
         if (this.closed) return;
         const c = this.loaded.get(id);
         if (!c || (!this.synced.has(id) && !this.summaries.some((s) => s.id === id))) continue;
