@@ -10,30 +10,41 @@ import { addTurn } from '../../helpers';
 
 const KEY = 'sk-test-secret-key-123';
 
-/** The conversation files' texts as `backend` is asked to write them, in order. */
-function conversationWrites(backend: MemoryBackend): string[] {
-  const written: string[] = [];
-  const write = backend.write.bind(backend);
-  backend.write = async (name, text) => {
-    if (name.startsWith('conversation-')) written.push(text);
-    return write(name, text);
-  };
-  return written;
-}
-
-/** The streaming answer was written as it was at the close, never as the abort left it, so the next window shows it interrupted. */
-async function assertWrittenAsAtTheClose(backend: MemoryBackend, written: string[]): Promise<void> {
-  assert.ok(
-    written.every((t) => !t.includes('"status":"stopped"')),
-    'the answer is written as it was at the close (streaming), so the next window shows it interrupted',
-  );
-  const again = await ConversationStore.open(backend);
-  assert.equal((again.active.messages[1] as AssistantRecord).status, 'interrupted');
-}
-
 describe('chat: conversation store', () => {
   let clock = 1000;
   const now = () => ++clock;
+
+  /**
+   * A store whose streaming answer is on disk (nothing left for a close to write), the conversation
+   * texts it writes from then on, the close's abort of that answer, and the check that what was
+   * written is the answer as it was at the close, so that the next window shows it interrupted.
+   */
+  async function streamingAnswerOnDisk() {
+    const backend = new MemoryBackend();
+    const store = await ConversationStore.open(backend, { now });
+    addTurn(store.active, 'q', 'before', 'streaming');
+    store.changed(store.active);
+    await store.flush();
+    const written: string[] = [];
+    const write = backend.write.bind(backend);
+    backend.write = async (name, text) => {
+      if (name.startsWith('conversation-')) written.push(text);
+      return write(name, text);
+    };
+    return {
+      backend,
+      store,
+      abortAnswer: () => ((store.active.messages[1] as AssistantRecord).status = 'stopped'),
+      async assertWrittenAsAtTheClose(): Promise<void> {
+        assert.ok(
+          written.every((t) => !t.includes('"status":"stopped"')),
+          'the answer is written as it was at the close (streaming), so the next window shows it interrupted',
+        );
+        const again = await ConversationStore.open(backend, { now });
+        assert.equal((again.active.messages[1] as AssistantRecord).status, 'interrupted');
+      },
+    };
+  }
 
   it('persists conversations and the active one, and reopens them', async () => {
     const backend = new MemoryBackend();
@@ -148,26 +159,17 @@ describe('chat: conversation store', () => {
   });
 
   it('a read of the other windows queued before the close writes nothing of what changed after it', async () => {
-    const backend = new MemoryBackend();
-    const s = await ConversationStore.open(backend, { now });
-    addTurn(s.active, 'q', 'before', 'streaming');
-    s.changed(s.active);
-    await s.flush();
-    const written = conversationWrites(backend);
-    void s.refresh(); // a change another window made, noticed just before the window goes
-    const closed = s.close();
-    (s.active.messages[1] as AssistantRecord).status = 'stopped'; // the answer the close aborts
+    const saved = await streamingAnswerOnDisk();
+    void saved.store.refresh(); // a change another window made, noticed just before the window goes
+    const closed = saved.store.close();
+    saved.abortAnswer();
     await closed;
-    await assertWrittenAsAtTheClose(backend, written);
+    await saved.assertWrittenAsAtTheClose();
   });
 
   it('a read of the other windows already under way at the close writes nothing of what changed after it', async () => {
-    const backend = new MemoryBackend();
-    const s = await ConversationStore.open(backend, { now });
-    addTurn(s.active, 'q', 'before', 'streaming');
-    s.changed(s.active);
-    await s.flush(); // the last chunk saved: nothing is left for the close to write
-    const written = conversationWrites(backend);
+    const saved = await streamingAnswerOnDisk();
+    const { backend } = saved;
     // the read's first file read waits until the close has aborted the answer
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -177,14 +179,14 @@ describe('chat: conversation store', () => {
       if (reads++ === 0) await held;
       return read(name);
     };
-    const refreshed = s.refresh(); // a change another window made, noticed just before the window goes
+    const refreshed = saved.store.refresh(); // a change another window made, noticed just before the window goes
     await new Promise((r) => setTimeout(r, 0)); // the read is under way
     assert.equal(reads, 1, 'the read has started');
-    const closed = s.close();
-    (s.active.messages[1] as AssistantRecord).status = 'stopped'; // the answer the close aborts
+    const closed = saved.store.close();
+    saved.abortAnswer();
     release();
     await Promise.all([refreshed, closed]);
-    await assertWrittenAsAtTheClose(backend, written);
+    await saved.assertWrittenAsAtTheClose();
   });
 
   it('does not write empty conversations, and reuses an empty one for "new chat"', async () => {
