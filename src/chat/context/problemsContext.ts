@@ -59,7 +59,7 @@ export function problemsAttachment(editor: vscode.TextEditor | undefined): Pendi
       return {
         id: newId(),
         kind: 'diagnostics',
-        label: `Problems: ${path} (${count})`,
+        label: vscode.l10n.t('Problems: {0} ({1})', path, count),
         contexts: [{ title: `Problems VS Code reports in ${path}`, text }],
       };
     }
@@ -71,14 +71,16 @@ export function problemsAttachment(editor: vscode.TextEditor | undefined): Pendi
   }
   if (groups.length === 0) {
     return {
-      problem: doc ? `VS Code reports no problems in ${safeLabel(doc.uri)} and no errors in the workspace.` : 'VS Code reports no errors in the workspace.',
+      problem: doc
+        ? vscode.l10n.t('VS Code reports no problems in {0} and no errors in the workspace.', safeLabel(doc.uri))
+        : vscode.l10n.t('VS Code reports no errors in the workspace.'),
     };
   }
   const { text, count } = problemLines(groups);
   return {
     id: newId(),
     kind: 'diagnostics',
-    label: `Errors: workspace (${count})`,
+    label: vscode.l10n.t('Errors: workspace ({0})', count),
     contexts: [{ title: `Errors VS Code reports in the workspace (${groups.length} file${groups.length === 1 ? '' : 's'})`, text }],
   };
 }

@@ -2,7 +2,8 @@
 // two l10n checks: (1) every `l10n.t(...)` call, whose first argument is the key of
 // media/l10n/bundle.l10n.json, and (2) user-visible sinks (notifications and their buttons,
 // quick pick / input box / progress titles, placeholders and prompts, status-bar text and
-// tooltips, webview panel titles) that are handed a plain string or template literal instead of `vscode.l10n.t(...)`.
+// tooltips, webview panel titles, attachment chips and why one could not be attached) that are
+// handed a plain string or template literal instead of `vscode.l10n.t(...)`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as ts from 'typescript';
@@ -143,6 +144,11 @@ function isMessageList(callee: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && /(problem|warning|message|error)s$/i.test(callee.expression.text);
 }
 
+/** Whether the object literal `obj` has a property named `name`. */
+function hasField(obj: ts.Node, name: string, sf: ts.SourceFile): boolean {
+  return ts.isObjectLiteralExpression(obj) && obj.properties.some((p) => p.name?.getText(sf) === name);
+}
+
 /** A literal (or template) with the words of a sentence: an id such as 'setKey' is not one. */
 function isSentence(node: ts.Expression): boolean {
   return isPlainText(node) && literalParts(node).some((part) => hasSentence(part));
@@ -178,6 +184,13 @@ export function plainSinks(root: string, files: string[], read: (f: string) => s
       }
       if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
         if (ASSIGNED_FIELDS.has(node.left.name.text) && isPlainText(node.right)) out.push(where(root, sf, node));
+      }
+      if (ts.isPropertyAssignment(node) && isPlainText(node.initializer)) {
+        const field = node.name.getText(sf);
+        // `{ problem }`: why a chip could not be attached, shown as the panel's notice
+        if (field === 'problem') out.push(where(root, sf, node));
+        // an attachment's `label` (an object with the `contexts` the model reads): the chip's text
+        else if (field === 'label' && hasField(node.parent, 'contexts', sf)) out.push(where(root, sf, node));
       }
       ts.forEachChild(node, visit);
     };

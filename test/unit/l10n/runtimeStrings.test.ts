@@ -53,7 +53,7 @@ describe('l10n: runtime strings go through vscode.l10n.t', () => {
     assert.ok(calls.length > 50, `only ${calls.length} l10n.t calls found`);
   });
 
-  it('no notification, button, picker/input/progress title, placeholder, prompt or status-bar text is a plain literal', () => {
+  it('no notification, button, picker/input/progress title, placeholder, prompt, status-bar text, attachment chip or reason a chip could not be attached is a plain literal', () => {
     assert.deepEqual(plainSinks(root, files).map(fmt), [], 'wrap these in vscode.l10n.t(...) with {0} placeholders');
   });
 
@@ -119,8 +119,10 @@ describe('l10n: the runtime string scanner', () => {
       item.text = \`$(key) Set key\`;
       item.tooltip = 'Click to switch';
       qp.placeholder = 'Pick one';
+      return { problem: \`Nothing in \${name}.\` };
+      return { id, kind: 'diagnostics', label: \`Problems: \${path}\`, contexts };
     `);
-    assert.equal(found.length, 11, found.join('\n'));
+    assert.equal(found.length, 13, found.join('\n'));
   });
 
   it('leaves l10n.t calls, variables and text without words alone', () => {
@@ -130,6 +132,9 @@ describe('l10n: the runtime string scanner', () => {
       item.text = \`\${icon} \${model} · \${channel}\`;
       item.text = '$(sync~spin)';
       item.tooltip = md;
+      return { problem: vscode.l10n.t('Nothing in {0}.', name) };
+      return { id, kind: 'selection', label: \`\${path}:\${first}-\${last}\`, contexts };
+      ranges.push({ range, label: 'nothing selected' });
     `);
     assert.deepEqual(found, []);
   });
