@@ -462,8 +462,15 @@ describe('e2e contrast: every text of the chat panel meets WCAG AA in the built-
           await sidebarWidth(290);
           // three notices: two informational (nothing selected, no problems) and a warning (no image input)
           // (Attach image is aria-disabled on a text-only model, yet says why when clicked)
+          // The theme before this one left the same three: each comes back from the host as a new
+          // element that replaces its twin and folds the strip. Wait for the three new ones, or a
+          // late one folds the strip again after 'N more notices' is clicked.
+          await chat.evaluate(() => document.querySelectorAll('.notice-list .notice').forEach((n) => n.setAttribute('data-test-earlier', '')));
           for (const name of ['Attach selection', 'Attach problems', 'Attach image']) await button(name).click({ force: name === 'Attach image' });
-          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice').length >= 3, undefined, { timeout: 30_000, polling: 100 });
+          await chat.waitForFunction(() => document.querySelectorAll('.notice-list .notice:not([data-test-earlier])').length >= 3, undefined, {
+            timeout: 30_000,
+            polling: 100,
+          });
           await chat.waitForFunction(() => innerWidth <= 300, undefined, { timeout: 30_000, polling: 100 });
           const more = chat.locator('.notices-more');
           await more.waitFor({ state: 'visible', timeout: 10_000 });
