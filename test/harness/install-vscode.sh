@@ -96,7 +96,9 @@ if ! code_server_complete || [ ! -f "$cs_dir/.ok-$CODE_SERVER_VERSION" ]; then
   rm -rf "$cs_dir"
   mkdir -p "$cs_dir"
   log="$lock_dir/code-server-install.log"
-  if ! (cd "$cs_dir" && echo '{"private":true}' > package.json && \
+  # allowScripts: the two install scripts the server needs (its postinstall, and argon2's native
+  # build, which code-server loads at start); npm 11 warns about unreviewed ones, npm 12 skips them.
+  if ! (cd "$cs_dir" && echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' > package.json && \
     PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
     npm install --no-save --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" >"$log" 2>&1); then
     tail -40 "$log" >&2
