@@ -97,22 +97,13 @@ describe('language model provider (vscode.lm, real VS Code)', function () {
     // The gateway's GET /models (which adds reasoner and small-window to the built-in models) is
     // fetched once the key is stored, after the suite's set-up, and VS Code asks the provider again
     // only after the change event: wait until vscode.lm shows the catalogue with the listed models.
-    const catalogueIds = () =>
-      mg.api
-        .catalogue()
-        .chatModels()
-        .map((m) => m.id)
-        .sort()
-        .join(', ');
+    const sortedIds = (ms: readonly { id: string }[]) => ms.map((m) => m.id).sort();
     const models = await until(async () => {
       const listed = await vscode.lm.selectChatModels({ vendor: VENDOR });
-      const shown = listed
-        .map((m) => m.id)
-        .sort()
-        .join(', ');
-      return shown.includes('reasoner') && shown === catalogueIds() ? listed : undefined;
+      const shown = sortedIds(listed);
+      return shown.includes('reasoner') && shown.join() === sortedIds(mg.api.catalogue().chatModels()).join() ? listed : undefined;
     }, 'vscode.lm lists the same chat models as the catalogue, the gateway-listed reasoner included');
-    const ids = models.map((m) => m.id).sort();
+    const ids = sortedIds(models);
     assert.ok(ids.includes('flagship-text') && ids.includes('long-context-tools'), ids.join(', '));
     assert.ok(!ids.includes('image-restricted'), 'image models are not chat models');
     for (const m of models) {
