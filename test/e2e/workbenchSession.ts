@@ -237,7 +237,7 @@ export class WorkbenchSession implements Workbench {
     // loses the focus to the panel's message box (or closes with it). Then ask again, as a person would.
     for (let attempt = 0; ; attempt++) {
       await this.runCommand(options.command ?? 'Modelgate: Set API Key');
-      options.prompt?.(await this.page.locator(QUICK_INPUT).innerText());
+      const prompt = options.prompt ? await this.page.locator(QUICK_INPUT).innerText() : '';
       const typed = await this.answerInput(key).then(
         () => true,
         (err: unknown) => {
@@ -245,7 +245,11 @@ export class WorkbenchSession implements Workbench {
           return false;
         },
       );
-      if (typed) break;
+      if (typed) {
+        // the prompt that took the key (a box that lost the focus may show stale text)
+        options.prompt?.(prompt);
+        break;
+      }
     }
     await this.keyStored();
   }
