@@ -155,10 +155,13 @@ describe('e2e conversations: the conversation list and the panel controls', func
     console.log(`    [e2e] screenshot: ${shot}`);
     await input.press('Enter');
     await quickInput().waitFor({ state: 'hidden', timeout: 10_000 });
+    // The conversation on screen before the pick has two messages of its own: wait for the panel
+    // to show the picked one (its first message, its title in the header) before reading them.
+    await users().first().filter({ hasText: 'parse' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
     await users().nth(1).waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await renderedText(users().first()), /parse \*\*?|parse/);
     assert.match(await renderedText(users().nth(1)), /ostrich/);
-    await chat.getByRole('button', { name: 'Conversations: How do I parse JSON in Go?' }).waitFor({ state: 'visible', timeout: 10_000 });
   });
 
   it('finds a word deep in a long conversation once typing pauses (light and dark theme)', async () => {
